@@ -1,0 +1,21 @@
+package dev.iggysink.application.port.out;
+
+/**
+ * Builds the bytes of one output file. Not thread-safe: one open file, one encoder.
+ */
+public interface FileEncoder {
+    /**
+     * Encodes one record into the file.
+     *
+     * @return the bytes this record counts for size rotation: the formatted record without separators (newline,
+     *         comma, brackets), as the Rust sink counts them
+     * @throws BadRecordException the record cannot be written in this format; nothing was appended
+     */
+    long append(DecodedRecord record) throws BadRecordException;
+
+    /** Records appended so far. */
+    int count();
+
+    /** Seals the file: frames it (brackets, footer) and compresses it. The encoder is unusable afterwards. */
+    byte[] finish();
+}

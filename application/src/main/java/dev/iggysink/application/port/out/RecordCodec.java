@@ -1,0 +1,18 @@
+package dev.iggysink.application.port.out;
+
+/**
+ * How one stream's records become file bytes: decode the payload per the stream's {@code schema}, apply the
+ * transforms, then encode in the output format. One instance per stream; thread-safe ({@link #decode} may run on
+ * several consumer loops); each {@link FileEncoder} is used by one thread.
+ */
+public interface RecordCodec {
+    /** Decodes and transforms; a payload that does not decode for the schema is a {@link BadRecordException}. */
+    DecodedRecord decode(dev.iggysink.domain.message.SinkRecord record) throws BadRecordException;
+
+    FileEncoder newFile();
+
+    /** File extension without the dot, compression included: {@code jsonl}, {@code json}, {@code bin}, {@code jsonl.gz}. */
+    String extension();
+
+    String contentType();
+}

@@ -1,0 +1,23 @@
+package dev.iggysink.application.port.out;
+
+/**
+ * The one failure type of {@link MessageSource}. {@code retryable} says whether the same call may succeed later
+ * (timeouts, connection loss, a member that must re-join); non-retryable failures are configuration problems (wrong
+ * credentials, missing stream or topic, no permission) that stop the sink with this message.
+ */
+public class SourceException extends Exception {
+    private final boolean retryable;
+
+    public SourceException(String message, boolean retryable, Throwable cause) {
+        super(message, cause);
+        this.retryable = retryable;
+    }
+
+    public SourceException(String message, boolean retryable) {
+        this(message, retryable, null);
+    }
+
+    public boolean retryable() {
+        return retryable;
+    }
+}

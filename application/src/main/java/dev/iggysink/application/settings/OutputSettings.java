@@ -1,0 +1,32 @@
+package dev.iggysink.application.settings;
+
+import java.time.ZoneId;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * Where and how files are written. {@code prefix} is already trimmed of {@code /} (empty = none).
+ * {@code parquetCodec}: snappy, zstd, gzip, lz4_raw, none. {@code avroCodec}: null, deflate, snappy, zstd.
+ */
+public record OutputSettings(String prefix, String pathTemplate, OutputFormat format, Compression compression,
+                             boolean includeMetadata, boolean includeHeaders, ZoneId timezone,
+                             Optional<String> avroSchemaJson, String parquetCodec, String avroCodec,
+                             String missingFieldPlaceholder) {
+    public OutputSettings {
+        Objects.requireNonNull(prefix, "prefix");
+        Objects.requireNonNull(pathTemplate, "pathTemplate");
+        Objects.requireNonNull(format, "format");
+        Objects.requireNonNull(compression, "compression");
+        Objects.requireNonNull(timezone, "timezone");
+        Objects.requireNonNull(avroSchemaJson, "avroSchemaJson");
+        Objects.requireNonNull(parquetCodec, "parquetCodec");
+        Objects.requireNonNull(avroCodec, "avroCodec");
+        Objects.requireNonNull(missingFieldPlaceholder, "missingFieldPlaceholder");
+        if (pathTemplate.isEmpty()) throw new IllegalArgumentException("path_template must not be empty");
+    }
+
+    public static OutputSettings jsonLines(String prefix, String pathTemplate) {
+        return new OutputSettings(prefix, pathTemplate, OutputFormat.JSON_LINES, Compression.NONE, true, false,
+                ZoneId.of("UTC"), Optional.empty(), "snappy", "null", "__missing__");
+    }
+}
