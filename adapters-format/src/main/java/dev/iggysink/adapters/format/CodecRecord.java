@@ -1,0 +1,51 @@
+package dev.iggysink.adapters.format;
+
+import dev.iggysink.application.port.out.DecodedRecord;
+import dev.iggysink.domain.message.SinkRecord;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+
+/** A record with its decoded, transformed payload. Immutable once built: the codec hands it on and forgets it. */
+final class CodecRecord implements DecodedRecord {
+    private final SinkRecord source;
+    private final Payload payload;
+
+    CodecRecord(SinkRecord source, Payload payload) {
+        this.source = Objects.requireNonNull(source, "source");
+        this.payload = Objects.requireNonNull(payload, "payload");
+    }
+
+    @Override
+    public SinkRecord source() {
+        return source;
+    }
+
+    Payload payload() {
+        return payload;
+    }
+
+    /**
+     * Looks the path up in the value the file will show: a JSON document, or raw bytes that parse as JSON (they
+     * are written as that value).
+     */
+    @Override
+    public Optional<String> fieldText(String dottedPath) {
+        Object root = null;
+        if (payload instanceof Payload.JsonDoc doc) root = doc.value();
+        else if (payload instanceof Payload.Raw raw) root = RawJson.parseOrNull(raw.bytes());
+        Object v = root;
+        for (String part : dottedPath.split("\\.", -1)) {
+            if (!(v instanceof Map<?, ?> m)) return Optional.empty();
+            v = m.get(part);
+        }
+        if (v == null || v instanceof Map || v instanceof List) return Optional.empty();
+        return Optional.ofNullable(JsonOut.scalarText(v));
+    }
+
+    @Override
+    public String toString() {
+        return "CodecRecord[" + source + ", " + payload.getClass().getSimpleName() + "]";
+    }
+}

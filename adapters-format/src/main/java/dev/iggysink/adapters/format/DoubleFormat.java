@@ -1,0 +1,119 @@
+package dev.iggysink.adapters.format;
+
+import java.math.BigDecimal;
+import java.math.MathContext;
+import java.math.RoundingMode;
+
+/**
+ * Float text as Rust prints it. {@link #ryu} is serde_json's (and simd_json's) number form: the shortest digits that
+ * read back to the same double, laid out by ryu's rules ({@code 1.0}, {@code 12.5}, {@code 0.0001},
+ * {@code 1e-5}→{@code 0.00001}, {@code 1e-7}, {@code 1e16}, {@code 1.5e300}). Java 17's {@code Double.toString} is
+ * neither always shortest nor laid out this way, so the digits are searched with exact decimals.
+ */
+final class DoubleFormat {
+    private DoubleFormat() {
+    }
+
+    /** ryu's {@code format_finite}; the caller never passes NaN or infinities (serde_json cannot hold them). */
+    static String ryu(double d) {
+        if (d == 0) return (Double.doubleToRawLongBits(d) < 0) ? "-0.0" : "0.0";
+        BigDecimal digits = shortestDouble(Math.abs(d));
+        return layout(d < 0, digits);
+    }
+
+    /**
+     * The double a Rust header value of kind float32 becomes: f32 {@code Display} (shortest f32 digits) read back as
+     * f64. So 0.1f32 is 0.1, not 0.10000000149011612.
+     */
+    static double f32AsRustF64(float f) {
+        if (f == 0 || !Float.isFinite(f)) return f;
+        BigDecimal digits = shortestFloat(Math.abs(f));
+        double d = digits.doubleValue();
+        return f < 0 ? -d : d;
+    }
+
+    private static BigDecimal shortestDouble(double abs) {
+        BigDecimal exact = new BigDecimal(abs);
+        // Double.toString always reads back, so its digit count bounds the search from above; existence of a
+        // p-digit form is monotonic in p, so walk down until one fails.
+        int upper = significantDigits(Double.toString(abs));
+        BigDecimal best = pick(exact, upper, abs);
+        if (best == null) {
+            upper = 17;
+            best = pick(exact, 17, abs);
+        }
+        for (int p = upper - 1; p >= 1; p--) {
+            BigDecimal c = pick(exact, p, abs);
+            if (c == null) break;
+            best = c;
+        }
+        return best;
+    }
+
+    private static BigDecimal pick(BigDecimal exact, int precision, double target) {
+        BigDecimal lo = exact.round(new MathContext(precision, RoundingMode.FLOOR));
+        BigDecimal hi = exact.round(new MathContext(precision, RoundingMode.CEILING));
+        boolean loOk = lo.doubleValue() == target;
+        boolean hiOk = hi.doubleValue() == target;
+        return choose(exact, lo, hi, loOk, hiOk);
+    }
+
+    private static BigDecimal shortestFloat(float abs) {
+        BigDecimal exact = new BigDecimal(abs);
+        BigDecimal best = null;
+        for (int p = 9; p >= 1; p--) {
+            BigDecimal lo = exact.round(new MathContext(p, RoundingMode.FLOOR));
+            BigDecimal hi = exact.round(new MathContext(p, RoundingMode.CEILING));
+            BigDecimal c = choose(exact, lo, hi, lo.floatValue() == abs, hi.floatValue() == abs);
+            if (c == null) break;
+            best = c;
+        }
+        return best;
+    }
+
+    private static BigDecimal choose(BigDecimal exact, BigDecimal lo, BigDecimal hi, boolean loOk, boolean hiOk) {
+        if (loOk && hiOk) {
+            int cmp = exact.subtract(lo).compareTo(hi.subtract(exact));
+            if (cmp < 0) return lo;
+            if (cmp > 0) return hi;
+            return lo.unscaledValue().testBit(0) ? hi : lo;
+        }
+        if (loOk) return lo;
+        if (hiOk) return hi;
+        return null;
+    }
+
+    private static int significantDigits(String javaText) {
+        int e = javaText.indexOf('E');
+        String mantissa = e >= 0 ? javaText.substring(0, e) : javaText;
+        String digits = mantissa.replace(".", "").replaceFirst("^0+", "").replaceFirst("0+$", "");
+        return Math.max(1, Math.min(17, digits.length()));
+    }
+
+    /** ryu's pretty layout of {@code digits × 10^k}; see ryu/src/pretty/mod.rs {@code format64}. */
+    private static String layout(boolean negative, BigDecimal value) {
+        BigDecimal v = value.stripTrailingZeros();
+        String digits = v.unscaledValue().toString();
+        int k = -v.scale();
+        int length = digits.length();
+        int kk = length + k;
+        StringBuilder out = new StringBuilder(24);
+        if (negative) out.append('-');
+        if (k >= 0 && kk <= 16) {
+            out.append(digits);
+            for (int i = 0; i < k; i++) out.append('0');
+            out.append(".0");
+        } else if (kk > 0 && kk <= 16) {
+            out.append(digits, 0, kk).append('.').append(digits, kk, length);
+        } else if (kk > -5 && kk <= 0) {
+            out.append("0.");
+            for (int i = 0; i < -kk; i++) out.append('0');
+            out.append(digits);
+        } else if (length == 1) {
+            out.append(digits).append('e').append(kk - 1);
+        } else {
+            out.append(digits.charAt(0)).append('.').append(digits, 1, length).append('e').append(kk - 1);
+        }
+        return out.toString();
+    }
+}

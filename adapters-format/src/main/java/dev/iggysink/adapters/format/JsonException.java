@@ -1,0 +1,15 @@
+package dev.iggysink.adapters.format;
+
+/** Bytes that are not a JSON document for the dialect asked; {@code position} is the byte where parsing stopped. */
+final class JsonException extends Exception {
+    private final int position;
+
+    JsonException(String message, int position) {
+        super(message + " at byte " + position, null, false, false);
+        this.position = position;
+    }
+
+    int position() {
+        return position;
+    }
+}

@@ -1,0 +1,126 @@
+package dev.iggysink.adapters.format;
+
+import dev.iggysink.application.port.out.BadRecordException;
+import dev.iggysink.application.settings.Compression;
+import dev.iggysink.domain.message.PartitionRef;
+import dev.iggysink.domain.message.SinkRecord;
+import java.time.LocalDateTime;
+import java.time.ZoneOffset;
+import java.util.Base64;
+
+/**
+ * json_lines and json_array files: one wrapper object per record, fields in formatter.rs's struct order
+ * ({@code offset, timestamp, stream, topic, partition_id} with include_metadata, {@code headers} with include_headers
+ * and headers present, then {@code payload}). Lines end with {@code \n}; arrays are {@code [a,b]} ({@code []} when
+ * empty, which upstream never uploads).
+ */
+final class JsonWrapperEncoder extends BufferedFileEncoder {
+    private static final byte[] OFFSET = ascii("{\"offset\":");
+    private static final byte[] TIMESTAMP = ascii(",\"timestamp\":\"");
+    private static final byte[] STREAM = ascii("\",\"stream\":");
+    private static final byte[] TOPIC = ascii(",\"topic\":");
+    private static final byte[] PARTITION = ascii(",\"partition_id\":");
+    private static final byte[] HEADERS = ascii("\"headers\":");
+    private static final byte[] PAYLOAD = ascii("\"payload\":");
+
+    private final boolean array;
+    private final boolean includeMetadata;
+    private final boolean includeHeaders;
+
+    JsonWrapperEncoder(boolean array, boolean includeMetadata, boolean includeHeaders, Compression compression) {
+        super(compression);
+        this.array = array;
+        this.includeMetadata = includeMetadata;
+        this.includeHeaders = includeHeaders;
+        if (array) buf.write('[');
+    }
+
+    @Override
+    long encode(CodecRecord record) throws BadRecordException {
+        if (array && count() > 0) buf.write(',');
+        int start = buf.length();
+        SinkRecord source = record.source();
+        boolean open = false;
+        if (includeMetadata) {
+            PartitionRef p = source.partition();
+            buf.write(OFFSET);
+            buf.writeAscii(Long.toString(source.offset()));
+            buf.write(TIMESTAMP);
+            buf.writeAscii(rfc3339Seconds(source.timestampMicros()));
+            buf.write(STREAM);
+            JsonOut.string(buf, p.stream());
+            buf.write(TOPIC);
+            JsonOut.string(buf, p.topic());
+            buf.write(PARTITION);
+            buf.writeAscii(Integer.toString(p.partitionId()));
+            open = true;
+        }
+        if (includeHeaders && !source.headers().isEmpty()) {
+            buf.write(open ? ',' : '{');
+            buf.write(HEADERS);
+            HeaderJson.write(buf, source.headers());
+            open = true;
+        }
+        buf.write(open ? ',' : '{');
+        buf.write(PAYLOAD);
+        payload(record.payload());
+        buf.write('}');
+        long size = buf.length() - start;
+        if (!array) buf.write('\n');
+        return size;
+    }
+
+    private void payload(Payload payload) {
+        if (payload instanceof Payload.JsonDoc doc) {
+            JsonOut.value(buf, doc.value(), JsonOut.Keys.SORTED);
+        } else if (payload instanceof Payload.Text text) {
+            JsonOut.string(buf, text.text());
+        } else if (payload instanceof Payload.Raw raw) {
+            Object parsed = RawJson.parseOrNull(raw.bytes());
+            if (parsed != null) JsonOut.value(buf, parsed, JsonOut.Keys.SORTED);
+            else {
+                buf.write('"');
+                buf.writeAscii(Base64.getEncoder().encodeToString(raw.bytes()));
+                buf.write('"');
+            }
+        }
+    }
+
+    @Override
+    void close() {
+        if (array) buf.write(']');
+    }
+
+    /**
+     * chrono's {@code to_rfc3339_opts(Secs, true)} of the Iggy timestamp (µs): UTC, whole seconds, {@code Z}.
+     * Beyond chrono's range upstream falls back to the epoch.
+     */
+    static String rfc3339Seconds(long micros) {
+        long seconds = Math.floorDiv(micros, 1_000_000L);
+        if (seconds > CHRONO_MAX_SECONDS) return "1970-01-01T00:00:00Z";
+        LocalDateTime t = LocalDateTime.ofEpochSecond(seconds, 0, ZoneOffset.UTC);
+        StringBuilder b = new StringBuilder(20);
+        int year = t.getYear();
+        if (year > 9999) b.append('+');
+        pad(b, year, 4).append('-');
+        pad(b, t.getMonthValue(), 2).append('-');
+        pad(b, t.getDayOfMonth(), 2).append('T');
+        pad(b, t.getHour(), 2).append(':');
+        pad(b, t.getMinute(), 2).append(':');
+        pad(b, t.getSecond(), 2).append('Z');
+        return b.toString();
+    }
+
+    /** +262143-12-31T23:59:59Z, chrono's NaiveDateTime::MAX. */
+    private static final long CHRONO_MAX_SECONDS = 8_210_266_876_799L;
+
+    private static StringBuilder pad(StringBuilder b, int v, int width) {
+        String s = Integer.toString(v);
+        for (int i = s.length(); i < width; i++) b.append('0');
+        return b.append(s);
+    }
+
+    private static byte[] ascii(String s) {
+        return s.getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+    }
+}

@@ -1,0 +1,15 @@
+package dev.iggysink.adapters.format;
+
+/** Payload bytes to a {@link Payload} for one {@code schema}. Implementations are stateless and thread-safe. */
+@FunctionalInterface
+interface PayloadDecoder {
+    /** @throws DecodeFailure the bytes are not a payload of this schema; the message says why */
+    Payload decode(byte[] bytes) throws DecodeFailure;
+
+    /** Why a payload did not decode; the codec adds offset and partition. */
+    final class DecodeFailure extends Exception {
+        DecodeFailure(String message, Throwable cause) {
+            super(message, cause, false, false);
+        }
+    }
+}

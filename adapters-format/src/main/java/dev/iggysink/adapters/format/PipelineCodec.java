@@ -1,0 +1,62 @@
+package dev.iggysink.adapters.format;
+
+import dev.iggysink.application.port.out.BadRecordException;
+import dev.iggysink.application.port.out.DecodedRecord;
+import dev.iggysink.application.port.out.FileEncoder;
+import dev.iggysink.application.port.out.RecordCodec;
+import dev.iggysink.application.settings.Compression;
+import dev.iggysink.application.settings.OutputFormat;
+import dev.iggysink.domain.message.SinkRecord;
+import java.util.List;
+import java.util.function.Supplier;
+
+/** decode → transforms → encoder factory, for one stream. Immutable and thread-safe. */
+final class PipelineCodec implements RecordCodec {
+    private final PayloadDecoder decoder;
+    private final List<PayloadTransforms.Step> transforms;
+    private final Supplier<FileEncoder> files;
+    private final String extension;
+    private final String contentType;
+
+    PipelineCodec(PayloadDecoder decoder, List<PayloadTransforms.Step> transforms, Supplier<FileEncoder> files,
+                  OutputFormat format, Compression compression) {
+        this.decoder = decoder;
+        this.transforms = List.copyOf(transforms);
+        this.files = files;
+        this.extension = format.extension() + compression.suffix();
+        // A compressed object is a gzip/zstd file (no Content-Encoding is set), so say that.
+        this.contentType = switch (compression) {
+            case NONE -> format.contentType();
+            case GZIP -> "application/gzip";
+            case ZSTD -> "application/zstd";
+        };
+    }
+
+    @Override
+    public DecodedRecord decode(SinkRecord record) throws BadRecordException {
+        Payload payload;
+        try {
+            payload = decoder.decode(record.payload());
+        } catch (PayloadDecoder.DecodeFailure e) {
+            throw new BadRecordException("offset " + record.offset() + " of " + record.partition() + ": "
+                    + e.getMessage(), e);
+        }
+        for (PayloadTransforms.Step step : transforms) payload = step.apply(payload);
+        return new CodecRecord(record, payload);
+    }
+
+    @Override
+    public FileEncoder newFile() {
+        return files.get();
+    }
+
+    @Override
+    public String extension() {
+        return extension;
+    }
+
+    @Override
+    public String contentType() {
+        return contentType;
+    }
+}

@@ -1,0 +1,15 @@
+/**
+ * Payload decoding, transforms and file encoding for one stream: the {@code RecordCodec} port, byte-identical to the
+ * Rust Iggy S3 sink (formatter.rs) and the connector SDK decoders/transforms it runs behind.
+ *
+ * <p>Entry point: {@link dev.iggysink.adapters.format.RecordCodecs}. Everything else is package-private.
+ *
+ * <p>Why JSON is hand-written here ({@code Json}, {@code JsonOut}, {@code DoubleFormat}): the Rust sink prints its
+ * wrapper with serde_json (no {@code preserve_order}: object keys come out sorted), floats with ryu (shortest digits,
+ * {@code 1e16}, {@code 0.0001}, {@code 1e-7}), and parses {@code schema = json} with simd_json (integers beyond
+ * i64/u64 are errors) but raw payloads with serde_json (they become floats, {@code -0} becomes {@code -0.0}). These
+ * small differences decide the bytes, so the parser and printer make them explicit.
+ *
+ * <p>Must not live here: object keys and paths (domain.naming), rotation decisions (domain.rotation), uploads.
+ */
+package dev.iggysink.adapters.format;

@@ -1,0 +1,61 @@
+package dev.iggysink.application.service;
+
+import dev.iggysink.domain.message.SinkRecord;
+import java.nio.charset.StandardCharsets;
+import java.util.Base64;
+
+/**
+ * The dead-letter object of one bad record: {@code [prefix/]<dlq>/<stream>/<topic>/<partition:05>-<offset:020>.json}
+ * holding the error, where the record came from and its payload in base64, so nothing disappears silently. The key
+ * depends on the offset alone, so a replay rewrites the same object.
+ */
+final class DeadLetters {
+    private DeadLetters() {
+    }
+
+    static String key(String prefix, String dlqPrefix, SinkRecord record) {
+        StringBuilder sb = new StringBuilder();
+        if (!prefix.isEmpty()) sb.append(prefix).append('/');
+        if (!dlqPrefix.isEmpty()) sb.append(dlqPrefix).append('/');
+        sb.append(dev.iggysink.domain.naming.KeySanitizer.sanitize(record.partition().stream())).append('/')
+                .append(dev.iggysink.domain.naming.KeySanitizer.sanitize(record.partition().topic())).append('/')
+                .append(String.format("%05d-%020d.json", record.partition().partitionId(), record.offset()));
+        return sb.toString();
+    }
+
+    static byte[] content(SinkRecord record, String error) {
+        StringBuilder sb = new StringBuilder(128 + record.payload().length * 4 / 3);
+        sb.append("{\"stream\":");
+        quote(sb, record.partition().stream());
+        sb.append(",\"topic\":");
+        quote(sb, record.partition().topic());
+        sb.append(",\"partition_id\":").append(record.partition().partitionId());
+        sb.append(",\"offset\":").append(record.offset());
+        sb.append(",\"timestamp_micros\":").append(record.timestampMicros());
+        sb.append(",\"message_id\":\"").append(record.id()).append('"');
+        sb.append(",\"error\":");
+        quote(sb, error);
+        sb.append(",\"payload_base64\":\"").append(Base64.getEncoder().encodeToString(record.payload()))
+                .append("\"}\n");
+        return sb.toString().getBytes(StandardCharsets.UTF_8);
+    }
+
+    private static void quote(StringBuilder sb, String s) {
+        sb.append('"');
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            switch (c) {
+                case '"' -> sb.append("\\\"");
+                case '\\' -> sb.append("\\\\");
+                case '\n' -> sb.append("\\n");
+                case '\r' -> sb.append("\\r");
+                case '\t' -> sb.append("\\t");
+                default -> {
+                    if (c < 0x20) sb.append(String.format("\\u%04x", (int) c));
+                    else sb.append(c);
+                }
+            }
+        }
+        sb.append('"');
+    }
+}

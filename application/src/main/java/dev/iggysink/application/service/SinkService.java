@@ -1,0 +1,191 @@
+package dev.iggysink.application.service;
+
+import dev.iggysink.application.port.out.CodecFactory;
+import dev.iggysink.application.port.out.MessageSource;
+import dev.iggysink.application.port.out.ObjectStore;
+import dev.iggysink.application.port.out.RecordCodec;
+import dev.iggysink.application.port.out.SinkMetrics;
+import dev.iggysink.application.port.out.Sleeper;
+import dev.iggysink.application.port.out.SourceFactory;
+import dev.iggysink.application.settings.FileRotation;
+import dev.iggysink.application.settings.RotationSettings;
+import dev.iggysink.application.settings.SinkSettings;
+import dev.iggysink.application.settings.StreamSettings;
+import dev.iggysink.application.status.Health;
+import dev.iggysink.application.status.PartitionStatus;
+import dev.iggysink.application.status.StatusSnapshot;
+import dev.iggysink.domain.delivery.MemoryBudget;
+import dev.iggysink.domain.message.PartitionRef;
+import dev.iggysink.domain.retry.Backoff;
+import dev.iggysink.domain.retry.RetryPolicy;
+import dev.iggysink.domain.rotation.RotationPolicy;
+import dev.iggysink.domain.rotation.RotationSchedule;
+import java.lang.System.Logger.Level;
+import java.time.Duration;
+import java.time.InstantSource;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * One sink connector: a consumer loop per (stream, topic), one upload pool, one memory budget. Start it, let it run,
+ * stop it; {@link #status()} is safe to call from any thread at any time.
+ */
+public final class SinkService {
+    private static final System.Logger LOG = System.getLogger(SinkService.class.getName());
+
+    private final SinkSettings settings;
+    private final SourceFactory sources;
+    private final CodecFactory codecs;
+    private final InstantSource clock;
+    private final Sleeper sleeper;
+    private final SinkMetrics metrics;
+    private final MemoryBudget budget;
+    private final Uploader uploader;
+    private final Controls controls = new Controls();
+    private final Map<PartitionRef, PartitionStatus> statusBoard = new ConcurrentHashMap<>();
+    private final AtomicLong recordsConsumed = new AtomicLong();
+    private final AtomicLong bytesConsumed = new AtomicLong();
+    private final List<TopicConsumer> consumers = new ArrayList<>();
+    private final List<Thread> threads = new ArrayList<>();
+
+    public SinkService(SinkSettings settings, SourceFactory sources, CodecFactory codecs, ObjectStore store,
+                       InstantSource clock, Sleeper sleeper, SinkMetrics metrics) {
+        this.settings = settings;
+        this.sources = sources;
+        this.codecs = codecs;
+        this.clock = clock;
+        this.sleeper = sleeper;
+        this.metrics = metrics;
+        this.budget = new MemoryBudget(settings.delivery().maxBufferedBytes());
+        RetryPolicy retry = new RetryPolicy(settings.retry().maxAttempts(),
+                Backoff.of(settings.retry().retryDelay()));
+        this.uploader = new Uploader(store, retry, sleeper, clock, metrics,
+                settings.storage().uploadConcurrency());
+    }
+
+    /** The rotation rules the settings ask for; any combination, whichever comes first. */
+    public static RotationPolicy rotationPolicy(SinkSettings settings) {
+        RotationSettings r = settings.rotation();
+        RotationPolicy policy = r.mode() == FileRotation.MESSAGES
+                ? RotationPolicy.byCount(r.maxMessagesPerFile().orElseThrow())
+                : RotationPolicy.bySize(r.maxFileSize());
+        if (r.rotateInterval().isPresent()) policy = policy.withRecordSpan(r.rotateInterval().get());
+        if (r.rotateScheduleInterval().isPresent()) {
+            policy = policy.withSchedule(new RotationSchedule(r.rotateScheduleInterval().get(),
+                    settings.output().timezone()));
+        }
+        return policy;
+    }
+
+    /** Starts one consumer thread per (stream, topic). Returns at once. */
+    public synchronized void start() {
+        if (!threads.isEmpty()) throw new IllegalStateException("already started");
+        RotationPolicy policy = rotationPolicy(settings);
+        for (StreamSettings stream : settings.streams()) {
+            RecordCodec codec = codecs.forStream(stream);
+            for (String topic : stream.topics()) {
+                MessageSource source = sources.open(stream, topic);
+                TopicConsumer consumer = new TopicConsumer(stream, topic, source, codec, settings, policy, uploader,
+                        budget, clock, sleeper, metrics, controls, statusBoard, recordsConsumed, bytesConsumed);
+                consumers.add(consumer);
+                Thread t = new Thread(consumer, "consume-" + consumer.name());
+                t.setDaemon(false);
+                threads.add(t);
+            }
+        }
+        threads.forEach(Thread::start);
+    }
+
+    /** Asks every loop to stop polling and drain; returns at once. */
+    public void requestStop() {
+        controls.stopping = true;
+    }
+
+    public boolean stopping() {
+        return controls.stopping;
+    }
+
+    /** Blocks until every loop drained (bounded by {@code shutdown_timeout}) and reports. */
+    public ShutdownReport awaitStopped() throws InterruptedException {
+        Duration grace = settings.delivery().shutdownTimeout().plusSeconds(5);
+        for (Thread t : threads) {
+            // Uploads still running past the deadline are given up; their records will be read again.
+            while (t.isAlive()) {
+                t.join(grace.toMillis());
+                if (t.isAlive()) uploader.abandon();
+            }
+        }
+        uploader.abandon();
+        List<String> problems = new ArrayList<>();
+        boolean clean = controls.fatal.get() == null;
+        for (TopicConsumer c : consumers) {
+            clean &= c.clean();
+            problems.addAll(c.problems());
+        }
+        ShutdownReport report = new ShutdownReport(clean, Optional.ofNullable(controls.fatal.get()), problems);
+        LOG.log(clean ? Level.INFO : Level.WARNING, "sink stopped " + (clean ? "cleanly" : "with problems: "
+                + report.fatalError().map(f -> f + "; ").orElse("") + String.join("; ", problems)));
+        return report;
+    }
+
+    /** Blocks until the sink stops by itself (a fatal error) or {@link #requestStop()} is called elsewhere. */
+    public ShutdownReport awaitTermination() throws InterruptedException {
+        for (Thread t : threads) t.join();
+        return awaitStopped();
+    }
+
+    public ShutdownReport stop() throws InterruptedException {
+        requestStop();
+        return awaitStopped();
+    }
+
+    /** Seals every open file now; the files upload and commit as usual. */
+    public void flush() {
+        controls.flushRequests.incrementAndGet();
+    }
+
+    public void pause() {
+        controls.paused = true;
+    }
+
+    public void resume() {
+        controls.paused = false;
+    }
+
+    public Optional<String> fatalError() {
+        return Optional.ofNullable(controls.fatal.get());
+    }
+
+    public StatusSnapshot status() {
+        List<PartitionStatus> partitions = new ArrayList<>(statusBoard.values());
+        partitions.sort(Comparator.comparing(PartitionStatus::stream).thenComparing(PartitionStatus::topic)
+                .thenComparingInt(PartitionStatus::partition));
+        List<String> reasons = new ArrayList<>();
+        Health health = Health.OK;
+        if (controls.fatal.get() != null) {
+            health = Health.FAILED;
+            reasons.add(controls.fatal.get());
+        }
+        for (PartitionStatus p : partitions) {
+            if (p.halted()) {
+                health = Health.FAILED;
+                p.lastError().ifPresent(reasons::add);
+            }
+        }
+        Optional<java.time.Instant> since = uploader.degradedSince();
+        if (since.isPresent()) {
+            if (uploader.nonRetryableFailure()) health = Health.FAILED;
+            else if (health == Health.OK) health = Health.DEGRADED;
+            reasons.add("object store failing since " + since.get() + ": " + uploader.lastError().orElse("?"));
+        }
+        StatusSnapshot.Totals totals = new StatusSnapshot.Totals(recordsConsumed.get(), bytesConsumed.get(),
+                uploader.objectsUploaded(), uploader.bytesUploaded(), uploader.retries(), 0, budget.used(),
+                budget.max(), controls.paused);
+        return new StatusSnapshot(health, reasons, partitions, totals);
+    }
+}

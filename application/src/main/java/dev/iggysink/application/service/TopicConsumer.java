@@ -1,0 +1,352 @@
+package dev.iggysink.application.service;
+
+import dev.iggysink.application.port.out.Batch;
+import dev.iggysink.application.port.out.MessageSource;
+import dev.iggysink.application.port.out.PartitionRevokedException;
+import dev.iggysink.application.port.out.RecordCodec;
+import dev.iggysink.application.port.out.SinkMetrics;
+import dev.iggysink.application.port.out.Sleeper;
+import dev.iggysink.application.port.out.SourceException;
+import dev.iggysink.application.settings.SinkSettings;
+import dev.iggysink.application.settings.StreamSettings;
+import dev.iggysink.application.status.PartitionStatus;
+import dev.iggysink.domain.delivery.MemoryBudget;
+import dev.iggysink.domain.message.PartitionRef;
+import dev.iggysink.domain.message.SinkRecord;
+import dev.iggysink.domain.retry.Backoff;
+import dev.iggysink.domain.rotation.RotationPolicy;
+import dev.iggysink.domain.rotation.RotationReason;
+import java.lang.System.Logger.Level;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.InstantSource;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalLong;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * The consumer loop of one topic: polls every partition explicitly from the position it tracks, feeds the partition
+ * writers, applies upload results and commits what became durable. Runs on its own thread; the {@link MessageSource}
+ * and the writers are touched by this thread only.
+ */
+final class TopicConsumer implements Runnable {
+    private static final System.Logger LOG = System.getLogger(TopicConsumer.class.getName());
+    private static final Backoff SOURCE_BACKOFF = new Backoff(Duration.ofMillis(200), Duration.ofSeconds(10), 0.2);
+
+    private record Completed(PartitionWriter writer, long generation, UploadResult result) {
+    }
+
+    private final StreamSettings stream;
+    private final String topic;
+    private final MessageSource source;
+    private final RecordCodec codec;
+    private final SinkSettings settings;
+    private final Uploader uploader;
+    private final MemoryBudget budget;
+    private final InstantSource clock;
+    private final Sleeper sleeper;
+    private final SinkMetrics metrics;
+    private final Controls controls;
+    private final Map<PartitionRef, PartitionStatus> statusBoard;
+    private final AtomicLong recordsConsumed;
+    private final AtomicLong bytesConsumed;
+    private final BlockingQueue<Completed> completions = new LinkedBlockingQueue<>();
+    private final List<PartitionWriter> writers = new ArrayList<>();
+    private final FileLayout layout;
+    private final RotationPolicy policy;
+
+    private long epoch;
+    private long seenFlushes;
+    private int sourceFailures;
+    private volatile boolean finished;
+    private volatile boolean clean;
+    private final List<String> problems = new ArrayList<>();
+
+    TopicConsumer(StreamSettings stream, String topic, MessageSource source, RecordCodec codec,
+                  SinkSettings settings, RotationPolicy policy, Uploader uploader, MemoryBudget budget,
+                  InstantSource clock, Sleeper sleeper, SinkMetrics metrics, Controls controls,
+                  Map<PartitionRef, PartitionStatus> statusBoard, AtomicLong recordsConsumed,
+                  AtomicLong bytesConsumed) {
+        this.stream = stream;
+        this.topic = topic;
+        this.source = source;
+        this.codec = codec;
+        this.settings = settings;
+        this.policy = policy;
+        this.uploader = uploader;
+        this.budget = budget;
+        this.clock = clock;
+        this.sleeper = sleeper;
+        this.metrics = metrics;
+        this.controls = controls;
+        this.statusBoard = statusBoard;
+        this.recordsConsumed = recordsConsumed;
+        this.bytesConsumed = bytesConsumed;
+        this.layout = new FileLayout(settings.output(), codec.extension());
+    }
+
+    String name() {
+        return stream.stream() + "/" + topic;
+    }
+
+    @Override
+    public void run() {
+        try {
+            if (start()) {
+                loop();
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (RuntimeException e) {
+            LOG.log(Level.ERROR, "consumer of " + name() + " failed", e);
+            controls.fail("consumer of " + name() + " failed: " + e);
+        } finally {
+            drainOnStop();
+            source.close();
+            finished = true;
+        }
+    }
+
+    private boolean start() throws InterruptedException {
+        while (!controls.stopping) {
+            try {
+                source.connect();
+                List<PartitionRef> partitions = source.partitions();
+                epoch = source.sessionEpoch();
+                writers.clear();
+                for (PartitionRef p : partitions) {
+                    long committed = source.committedOffset(p).orElse(-1);
+                    writers.add(newWriter(p, committed));
+                }
+                LOG.log(Level.INFO, "consuming " + name() + " (" + partitions.size() + " partitions) as group "
+                        + stream.consumerGroup());
+                sourceFailures = 0;
+                return true;
+            } catch (SourceException e) {
+                if (!e.retryable()) {
+                    controls.fail("cannot consume " + name() + ": " + e.getMessage());
+                    return false;
+                }
+                backoffAfter(e);
+            }
+        }
+        return false;
+    }
+
+    private PartitionWriter newWriter(PartitionRef p, long committed) {
+        PartitionWriter[] self = new PartitionWriter[1];
+        self[0] = new PartitionWriter(p, committed, codec, layout, policy,
+                settings.rotation().maxOpenFilesPerPartition(), settings.delivery().errorsTolerance(),
+                settings.delivery().dlqPrefix(), budget, clock, metrics,
+                (job, generation) -> uploader.submit(job,
+                        result -> completions.add(new Completed(self[0], generation, result))));
+        return self[0];
+    }
+
+    private void loop() throws InterruptedException {
+        Duration idle = stream.pollInterval().isZero() ? Duration.ofMillis(1) : stream.pollInterval();
+        boolean pressureLogged = false;
+        while (!controls.stopping) {
+            applyCompletions();
+            commitAll();
+            if (source.sessionEpoch() != epoch) resync();
+            boolean got = false;
+            if (!controls.paused) {
+                if (budget.exhausted()) {
+                    if (!pressureLogged) {
+                        LOG.log(Level.INFO, "memory budget of " + budget.max() + " bytes reached; polling of "
+                                + name() + " pauses until uploads free memory");
+                        pressureLogged = true;
+                    }
+                    relievePressure();
+                } else {
+                    pressureLogged = false;
+                    got = pollAll();
+                }
+            }
+            Instant now = clock.instant();
+            for (PartitionWriter w : writers) w.tick(now);
+            long flushes = controls.flushRequests.get();
+            if (flushes != seenFlushes) {
+                seenFlushes = flushes;
+                for (PartitionWriter w : writers) w.sealAll(RotationReason.FLUSH);
+            }
+            publish();
+            if (!got) {
+                Completed c = completions.poll(idle.toNanos(), TimeUnit.NANOSECONDS);
+                if (c != null) apply(c);
+            }
+        }
+    }
+
+    private boolean pollAll() throws InterruptedException {
+        boolean got = false;
+        for (PartitionWriter w : writers) {
+            if (controls.stopping || budget.exhausted()) break;
+            if (w.halted()) continue;
+            try {
+                Batch batch = source.poll(w.partition(), w.position(), stream.batchLength());
+                sourceFailures = 0;
+                if (batch.sessionEpoch() != epoch) return got; // resync on the next turn
+                if (!batch.owned()) {
+                    w.lost();
+                    continue;
+                }
+                if (!w.owned()) {
+                    long committed = source.committedOffset(w.partition()).orElse(-1);
+                    w.restart(committed, true);
+                    LOG.log(Level.INFO, "partition " + w.partition() + " assigned; reading from offset "
+                            + (committed + 1));
+                    continue;
+                }
+                w.currentOffset(batch.currentOffset());
+                List<SinkRecord> records = batch.records();
+                if (!records.isEmpty()) {
+                    got = true;
+                    long bytes = 0;
+                    for (SinkRecord r : records) bytes += r.payload().length;
+                    recordsConsumed.addAndGet(records.size());
+                    bytesConsumed.addAndGet(bytes);
+                    metrics.consumed(w.partition(), records.size(), bytes);
+                    // A bad record under errors_tolerance = none halts this partition only; health turns failed.
+                    w.accept(records);
+                }
+            } catch (SourceException e) {
+                if (!e.retryable()) {
+                    controls.fail("polling " + w.partition() + " failed: " + e.getMessage());
+                    return got;
+                }
+                w.error(e.getMessage());
+                backoffAfter(e);
+                return got;
+            }
+        }
+        return got;
+    }
+
+    /** Nothing frees memory unless something is uploading: then the largest open file is sealed early. */
+    private void relievePressure() {
+        if (uploader.inFlight() > 0) return;
+        PartitionWriter largest = null;
+        for (PartitionWriter w : writers) {
+            if (w.openBytes() > 0 && (largest == null || w.openBytes() > largest.openBytes())) largest = w;
+        }
+        if (largest != null) largest.sealAll(RotationReason.FLUSH);
+    }
+
+    private void resync() throws InterruptedException {
+        try {
+            long newEpoch = source.sessionEpoch();
+            for (PartitionWriter w : writers) {
+                long committed = source.committedOffset(w.partition()).orElse(-1);
+                w.restart(committed, true);
+            }
+            epoch = newEpoch;
+            LOG.log(Level.INFO, "session of " + name() + " was rebuilt; every partition restarts from its committed"
+                    + " offset (records not yet durable are read again)");
+        } catch (SourceException e) {
+            backoffAfter(e);
+        }
+    }
+
+    private void backoffAfter(SourceException e) throws InterruptedException {
+        sourceFailures++;
+        if (sourceFailures == 1) {
+            LOG.log(Level.WARNING, "source " + name() + " unavailable, retrying: " + e.getMessage());
+        }
+        sleeper.sleep(SOURCE_BACKOFF.delay(Math.min(sourceFailures, 30), Optional.empty(),
+                ThreadLocalRandom.current().nextDouble()));
+    }
+
+    private void applyCompletions() {
+        Completed c;
+        while ((c = completions.poll()) != null) apply(c);
+    }
+
+    private void apply(Completed c) {
+        c.writer().uploaded(c.result(), c.generation());
+    }
+
+    private void commitAll() {
+        for (PartitionWriter w : writers) {
+            OptionalLong offset = w.committable();
+            if (offset.isEmpty()) continue;
+            try {
+                source.commit(w.partition(), offset.getAsLong());
+                w.committed(offset.getAsLong());
+                metrics.committed(w.partition(), offset.getAsLong());
+            } catch (PartitionRevokedException e) {
+                w.lost();
+            } catch (SourceException e) {
+                // Retried on the next turn; the offset only ever moves forward.
+                w.error("commit failed: " + e.getMessage());
+            }
+        }
+    }
+
+    private void publish() {
+        for (PartitionWriter w : writers) statusBoard.put(w.partition(), w.status());
+    }
+
+    /** Seal everything, wait for the uploads until the shutdown deadline, commit what became durable. */
+    private void drainOnStop() {
+        for (PartitionWriter w : writers) {
+            if (w.owned()) w.sealAll(RotationReason.SHUTDOWN);
+        }
+        Instant deadline = clock.instant().plus(settings.delivery().shutdownTimeout());
+        try {
+            while (!allDrained() && clock.instant().isBefore(deadline)) {
+                Completed c = completions.poll(50, TimeUnit.MILLISECONDS);
+                if (c != null) {
+                    apply(c);
+                    applyCompletions();
+                    commitAll();
+                }
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        applyCompletions();
+        commitAll();
+        publish();
+        boolean ok = true;
+        for (PartitionWriter w : writers) {
+            if (!w.owned()) continue;
+            if (w.halted()) {
+                ok = false;
+                problems.add(w.haltReason().orElse("halted"));
+            } else if (!w.settled()) {
+                ok = false;
+                problems.add("partition " + w.partition() + ": offsets from " + (w.lastCommitted() + 1)
+                        + " were not made durable and committed; they will be read again on the next start");
+            }
+        }
+        clean = ok;
+    }
+
+    private boolean allDrained() {
+        for (PartitionWriter w : writers) {
+            if (w.owned() && !w.drained()) return false;
+        }
+        return true;
+    }
+
+    boolean finished() {
+        return finished;
+    }
+
+    boolean clean() {
+        return clean;
+    }
+
+    List<String> problems() {
+        return problems;
+    }
+}

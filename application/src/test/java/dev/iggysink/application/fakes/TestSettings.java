@@ -1,0 +1,41 @@
+package dev.iggysink.application.fakes;
+
+import dev.iggysink.application.settings.AdminSettings;
+import dev.iggysink.application.settings.DeliverySettings;
+import dev.iggysink.application.settings.ErrorTolerance;
+import dev.iggysink.application.settings.IggySettings;
+import dev.iggysink.application.settings.OutputSettings;
+import dev.iggysink.application.settings.PayloadSchema;
+import dev.iggysink.application.settings.RetrySettings;
+import dev.iggysink.application.settings.RotationSettings;
+import dev.iggysink.application.settings.SinkSettings;
+import dev.iggysink.application.settings.StorageSettings;
+import dev.iggysink.application.settings.StreamSettings;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+
+/** Small builders of valid settings for application tests. */
+public final class TestSettings {
+    private TestSettings() {
+    }
+
+    public static StreamSettings stream(String name, String... topics) {
+        return new StreamSettings(name, List.of(topics), PayloadSchema.JSON, 100, Duration.ofMillis(1), "sink-test",
+                Optional.empty());
+    }
+
+    public static SinkSettings sink(StreamSettings stream, RotationSettings rotation, ErrorTolerance tolerance,
+                                    long maxBufferedBytes, Duration shutdownTimeout) {
+        return new SinkSettings("s3", "S3 sink", true, 0, false, IggySettings.defaults(), List.of(stream),
+                StorageSettings.basic("bucket", "us-east-1", Optional.empty(), Optional.empty(), Optional.empty()),
+                OutputSettings.jsonLines("iggy/raw", "{stream}/{topic}/{date}/{hour}"), rotation,
+                new RetrySettings(3, Duration.ofMillis(10)),
+                new DeliverySettings(maxBufferedBytes, tolerance, "_dlq", shutdownTimeout),
+                AdminSettings.defaults(), List.of());
+    }
+
+    public static SinkSettings countRotation(StreamSettings stream, long count) {
+        return sink(stream, RotationSettings.messages(count), ErrorTolerance.NONE, 64L << 20, Duration.ofSeconds(5));
+    }
+}

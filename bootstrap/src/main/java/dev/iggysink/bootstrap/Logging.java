@@ -1,0 +1,15 @@
+package dev.iggysink.bootstrap;
+
+import org.slf4j.bridge.SLF4JBridgeHandler;
+
+/** Routes java.util.logging (and so System.Logger of the domain and application) to SLF4J/Logback. */
+final class Logging {
+    private Logging() {
+    }
+
+    static void bridgeJul() {
+        SLF4JBridgeHandler.removeHandlersForRootLogger();
+        SLF4JBridgeHandler.install();
+        java.util.logging.Logger.getLogger("").setLevel(java.util.logging.Level.FINE);
+    }
+}

@@ -1,0 +1,118 @@
+package dev.iggysink.bootstrap;
+
+import dev.iggysink.application.port.out.ObjectStore;
+import dev.iggysink.application.port.out.SinkMetrics;
+import dev.iggysink.application.port.out.StoreException;
+import dev.iggysink.application.service.ShutdownReport;
+import dev.iggysink.application.service.SinkService;
+import dev.iggysink.application.settings.SinkSettings;
+import dev.iggysink.application.status.PartitionStatus;
+import dev.iggysink.application.status.StatusSnapshot;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Runs the configured sinks: probe each store, start each service, log a status line periodically, and on stop
+ * report whether everything read became durable.
+ */
+final class SinkRunner implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(SinkRunner.class);
+
+    /** One running sink and what it owns. */
+    record Running(SinkSettings settings, ObjectStore store, SinkService service) {
+    }
+
+    private final List<Running> running = new ArrayList<>();
+    private final ScheduledExecutorService ticker = Executors.newSingleThreadScheduledExecutor(r -> {
+        Thread t = new Thread(r, "status-line");
+        t.setDaemon(true);
+        return t;
+    });
+
+    /** Probes the store and starts the sink; a failed probe throws before anything is consumed. */
+    Running start(SinkSettings settings, SinkMetrics metrics) throws StoreException {
+        ObjectStore store = SinkAssembly.store(settings);
+        try {
+            store.probe();
+        } catch (StoreException e) {
+            store.close();
+            throw e;
+        }
+        SinkService service = SinkAssembly.service(settings, store, metrics);
+        service.start();
+        Running r = new Running(settings, store, service);
+        running.add(r);
+        LOG.info("sink {} started: {} stream(s) -> s3://{}/{}", settings.key(), settings.streams().size(),
+                settings.storage().bucket(), settings.output().prefix());
+        return r;
+    }
+
+    List<Running> running() {
+        return running;
+    }
+
+    void statusLineEvery(Duration period) {
+        long[] last = new long[2];
+        long[] lastAt = {System.nanoTime()};
+        ticker.scheduleAtFixedRate(() -> {
+            long records = 0;
+            long bytes = 0;
+            long objects = 0;
+            long pending = 0;
+            long lag = 0;
+            StringBuilder committed = new StringBuilder();
+            for (Running r : running) {
+                StatusSnapshot s = r.service().status();
+                records += s.totals().recordsConsumed();
+                bytes += s.totals().bytesConsumed();
+                objects += s.totals().objectsUploaded();
+                for (PartitionStatus p : s.partitions()) {
+                    pending += p.pendingFiles();
+                    lag += p.lag();
+                    if (p.owned()) {
+                        committed.append(' ').append(p.stream()).append('/').append(p.topic()).append('/')
+                                .append(p.partition()).append('=').append(p.committed());
+                    }
+                }
+            }
+            long now = System.nanoTime();
+            double secs = Math.max(1e-9, (now - lastAt[0]) / 1e9);
+            LOG.info(String.format("status: %.0f records/s, %.2f MB/s, %d files uploaded, %d pending, lag %d,"
+                            + " committed:%s", (records - last[0]) / secs, (bytes - last[1]) / secs / 1e6, objects,
+                    pending, lag, committed));
+            last[0] = records;
+            last[1] = bytes;
+            lastAt[0] = now;
+        }, period.toMillis(), period.toMillis(), TimeUnit.MILLISECONDS);
+    }
+
+    void requestStop() {
+        running.forEach(r -> r.service().requestStop());
+    }
+
+    /** Waits until every sink stopped (by request or by a fatal error); true when all stopped clean. */
+    boolean awaitAll() throws InterruptedException {
+        boolean clean = true;
+        for (Running r : running) {
+            ShutdownReport report = r.service().awaitTermination();
+            if (!report.clean()) {
+                clean = false;
+                report.fatalError().ifPresent(f -> LOG.error("sink {} stopped: {}", r.settings().key(), f));
+                report.problems().forEach(p -> LOG.warn("sink {}: {}", r.settings().key(), p));
+            }
+        }
+        return clean;
+    }
+
+    @Override
+    public void close() {
+        ticker.shutdownNow();
+        running.forEach(r -> r.store().close());
+    }
+}

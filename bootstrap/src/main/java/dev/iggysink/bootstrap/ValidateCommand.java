@@ -1,0 +1,50 @@
+package dev.iggysink.bootstrap;
+
+import dev.iggysink.adapters.config.ConfigError;
+import dev.iggysink.adapters.config.ConfigResult;
+import dev.iggysink.adapters.config.ConnectorConfigLoader;
+import dev.iggysink.adapters.config.SettingsPrinter;
+import dev.iggysink.application.settings.SinkSettings;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/** Checks a connector file (or runtime config) and prints every problem at once; touches neither Iggy nor S3. */
+@Command(name = "validate", mixinStandardHelpOptions = true,
+        description = "Check a connector or runtime config file; print OK or every error. Exit 0 or 2.")
+final class ValidateCommand implements Callable<Integer> {
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    @Option(names = {"-c", "--config"}, required = true, description = "connector file or runtime config.toml")
+    Path config;
+
+    @Option(names = "--print", description = "also print the effective configuration (secrets redacted)")
+    boolean print;
+
+    @Override
+    public Integer call() {
+        PrintWriter out = spec.commandLine().getOut();
+        PrintWriter err = spec.commandLine().getErr();
+        ConfigResult result = ConnectorConfigLoader.load(config, System.getenv());
+        result.notices().forEach(n -> out.println("note: " + n));
+        result.warnings().forEach(w -> err.println("warning: " + w));
+        if (!result.ok()) {
+            err.println(config + ": " + result.errors().size() + " error(s):");
+            for (ConfigError e : result.errors()) err.println("  " + e);
+            err.flush();
+            return ExitCodes.CONFIG;
+        }
+        out.println("OK: " + result.sinks().size() + " sink(s) in " + config);
+        for (SinkSettings s : result.sinks()) {
+            out.println("  " + s.key() + " (" + s.name() + ") -> s3://" + s.storage().bucket()
+                    + (s.output().prefix().isEmpty() ? "" : "/" + s.output().prefix()));
+            if (print) out.println(SettingsPrinter.redacted(s));
+        }
+        out.flush();
+        return ExitCodes.OK;
+    }
+}

@@ -1,0 +1,12 @@
+#!/usr/bin/env bash
+# The project's test command (README, and what .ci/run calls): makes sure a MinIO server binary exists for the
+# integration tests, then runs every unit, integration and end-to-end test of the reactor.
+set -euo pipefail
+repo_root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "${repo_root}"
+
+MINIO_BINARY="$(bash scripts/ensure-minio.sh)"
+export MINIO_BINARY
+echo "test.sh: MinIO server binary: ${MINIO_BINARY}"
+
+exec mvn -B -ntp verify "$@"
