@@ -1,0 +1,87 @@
+package dev.iggysink.adapters.config;
+
+import dev.iggysink.application.settings.AdminSettings;
+import dev.iggysink.application.settings.IggySettings;
+import dev.iggysink.application.settings.Secret;
+import java.util.List;
+import java.util.Optional;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/** Reads the {@code [iggy]} (with {@code [iggy.tls]}) and {@code [admin]} tables. */
+final class ConnectionReader {
+    static final List<String> IGGY_KEYS = List.of("address", "username", "password", "token", "tls");
+    static final List<String> TLS_KEYS = List.of("enabled", "ca_file", "domain");
+    static final List<String> ADMIN_KEYS = List.of("address", "token");
+    static final String DEFAULT_IGGY_ADDRESS = "127.0.0.1:8090";
+    static final String DEFAULT_ADMIN_ADDRESS = "127.0.0.1:8098";
+    private static final Pattern HOST_PORT = Pattern.compile("^(\\[[0-9A-Fa-f:.]+]|[^:\\s\\[\\]]+):(\\d{1,5})$");
+
+    private ConnectionReader() {
+    }
+
+    /** Host and port of {@code host:port} ({@code [::1]:8090} for IPv6), or empty when it is not one. */
+    static Optional<HostPort> hostPort(String text) {
+        Matcher m = HOST_PORT.matcher(text.strip());
+        if (!m.matches()) {
+            return Optional.empty();
+        }
+        int port = Integer.parseInt(m.group(2));
+        if (port < 1 || port > 65535) {
+            return Optional.empty();
+        }
+        String host = m.group(1);
+        if (host.startsWith("[")) {
+            host = host.substring(1, host.length() - 1);
+        }
+        return Optional.of(new HostPort(host, port));
+    }
+
+    record HostPort(String host, int port) {
+    }
+
+    /**
+     * The Iggy connection from an {@code [iggy]} table (environment overrides already applied); absent keys take the
+     * runtime's defaults. An empty token or TLS value means "not set", as in the runtime's sample config.
+     */
+    static Optional<IggySettings> iggy(Table iggy) {
+        iggy.warnUnknown(IGGY_KEYS);
+        int before = iggy.problems().errorCount();
+        String address = iggy.string("address", DEFAULT_IGGY_ADDRESS);
+        Optional<HostPort> hostPort = hostPort(address);
+        if (hostPort.isEmpty()) {
+            iggy.error("address", "\"" + address + "\" is not host:port (e.g. " + DEFAULT_IGGY_ADDRESS + ")");
+        }
+        String username = iggy.string("username", "iggy");
+        Secret password = iggy.secret("password").orElse(Secret.of("iggy"));
+        Optional<Secret> token = iggy.secret("token").filter(s -> !s.reveal().isEmpty());
+        Table tls = iggy.table("tls");
+        tls.warnUnknown(TLS_KEYS);
+        boolean tlsEnabled = tls.bool("enabled", false);
+        Optional<String> caFile = tls.string("ca_file").filter(s -> !s.isBlank());
+        Optional<String> domain = tls.string("domain").filter(s -> !s.isBlank());
+        if (iggy.problems().errorCount() > before || hostPort.isEmpty()) {
+            return Optional.empty();
+        }
+        return Optional.of(new IggySettings(hostPort.get().host(), hostPort.get().port(), username, password, token,
+                tlsEnabled, caFile, domain));
+    }
+
+    /** The admin HTTP server: {@code address} host:port or {@code off}; optional bearer {@code token}. */
+    static Optional<AdminSettings> admin(Table admin) {
+        admin.warnUnknown(ADMIN_KEYS);
+        int before = admin.problems().errorCount();
+        String address = admin.string("address", DEFAULT_ADMIN_ADDRESS);
+        Optional<String> effective = Optional.of(address.strip());
+        if (address.strip().equalsIgnoreCase("off")) {
+            effective = Optional.empty();
+        } else if (hostPort(address).isEmpty()) {
+            admin.error("address", "\"" + address + "\" is not host:port or off (e.g. " + DEFAULT_ADMIN_ADDRESS + ")");
+        }
+        Optional<Secret> token = admin.secret("token").filter(s -> !s.reveal().isEmpty());
+        if (admin.problems().errorCount() > before) {
+            return Optional.empty();
+        }
+        return Optional.of(new AdminSettings(effective, token));
+    }
+}

@@ -1,0 +1,278 @@
+package dev.iggysink.adapters.config;
+
+import dev.iggysink.application.settings.IggySettings;
+import dev.iggysink.application.settings.SinkSettings;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+import tools.jackson.core.JacksonException;
+import tools.jackson.core.TokenStreamLocation;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ObjectNode;
+import tools.jackson.dataformat.toml.TomlMapper;
+
+/**
+ * Entry point of the config adapter. {@link #load} accepts either a single connector file (it has a top-level
+ * {@code type}) or a runtime config (it has {@code [connectors]}, whose {@code config_dir} holds one file per
+ * connector version, the active one named by {@code .active_versions.toml}, else the highest). It returns every
+ * enabled S3 sink, or every problem found.
+ */
+public final class ConnectorConfigLoader {
+    static final String ACTIVE_VERSIONS = ".active_versions.toml";
+    private static final List<String> RUNTIME_SECTIONS = List.of("http", "iggy", "state", "connectors", "logging",
+            "telemetry");
+    private static final TomlMapper TOML = TomlMapper.builder().build();
+
+    private ConnectorConfigLoader() {
+    }
+
+    /**
+     * @param file a connector file or a runtime config
+     * @param env  the environment (overrides win over the file); pass {@code System.getenv()} in production
+     */
+    public static ConfigResult load(Path file, Map<String, String> env) {
+        Problems problems = new Problems();
+        List<SinkSettings> sinks = new ArrayList<>();
+        String label = String.valueOf(file.getFileName());
+        Optional<ObjectNode> root = parse(file, label, problems);
+        if (root.isPresent()) {
+            if (root.get().has("type")) {
+                single(file, root.get(), env, problems, sinks);
+            } else if (root.get().has("connectors")) {
+                runtime(file, root.get(), env, problems, sinks);
+            } else {
+                problems.error(label, "neither a connector file (no top-level type) nor a runtime config "
+                        + "(no [connectors] table)");
+            }
+        }
+        return new ConfigResult(problems.errorCount() == 0 ? sinks : List.of(), problems.errors(),
+                problems.warnings(), problems.notices());
+    }
+
+    private static void single(Path file, ObjectNode root, Map<String, String> env, Problems problems,
+                               List<SinkSettings> sinks) {
+        Map<String, String> origins = new HashMap<>();
+        ObjectNode tree = withEnv(root, env, origins);
+        ConnectorReader.read(tree, baseDir(file), problems, origins, false, Optional.empty(), env)
+                .ifPresent(s -> {
+                    if (s.enabled()) {
+                        sinks.add(s);
+                    } else {
+                        problems.notice("sink " + s.key() + " is disabled (enabled = false): nothing to run");
+                    }
+                });
+    }
+
+    /** A copy of the connector tree with {@code IGGY_CONNECTORS_SINK_<KEY>_*} applied (when it has a key). */
+    private static ObjectNode withEnv(ObjectNode root, Map<String, String> env, Map<String, String> origins) {
+        ObjectNode tree = root.deepCopy();
+        JsonNode key = root.get("key");
+        if (key != null && key.isString() && !key.stringValue().isBlank()) {
+            EnvOverrides.applyToConnector(tree, key.stringValue(), env, origins);
+        }
+        return tree;
+    }
+
+    private record Candidate(String fileName, Path path, ObjectNode tree, Map<String, String> origins, long version,
+                             Problems problems) {
+    }
+
+    private static void runtime(Path file, ObjectNode root, Map<String, String> env, Problems problems,
+                                List<SinkSettings> sinks) {
+        Map<String, String> origins = new HashMap<>();
+        new Table(root, "", problems, origins).warnUnknown(RUNTIME_SECTIONS);
+        Table connectors = new Table(EnvOverrides.applyToSection(root.get("connectors"), "connectors", List.of(),
+                env, origins), "connectors", problems, origins);
+        connectors.warnUnknown(List.of("config_type", "config_dir"));
+        connectors.choice("config_type", Map.of("local", "local"), false,
+                "local (the http provider is not supported)");
+        Optional<String> configDir = connectors.requiredNonEmpty("config_dir");
+        Optional<IggySettings> iggy = ConnectionReader.iggy(new Table(
+                EnvOverrides.applyToSection(root.get("iggy"), "iggy", List.of("tls"), env, origins), "iggy",
+                problems, origins));
+        if (configDir.isEmpty()) {
+            return;
+        }
+        Path dir = baseDir(file).resolve(configDir.get());
+        if (!Files.isDirectory(dir)) {
+            connectors.error("config_dir", "\"" + configDir.get() + "\" is not a directory (relative paths start "
+                    + "at the runtime config's directory)");
+            return;
+        }
+        Map<String, Long> active = activeVersions(dir, problems);
+        Map<String, List<Candidate>> byKey = new TreeMap<>();
+        for (Path path : connectorFiles(dir, connectors)) {
+            addCandidate(path, env, problems, byKey);
+        }
+        for (Map.Entry<String, List<Candidate>> entry : byKey.entrySet()) {
+            String key = entry.getKey();
+            List<Candidate> versions = entry.getValue();
+            String found = versions.stream().map(c -> String.valueOf(c.version())).collect(Collectors.joining(", "));
+            Candidate chosen;
+            if (active.containsKey(key)) {
+                long wanted = active.get(key);
+                chosen = versions.stream().filter(c -> c.version() == wanted).findFirst().orElse(null);
+                if (chosen == null) {
+                    if (versions.stream().anyMatch(ConnectorConfigLoader::isS3Sink)) {
+                        problems.forFile(ACTIVE_VERSIONS).error("sinks." + key, "version " + wanted
+                                + " is not in the connector directory (found " + found + ")");
+                    } else {
+                        problems.notice("sink " + key + " skipped: active version " + wanted + " not found");
+                    }
+                    continue;
+                }
+                if (versions.size() > 1) {
+                    problems.notice("sink " + key + ": running version " + wanted + " (named by " + ACTIVE_VERSIONS
+                            + "; found " + found + ")");
+                }
+            } else {
+                chosen = versions.stream().max(Comparator.comparingLong(Candidate::version)).orElseThrow();
+                if (versions.size() > 1) {
+                    problems.notice("sink " + key + ": running the highest version, " + chosen.version()
+                            + " (found " + found + ")");
+                }
+            }
+            if (!isS3Sink(chosen)) {
+                chosen.problems().notice("sink " + key + " skipped: not an S3 sink (its [plugin_config] has no "
+                        + "bucket)");
+                continue;
+            }
+            ConnectorReader.read(chosen.tree(), baseDir(chosen.path()), chosen.problems(), chosen.origins(), true,
+                    iggy, env).ifPresent(s -> {
+                        if (s.enabled()) {
+                            sinks.add(s);
+                        } else {
+                            chosen.problems().notice("sink " + key + " is disabled (enabled = false): skipped");
+                        }
+                    });
+        }
+    }
+
+    /** Files one directory entry under its key, or skips it (with a notice or an error recorded). */
+    private static void addCandidate(Path path, Map<String, String> env, Problems problems,
+                                     Map<String, List<Candidate>> byKey) {
+        String name = String.valueOf(path.getFileName());
+        Problems fp = problems.forFile(name);
+        Optional<ObjectNode> root = parse(path, name, problems);
+        if (root.isEmpty()) {
+            return;
+        }
+        Table top = new Table(root.get(), "", fp, Map.of());
+        Optional<String> type = top.requiredChoice("type", Map.of("sink", "sink", "source", "source"), false,
+                "sink, source");
+        Optional<String> key = top.requiredNonEmpty("key");
+        if (type.isEmpty() || key.isEmpty()) {
+            return;
+        }
+        if (type.get().equals("source")) {
+            fp.notice("source connector " + key.get() + " skipped: only S3 sinks run here");
+            return;
+        }
+        Map<String, String> origins = new HashMap<>();
+        ObjectNode tree = withEnv(root.get(), env, origins);
+        Table withOverrides = new Table(tree, "", fp, origins);
+        Optional<Long> version = withOverrides.has("version") ? withOverrides.integer("version")
+                : Optional.empty();
+        if (version.isEmpty()) {
+            if (!withOverrides.has("version")) {
+                withOverrides.missing("version");
+            }
+            return;
+        }
+        List<Candidate> versions = byKey.computeIfAbsent(key.get(), k -> new ArrayList<>());
+        Optional<Candidate> twin = versions.stream().filter(c -> c.version() == version.get()).findFirst();
+        if (twin.isPresent()) {
+            fp.error("version", "sink " + key.get() + " version " + version.get() + " is also defined in "
+                    + twin.get().fileName());
+            return;
+        }
+        versions.add(new Candidate(name, path, tree, origins, version.get(), fp));
+    }
+
+    private static boolean isS3Sink(Candidate c) {
+        JsonNode plugin = c.tree().get("plugin_config");
+        return plugin != null && plugin.isObject() && plugin.has("bucket");
+    }
+
+    /** Every {@code *.toml} directly in the directory, except dot-files and {@code Cargo.toml}, by name. */
+    private static List<Path> connectorFiles(Path dir, Table connectors) {
+        try (Stream<Path> files = Files.list(dir)) {
+            return files.filter(Files::isRegularFile)
+                    .filter(p -> {
+                        String n = String.valueOf(p.getFileName());
+                        return n.endsWith(".toml") && !n.startsWith(".") && !n.equals("Cargo.toml");
+                    })
+                    .sorted()
+                    .toList();
+        } catch (IOException e) {
+            connectors.error("config_dir", "cannot list the directory: " + e.getClass().getSimpleName());
+            return List.of();
+        }
+    }
+
+    /** {@code [sinks] key = version}; like the runtime, an unreadable file is a warning and means "highest". */
+    private static Map<String, Long> activeVersions(Path dir, Problems problems) {
+        Path file = dir.resolve(ACTIVE_VERSIONS);
+        Map<String, Long> result = new LinkedHashMap<>();
+        if (!Files.isRegularFile(file)) {
+            return result;
+        }
+        Problems scratch = new Problems();
+        Optional<ObjectNode> root = parse(file, ACTIVE_VERSIONS, scratch);
+        if (root.isEmpty()) {
+            scratch.errors().forEach(e -> problems.warning(e + "; using the highest version of each sink"));
+            return result;
+        }
+        JsonNode sinks = root.get().get("sinks");
+        if (sinks != null && sinks.isObject()) {
+            sinks.forEachEntry((key, value) -> {
+                if (value.isIntegralNumber() && value.canConvertToLong()) {
+                    result.put(key, value.longValue());
+                } else {
+                    problems.warning(ACTIVE_VERSIONS + " sinks." + key + ": expected an integer version, got "
+                            + Table.describe(value) + "; using the highest version");
+                }
+            });
+        }
+        return result;
+    }
+
+    /** Reads and parses a TOML file; a syntax error is reported with its line and column. */
+    private static Optional<ObjectNode> parse(Path file, String label, Problems problems) {
+        String text;
+        try {
+            text = Files.readString(file, StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            problems.error(label, "cannot read the file (" + e.getClass().getSimpleName() + ")");
+            return Optional.empty();
+        }
+        try {
+            JsonNode node = TOML.readTree(text);
+            if (node instanceof ObjectNode object) {
+                return Optional.of(object);
+            }
+            return Optional.of(TOML.createObjectNode());
+        } catch (JacksonException e) {
+            TokenStreamLocation where = e.getLocation();
+            String at = where == null ? "" : " at line " + where.getLineNr() + ", column " + where.getColumnNr();
+            problems.error(label, "TOML syntax error" + at + ": " + e.getOriginalMessage());
+            return Optional.empty();
+        }
+    }
+
+    private static Path baseDir(Path file) {
+        Path parent = file.toAbsolutePath().getParent();
+        return parent == null ? Path.of("") : parent;
+    }
+}

@@ -1,0 +1,452 @@
+package dev.iggysink.adapters.config;
+
+import dev.iggysink.application.settings.AdminSettings;
+import dev.iggysink.application.settings.Compression;
+import dev.iggysink.application.settings.ErrorTolerance;
+import dev.iggysink.application.settings.FileRotation;
+import dev.iggysink.application.settings.IggySettings;
+import dev.iggysink.application.settings.OutputFormat;
+import dev.iggysink.application.settings.PayloadSchema;
+import dev.iggysink.application.settings.Secret;
+import dev.iggysink.application.settings.SinkSettings;
+import dev.iggysink.application.settings.StorageClient;
+import dev.iggysink.application.settings.TransformSettings;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.DateTimeException;
+import java.time.Duration;
+import java.time.ZoneId;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalLong;
+import java.util.Set;
+import tools.jackson.core.JacksonException;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * Validates one sink connector file's tree (environment overrides already applied) and converts it to
+ * {@link SinkSettings}: every key, alias, default and rule of the reference (sections 2 to 5) plus our additions
+ * (section 7). All problems are recorded; settings are produced only when this file had none.
+ */
+final class ConnectorReader {
+    static final List<String> TOP_LEVEL_KEYS = List.of("type", "key", "enabled", "version", "name", "path",
+            "plugin_config_format", "verbose", "benchmark", "offset_commit", "streams", "plugin_config", "transforms",
+            "iggy", "admin");
+    static final List<String> STREAM_KEYS = List.of("stream", "topics", "schema", "batch_length", "poll_interval",
+            "consumer_group", "avro_schema_json", "avro_schema_path");
+    static final List<String> PLUGIN_KEYS = List.of(
+            // upstream S3 sink
+            "bucket", "region", "prefix", "endpoint", "access_key_id", "secret_access_key", "path_template",
+            "file_rotation", "max_file_size", "max_messages_per_file", "output_format", "include_metadata",
+            "include_headers", "max_attempts", "max_retries", "retry_delay", "path_style",
+            // ours
+            "rotate_interval", "rotate_schedule_interval", "timezone", "compression", "multipart_threshold",
+            "multipart_part_size", "upload_concurrency", "max_buffered_bytes", "errors_tolerance", "dlq_prefix", "sse",
+            "sse_kms_key_id", "storage_class", "canned_acl", "object_tags", "storage_client", "shutdown_timeout",
+            "request_timeout", "max_open_files_per_partition", "parquet_codec", "avro_codec",
+            "missing_field_placeholder", "avro_schema_json", "avro_schema_path");
+
+    static final String DEFAULT_PATH_TEMPLATE = "{stream}/{topic}/{date}/{hour}";
+    static final long MIB = 1024L * 1024;
+    static final long S3_MIN_PART = 5 * MIB;
+    static final long S3_MAX_PART = 5 * 1024 * MIB;
+    static final int S3_MAX_TAGS = 10;
+
+    private static final Map<String, PayloadSchema> SCHEMAS = Map.of("json", PayloadSchema.JSON,
+            "raw", PayloadSchema.RAW, "text", PayloadSchema.TEXT, "proto", PayloadSchema.PROTO,
+            "flat_buffer", PayloadSchema.FLAT_BUFFER, "avro", PayloadSchema.AVRO);
+    private static final Map<String, OutputFormat> FORMATS = Map.of("json_lines", OutputFormat.JSON_LINES,
+            "jsonl", OutputFormat.JSON_LINES, "jsonlines", OutputFormat.JSON_LINES,
+            "json_array", OutputFormat.JSON_ARRAY, "raw", OutputFormat.RAW, "avro", OutputFormat.AVRO,
+            "parquet", OutputFormat.PARQUET);
+    private static final Map<String, FileRotation> ROTATIONS = Map.of("size", FileRotation.SIZE,
+            "messages", FileRotation.MESSAGES);
+    private static final Map<String, Compression> COMPRESSIONS = Map.of("none", Compression.NONE,
+            "gzip", Compression.GZIP, "zstd", Compression.ZSTD);
+    private static final Map<String, ErrorTolerance> TOLERANCES = Map.of("none", ErrorTolerance.NONE,
+            "all", ErrorTolerance.ALL);
+    private static final Map<String, StorageClient> CLIENTS = Map.of("aws", StorageClient.AWS,
+            "minio", StorageClient.MINIO);
+    private static final Map<String, String> SSE = Map.of("aes256", "AES256", "aws:kms", "aws:kms");
+    private static final Map<String, String> PARQUET_CODECS = Map.of("snappy", "snappy", "zstd", "zstd",
+            "gzip", "gzip", "lz4_raw", "lz4_raw", "none", "none", "uncompressed", "none");
+    private static final Map<String, String> AVRO_CODECS = Map.of("null", "null", "none", "null",
+            "deflate", "deflate", "snappy", "snappy", "zstd", "zstd");
+    private static final Set<String> CANNED_ACLS = Set.of("private", "public-read", "public-read-write",
+            "authenticated-read", "aws-exec-read", "bucket-owner-read", "bucket-owner-full-control");
+    private static final Set<String> STORAGE_CLASSES = Set.of("STANDARD", "REDUCED_REDUNDANCY", "STANDARD_IA",
+            "ONEZONE_IA", "INTELLIGENT_TIERING", "GLACIER", "DEEP_ARCHIVE", "OUTPOSTS", "GLACIER_IR", "SNOW",
+            "EXPRESS_ONEZONE");
+    private static final Map<String, String> FORMATS_OF_FILE = Map.of("json", "json", "yaml", "yaml",
+            "toml", "toml", "text", "text");
+    private static final Map<String, String> OFFSET_COMMITS = Map.of("after_polling", "after_polling",
+            "after_consuming", "after_consuming");
+    private static final JsonMapper JSON = JsonMapper.builder().build();
+
+    private ConnectorReader() {
+    }
+
+    /**
+     * @param root         the connector file's tree, environment overrides applied
+     * @param baseDir      the connector file's directory (relative schema paths resolve against it)
+     * @param inDirectory  whether the file came from a runtime config's connector directory: then
+     *                     {@code runtimeIggy} (empty when the runtime's [iggy] had errors) is the connection; else the
+     *                     file's own {@code [iggy]} table (or defaults) applies
+     * @return the settings, or empty when this file had errors (recorded in {@code problems})
+     */
+    static Optional<SinkSettings> read(JsonNode root, Path baseDir, Problems problems, Map<String, String> origins,
+                                       boolean inDirectory, Optional<IggySettings> runtimeIggy,
+                                       Map<String, String> env) {
+        int before = problems.errorCount();
+        Table top = new Table(root, "", problems, origins);
+        top.warnUnknown(TOP_LEVEL_KEYS);
+
+        Optional<String> type = top.requiredChoice("type", Map.of("sink", "sink", "source", "source"), false,
+                "sink, source");
+        if (type.isPresent() && type.get().equals("source")) {
+            top.error("type", "\"source\" connectors are not supported: this program only runs S3 sinks");
+        }
+        Optional<String> key = top.requiredNonEmpty("key");
+        Optional<Boolean> enabled = top.requiredBool("enabled");
+        Optional<Long> version = top.has("version") ? top.integer("version") : missing(top, "version");
+        if (version.isPresent() && version.get() < 0) {
+            top.error("version", version.get() + " is out of range (expected 0 or more)");
+        }
+        Optional<String> name = top.requiredString("name");
+        top.requiredString("path"); // the Rust plugin path: required upstream, no meaning here
+        top.choice("plugin_config_format", FORMATS_OF_FILE, false, "json, yaml, toml, text");
+        boolean verbose = top.bool("verbose", false);
+        top.bool("benchmark", false);
+        top.choice("offset_commit", OFFSET_COMMITS, false, "after_polling, after_consuming")
+                .filter("after_polling"::equals)
+                .ifPresent(x -> problems.notice("offset_commit = \"after_polling\" is accepted, but this sink always "
+                        + "commits offsets after the object is durable in the store"));
+
+        String consumerGroupDefault = "iggy-connect-sink-" + key.orElse("");
+        List<StreamDto> streams = streams(top, baseDir, consumerGroupDefault);
+
+        Optional<PluginConfigDto> plugin = Optional.empty();
+        if (!top.has("plugin_config")) {
+            top.error("plugin_config", "required table is missing");
+        } else {
+            plugin = plugin(top.table("plugin_config"), baseDir);
+        }
+
+        List<TransformSettings> transforms = TransformsReader.read(top.table("transforms"));
+
+        Optional<IggySettings> iggy;
+        if (inDirectory) {
+            iggy = runtimeIggy;
+            if (top.has("iggy")) {
+                problems.notice("[iggy] in a connector file is ignored: the runtime config's [iggy] applies");
+            }
+        } else {
+            JsonNode iggyNode = EnvOverrides.applyToSection(root.get("iggy"), "iggy", List.of("tls"), env, origins);
+            iggy = ConnectionReader.iggy(new Table(iggyNode, "iggy", problems, origins));
+        }
+        Optional<AdminSettings> admin = ConnectionReader.admin(top.table("admin"));
+
+        if (problems.errorCount() > before || type.isEmpty() || key.isEmpty() || enabled.isEmpty()
+                || version.isEmpty() || name.isEmpty() || plugin.isEmpty() || iggy.isEmpty() || admin.isEmpty()) {
+            return Optional.empty();
+        }
+        ConnectorFileDto file = new ConnectorFileDto(key.get(), name.get(), enabled.get(), version.get(), verbose,
+                streams, plugin.get());
+        try {
+            return Optional.of(SettingsMapper.INSTANCE.toSettings(file, iggy.get(), admin.get(), transforms));
+        } catch (IllegalArgumentException e) {
+            // The checks above mirror every settings invariant; this only guards against them drifting apart.
+            problems.error(key.get(), "invalid settings: " + e.getMessage());
+            return Optional.empty();
+        }
+    }
+
+    private static <T> Optional<T> missing(Table table, String key) {
+        table.missing(key);
+        return Optional.empty();
+    }
+
+    private static List<StreamDto> streams(Table top, Path baseDir, String consumerGroupDefault) {
+        List<StreamDto> result = new ArrayList<>();
+        if (!top.has("streams")) {
+            top.error("streams", "at least one [[streams]] entry is required");
+            return result;
+        }
+        List<Table> entries = top.tables("streams");
+        if (entries.isEmpty() && top.raw("streams").map(JsonNode::isArray).orElse(false)) {
+            top.error("streams", "at least one [[streams]] entry is required");
+        }
+        for (Table s : entries) {
+            int before = s.problems().errorCount();
+            s.warnUnknown(STREAM_KEYS);
+            Optional<String> stream = s.requiredNonEmpty("stream");
+            Optional<List<String>> topics = s.has("topics") ? s.stringList("topics") : missing(s, "topics");
+            if (topics.isPresent() && topics.get().isEmpty()) {
+                s.error("topics", "must name at least one topic");
+            }
+            for (int i = 0; topics.isPresent() && i < topics.get().size(); i++) {
+                if (topics.get().get(i).isBlank()) {
+                    s.problems().error(s.path("topics") + "[" + i + "]", "must not be empty");
+                }
+            }
+            Optional<PayloadSchema> schema = s.requiredChoice("schema", SCHEMAS, false,
+                    "json, raw, text, proto, flat_buffer, avro");
+            int batchLength = s.intAtLeast("batch_length", 1).orElse(1000);
+            Duration pollInterval = s.duration("poll_interval", true).orElse(Duration.ofMillis(5));
+            String consumerGroup = s.string("consumer_group", consumerGroupDefault);
+            if (consumerGroup.isBlank()) {
+                s.error("consumer_group", "must not be empty");
+            }
+            Optional<String> avroSchema = avroSchema(s, baseDir);
+            if (avroSchema.isPresent() && schema.isPresent() && schema.get() != PayloadSchema.AVRO) {
+                s.problems().warning(s.path("avro_schema_json") + " is ignored unless schema = \"avro\"");
+            }
+            if (s.problems().errorCount() == before && stream.isPresent() && topics.isPresent()
+                    && schema.isPresent()) {
+                result.add(new StreamDto(stream.get(), List.copyOf(topics.get()), schema.get(), batchLength,
+                        pollInterval, consumerGroup, avroSchema));
+            }
+        }
+        return result;
+    }
+
+    /** {@code avro_schema_json}, or the text of the file {@code avro_schema_path} names; checked to be JSON. */
+    private static Optional<String> avroSchema(Table t, Path baseDir) {
+        Optional<String> json = t.string("avro_schema_json");
+        Optional<String> path = t.string("avro_schema_path");
+        if (json.isPresent() && path.isPresent()) {
+            t.error("avro_schema_path", "set together with " + t.path("avro_schema_json") + " (choose one)");
+            return Optional.empty();
+        }
+        String key = json.isPresent() ? "avro_schema_json" : "avro_schema_path";
+        Optional<String> text = json;
+        if (path.isPresent()) {
+            Path file = baseDir.resolve(path.get());
+            try {
+                text = Optional.of(Files.readString(file, StandardCharsets.UTF_8));
+            } catch (IOException e) {
+                t.error(key, "cannot read \"" + path.get() + "\" (relative to the config file's directory): "
+                        + e.getClass().getSimpleName());
+                return Optional.empty();
+            }
+        }
+        if (text.isPresent()) {
+            try {
+                JSON.readTree(text.get());
+            } catch (JacksonException e) {
+                t.error(key, "is not valid JSON: " + e.getOriginalMessage());
+                return Optional.empty();
+            }
+        }
+        return text;
+    }
+
+    private static Optional<PluginConfigDto> plugin(Table p, Path baseDir) {
+        int before = p.problems().errorCount();
+        p.warnUnknown(PLUGIN_KEYS);
+
+        Optional<String> bucket = p.requiredNonEmpty("bucket");
+        Optional<String> region = p.requiredNonEmpty("region");
+        String prefix = trimSlashes(p.string("prefix", ""));
+        Optional<String> endpoint = p.string("endpoint").map(String::strip).filter(s -> !s.isEmpty());
+        Optional<String> accessKeyId = p.string("access_key_id").filter(s -> !s.isEmpty());
+        Optional<Secret> secretAccessKey = p.secret("secret_access_key").filter(s -> !s.reveal().isEmpty());
+        // An empty value counts as unset, so an environment override can blank a credential out. Presence is
+        // judged on the raw value, so a wrongly typed credential gives one error, not a second "both or neither".
+        boolean keySet = isSet(p, "access_key_id");
+        boolean secretSet = isSet(p, "secret_access_key");
+        if (keySet && !secretSet) {
+            p.error("access_key_id", "set without " + p.path("secret_access_key") + " (both or neither)");
+        } else if (!keySet && secretSet) {
+            p.error("secret_access_key", "set without " + p.path("access_key_id") + " (both or neither)");
+        }
+        String pathTemplate = p.string("path_template", DEFAULT_PATH_TEMPLATE);
+        if (pathTemplate.isBlank()) {
+            p.error("path_template", "must not be empty");
+        }
+        FileRotation rotation = p.choice("file_rotation", ROTATIONS, false, "size, messages (lower case)")
+                .orElse(FileRotation.SIZE);
+        long maxFileSize = p.size("max_file_size").orElse(8 * MIB);
+        if (maxFileSize <= 0) {
+            p.error("max_file_size", "must be greater than 0");
+        }
+        OptionalLong maxMessages = OptionalLong.empty();
+        Optional<Long> messages = p.integer("max_messages_per_file");
+        if (messages.isPresent() && messages.get() <= 0) {
+            p.error("max_messages_per_file", messages.get() + " must be greater than 0");
+        } else if (messages.isPresent()) {
+            maxMessages = OptionalLong.of(messages.get());
+        }
+        if (rotation == FileRotation.MESSAGES && !p.has("max_messages_per_file")) {
+            p.error("max_messages_per_file", "required when file_rotation = \"messages\"");
+        }
+        OutputFormat format = p.choice("output_format", FORMATS, true,
+                "json_lines (jsonl, jsonlines), json_array, raw, avro, parquet").orElse(OutputFormat.JSON_LINES);
+        boolean includeMetadata = p.bool("include_metadata", true);
+        boolean includeHeaders = p.bool("include_headers", false);
+
+        if (p.has("max_attempts") && p.has("max_retries")) {
+            p.error("max_retries", "is an alias of " + p.path("max_attempts") + "; set only one");
+        }
+        String attemptsKey = p.has("max_attempts") ? "max_attempts" : "max_retries";
+        int maxAttempts = p.intAtLeast(attemptsKey, 0).orElse(3);
+        Duration retryDelay = p.duration("retry_delay", false).orElse(Duration.ofSeconds(1));
+        boolean pathStyle = p.bool("path_style", endpoint.isPresent());
+
+        Optional<Duration> rotateInterval = positive(p.duration("rotate_interval", true));
+        Optional<Duration> rotateSchedule = positive(p.duration("rotate_schedule_interval", true));
+        ZoneId timezone = timezone(p);
+        Compression compression = p.choice("compression", COMPRESSIONS, true, "none, gzip, zstd")
+                .orElse(Compression.NONE);
+        long multipartThreshold = p.size("multipart_threshold").orElse(64 * MIB);
+        if (multipartThreshold <= 0) {
+            p.error("multipart_threshold", "must be greater than 0");
+        }
+        long partSize = p.sizeAtLeast("multipart_part_size", S3_MIN_PART).orElse(8 * MIB);
+        if (partSize > S3_MAX_PART) {
+            p.error("multipart_part_size", "is too large (at most 5GiB, the S3 part limit)");
+        }
+        int uploadConcurrency = p.intAtLeast("upload_concurrency", 1).orElse(4);
+        long maxBuffered = p.size("max_buffered_bytes").orElse(256 * MIB);
+        if (maxBuffered <= 0) {
+            p.error("max_buffered_bytes", "must be greater than 0");
+        }
+        ErrorTolerance tolerance = p.choice("errors_tolerance", TOLERANCES, true, "none, all")
+                .orElse(ErrorTolerance.NONE);
+        String dlqPrefix = trimSlashes(p.string("dlq_prefix", "_dlq"));
+        if (dlqPrefix.isEmpty()) {
+            p.error("dlq_prefix", "must not be empty");
+        }
+        Optional<String> sse = p.choice("sse", SSE, true, "AES256, aws:kms");
+        Optional<String> kmsKey = p.string("sse_kms_key_id").filter(s -> !s.isBlank());
+        if (kmsKey.isPresent() && !sse.equals(Optional.of("aws:kms")) && !p.has("sse")) {
+            p.error("sse_kms_key_id", "set without " + p.path("sse") + " = \"aws:kms\"");
+        } else if (kmsKey.isPresent() && sse.isPresent() && !sse.get().equals("aws:kms")) {
+            p.error("sse_kms_key_id", "only applies with " + p.path("sse") + " = \"aws:kms\"");
+        }
+        Optional<String> storageClass = p.string("storage_class").map(s -> s.strip().toUpperCase(Locale.ROOT));
+        if (storageClass.isPresent() && !STORAGE_CLASSES.contains(storageClass.get())) {
+            p.problems().warning(p.path("storage_class") + " \"" + storageClass.get() + "\" is not an AWS storage "
+                    + "class; passed to the store as is");
+        }
+        Optional<String> cannedAcl = p.string("canned_acl");
+        if (cannedAcl.isPresent() && !CANNED_ACLS.contains(cannedAcl.get())) {
+            p.error("canned_acl", "\"" + cannedAcl.get() + "\" is not one of " + String.join(", ",
+                    CANNED_ACLS.stream().sorted().toList()));
+        }
+        Map<String, String> tags = objectTags(p);
+        StorageClient client = p.choice("storage_client", CLIENTS, true, "aws, minio").orElse(StorageClient.AWS);
+        Duration shutdownTimeout = p.duration("shutdown_timeout", false).orElse(Duration.ofSeconds(30));
+        Duration requestTimeout = p.duration("request_timeout", false).orElse(Duration.ofSeconds(60));
+        if (requestTimeout.isZero()) {
+            p.error("request_timeout", "must be greater than 0");
+        }
+        int maxOpenFiles = p.intAtLeast("max_open_files_per_partition", 1).orElse(1);
+        Optional<String> parquetCodec = p.choice("parquet_codec", PARQUET_CODECS, true,
+                "snappy, zstd, gzip, lz4_raw, none");
+        Optional<String> avroCodec = p.choice("avro_codec", AVRO_CODECS, true, "null, deflate, snappy, zstd");
+        String placeholder = p.string("missing_field_placeholder", "__missing__");
+        Optional<String> schema = avroSchema(p, baseDir);
+
+        // Avro and Parquet compress inside the container: `compression` picks the codec, and the key gets no suffix.
+        String finalParquetCodec = parquetCodec.orElse("snappy");
+        String finalAvroCodec = avroCodec.orElse("null");
+        if ((format == OutputFormat.AVRO || format == OutputFormat.PARQUET) && compression != Compression.NONE) {
+            String codecKey = format == OutputFormat.AVRO ? "avro_codec" : "parquet_codec";
+            if (p.has(codecKey)) {
+                p.error("compression", "set together with " + p.path(codecKey) + " for output_format = \""
+                        + format.name().toLowerCase(Locale.ROOT) + "\" (choose one)");
+            } else if (format == OutputFormat.AVRO) {
+                finalAvroCodec = compression == Compression.GZIP ? "deflate" : "zstd";
+            } else {
+                finalParquetCodec = compression == Compression.GZIP ? "gzip" : "zstd";
+            }
+            compression = Compression.NONE;
+        }
+        if ((format == OutputFormat.AVRO || format == OutputFormat.PARQUET) && schema.isEmpty()
+                && !p.has("avro_schema_json") && !p.has("avro_schema_path")) {
+            p.error("avro_schema_json", "required when output_format is avro or parquet (or set "
+                    + p.path("avro_schema_path") + ")");
+        }
+
+        if (p.problems().errorCount() > before || bucket.isEmpty() || region.isEmpty()) {
+            return Optional.empty();
+        }
+        return Optional.of(new PluginConfigDto(bucket.get(), region.get(), endpoint, pathStyle, accessKeyId,
+                secretAccessKey, client, multipartThreshold, partSize, uploadConcurrency, sse, kmsKey, storageClass,
+                cannedAcl, tags, requestTimeout,
+                prefix, pathTemplate, format, compression, includeMetadata, includeHeaders, timezone, schema,
+                finalParquetCodec, finalAvroCodec, placeholder,
+                rotation, maxFileSize, maxMessages, rotateInterval, rotateSchedule, maxOpenFiles,
+                maxAttempts, retryDelay,
+                maxBuffered, tolerance, dlqPrefix, shutdownTimeout));
+    }
+
+    private static boolean isSet(Table t, String key) {
+        return t.raw(key).map(v -> !(v.isString() && v.stringValue().isEmpty())).orElse(false);
+    }
+
+    /** Zero (or {@code none}/{@code disabled}) turns a rotation interval off, as if it were absent. */
+    private static Optional<Duration> positive(Optional<Duration> d) {
+        return d.filter(x -> !x.isZero());
+    }
+
+    private static ZoneId timezone(Table p) {
+        Optional<String> zone = p.string("timezone");
+        if (zone.isEmpty()) {
+            return ZoneId.of("UTC");
+        }
+        try {
+            return ZoneId.of(zone.get().strip());
+        } catch (DateTimeException e) {
+            p.error("timezone", "\"" + zone.get() + "\" is not a time zone (e.g. UTC, Europe/Berlin)");
+            return ZoneId.of("UTC");
+        }
+    }
+
+    /** {@code [plugin_config.object_tags]}: string values (numbers and booleans as their text), S3's limits. */
+    private static Map<String, String> objectTags(Table p) {
+        Map<String, String> tags = new LinkedHashMap<>();
+        if (!p.has("object_tags")) {
+            return tags;
+        }
+        Table t = p.table("object_tags");
+        for (String k : t.keys()) {
+            JsonNode v = t.raw(k).orElseThrow();
+            if (!v.isValueNode() || v.isNull()) {
+                t.error(k, "expected a string, got " + Table.describe(v));
+                continue;
+            }
+            String value = v.asString();
+            if (k.isEmpty() || k.length() > 128) {
+                t.error(k, "tag keys must be 1 to 128 characters");
+            } else if (value.length() > 256) {
+                t.error(k, "tag values must be at most 256 characters");
+            }
+            tags.put(k, value);
+        }
+        if (tags.size() > S3_MAX_TAGS) {
+            p.error("object_tags", tags.size() + " tags (S3 allows at most " + S3_MAX_TAGS + " per object)");
+        }
+        return tags;
+    }
+
+    private static String trimSlashes(String s) {
+        int start = 0;
+        int end = s.length();
+        while (start < end && s.charAt(start) == '/') {
+            start++;
+        }
+        while (end > start && s.charAt(end - 1) == '/') {
+            end--;
+        }
+        return s.substring(start, end);
+    }
+}

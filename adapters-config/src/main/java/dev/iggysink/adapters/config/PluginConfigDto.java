@@ -1,0 +1,37 @@
+package dev.iggysink.adapters.config;
+
+import dev.iggysink.application.settings.Compression;
+import dev.iggysink.application.settings.ErrorTolerance;
+import dev.iggysink.application.settings.FileRotation;
+import dev.iggysink.application.settings.OutputFormat;
+import dev.iggysink.application.settings.Secret;
+import dev.iggysink.application.settings.StorageClient;
+import java.time.Duration;
+import java.time.ZoneId;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalLong;
+
+/**
+ * {@code [plugin_config]} as the file has it: one flat table, every value converted, defaulted and cross-checked.
+ * The mapper splits it into the storage, output, rotation, retry and delivery settings by property name.
+ */
+record PluginConfigDto(
+        // storage
+        String bucket, String region, Optional<String> endpoint, boolean pathStyle, Optional<String> accessKeyId,
+        Optional<Secret> secretAccessKey, StorageClient storageClient, long multipartThreshold,
+        long multipartPartSize, int uploadConcurrency, Optional<String> sse, Optional<String> sseKmsKeyId,
+        Optional<String> storageClass, Optional<String> cannedAcl, Map<String, String> objectTags,
+        Duration requestTimeout,
+        // output
+        String prefix, String pathTemplate, OutputFormat outputFormat, Compression compression,
+        boolean includeMetadata, boolean includeHeaders, ZoneId timezone, Optional<String> avroSchemaJson,
+        String parquetCodec, String avroCodec, String missingFieldPlaceholder,
+        // rotation
+        FileRotation fileRotation, long maxFileSize, OptionalLong maxMessagesPerFile,
+        Optional<Duration> rotateInterval, Optional<Duration> rotateScheduleInterval, int maxOpenFilesPerPartition,
+        // retry
+        int maxAttempts, Duration retryDelay,
+        // delivery
+        long maxBufferedBytes, ErrorTolerance errorsTolerance, String dlqPrefix, Duration shutdownTimeout) {
+}

@@ -1,0 +1,320 @@
+package dev.iggysink.adapters.config;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.iggysink.application.settings.Compression;
+import dev.iggysink.application.settings.ErrorTolerance;
+import dev.iggysink.application.settings.FileRotation;
+import dev.iggysink.application.settings.OutputFormat;
+import dev.iggysink.application.settings.PayloadSchema;
+import dev.iggysink.application.settings.Secret;
+import dev.iggysink.application.settings.SinkSettings;
+import dev.iggysink.application.settings.StorageClient;
+import dev.iggysink.application.settings.StreamSettings;
+import dev.iggysink.application.settings.TransformSettings;
+import dev.iggysink.application.settings.TransformSettings.Computed;
+import dev.iggysink.application.settings.TransformSettings.Condition;
+import dev.iggysink.application.settings.TransformSettings.KeyMatch;
+import dev.iggysink.application.settings.TransformSettings.ValueMatch;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.ZoneId;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalLong;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class ConnectorConfigLoaderTest {
+    private static final long MIB = 1024L * 1024;
+
+    @TempDir
+    Path tmp;
+
+    private static SinkSettings onlySink(ConfigResult result) {
+        assertThat(result.errors()).isEmpty();
+        assertThat(result.ok()).isTrue();
+        assertThat(result.sinks()).hasSize(1);
+        return result.sinks().get(0);
+    }
+
+    @Test
+    void the_seed_connector_file_gives_the_upstream_meaning_and_defaults() {
+        ConfigResult result = ConnectorConfigLoader.load(TestFiles.resource("seed/s3.toml"), Map.of());
+        SinkSettings s = onlySink(result);
+        assertThat(result.warnings()).isEmpty();
+
+        assertThat(s.key()).isEqualTo("s3");
+        assertThat(s.name()).isEqualTo("S3 sink");
+        assertThat(s.enabled()).isTrue();
+        assertThat(s.version()).isZero();
+        assertThat(s.verbose()).isFalse();
+        assertThat(s.streams()).containsExactly(new StreamSettings("application_logs",
+                List.of("api_requests", "errors"), PayloadSchema.JSON, 1000, Duration.ofMillis(100), "s3_sink",
+                Optional.empty()));
+
+        assertThat(s.storage().bucket()).isEqualTo("my-data-lake");
+        assertThat(s.storage().region()).isEqualTo("us-east-1");
+        assertThat(s.storage().endpoint()).isEmpty();
+        assertThat(s.storage().pathStyle()).isFalse();
+        assertThat(s.storage().accessKeyId()).isEmpty();
+        assertThat(s.storage().secretAccessKey()).isEmpty();
+        assertThat(s.storage().client()).isEqualTo(StorageClient.AWS);
+        assertThat(s.storage().multipartThreshold()).isEqualTo(64 * MIB);
+        assertThat(s.storage().multipartPartSize()).isEqualTo(8 * MIB);
+        assertThat(s.storage().uploadConcurrency()).isEqualTo(4);
+        assertThat(s.storage().requestTimeout()).isEqualTo(Duration.ofSeconds(60));
+        assertThat(s.storage().objectTags()).isEmpty();
+
+        assertThat(s.output().prefix()).isEqualTo("iggy/raw");
+        assertThat(s.output().pathTemplate()).isEqualTo("{stream}/{topic}/{date}/{hour}");
+        assertThat(s.output().format()).isEqualTo(OutputFormat.JSON_LINES);
+        assertThat(s.output().compression()).isEqualTo(Compression.NONE);
+        assertThat(s.output().includeMetadata()).isTrue();
+        assertThat(s.output().includeHeaders()).isFalse();
+        assertThat(s.output().timezone()).isEqualTo(ZoneId.of("UTC"));
+        assertThat(s.output().parquetCodec()).isEqualTo("snappy");
+        assertThat(s.output().avroCodec()).isEqualTo("null");
+        assertThat(s.output().missingFieldPlaceholder()).isEqualTo("__missing__");
+
+        assertThat(s.rotation().mode()).isEqualTo(FileRotation.SIZE);
+        assertThat(s.rotation().maxFileSize()).isEqualTo(8_388_608L);
+        assertThat(s.rotation().maxMessagesPerFile()).isEmpty();
+        assertThat(s.rotation().rotateInterval()).isEmpty();
+        assertThat(s.rotation().maxOpenFilesPerPartition()).isEqualTo(1);
+        assertThat(s.retry().maxAttempts()).isEqualTo(3);
+        assertThat(s.retry().retryDelay()).isEqualTo(Duration.ofSeconds(1));
+        assertThat(s.delivery().maxBufferedBytes()).isEqualTo(256 * MIB);
+        assertThat(s.delivery().errorsTolerance()).isEqualTo(ErrorTolerance.NONE);
+        assertThat(s.delivery().dlqPrefix()).isEqualTo("_dlq");
+        assertThat(s.delivery().shutdownTimeout()).isEqualTo(Duration.ofSeconds(30));
+
+        assertThat(s.iggy().host()).isEqualTo("127.0.0.1");
+        assertThat(s.iggy().port()).isEqualTo(8090);
+        assertThat(s.iggy().username()).isEqualTo("iggy");
+        assertThat(s.iggy().password()).isEqualTo(Secret.of("iggy"));
+        assertThat(s.iggy().token()).isEmpty();
+        assertThat(s.admin().address()).contains("127.0.0.1:8098");
+        assertThat(s.transforms()).isEmpty();
+    }
+
+    @Test
+    void the_minio_example_table_turns_on_path_style_credentials_and_message_rotation() {
+        SinkSettings s = onlySink(ConnectorConfigLoader.load(TestFiles.resource("seed/s3_minio.toml"), Map.of()));
+        assertThat(s.storage().bucket()).isEqualTo("my-bucket");
+        assertThat(s.storage().endpoint()).contains("http://localhost:9000");
+        assertThat(s.storage().pathStyle()).isTrue();
+        assertThat(s.storage().accessKeyId()).contains("minioadmin");
+        assertThat(s.storage().secretAccessKey()).contains(Secret.of("minioadmin"));
+        assertThat(s.rotation().mode()).isEqualTo(FileRotation.MESSAGES);
+        assertThat(s.rotation().maxMessagesPerFile()).isEqualTo(OptionalLong.of(1));
+        assertThat(s.output().prefix()).isEmpty();
+        assertThat(s.output().pathTemplate()).isEqualTo("{stream}/{topic}/{date}/{hour}");
+    }
+
+    @Test
+    void the_default_consumer_group_is_named_after_the_key() {
+        Path file = TestFiles.write(tmp, "s3.toml", TestFiles.seedWith("consumer_group = \"s3_sink\"", ""));
+        SinkSettings s = onlySink(ConnectorConfigLoader.load(file, Map.of()));
+        assertThat(s.streams().get(0).consumerGroup()).isEqualTo("iggy-connect-sink-s3");
+    }
+
+    @Test
+    void every_key_we_read_reaches_the_settings() {
+        ConfigResult result = ConnectorConfigLoader.load(TestFiles.resource("full.toml"), Map.of());
+        SinkSettings s = onlySink(result);
+        String schema = TestFiles.read("schemas/event.avsc");
+
+        assertThat(s.version()).isEqualTo(7);
+        assertThat(s.verbose()).isTrue();
+        assertThat(s.iggy().host()).isEqualTo("::1");
+        assertThat(s.iggy().port()).isEqualTo(9090);
+        assertThat(s.iggy().username()).isEqualTo("svc");
+        assertThat(s.iggy().password()).isEqualTo(Secret.of("pw-full"));
+        assertThat(s.iggy().token()).contains(Secret.of("tok-full"));
+        assertThat(s.iggy().tlsEnabled()).isTrue();
+        assertThat(s.iggy().tlsCaFile()).contains("certs/ca.pem");
+        assertThat(s.iggy().tlsDomain()).contains("iggy.local");
+        assertThat(s.admin().address()).contains("0.0.0.0:9999");
+        assertThat(s.admin().token()).contains(Secret.of("admin-full"));
+
+        assertThat(s.streams()).hasSize(2);
+        assertThat(s.streams().get(0).schema()).isEqualTo(PayloadSchema.AVRO);
+        assertThat(s.streams().get(0).avroSchemaJson()).contains(schema);
+        assertThat(s.streams().get(0).pollInterval()).isZero();
+        assertThat(s.streams().get(0).consumerGroup()).isEqualTo("iggy-connect-sink-lake");
+        assertThat(s.streams().get(1).schema()).isEqualTo(PayloadSchema.TEXT);
+        assertThat(s.streams().get(1).pollInterval()).isEqualTo(Duration.ofMillis(5));
+
+        var st = s.storage();
+        assertThat(st.region()).isEqualTo("auto");
+        assertThat(st.endpoint()).contains("https://r2.example");
+        assertThat(st.pathStyle()).isFalse();
+        assertThat(st.client()).isEqualTo(StorageClient.MINIO);
+        assertThat(st.multipartThreshold()).isEqualTo(128 * MIB);
+        assertThat(st.multipartPartSize()).isEqualTo(16 * MIB);
+        assertThat(st.uploadConcurrency()).isEqualTo(8);
+        assertThat(st.sse()).contains("aws:kms");
+        assertThat(st.sseKmsKeyId()).contains("kms-key-1");
+        assertThat(st.storageClass()).contains("STANDARD_IA");
+        assertThat(st.cannedAcl()).contains("bucket-owner-full-control");
+        assertThat(st.objectTags()).isEqualTo(Map.of("team", "data", "tier", "2"));
+        assertThat(st.requestTimeout()).isEqualTo(Duration.ofSeconds(15));
+
+        var o = s.output();
+        assertThat(o.prefix()).isEqualTo("data/raw");
+        assertThat(o.pathTemplate()).isEqualTo("{year}/{month}/{day}/{field:user.id}");
+        assertThat(o.format()).isEqualTo(OutputFormat.PARQUET);
+        assertThat(o.compression()).as("parquet compresses inside the file").isEqualTo(Compression.NONE);
+        assertThat(o.parquetCodec()).isEqualTo("zstd");
+        assertThat(o.includeMetadata()).isFalse();
+        assertThat(o.includeHeaders()).isTrue();
+        assertThat(o.timezone()).isEqualTo(ZoneId.of("Europe/Berlin"));
+        assertThat(o.avroSchemaJson()).contains(schema);
+        assertThat(o.missingFieldPlaceholder()).isEqualTo("?");
+
+        var r = s.rotation();
+        assertThat(r.mode()).isEqualTo(FileRotation.MESSAGES);
+        assertThat(r.maxMessagesPerFile()).isEqualTo(OptionalLong.of(500));
+        assertThat(r.maxFileSize()).isEqualTo(1024 * MIB);
+        assertThat(r.rotateInterval()).contains(Duration.ofMinutes(90));
+        assertThat(r.rotateScheduleInterval()).contains(Duration.ofMinutes(10));
+        assertThat(r.maxOpenFilesPerPartition()).isEqualTo(4);
+        assertThat(s.retry().maxAttempts()).as("max_retries is an alias").isZero();
+        assertThat(s.retry().retryDelay()).isEqualTo(Duration.ofMillis(250));
+        assertThat(s.delivery().maxBufferedBytes()).isEqualTo(1024 * MIB);
+        assertThat(s.delivery().errorsTolerance()).isEqualTo(ErrorTolerance.ALL);
+        assertThat(s.delivery().dlqPrefix()).isEqualTo("dead");
+        assertThat(s.delivery().shutdownTimeout()).isEqualTo(Duration.ofMinutes(2));
+
+        assertThat(s.transforms()).hasSize(5);
+        var add = (TransformSettings.AddFields) s.transforms().get(0);
+        assertThat(add.fields()).containsExactly(
+                new TransformSettings.FieldValue("source", Optional.of("iggy"), Optional.empty()),
+                new TransformSettings.FieldValue("ingested_at", Optional.empty(),
+                        Optional.of(Computed.TIMESTAMP_MILLIS)));
+        assertThat(s.transforms().get(1)).isEqualTo(new TransformSettings.DeleteFields(List.of("password", "ssn")));
+        var update = (TransformSettings.UpdateFields) s.transforms().get(2);
+        assertThat(update.fields().get(0).condition()).isEqualTo(Condition.KEY_EXISTS);
+        assertThat(update.fields().get(0).value().staticValue())
+                .contains(Map.of("code", 1L, "tags", List.of("a", "b")));
+        var filter = (TransformSettings.FilterFields) s.transforms().get(3);
+        assertThat(filter.keepFields()).containsExactly("id");
+        assertThat(filter.includeMatching()).isFalse();
+        assertThat(filter.patterns()).containsExactly(
+                new TransformSettings.FieldPattern(Optional.of(KeyMatch.STARTS_WITH), Optional.of("meta_"),
+                        Optional.empty(), List.of()),
+                new TransformSettings.FieldPattern(Optional.empty(), Optional.empty(),
+                        Optional.of(ValueMatch.IS_NULL), List.of()),
+                new TransformSettings.FieldPattern(Optional.of(KeyMatch.EXACT), Optional.of("age"),
+                        Optional.of(ValueMatch.BETWEEN), List.of(18L, 65L)));
+        assertThat(s.transforms().get(4)).isEqualTo(new TransformSettings.UnwrapEnvelope("data"));
+
+        assertThat(result.warnings()).isEmpty();
+        assertThat(result.notices()).anyMatch(n -> n.contains("after_polling") && n.contains("durable"))
+                .anyMatch(n -> n.startsWith("transforms run in file order: add_fields, delete_fields"));
+    }
+
+    @Test
+    void environment_overrides_win_over_the_file() {
+        Map<String, String> env = Map.of(
+                "IGGY_CONNECTORS_SINK_S3_PLUGIN_CONFIG_BUCKET", "from-env",
+                "IGGY_CONNECTORS_SINK_S3_PLUGIN_CONFIG_MAX_FILE_SIZE", "16MiB",
+                "IGGY_CONNECTORS_SINK_S3_PLUGIN_CONFIG_INCLUDE_HEADERS", "true",
+                "IGGY_CONNECTORS_SINK_S3_STREAMS_0_TOPICS", "[a, \"b\"]",
+                "IGGY_CONNECTORS_SINK_S3_STREAMS_0_BATCH_LENGTH", "50",
+                "IGGY_CONNECTORS_SINK_S3_STREAMS_0_POLL_INTERVAL", "0",
+                "IGGY_CONNECTORS_SINK_S3_NAME", "2024",
+                "IGGY_CONNECTORS_IGGY_ADDRESS", "iggy.internal:9000",
+                "IGGY_CONNECTORS_IGGY_TOKEN", "env-token",
+                "IGGY_CONNECTORS_SINK_OTHER_PLUGIN_CONFIG_BUCKET", "not-ours");
+        SinkSettings s = onlySink(ConnectorConfigLoader.load(TestFiles.resource("seed/s3.toml"), env));
+        assertThat(s.storage().bucket()).isEqualTo("from-env");
+        assertThat(s.rotation().maxFileSize()).isEqualTo(16 * MIB);
+        assertThat(s.output().includeHeaders()).isTrue();
+        assertThat(s.streams().get(0).topics()).containsExactly("a", "b");
+        assertThat(s.streams().get(0).batchLength()).isEqualTo(50);
+        assertThat(s.streams().get(0).pollInterval()).isZero();
+        assertThat(s.name()).as("a number from the environment is still a name").isEqualTo("2024");
+        assertThat(s.iggy().host()).isEqualTo("iggy.internal");
+        assertThat(s.iggy().port()).isEqualTo(9000);
+        assertThat(s.iggy().token()).contains(Secret.of("env-token"));
+        assertThat(s.output().prefix()).as("untouched keys keep the file's value").isEqualTo("iggy/raw");
+    }
+
+    @Test
+    void a_bad_environment_value_names_its_variable() {
+        ConfigResult result = ConnectorConfigLoader.load(TestFiles.resource("seed/s3.toml"),
+                Map.of("IGGY_CONNECTORS_SINK_S3_PLUGIN_CONFIG_INCLUDE_METADATA", "maybe"));
+        assertThat(result.errors()).extracting(ConfigError::toString).containsExactly(
+                "plugin_config.include_metadata: expected true or false, got \"maybe\" "
+                        + "(from IGGY_CONNECTORS_SINK_S3_PLUGIN_CONFIG_INCLUDE_METADATA)");
+        assertThat(result.sinks()).isEmpty();
+    }
+
+    @Test
+    void a_disabled_sink_file_runs_nothing_and_says_so() {
+        ConfigResult result = ConnectorConfigLoader.load(TestFiles.resource("seed/s3.toml"),
+                Map.of("IGGY_CONNECTORS_SINK_S3_ENABLED", "false"));
+        assertThat(result.ok()).isTrue();
+        assertThat(result.sinks()).isEmpty();
+        assertThat(result.notices()).containsExactly("sink s3 is disabled (enabled = false): nothing to run");
+    }
+
+    @Test
+    void a_runtime_config_runs_the_active_version_of_each_enabled_s3_sink() {
+        ConfigResult result = ConnectorConfigLoader.load(TestFiles.resource("runtime/config.toml"), Map.of());
+        assertThat(result.errors()).isEmpty();
+        assertThat(result.sinks()).extracting(SinkSettings::key, s -> s.storage().bucket(), SinkSettings::version)
+                .containsExactly(
+                        org.assertj.core.groups.Tuple.tuple("archive", "archive-3", 3L),
+                        org.assertj.core.groups.Tuple.tuple("s3", "bucket-v1", 1L));
+        SinkSettings s3 = result.sinks().get(1);
+        assertThat(s3.iggy().host()).isEqualTo("iggy-host");
+        assertThat(s3.iggy().username()).isEqualTo("runtime-user");
+        assertThat(s3.iggy().password()).isEqualTo(Secret.of("runtime-pw"));
+        assertThat(s3.iggy().token()).as("an empty token means none").isEmpty();
+        assertThat(s3.iggy().tlsCaFile()).contains("core/certs/iggy_ca_cert.pem");
+        assertThat(result.notices()).containsExactlyInAnyOrder(
+                "sink archive: running the highest version, 3 (found 0, 3)",
+                "[paused.toml] sink paused is disabled (enabled = false): skipped",
+                "[postgres_sink.toml] sink postgres skipped: not an S3 sink (its [plugin_config] has no bucket)",
+                "[random_source.toml] source connector random skipped: only S3 sinks run here",
+                "sink s3: running version 1 (named by .active_versions.toml; found 0, 1, 2)");
+        assertThat(result.warnings()).isEmpty();
+    }
+
+    @Test
+    void without_active_versions_the_highest_version_runs_and_env_can_override_the_directory() {
+        Path dir = tmp.resolve("conf");
+        TestFiles.write(dir, "runtime.toml", "[connectors]\nconfig_dir = \"elsewhere\"\n");
+        TestFiles.write(dir, "c/a.toml", TestFiles.read("runtime/connectors/s3_v0.toml"));
+        TestFiles.write(dir, "c/b.toml", TestFiles.read("runtime/connectors/s3_v2.toml"));
+        ConfigResult result = ConnectorConfigLoader.load(dir.resolve("runtime.toml"),
+                Map.of("IGGY_CONNECTORS_CONNECTORS_CONFIG_DIR", "c"));
+        assertThat(result.errors()).isEmpty();
+        assertThat(result.sinks()).singleElement().extracting(s -> s.storage().bucket()).isEqualTo("bucket-v2");
+        assertThat(result.sinks().get(0).iggy().port()).isEqualTo(8090);
+    }
+
+    @Test
+    void an_active_version_that_does_not_exist_is_an_error() {
+        Path dir = tmp.resolve("conf");
+        TestFiles.write(dir, "runtime.toml", "[connectors]\nconfig_dir = \"c\"\n");
+        TestFiles.write(dir, "c/a.toml", TestFiles.read("runtime/connectors/s3_v0.toml"));
+        TestFiles.write(dir, "c/.active_versions.toml", "[sinks]\ns3 = 5\n");
+        ConfigResult result = ConnectorConfigLoader.load(dir.resolve("runtime.toml"), Map.of());
+        assertThat(result.errors()).extracting(ConfigError::toString).containsExactly(
+                "[.active_versions.toml] sinks.s3: version 5 is not in the connector directory (found 0)");
+    }
+
+    @Test
+    void a_missing_connector_directory_is_an_error() {
+        Path file = TestFiles.write(tmp, "runtime.toml", "[connectors]\nconfig_type = \"local\"\n"
+                + "config_dir = \"nowhere\"\n");
+        assertThat(ConnectorConfigLoader.load(file, Map.of()).errors()).extracting(ConfigError::toString)
+                .containsExactly("connectors.config_dir: \"nowhere\" is not a directory (relative paths start at "
+                        + "the runtime config's directory)");
+    }
+}

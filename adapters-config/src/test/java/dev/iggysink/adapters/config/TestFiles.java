@@ -1,0 +1,50 @@
+package dev.iggysink.adapters.config;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.URISyntaxException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+/** Sample files from src/test/resources, and variants of them written to a temporary directory. */
+final class TestFiles {
+    private TestFiles() {
+    }
+
+    static Path resource(String name) {
+        try {
+            return Path.of(TestFiles.class.getResource("/" + name).toURI());
+        } catch (URISyntaxException | NullPointerException e) {
+            throw new IllegalStateException("missing test resource " + name, e);
+        }
+    }
+
+    static String read(String name) {
+        try {
+            return Files.readString(resource(name), StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    static Path write(Path dir, String name, String text) {
+        try {
+            Path file = dir.resolve(name);
+            Files.createDirectories(file.getParent());
+            Files.writeString(file, text, StandardCharsets.UTF_8);
+            return file;
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** The seed connector file with one exact line replaced (the line must exist, so a stale edit fails loudly). */
+    static String seedWith(String line, String replacement) {
+        String seed = read("seed/s3.toml");
+        if (!seed.contains(line + "\n")) {
+            throw new IllegalArgumentException("seed has no line " + line);
+        }
+        return seed.replace(line + "\n", replacement.isEmpty() ? "" : replacement + "\n");
+    }
+}
