@@ -254,6 +254,11 @@ final class PartitionWriter {
     /** An upload finished. Results of an older generation (before a revoke or restart) only free memory. */
     void uploaded(UploadResult result, long resultGeneration) {
         budget.release(result.job().reservedBytes());
+        if (result.durable()) {
+            LOG.log(Level.INFO, "uploaded " + result.job().file().key() + " (" + result.job().content().length
+                    + " bytes, " + result.job().file().recordCount() + " records, " + result.took().toMillis()
+                    + " ms)");
+        }
         if (resultGeneration != generation) return;
         long first = result.job().file().firstOffset();
         if (result.durable()) {

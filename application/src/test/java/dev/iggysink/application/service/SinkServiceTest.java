@@ -150,7 +150,8 @@ class SinkServiceTest {
     }
 
     @Test
-    void a_bad_record_goes_to_a_dead_letter_object_under_tolerance_all_and_the_partition_goes_on() {
+    void a_bad_record_goes_to_a_dead_letter_object_under_tolerance_all_and_the_partition_goes_on()
+            throws InterruptedException {
         List<String> payloads = new ArrayList<>();
         for (int i = 0; i < 20; i++) payloads.add(i == 7 ? "BAD\u0001" : "r" + i);
         source.append(0, payloads);
@@ -162,7 +163,11 @@ class SinkServiceTest {
         String letter = new String(store.objects().get(dlq), StandardCharsets.UTF_8);
         assertThat(letter).contains("\"offset\":7", "\"error\":\"payload is not valid JSON\"",
                 "\"payload_base64\":\"QkFEAQ==\"");
-        await().atMost(WAIT).until(() -> source.stored(0).orElse(-1) == 19);
+        // Files 0-4, 5-10 (without 7) and 11-15 are full; 16-19 waits for the stop.
+        await().atMost(WAIT).until(() -> source.stored(0).orElse(-1) == 15);
+        assertThat(sink.stop().clean()).isTrue();
+        sink = null;
+        assertThat(source.stored(0).getAsLong()).isEqualTo(19);
         TreeSet<Long> files = new TreeSet<>(coverage(0).keySet());
         assertThat(files).hasSize(19).doesNotContain(7L);
     }

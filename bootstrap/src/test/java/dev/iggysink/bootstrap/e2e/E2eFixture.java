@@ -1,0 +1,145 @@
+package dev.iggysink.bootstrap.e2e;
+
+import dev.iggysink.testkit.iggy.IggyEndpoint;
+import dev.iggysink.testkit.iggy.IggyProducer;
+import dev.iggysink.testkit.s3.MinioServer;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.UUID;
+import software.amazon.awssdk.services.s3.model.ListObjectsV2Request;
+import software.amazon.awssdk.services.s3.model.S3Object;
+
+/**
+ * One end-to-end scene: a broker (in-JVM, or the server at IGGY_TCP_ADDRESS), a MinIO, a fresh stream and bucket,
+ * a connector file pointing the sink at them, and helpers to read what landed.
+ */
+final class E2eFixture implements AutoCloseable {
+    final IggyEndpoint iggy;
+    final MinioServer minio;
+    final boolean ownMinio;
+    final String stream;
+    final String bucket;
+    final Path dir;
+    final IggyProducer producer;
+
+    E2eFixture(MinioServer minio, boolean ownMinio) throws IOException {
+        this.iggy = IggyEndpoint.fromEnvOrEmbedded();
+        this.minio = minio;
+        this.ownMinio = ownMinio;
+        String id = UUID.randomUUID().toString().substring(0, 8);
+        this.stream = "e2e_" + id;
+        this.bucket = "e2e-" + id;
+        this.dir = Files.createTempDirectory("sink-e2e-");
+        minio.createBucket(bucket);
+        this.producer = IggyProducer.connect(iggy.host(), iggy.port());
+        producer.createStreamIfMissing(stream);
+    }
+
+    static E2eFixture shared() throws IOException {
+        return new E2eFixture(MinioServer.shared(), false);
+    }
+
+    void topic(String topic, int partitions) {
+        producer.createTopicIfMissing(stream, topic, partitions);
+    }
+
+    /** A connector file for this scene; {@code pluginExtra} adds or overrides [plugin_config] lines. */
+    Path config(List<String> topics, String schema, String pluginExtra) throws IOException {
+        StringBuilder topicList = new StringBuilder();
+        for (String t : topics) topicList.append(topicList.length() == 0 ? "" : ", ").append('"').append(t).append('"');
+        String toml = """
+                type = "sink"
+                key = "s3"
+                enabled = true
+                version = 0
+                name = "S3 sink"
+                path = "target/release/libiggy_connector_s3_sink"
+
+                [iggy]
+                address = "%s"
+                username = "iggy"
+                password = "iggy"
+
+                [[streams]]
+                stream = "%s"
+                topics = [%s]
+                schema = "%s"
+                batch_length = 1000
+                poll_interval = "5ms"
+                consumer_group = "s3_sink"
+
+                [plugin_config]
+                bucket = "%s"
+                region = "us-east-1"
+                endpoint = "%s"
+                access_key_id = "%s"
+                secret_access_key = "%s"
+                retry_delay = "100ms"
+                shutdown_timeout = "20s"
+                %s
+
+                [admin]
+                address = "off"
+                """.formatted(iggy.address(), stream, topicList, schema, bucket, minio.endpoint(),
+                minio.accessKey(), minio.secretKey(), pluginExtra);
+        Path file = dir.resolve("s3_sink.toml");
+        Files.writeString(file, toml, StandardCharsets.UTF_8);
+        return file;
+    }
+
+    Path log(String name) {
+        return dir.resolve(name + ".log");
+    }
+
+    List<S3Object> objects() {
+        List<S3Object> out = new ArrayList<>();
+        String token = null;
+        do {
+            var resp = minio.client().listObjectsV2(ListObjectsV2Request.builder().bucket(bucket)
+                    .continuationToken(token).build());
+            out.addAll(resp.contents());
+            token = resp.isTruncated() ? resp.nextContinuationToken() : null;
+        } while (token != null);
+        return out;
+    }
+
+    String read(String key) {
+        return minio.client().getObjectAsBytes(b -> b.bucket(bucket).key(key)).asString(StandardCharsets.UTF_8);
+    }
+
+    /** Runs {@code audit} in-process; returns the exit code and output. */
+    AuditResult audit(Path config) {
+        StringWriter out = new StringWriter();
+        var cl = dev.iggysink.bootstrap.TestAccess.commandLine();
+        cl.setOut(new PrintWriter(out));
+        cl.setErr(new PrintWriter(out));
+        int code = cl.execute("audit", "--config", config.toString());
+        return new AuditResult(code, out.toString());
+    }
+
+    record AuditResult(int exitCode, String output) {
+    }
+
+    @Override
+    public void close() {
+        try {
+            producer.deleteStream(stream);
+        } catch (RuntimeException ignored) {
+            // best effort: the broker may already be gone
+        }
+        producer.close();
+        iggy.close();
+        if (ownMinio) minio.close();
+    }
+
+    static String lower(String s) {
+        return s.toLowerCase(Locale.ROOT);
+    }
+}
