@@ -50,7 +50,8 @@ public final class SinkService {
     private final Map<PartitionRef, PartitionStatus> statusBoard = new ConcurrentHashMap<>();
     private final AtomicLong recordsConsumed = new AtomicLong();
     private final AtomicLong bytesConsumed = new AtomicLong();
-    private final List<TopicConsumer> consumers = new ArrayList<>();
+    private final AtomicLong deadLettered = new AtomicLong();
+    private final List<TopicConsumer> consumers = new java.util.concurrent.CopyOnWriteArrayList<>();
     private final List<Thread> threads = new ArrayList<>();
 
     public SinkService(SinkSettings settings, SourceFactory sources, CodecFactory codecs, ObjectStore store,
@@ -60,11 +61,48 @@ public final class SinkService {
         this.codecs = codecs;
         this.clock = clock;
         this.sleeper = sleeper;
-        this.metrics = metrics;
+        this.metrics = new SinkMetrics() {
+            @Override
+            public void consumed(PartitionRef partition, int records, long payloadBytes) {
+                metrics.consumed(partition, records, payloadBytes);
+            }
+
+            @Override
+            public void encoded(PartitionRef partition, long recordBytes) {
+                metrics.encoded(partition, recordBytes);
+            }
+
+            @Override
+            public void sealed(PartitionRef partition, dev.iggysink.domain.rotation.RotationReason reason,
+                               long fileBytes) {
+                metrics.sealed(partition, reason, fileBytes);
+            }
+
+            @Override
+            public void uploaded(PartitionRef partition, long bytes, Duration took) {
+                metrics.uploaded(partition, bytes, took);
+            }
+
+            @Override
+            public void uploadRetried(String reason) {
+                metrics.uploadRetried(reason);
+            }
+
+            @Override
+            public void deadLettered(PartitionRef partition) {
+                deadLettered.incrementAndGet();
+                metrics.deadLettered(partition);
+            }
+
+            @Override
+            public void committed(PartitionRef partition, long offset) {
+                metrics.committed(partition, offset);
+            }
+        };
         this.budget = new MemoryBudget(settings.delivery().maxBufferedBytes());
         RetryPolicy retry = new RetryPolicy(settings.retry().maxAttempts(),
                 Backoff.of(settings.retry().retryDelay()));
-        this.uploader = new Uploader(store, retry, sleeper, clock, metrics,
+        this.uploader = new Uploader(store, retry, sleeper, clock, this.metrics,
                 settings.storage().uploadConcurrency());
     }
 
@@ -177,6 +215,13 @@ public final class SinkService {
                 p.lastError().ifPresent(reasons::add);
             }
         }
+        for (TopicConsumer c : consumers) {
+            Optional<String> trouble = c.sourceTrouble();
+            if (trouble.isPresent()) {
+                if (health == Health.OK) health = Health.DEGRADED;
+                reasons.add(trouble.get());
+            }
+        }
         Optional<java.time.Instant> since = uploader.degradedSince();
         if (since.isPresent()) {
             if (uploader.nonRetryableFailure()) health = Health.FAILED;
@@ -184,7 +229,8 @@ public final class SinkService {
             reasons.add("object store failing since " + since.get() + ": " + uploader.lastError().orElse("?"));
         }
         StatusSnapshot.Totals totals = new StatusSnapshot.Totals(recordsConsumed.get(), bytesConsumed.get(),
-                uploader.objectsUploaded(), uploader.bytesUploaded(), uploader.retries(), 0, budget.used(),
+                uploader.objectsUploaded(), uploader.bytesUploaded(), uploader.retries(), deadLettered.get(),
+                budget.used(),
                 budget.max(), controls.paused);
         return new StatusSnapshot(health, reasons, partitions, totals);
     }

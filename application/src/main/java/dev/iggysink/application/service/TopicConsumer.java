@@ -65,6 +65,8 @@ final class TopicConsumer implements Runnable {
     private long epoch;
     private long seenFlushes;
     private int sourceFailures;
+    private volatile java.time.Instant sourceDownSince;
+    private volatile String sourceError;
     private volatile boolean finished;
     private volatile boolean clean;
     private final List<String> problems = new ArrayList<>();
@@ -127,7 +129,7 @@ final class TopicConsumer implements Runnable {
                 }
                 LOG.log(Level.INFO, "consuming " + name() + " (" + partitions.size() + " partitions) as group "
                         + stream.consumerGroup());
-                sourceFailures = 0;
+                sourceRecovered();
                 return true;
             } catch (SourceException e) {
                 if (!e.retryable()) {
@@ -193,7 +195,7 @@ final class TopicConsumer implements Runnable {
             if (w.halted()) continue;
             try {
                 Batch batch = source.poll(w.partition(), w.position(), stream.batchLength());
-                sourceFailures = 0;
+                sourceRecovered();
                 if (batch.sessionEpoch() != epoch) return got; // resync on the next turn
                 if (!batch.owned()) {
                     w.lost();
@@ -258,11 +260,28 @@ final class TopicConsumer implements Runnable {
 
     private void backoffAfter(SourceException e) throws InterruptedException {
         sourceFailures++;
+        sourceError = e.getMessage();
         if (sourceFailures == 1) {
+            sourceDownSince = clock.instant();
             LOG.log(Level.WARNING, "source " + name() + " unavailable, retrying: " + e.getMessage());
         }
         sleeper.sleep(SOURCE_BACKOFF.delay(Math.min(sourceFailures, 30), Optional.empty(),
                 ThreadLocalRandom.current().nextDouble()));
+    }
+
+    private void sourceRecovered() {
+        if (sourceFailures > 0) {
+            LOG.log(Level.INFO, "source " + name() + " recovered");
+        }
+        sourceFailures = 0;
+        sourceDownSince = null;
+    }
+
+    /** Since when polling this topic has been failing, with the last error; empty while it works. */
+    Optional<String> sourceTrouble() {
+        java.time.Instant since = sourceDownSince;
+        return since == null ? Optional.empty()
+                : Optional.of("source " + name() + " unavailable since " + since + ": " + sourceError);
     }
 
     private void applyCompletions() {

@@ -1,0 +1,170 @@
+package dev.iggysink.architecture;
+
+import static com.tngtech.archunit.base.DescribedPredicate.describe;
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+import static com.tngtech.archunit.library.Architectures.layeredArchitecture;
+import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
+
+import com.tngtech.archunit.base.DescribedPredicate;
+import com.tngtech.archunit.core.domain.Dependency;
+import com.tngtech.archunit.core.domain.JavaClass;
+import com.tngtech.archunit.core.domain.JavaMethodCall;
+import com.tngtech.archunit.lang.ArchCondition;
+import com.tngtech.archunit.lang.ArchRule;
+import com.tngtech.archunit.lang.CompositeArchRule;
+import com.tngtech.archunit.lang.ConditionEvents;
+import com.tngtech.archunit.lang.SimpleConditionEvent;
+import com.tngtech.archunit.library.GeneralCodingRules;
+import java.io.File;
+import java.io.FileInputStream;
+import java.io.FileOutputStream;
+import java.io.FileReader;
+import java.io.FileWriter;
+import java.io.RandomAccessFile;
+import java.time.Clock;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * STYLE.md's ArchUnit rules 1–8 for a base package. Production code is checked with {@code dev.iggysink}; the
+ * planted-violation tests check the very same rules against fixture trees under other bases, which is what proves
+ * a rule can fail at all (a rule naming a package that does not exist would pass silently).
+ */
+final class ArchitectureRules {
+    private final String base;
+
+    ArchitectureRules(String base) {
+        this.base = base;
+    }
+
+    private String pkg(String relative) {
+        return base + "." + relative;
+    }
+
+    /** Rule 1. Annotations count: ArchUnit sees them as dependencies. */
+    ArchRule domainDependsOnlyOnJava() {
+        return classes().that().resideInAPackage(pkg("domain.."))
+                .should().onlyDependOnClassesThat().resideInAnyPackage(pkg("domain.."), "java..")
+                .because("the domain holds the sink's rules and must compile with the JDK alone (no Jackson, SDKs,"
+                        + " logging frameworks or library annotations)");
+    }
+
+    /** Rule 2. */
+    ArchRule applicationDependsOnlyOnDomainAndJava() {
+        return classes().that().resideInAPackage(pkg("application.."))
+                .should().onlyDependOnClassesThat()
+                .resideInAnyPackage(pkg("application.."), pkg("domain.."), "java..")
+                .because("the application orchestrates through ports; technology stays in adapters");
+    }
+
+    /** Rule 3. Testkit sits with the adapters: only bootstrap (the demo) may use it. */
+    ArchRule layers() {
+        return layeredArchitecture().consideringOnlyDependenciesInLayers()
+                .layer("Domain").definedBy(pkg("domain.."))
+                .layer("Application").definedBy(pkg("application.."))
+                .optionalLayer("Adapters").definedBy(pkg("adapters.."), pkg("testkit.."))
+                .optionalLayer("Bootstrap").definedBy(pkg("bootstrap.."))
+                .whereLayer("Bootstrap").mayNotBeAccessedByAnyLayer()
+                .whereLayer("Adapters").mayOnlyBeAccessedByLayers("Bootstrap")
+                .whereLayer("Application").mayOnlyBeAccessedByLayers("Adapters", "Bootstrap")
+                .whereLayer("Domain").mayOnlyBeAccessedByLayers("Application", "Adapters", "Bootstrap")
+                .because("dependencies point inwards: bootstrap wires adapters, adapters implement application"
+                        + " ports, the application drives domain rules");
+    }
+
+    /** Rule 4. Empty until the adapters are filled, hence allowed to check nothing. */
+    ArchRule adaptersDoNotDependOnEachOther() {
+        return slices().matching(pkg("adapters.(*)..")).should().notDependOnEachOther()
+                .allowEmptyShould(true)
+                .because("each adapter translates one technology; sharing goes through application ports");
+    }
+
+    /** Rule 5. */
+    ArchRule adaptersAreUsedOnlyByThemselvesAndBootstrap() {
+        return classes().that().resideInAnyPackage(pkg("adapters.."), pkg("testkit.."))
+                .should(beUsedOnlyFromTheirOwnAdapterOrBootstrap())
+                .allowEmptyShould(true)
+                .because("only bootstrap constructs and wires adapters; nobody else may reach into one");
+    }
+
+    /**
+     * Rule 6. The one accepted edge is the buffer recording a {@code RotationReason}: the rotation policy reads open
+     * files and a sealed file says why it was sealed, so that enum is shared vocabulary of both packages.
+     */
+    ArchRule noPackageCycles() {
+        DescribedPredicate<JavaClass> buffer = describe("domain.buffer",
+                c -> c.getPackageName().startsWith(pkg("domain.buffer")));
+        DescribedPredicate<JavaClass> rotationReason = describe("domain.rotation.RotationReason",
+                c -> c.getName().equals(pkg("domain.rotation.RotationReason")));
+        return slices().matching(pkg("(*).(*)..")).should().beFreeOfCycles()
+                .ignoreDependency(buffer, rotationReason)
+                .because("cycles make packages impossible to understand, test or move on their own");
+    }
+
+    /** Rule 7. */
+    ArchRule noWallClockSleepFileOrNetworkInTheCore() {
+        return noClasses().that().resideInAnyPackage(pkg("domain.."), pkg("application.."))
+                .should().callMethodWhere(readsTheWallClockOrSleeps())
+                .orShould().dependOnClassesThat().resideInAnyPackage("java.net..", "java.nio.file..")
+                .orShould().dependOnClassesThat().belongToAnyOf(File.class, FileInputStream.class,
+                        FileOutputStream.class, FileReader.class, FileWriter.class, RandomAccessFile.class)
+                .because("time, waiting and I/O are ports (Clock, Sleeper, ObjectStore) so the rules are tested"
+                        + " deterministically and without waiting");
+    }
+
+    /** Rule 8. */
+    static ArchRule generalCodingRules() {
+        return CompositeArchRule.of(GeneralCodingRules.NO_CLASSES_SHOULD_ACCESS_STANDARD_STREAMS)
+                .and(GeneralCodingRules.NO_CLASSES_SHOULD_THROW_GENERIC_EXCEPTIONS)
+                // a rule over fields: a set of classes without any field has nothing to check, and that is fine
+                .and(GeneralCodingRules.NO_CLASSES_SHOULD_USE_FIELD_INJECTION.allowEmptyShould(true))
+                .because("output goes through logging or the CLI's writers, failures carry a type that says"
+                        + " whether they are retryable, and wiring is by constructor in bootstrap");
+    }
+
+    private ArchCondition<JavaClass> beUsedOnlyFromTheirOwnAdapterOrBootstrap() {
+        return new ArchCondition<>("be used only from their own adapter or from bootstrap") {
+            @Override
+            public void check(JavaClass target, ConditionEvents events) {
+                String own = adapterOf(target.getPackageName());
+                for (Dependency d : target.getDirectDependenciesToSelf()) {
+                    String origin = d.getOriginClass().getPackageName();
+                    boolean allowed = own.equals(adapterOf(origin)) || origin.equals(pkg("bootstrap"))
+                            || origin.startsWith(pkg("bootstrap."));
+                    if (!allowed) events.add(SimpleConditionEvent.violated(d, d.getDescription()));
+                }
+            }
+        };
+    }
+
+    /** {@code <base>.adapters.<name>} or {@code <base>.testkit} for a package inside one, else the package. */
+    private String adapterOf(String packageName) {
+        String adapters = pkg("adapters.");
+        if (packageName.startsWith(adapters)) {
+            int end = packageName.indexOf('.', adapters.length());
+            return end < 0 ? packageName : packageName.substring(0, end);
+        }
+        String testkit = pkg("testkit");
+        if (packageName.equals(testkit) || packageName.startsWith(testkit + ".")) return testkit;
+        return packageName;
+    }
+
+    private static DescribedPredicate<JavaMethodCall> readsTheWallClockOrSleeps() {
+        return describe("reads the wall clock or sleeps", call -> {
+            JavaClass owner = call.getTargetOwner();
+            String name = call.getName();
+            if (owner.getPackageName().equals("java.time")) {
+                // now(Clock) reads an injected clock and is fine; now() and now(ZoneId) read the system's.
+                boolean fromInjectedClock = call.getTarget().getRawParameterTypes().stream()
+                        .anyMatch(p -> p.isEquivalentTo(Clock.class));
+                return (name.equals("now") && !fromInjectedClock)
+                        || (name.startsWith("system") && (owner.isEquivalentTo(Clock.class)
+                        || owner.getSimpleName().equals("InstantSource")));
+            }
+            return (owner.isEquivalentTo(System.class) && (name.equals("currentTimeMillis")
+                    || name.equals("nanoTime")))
+                    || (owner.isEquivalentTo(Thread.class) && name.equals("sleep"))
+                    || (owner.isEquivalentTo(TimeUnit.class) && name.equals("sleep"));
+        });
+    }
+}

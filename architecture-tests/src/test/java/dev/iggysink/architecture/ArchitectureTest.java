@@ -1,0 +1,39 @@
+package dev.iggysink.architecture;
+
+import com.tngtech.archunit.core.importer.ImportOption.DoNotIncludeTests;
+import com.tngtech.archunit.junit.AnalyzeClasses;
+import com.tngtech.archunit.junit.ArchTest;
+import com.tngtech.archunit.lang.ArchRule;
+
+/** The rules over the production classes of every module (test classes, and so the planted fixtures, excluded). */
+@AnalyzeClasses(packages = "dev.iggysink", importOptions = DoNotIncludeTests.class)
+class ArchitectureTest {
+    private static final ArchitectureRules RULES = new ArchitectureRules("dev.iggysink");
+
+    @ArchTest
+    static final ArchRule rule1_domain_depends_only_on_java = RULES.domainDependsOnlyOnJava();
+
+    @ArchTest
+    static final ArchRule rule2_application_depends_only_on_domain_and_java =
+            RULES.applicationDependsOnlyOnDomainAndJava();
+
+    @ArchTest
+    static final ArchRule rule3_layers = RULES.layers();
+
+    @ArchTest
+    static final ArchRule rule4_adapters_do_not_depend_on_each_other = RULES.adaptersDoNotDependOnEachOther();
+
+    @ArchTest
+    static final ArchRule rule5_adapters_used_only_by_themselves_and_bootstrap =
+            RULES.adaptersAreUsedOnlyByThemselvesAndBootstrap();
+
+    @ArchTest
+    static final ArchRule rule6_no_package_cycles = RULES.noPackageCycles();
+
+    @ArchTest
+    static final ArchRule rule7_no_wall_clock_sleep_file_or_network_in_the_core =
+            RULES.noWallClockSleepFileOrNetworkInTheCore();
+
+    @ArchTest
+    static final ArchRule rule8_general_coding_rules = ArchitectureRules.generalCodingRules();
+}

@@ -1,0 +1,6 @@
+package planted.r1ok.domain;
+
+import java.util.List;
+
+public record JdkOnly(byte[] payload, List<String> names, int[] counts) {
+}

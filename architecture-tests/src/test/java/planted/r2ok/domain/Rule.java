@@ -1,0 +1,4 @@
+package planted.r2ok.domain;
+
+public class Rule {
+}

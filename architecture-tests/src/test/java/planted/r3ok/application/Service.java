@@ -1,0 +1,7 @@
+package planted.r3ok.application;
+
+public class Service {
+    public int run() {
+        return new planted.r3ok.domain.Rule().limit();
+    }
+}

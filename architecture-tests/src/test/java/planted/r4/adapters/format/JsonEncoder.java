@@ -1,0 +1,7 @@
+package planted.r4.adapters.format;
+
+public class JsonEncoder {
+    public String name() {
+        return "json";
+    }
+}

@@ -1,0 +1,4 @@
+package planted.r5.testkit;
+
+public class FakeBroker {
+}

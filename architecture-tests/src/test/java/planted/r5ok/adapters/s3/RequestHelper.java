@@ -1,0 +1,4 @@
+package planted.r5ok.adapters.s3;
+
+public class RequestHelper {
+}

@@ -1,0 +1,7 @@
+package planted.r5ok.bootstrap;
+
+public class Assembly {
+    public Object[] wire() {
+        return new Object[] {new planted.r5ok.adapters.s3.aws.AwsStore(), new planted.r5ok.testkit.FakeBroker()};
+    }
+}

@@ -1,0 +1,4 @@
+package planted.r5ok.testkit;
+
+public class FakeBroker {
+}

@@ -1,0 +1,3 @@
+package planted.r6ok.domain.rotation;
+
+public enum RotationReason { SIZE }

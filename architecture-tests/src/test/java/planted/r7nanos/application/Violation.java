@@ -1,0 +1,7 @@
+package planted.r7nanos.application;
+
+public class Violation {
+    public long act() {
+        return System.nanoTime();
+    }
+}

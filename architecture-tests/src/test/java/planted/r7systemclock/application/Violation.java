@@ -1,0 +1,7 @@
+package planted.r7systemclock.application;
+
+public class Violation {
+    public java.time.Clock act() {
+        return java.time.Clock.systemUTC();
+    }
+}

@@ -1,0 +1,7 @@
+package planted.r8generic;
+
+public class Thrower {
+    public void fail() {
+        throw new RuntimeException("generic");
+    }
+}

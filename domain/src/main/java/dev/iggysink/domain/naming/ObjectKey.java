@@ -1,0 +1,85 @@
+package dev.iggysink.domain.naming;
+
+import java.util.Objects;
+import java.util.Optional;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * The object key of a sealed file: {@code [prefix/]path/PPPPP-FFFFFFFFFFFFFFFFFFFF-LLLLLLLLLLLLLLLLLLLL.ext}.
+ * The 5-digit partition and 20-digit offsets match seed 000 byte for byte; re-reading the same offsets must give
+ * the same key, which is what makes a re-upload after a crash overwrite instead of duplicate. Do not change them.
+ */
+public final class ObjectKey {
+    private static final Pattern FILE_NAME = Pattern.compile("(\\d{5,})-(\\d{20})-(\\d{20})(?:\\.([^/]*))?");
+
+    private ObjectKey() {
+    }
+
+    /**
+     * @param prefix       may be null or empty (no prefix); slashes at both ends are dropped
+     * @param renderedPath the rendered template; slashes at both ends are dropped, empty means no directory
+     * @param extension    without the dot ({@code jsonl}); a leading dot is tolerated; empty means none
+     */
+    public static String of(String prefix, String renderedPath, int partitionId, long firstOffset, long lastOffset,
+                            String extension) {
+        Objects.requireNonNull(renderedPath, "renderedPath");
+        Objects.requireNonNull(extension, "extension");
+        if (partitionId < 0) throw new IllegalArgumentException("partition id must be >= 0, was " + partitionId);
+        if (firstOffset < 0) throw new IllegalArgumentException("first offset must be >= 0, was " + firstOffset);
+        if (lastOffset < firstOffset) {
+            throw new IllegalArgumentException("last offset " + lastOffset + " < first offset " + firstOffset);
+        }
+        StringBuilder key = new StringBuilder(96);
+        String p = prefix == null ? "" : trimSlashes(prefix);
+        if (!p.isEmpty()) key.append(p).append('/');
+        String path = trimSlashes(renderedPath);
+        if (!path.isEmpty()) key.append(path).append('/');
+        pad(key, partitionId, 5).append('-');
+        pad(key, firstOffset, 20).append('-');
+        pad(key, lastOffset, 20);
+        String ext = extension.startsWith(".") ? extension.substring(1) : extension;
+        if (!ext.isEmpty()) key.append('.').append(ext);
+        return key.toString();
+    }
+
+    /** The partition and offsets of a key written by {@link #of}; empty for any other key. */
+    public static Optional<KeyRange> parse(String key) {
+        return match(key).flatMap(m -> {
+            try {
+                long first = Long.parseLong(m.group(2));
+                long last = Long.parseLong(m.group(3));
+                int partition = Integer.parseInt(m.group(1));
+                return first <= last ? Optional.of(new KeyRange(partition, first, last)) : Optional.empty();
+            } catch (NumberFormatException tooLarge) {
+                return Optional.empty();
+            }
+        });
+    }
+
+    /** The extension (without the dot) of a key written by {@link #of}; empty when none or not such a key. */
+    public static Optional<String> extension(String key) {
+        return parse(key).flatMap(r -> match(key)).map(m -> m.group(4)).filter(e -> !e.isEmpty());
+    }
+
+    private static Optional<Matcher> match(String key) {
+        Objects.requireNonNull(key, "key");
+        String name = key.substring(key.lastIndexOf('/') + 1);
+        Matcher m = FILE_NAME.matcher(name);
+        return m.matches() ? Optional.of(m) : Optional.empty();
+    }
+
+    private static String trimSlashes(String s) {
+        int from = 0;
+        int to = s.length();
+        while (from < to && s.charAt(from) == '/') from++;
+        while (to > from && s.charAt(to - 1) == '/') to--;
+        return s.substring(from, to);
+    }
+
+    private static StringBuilder pad(StringBuilder sb, long value, int width) {
+        String digits = Long.toString(value);
+        for (int i = digits.length(); i < width; i++) sb.append('0');
+        return sb.append(digits);
+    }
+}

@@ -1,0 +1,170 @@
+package dev.iggysink.domain.naming;
+
+import dev.iggysink.domain.message.PartitionRef;
+import java.time.Instant;
+import java.time.ZoneId;
+import java.time.ZonedDateTime;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * A parsed {@code path_template}. Variables: {@code {stream}} {@code {topic}} (sanitised), {@code {partition}}
+ * (unpadded), {@code {date}} (yyyy-MM-dd), {@code {hour}} {@code {minute}} {@code {year}} {@code {month}}
+ * {@code {day}}, {@code {timestamp}} (epoch milliseconds) and {@code {field:dotted.path}} (sanitised, or the
+ * missing placeholder). Time variables come from the timestamp passed in (the file's first record) in the given
+ * zone; upstream uses UTC. Anything else in braces, and all literal text, is kept as written. Immutable.
+ */
+public final class PathTemplate {
+    private static final String FIELD = "field:";
+
+    private enum Kind { LITERAL, STREAM, TOPIC, PARTITION, DATE, HOUR, MINUTE, YEAR, MONTH, DAY, TIMESTAMP, FIELD }
+
+    private record Part(Kind kind, String text) {
+        boolean isTime() {
+            return switch (kind) {
+                case DATE, HOUR, MINUTE, YEAR, MONTH, DAY, TIMESTAMP -> true;
+                default -> false;
+            };
+        }
+    }
+
+    private final String template;
+    private final List<Part> parts;
+    private final boolean usesFields;
+    private final boolean usesTime;
+
+    private PathTemplate(String template, List<Part> parts) {
+        this.template = template;
+        this.parts = List.copyOf(parts);
+        this.usesFields = parts.stream().anyMatch(p -> p.kind == Kind.FIELD);
+        this.usesTime = parts.stream().anyMatch(Part::isTime);
+    }
+
+    public static PathTemplate parse(String template) {
+        Objects.requireNonNull(template, "template");
+        List<Part> parts = new ArrayList<>();
+        StringBuilder literal = new StringBuilder();
+        int i = 0;
+        while (i < template.length()) {
+            int open = template.indexOf('{', i);
+            if (open < 0) {
+                literal.append(template, i, template.length());
+                break;
+            }
+            literal.append(template, i, open);
+            int close = template.indexOf('}', open + 1);
+            if (close < 0) {
+                literal.append(template, open, template.length());
+                break;
+            }
+            String name = template.substring(open + 1, close);
+            Part variable = variable(name);
+            if (variable == null || name.indexOf('{') >= 0) {
+                // Not a variable: keep the brace literally and rescan after it, so "{{stream}" still finds {stream}.
+                literal.append('{');
+                i = open + 1;
+                continue;
+            }
+            if (literal.length() > 0) {
+                parts.add(new Part(Kind.LITERAL, literal.toString()));
+                literal.setLength(0);
+            }
+            parts.add(variable);
+            i = close + 1;
+        }
+        if (literal.length() > 0) parts.add(new Part(Kind.LITERAL, literal.toString()));
+        return new PathTemplate(template, parts);
+    }
+
+    private static Part variable(String name) {
+        if (name.startsWith(FIELD)) {
+            String path = name.substring(FIELD.length());
+            return path.isEmpty() ? null : new Part(Kind.FIELD, path);
+        }
+        Kind kind = switch (name) {
+            case "stream" -> Kind.STREAM;
+            case "topic" -> Kind.TOPIC;
+            case "partition" -> Kind.PARTITION;
+            case "date" -> Kind.DATE;
+            case "hour" -> Kind.HOUR;
+            case "minute" -> Kind.MINUTE;
+            case "year" -> Kind.YEAR;
+            case "month" -> Kind.MONTH;
+            case "day" -> Kind.DAY;
+            case "timestamp" -> Kind.TIMESTAMP;
+            default -> null;
+        };
+        return kind == null ? null : new Part(kind, name);
+    }
+
+    /**
+     * @param timestampMicros    the file's first record timestamp, microseconds since the epoch
+     * @param missingPlaceholder written (sanitised) for a {@code {field:...}} the record does not have
+     */
+    public String render(PartitionRef partition, long timestampMicros, ZoneId zone, FieldLookup fields,
+                         String missingPlaceholder) {
+        Objects.requireNonNull(partition, "partition");
+        Objects.requireNonNull(zone, "zone");
+        Objects.requireNonNull(fields, "fields");
+        Objects.requireNonNull(missingPlaceholder, "missingPlaceholder");
+        ZonedDateTime time = usesTime
+                ? Instant.ofEpochSecond(Math.floorDiv(timestampMicros, 1_000_000L),
+                        Math.floorMod(timestampMicros, 1_000_000L) * 1_000L).atZone(zone)
+                : null;
+        StringBuilder out = new StringBuilder(template.length() + 32);
+        for (Part part : parts) {
+            switch (part.kind) {
+                case LITERAL -> out.append(part.text);
+                case STREAM -> out.append(KeySanitizer.sanitize(partition.stream()));
+                case TOPIC -> out.append(KeySanitizer.sanitize(partition.topic()));
+                case PARTITION -> out.append(partition.partitionId());
+                case DATE -> pad(pad(pad(out, time.getYear(), 4).append('-'), time.getMonthValue(), 2).append('-'),
+                        time.getDayOfMonth(), 2);
+                case HOUR -> pad(out, time.getHour(), 2);
+                case MINUTE -> pad(out, time.getMinute(), 2);
+                case YEAR -> pad(out, time.getYear(), 4);
+                case MONTH -> pad(out, time.getMonthValue(), 2);
+                case DAY -> pad(out, time.getDayOfMonth(), 2);
+                case TIMESTAMP -> out.append(Math.floorDiv(timestampMicros, 1_000L));
+                case FIELD -> out.append(KeySanitizer.sanitize(fields.field(part.text).orElse(missingPlaceholder)));
+            }
+        }
+        return out.toString();
+    }
+
+    /** True when rendering reads record fields, so records of one file may differ in directory. */
+    public boolean usesFields() {
+        return usesFields;
+    }
+
+    /** True when rendering reads the timestamp. */
+    public boolean usesTime() {
+        return usesTime;
+    }
+
+    public String template() {
+        return template;
+    }
+
+    private static StringBuilder pad(StringBuilder sb, int value, int width) {
+        String digits = Integer.toString(value);
+        for (int i = digits.length(); i < width; i++) sb.append('0');
+        return sb.append(digits);
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof PathTemplate t && template.equals(t.template);
+    }
+
+    @Override
+    public int hashCode() {
+        return template.hashCode();
+    }
+
+    @Override
+    public String toString() {
+        return template;
+    }
+}

@@ -1,0 +1,21 @@
+package dev.iggysink.domain.rotation;
+
+/** Why a file was sealed; recorded on the sealed file for logs, metrics and the status page. */
+public enum RotationReason {
+    /** The file's record bytes reached the size limit. */
+    SIZE,
+    /** The file's record count reached the limit. */
+    COUNT,
+    /** The next record's timestamp is a full span after the file's first record (record time). */
+    RECORD_TIME,
+    /** A wall-clock boundary passed since the file was opened. */
+    SCHEDULE,
+    /** The next record renders to another directory (path template changed, e.g. a new hour). */
+    PATH_CHANGE,
+    /** Too many files were open for the partition; the oldest was sealed to make room. */
+    OPEN_FILE_LIMIT,
+    /** An explicit flush (e.g. the memory budget ran out). */
+    FLUSH,
+    /** Graceful stop. */
+    SHUTDOWN
+}
