@@ -168,7 +168,13 @@ public final class DeliveryLedger {
         return position;
     }
 
-    /** One before the smallest offset that is not durable: nothing above it may be committed. */
+    /**
+     * One before the smallest offset that is not durable, lowered further below any durable file that straddles it.
+     * Nothing above it may be committed. The second rule is what makes a replay exact: after a crash the sink reads
+     * again from the commit point + 1 with no file open, so no file may hold offsets on both sides of that point
+     * (with several open files per partition, a durable file can interleave with a pending one; replaying from
+     * inside it would write its tail again under another key).
+     */
     public long commitPoint() {
         if (revoked) return lastCommitted;
         long smallestNotDurable = position;
@@ -179,7 +185,20 @@ public final class DeliveryLedger {
                 break;
             }
         }
-        return smallestNotDurable - 1;
+        long point = smallestNotDurable - 1;
+        boolean lowered = true;
+        while (lowered) {
+            lowered = false;
+            for (Map.Entry<Long, Entry> e : files.headMap(point, true).entrySet()) {
+                Entry entry = e.getValue();
+                if (entry.state == FileState.DURABLE && entry.file.lastOffset() > point) {
+                    point = e.getKey() - 1;
+                    lowered = true;
+                    break;
+                }
+            }
+        }
+        return point;
     }
 
     /** The offset to commit now, when the commit point moved past the last commit and the partition is still ours. */

@@ -203,4 +203,29 @@ class DeliveryLedgerTest {
         assertThat(ledger.committable()).isEmpty();
         assertThat(ledger.notDurable()).isEqualTo(List.of());
     }
+
+    @Test
+    void the_commit_point_never_falls_inside_a_durable_file_so_a_replay_from_it_rebuilds_the_same_files() {
+        // Interleaved paths: offsets 0,2,4 go to file A; 1,3 to file B (still open).
+        DeliveryLedger ledger = new DeliveryLedger(P, -1);
+        ledger.opened(0);
+        ledger.read(0);
+        ledger.opened(1);
+        ledger.read(1);
+        for (long o = 2; o <= 4; o++) ledger.read(o);
+        SealedFile a = new SealedFile(P, "a", 0, 4, 3, 30, 0, RotationReason.COUNT);
+        ledger.sealed(a);
+        ledger.uploading(0);
+        ledger.durable(0);
+        // B (first offset 1) is open: offsets up to 0 are durable, but A holds offsets on both sides of 0, so a
+        // replay from 1 would write 2 and 4 again under a new key. Nothing may be committed yet.
+        assertThat(ledger.commitPoint()).isEqualTo(-1);
+        assertThat(ledger.committable()).isEmpty();
+
+        ledger.sealed(new SealedFile(P, "b", 1, 3, 2, 20, 0, RotationReason.COUNT));
+        ledger.uploading(1);
+        ledger.durable(1);
+        assertThat(ledger.commitPoint()).isEqualTo(4);
+        assertThat(ledger.committable()).isEqualTo(OptionalLong.of(4));
+    }
 }
