@@ -4,12 +4,17 @@ import dev.iggysink.adapters.config.ConfigError;
 import dev.iggysink.adapters.config.ConfigResult;
 import dev.iggysink.adapters.config.ConnectorConfigLoader;
 import dev.iggysink.adapters.config.SettingsPrinter;
-import dev.iggysink.application.port.out.SinkMetrics;
 import dev.iggysink.application.port.out.StoreException;
+import dev.iggysink.application.settings.AdminSettings;
 import dev.iggysink.application.settings.SinkSettings;
+import dev.iggysink.bootstrap.admin.AdminHttpServer;
+import dev.iggysink.bootstrap.admin.PrometheusMetrics;
+import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -33,8 +38,14 @@ final class RunCommand implements Callable<Integer> {
             description = "how often to log the status line (default ${DEFAULT-VALUE})")
     Duration statusInterval;
 
+    @Option(names = LogFormat.OPTION, defaultValue = "text", converter = LogFormat.Converter.class,
+            description = "text (default) or json: one JSON object per log line")
+    LogFormat logFormat;
+
     @Override
     public Integer call() throws Exception {
+        // Main.main already switched before the first line; this covers in-process runs (tests).
+        logFormat.apply();
         PrintWriter err = spec.commandLine().getErr();
         ConfigResult result = ConnectorConfigLoader.load(config, System.getenv());
         result.warnings().forEach(w -> LOG.warn("config: {}", w));
@@ -50,25 +61,56 @@ final class RunCommand implements Callable<Integer> {
             err.flush();
             return ExitCodes.CONFIG;
         }
-        try (SinkRunner runner = new SinkRunner()) {
-            for (SinkSettings s : result.sinks()) {
-                LOG.info("effective configuration of sink {}:\n{}", s.key(), SettingsPrinter.redacted(s));
-                try {
-                    runner.start(s, SinkMetrics.NONE);
-                } catch (StoreException e) {
-                    LOG.error("sink {}: the object store check failed: {}", s.key(), e.getMessage());
-                    runner.requestStop();
-                    runner.awaitAll();
-                    return ExitCodes.STARTUP;
-                }
+        try (PrometheusMetrics metrics = new PrometheusMetrics(); SinkRunner runner = new SinkRunner()) {
+            Optional<AdminHttpServer> admin = startAdmin(result.sinks(), runner, metrics);
+            if (admin.isEmpty()) return ExitCodes.STARTUP;
+            try (AdminHttpServer adminServer = admin.get()) {
+                return runSinks(result.sinks(), runner, metrics);
             }
-            Signals.onStop(() -> {
-                LOG.info("stop requested: sealing, uploading and committing what was read");
-                runner.requestStop();
-            });
-            runner.statusLineEvery(statusInterval);
-            boolean clean = runner.awaitAll();
-            return clean ? ExitCodes.OK : ExitCodes.INCOMPLETE;
         }
+    }
+
+    /**
+     * One admin server for the process, on the first sink's address: it serves every sink. Empty when it cannot
+     * listen; failing before anything is consumed beats running blind.
+     */
+    private static Optional<AdminHttpServer> startAdmin(List<SinkSettings> sinks, SinkRunner runner,
+                                                        PrometheusMetrics metrics) {
+        AdminSettings first = sinks.get(0).admin();
+        for (SinkSettings s : sinks.subList(1, sinks.size())) {
+            if (!s.admin().equals(first)) {
+                LOG.warn("sink {}: its [admin] settings are ignored; the first sink's ({}) serve the whole process",
+                        s.key(), sinks.get(0).key());
+            }
+        }
+        try {
+            return Optional.of(AdminHttpServer.start(first, runner::managed, metrics));
+        } catch (IOException | IllegalArgumentException e) {
+            LOG.error("admin server: cannot listen on {}: {} (set [admin] address to a free host:port, or off)",
+                    first.address().orElse("?"), e.getMessage());
+            return Optional.empty();
+        }
+    }
+
+    private Integer runSinks(List<SinkSettings> sinks, SinkRunner runner, PrometheusMetrics metrics)
+            throws InterruptedException {
+        for (SinkSettings s : sinks) {
+            LOG.info("effective configuration of sink {}:\n{}", s.key(), SettingsPrinter.redacted(s));
+            try {
+                runner.start(s, metrics.forSink(s.key()));
+            } catch (StoreException e) {
+                LOG.error("sink {}: the object store check failed: {}", s.key(), e.getMessage());
+                runner.requestStop();
+                runner.awaitAll();
+                return ExitCodes.STARTUP;
+            }
+        }
+        Signals.onStop(() -> {
+            LOG.info("stop requested: sealing, uploading and committing what was read");
+            runner.requestStop();
+        });
+        runner.statusLineEvery(statusInterval);
+        boolean clean = runner.awaitAll();
+        return clean ? ExitCodes.OK : ExitCodes.INCOMPLETE;
     }
 }

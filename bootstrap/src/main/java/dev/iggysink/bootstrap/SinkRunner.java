@@ -8,9 +8,10 @@ import dev.iggysink.application.service.SinkService;
 import dev.iggysink.application.settings.SinkSettings;
 import dev.iggysink.application.status.PartitionStatus;
 import dev.iggysink.application.status.StatusSnapshot;
+import dev.iggysink.bootstrap.admin.ManagedSink;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -28,7 +29,8 @@ final class SinkRunner implements AutoCloseable {
     record Running(SinkSettings settings, ObjectStore store, SinkService service) {
     }
 
-    private final List<Running> running = new ArrayList<>();
+    /** Copy-on-write: the admin server's threads read it while sinks are still being started. */
+    private final List<Running> running = new CopyOnWriteArrayList<>();
     private final ScheduledExecutorService ticker = Executors.newSingleThreadScheduledExecutor(r -> {
         Thread t = new Thread(r, "status-line");
         t.setDaemon(true);
@@ -57,6 +59,11 @@ final class SinkRunner implements AutoCloseable {
         return running;
     }
 
+    /** The running sinks as the admin endpoints see them; safe to call from any thread. */
+    List<ManagedSink> managed() {
+        return running.stream().map(r -> new ManagedSink(r.settings().key(), r.service())).toList();
+    }
+
     void statusLineEvery(Duration period) {
         long[] last = new long[2];
         long[] lastAt = {System.nanoTime()};
@@ -67,7 +74,9 @@ final class SinkRunner implements AutoCloseable {
             long pending = 0;
             long lag = 0;
             StringBuilder committed = new StringBuilder();
+            java.util.Map<String, Long> rotations = new java.util.TreeMap<>();
             for (Running r : running) {
+                r.service().rotationCounts().forEach((k, v) -> rotations.merge(k, v, Long::sum));
                 StatusSnapshot s = r.service().status();
                 records += s.totals().recordsConsumed();
                 bytes += s.totals().bytesConsumed();
@@ -84,8 +93,8 @@ final class SinkRunner implements AutoCloseable {
             long now = System.nanoTime();
             double secs = Math.max(1e-9, (now - lastAt[0]) / 1e9);
             LOG.info(String.format("status: %.0f records/s, %.2f MB/s, %d files uploaded, %d pending, lag %d,"
-                            + " committed:%s", (records - last[0]) / secs, (bytes - last[1]) / secs / 1e6, objects,
-                    pending, lag, committed));
+                            + " rotations %s, committed:%s", (records - last[0]) / secs,
+                    (bytes - last[1]) / secs / 1e6, objects, pending, lag, rotations, committed));
             last[0] = records;
             last[1] = bytes;
             lastAt[0] = now;

@@ -51,6 +51,7 @@ public final class SinkService {
     private final AtomicLong recordsConsumed = new AtomicLong();
     private final AtomicLong bytesConsumed = new AtomicLong();
     private final AtomicLong deadLettered = new AtomicLong();
+    private final Map<dev.iggysink.domain.rotation.RotationReason, AtomicLong> rotations = new ConcurrentHashMap<>();
     private final List<TopicConsumer> consumers = new java.util.concurrent.CopyOnWriteArrayList<>();
     private final List<Thread> threads = new ArrayList<>();
 
@@ -75,6 +76,7 @@ public final class SinkService {
             @Override
             public void sealed(PartitionRef partition, dev.iggysink.domain.rotation.RotationReason reason,
                                long fileBytes) {
+                rotations.computeIfAbsent(reason, r -> new AtomicLong()).incrementAndGet();
                 metrics.sealed(partition, reason, fileBytes);
             }
 
@@ -193,6 +195,13 @@ public final class SinkService {
 
     public void resume() {
         controls.paused = false;
+    }
+
+    /** How many files were sealed for each reason since start (size, count, record time, schedule, ...). */
+    public Map<String, Long> rotationCounts() {
+        Map<String, Long> out = new java.util.TreeMap<>();
+        rotations.forEach((reason, n) -> out.put(reason.name().toLowerCase(java.util.Locale.ROOT), n.get()));
+        return out;
     }
 
     public Optional<String> fatalError() {

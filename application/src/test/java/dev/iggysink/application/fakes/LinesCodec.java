@@ -16,8 +16,13 @@ import java.util.Optional;
 public final class LinesCodec implements RecordCodec {
 
     private record Decoded(SinkRecord source) implements DecodedRecord {
+        /** Payloads like {@code city=Hyderabad;n=3} expose their pairs as fields. */
         @Override
         public Optional<String> fieldText(String dottedPath) {
+            for (String pair : new String(source.payload(), StandardCharsets.UTF_8).split(";")) {
+                int eq = pair.indexOf('=');
+                if (eq > 0 && pair.substring(0, eq).equals(dottedPath)) return Optional.of(pair.substring(eq + 1));
+            }
             return Optional.empty();
         }
     }

@@ -1,0 +1,137 @@
+package dev.iggysink.bootstrap.admin;
+
+import dev.iggysink.application.status.Health;
+import dev.iggysink.application.status.PartitionStatus;
+import dev.iggysink.application.status.StatusSnapshot;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import tools.jackson.databind.json.JsonMapper;
+import tools.jackson.databind.node.ArrayNode;
+import tools.jackson.databind.node.ObjectNode;
+
+/**
+ * The JSON bodies of {@code /health} and {@code /status}. Field names are snake_case like the connector file;
+ * absent values are {@code null} rather than missing, so a dashboard sees the same shape every time.
+ */
+public final class StatusJson {
+    private static final JsonMapper MAPPER = JsonMapper.builder().build();
+    static final String NO_SINK = "no sink is running";
+
+    private StatusJson() {
+    }
+
+    /** The process as a whole: the worst health of any sink, and every sink's reasons. */
+    public record Overall(Health health, List<String> reasons) {
+        public Overall {
+            reasons = List.copyOf(reasons);
+        }
+    }
+
+    public static Overall overall(List<SinkView> sinks) {
+        if (sinks.isEmpty()) return new Overall(Health.DEGRADED, List.of(NO_SINK));
+        Health worst = Health.OK;
+        List<String> reasons = new ArrayList<>();
+        for (SinkView s : sinks) {
+            Health h = s.snapshot().health();
+            if (h.ordinal() > worst.ordinal()) worst = h;
+            for (String r : s.snapshot().reasons()) reasons.add(sinks.size() > 1 ? "sink " + s.key() + ": " + r : r);
+        }
+        return new Overall(worst, reasons);
+    }
+
+    /** {@code {"status":"ok"}}, or the status with its reasons. */
+    public static String health(Overall overall) {
+        ObjectNode root = MAPPER.createObjectNode();
+        root.put("status", name(overall.health()));
+        if (overall.health() != Health.OK) {
+            ArrayNode reasons = root.putArray("reasons");
+            overall.reasons().forEach(reasons::add);
+        }
+        return MAPPER.writeValueAsString(root);
+    }
+
+    /** Process totals and health first, then each sink with its partitions. */
+    public static String status(List<SinkView> sinks) {
+        Overall overall = overall(sinks);
+        ObjectNode root = MAPPER.createObjectNode();
+        root.put("status", name(overall.health()));
+        ArrayNode reasons = root.putArray("reasons");
+        overall.reasons().forEach(reasons::add);
+        totals(root.putObject("totals"), processTotals(sinks));
+        ArrayNode list = root.putArray("sinks");
+        for (SinkView s : sinks) {
+            ObjectNode sink = list.addObject();
+            sink.put("key", s.key());
+            sink.put("status", name(s.snapshot().health()));
+            ArrayNode sinkReasons = sink.putArray("reasons");
+            s.snapshot().reasons().forEach(sinkReasons::add);
+            totals(sink.putObject("totals"), s.snapshot().totals());
+            ArrayNode partitions = sink.putArray("partitions");
+            for (PartitionStatus p : s.snapshot().partitions()) partition(partitions.addObject(), p);
+        }
+        return MAPPER.writerWithDefaultPrettyPrinter().writeValueAsString(root);
+    }
+
+    /** Sums over sinks; each sink has its own memory budget, so the process budget is their sum too. */
+    static StatusSnapshot.Totals processTotals(List<SinkView> sinks) {
+        long records = 0, bytes = 0, objects = 0, uploaded = 0, retries = 0, dead = 0, buffered = 0, budget = 0;
+        boolean paused = false;
+        for (SinkView s : sinks) {
+            StatusSnapshot.Totals t = s.snapshot().totals();
+            records += t.recordsConsumed();
+            bytes += t.bytesConsumed();
+            objects += t.objectsUploaded();
+            uploaded += t.bytesUploaded();
+            retries += t.uploadRetries();
+            dead += t.deadLettered();
+            buffered += t.bufferedBytes();
+            budget += t.maxBufferedBytes();
+            paused |= t.paused();
+        }
+        return new StatusSnapshot.Totals(records, bytes, objects, uploaded, retries, dead, buffered, budget, paused);
+    }
+
+    private static void totals(ObjectNode n, StatusSnapshot.Totals t) {
+        n.put("records_consumed", t.recordsConsumed());
+        n.put("bytes_consumed", t.bytesConsumed());
+        n.put("objects_uploaded", t.objectsUploaded());
+        n.put("bytes_uploaded", t.bytesUploaded());
+        n.put("upload_retries", t.uploadRetries());
+        n.put("dead_lettered", t.deadLettered());
+        n.put("buffered_bytes", t.bufferedBytes());
+        n.put("max_buffered_bytes", t.maxBufferedBytes());
+        n.put("paused", t.paused());
+    }
+
+    private static void partition(ObjectNode n, PartitionStatus p) {
+        n.put("stream", p.stream());
+        n.put("topic", p.topic());
+        n.put("partition", p.partition());
+        n.put("owned", p.owned());
+        n.put("position", p.position());
+        n.put("committed_offset", p.committed());
+        n.put("current_offset", p.currentOffset());
+        n.put("lag", p.lag());
+        n.put("buffered_records", p.bufferedRecords());
+        n.put("buffered_bytes", p.bufferedBytes());
+        n.put("open_files", p.openFiles());
+        n.put("pending_uploads", p.pendingFiles());
+        if (p.lastUploadKey().isPresent()) {
+            ObjectNode last = n.putObject("last_upload");
+            last.put("key", p.lastUploadKey().get());
+            if (p.lastUploadAt().isPresent()) last.put("at", p.lastUploadAt().get().toString());
+            else last.putNull("at");
+            last.put("duration_ms", p.lastUploadMillis());
+        } else {
+            n.putNull("last_upload");
+        }
+        if (p.lastError().isPresent()) n.put("last_error", p.lastError().get());
+        else n.putNull("last_error");
+        n.put("halted", p.halted());
+    }
+
+    static String name(Health health) {
+        return health.name().toLowerCase(Locale.ROOT);
+    }
+}

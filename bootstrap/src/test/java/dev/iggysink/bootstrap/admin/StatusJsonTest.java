@@ -1,0 +1,136 @@
+package dev.iggysink.bootstrap.admin;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.iggysink.application.status.Health;
+import dev.iggysink.application.status.PartitionStatus;
+import dev.iggysink.application.status.StatusSnapshot;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+class StatusJsonTest {
+    private static final JsonMapper JSON = JsonMapper.builder().build();
+
+    private static StatusSnapshot.Totals totals(long records, long buffered, long budget, boolean paused) {
+        return new StatusSnapshot.Totals(records, records * 10, 3, 2048, 1, 2, buffered, budget, paused);
+    }
+
+    private static PartitionStatus uploaded() {
+        return new PartitionStatus("logs", "api", 0, true, 1500, 999, 1600, 500, 5000, 1, 2,
+                Optional.of("iggy/raw/logs/api/00000-00000000000000000000-00000000000000000999.jsonl"),
+                Optional.of(Instant.parse("2026-03-16T14:02:31Z")), 42, Optional.empty(), false);
+    }
+
+    private static PartitionStatus fresh() {
+        return new PartitionStatus("logs", "api", 1, false, 0, -1, -1, 0, 0, 0, 0, Optional.empty(),
+                Optional.empty(), 0, Optional.of("poll failed: connection reset"), true);
+    }
+
+    @Test
+    void an_ok_process_answers_exactly_status_ok() {
+        var overall = StatusJson.overall(List.of(new SinkView("s3", new StatusSnapshot(Health.OK, List.of(),
+                List.of(uploaded()), totals(1, 0, 100, false)))));
+        assertThat(StatusJson.health(overall)).isEqualTo("{\"status\":\"ok\"}");
+    }
+
+    @Test
+    void degraded_and_failed_are_distinct_and_carry_their_reasons() {
+        var degraded = StatusJson.overall(List.of(new SinkView("s3", new StatusSnapshot(Health.DEGRADED,
+                List.of("object store failing since 2026-03-16T14:02:31Z: 503"), List.of(), totals(0, 0, 1, false)))));
+        var failed = StatusJson.overall(List.of(new SinkView("s3", new StatusSnapshot(Health.FAILED,
+                List.of("403 Forbidden on PutObject"), List.of(), totals(0, 0, 1, false)))));
+
+        JsonNode d = JSON.readTree(StatusJson.health(degraded));
+        JsonNode f = JSON.readTree(StatusJson.health(failed));
+        assertThat(d.get("status").asString()).isEqualTo("degraded");
+        assertThat(d.get("reasons").get(0).asString()).startsWith("object store failing since");
+        assertThat(f.get("status").asString()).isEqualTo("failed");
+        assertThat(f.get("reasons").get(0).asString()).isEqualTo("403 Forbidden on PutObject");
+    }
+
+    @Test
+    void several_sinks_report_the_worst_health_and_name_the_sink_in_each_reason() {
+        var overall = StatusJson.overall(List.of(
+                new SinkView("a", new StatusSnapshot(Health.DEGRADED, List.of("store down"), List.of(),
+                        totals(0, 0, 1, false))),
+                new SinkView("b", new StatusSnapshot(Health.FAILED, List.of("halted"), List.of(),
+                        totals(0, 0, 1, false))),
+                new SinkView("c", new StatusSnapshot(Health.OK, List.of(), List.of(), totals(0, 0, 1, false)))));
+        assertThat(overall.health()).isEqualTo(Health.FAILED);
+        assertThat(overall.reasons()).containsExactly("sink a: store down", "sink b: halted");
+    }
+
+    @Test
+    void no_running_sink_is_not_healthy() {
+        var overall = StatusJson.overall(List.of());
+        assertThat(overall.health()).isEqualTo(Health.DEGRADED);
+        assertThat(overall.reasons()).containsExactly(StatusJson.NO_SINK);
+    }
+
+    @Test
+    void status_renders_every_partition_field_with_nulls_for_what_is_absent() {
+        String body = StatusJson.status(List.of(
+                new SinkView("s3", new StatusSnapshot(Health.FAILED, List.of("poll failed: connection reset"),
+                        List.of(uploaded(), fresh()), totals(1500, 5000, 64L << 20, true)))));
+        JsonNode root = JSON.readTree(body);
+
+        assertThat(root.get("status").asString()).isEqualTo("failed");
+        JsonNode sink = root.get("sinks").get(0);
+        assertThat(sink.get("key").asString()).isEqualTo("s3");
+        JsonNode p0 = sink.get("partitions").get(0);
+        assertThat(p0.get("stream").asString()).isEqualTo("logs");
+        assertThat(p0.get("topic").asString()).isEqualTo("api");
+        assertThat(p0.get("partition").asInt()).isZero();
+        assertThat(p0.get("owned").asBoolean()).isTrue();
+        assertThat(p0.get("position").asLong()).isEqualTo(1500);
+        assertThat(p0.get("committed_offset").asLong()).isEqualTo(999);
+        assertThat(p0.get("current_offset").asLong()).isEqualTo(1600);
+        assertThat(p0.get("lag").asLong()).isEqualTo(601);
+        assertThat(p0.get("buffered_records").asLong()).isEqualTo(500);
+        assertThat(p0.get("buffered_bytes").asLong()).isEqualTo(5000);
+        assertThat(p0.get("open_files").asInt()).isEqualTo(1);
+        assertThat(p0.get("pending_uploads").asInt()).isEqualTo(2);
+        assertThat(p0.get("last_upload").get("key").asString()).endsWith("00000000000000000999.jsonl");
+        assertThat(p0.get("last_upload").get("at").asString()).isEqualTo("2026-03-16T14:02:31Z");
+        assertThat(p0.get("last_upload").get("duration_ms").asLong()).isEqualTo(42);
+        assertThat(p0.get("last_error").isNull()).isTrue();
+        assertThat(p0.get("halted").asBoolean()).isFalse();
+
+        JsonNode p1 = sink.get("partitions").get(1);
+        assertThat(p1.get("committed_offset").asLong()).isEqualTo(-1);
+        assertThat(p1.get("lag").asLong()).isZero();
+        assertThat(p1.get("last_upload").isNull()).isTrue();
+        assertThat(p1.get("last_error").asString()).isEqualTo("poll failed: connection reset");
+        assertThat(p1.get("halted").asBoolean()).isTrue();
+
+        JsonNode t = root.get("totals");
+        assertThat(t.get("records_consumed").asLong()).isEqualTo(1500);
+        assertThat(t.get("bytes_consumed").asLong()).isEqualTo(15000);
+        assertThat(t.get("objects_uploaded").asLong()).isEqualTo(3);
+        assertThat(t.get("bytes_uploaded").asLong()).isEqualTo(2048);
+        assertThat(t.get("upload_retries").asLong()).isEqualTo(1);
+        assertThat(t.get("dead_lettered").asLong()).isEqualTo(2);
+        assertThat(t.get("buffered_bytes").asLong()).isEqualTo(5000);
+        assertThat(t.get("max_buffered_bytes").asLong()).isEqualTo(64L << 20);
+        assertThat(t.get("paused").asBoolean()).isTrue();
+    }
+
+    @Test
+    void process_totals_add_up_the_sinks() {
+        String body = StatusJson.status(List.of(
+                new SinkView("a", new StatusSnapshot(Health.OK, List.of(), List.of(), totals(10, 100, 1000, false))),
+                new SinkView("b", new StatusSnapshot(Health.OK, List.of(), List.of(), totals(5, 50, 500, true)))));
+        JsonNode t = JSON.readTree(body).get("totals");
+        assertThat(t.get("records_consumed").asLong()).isEqualTo(15);
+        assertThat(t.get("bytes_consumed").asLong()).isEqualTo(150);
+        assertThat(t.get("objects_uploaded").asLong()).isEqualTo(6);
+        assertThat(t.get("buffered_bytes").asLong()).isEqualTo(150);
+        assertThat(t.get("max_buffered_bytes").asLong()).isEqualTo(1500);
+        assertThat(t.get("paused").asBoolean()).isTrue();
+        assertThat(JSON.readTree(body).get("sinks")).hasSize(2);
+    }
+}
