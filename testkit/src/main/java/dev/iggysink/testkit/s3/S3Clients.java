@@ -1,0 +1,32 @@
+package dev.iggysink.testkit.s3;
+
+import java.net.URI;
+import java.time.Duration;
+
+import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
+import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
+import software.amazon.awssdk.core.checksums.RequestChecksumCalculation;
+import software.amazon.awssdk.core.checksums.ResponseChecksumValidation;
+import software.amazon.awssdk.http.apache.ApacheHttpClient;
+import software.amazon.awssdk.regions.Region;
+import software.amazon.awssdk.services.s3.S3Client;
+
+/** The assertion-side S3 client every server here hands out. */
+final class S3Clients {
+    private S3Clients() {
+    }
+
+    static S3Client create(URI endpoint, String region, String accessKey, String secretKey) {
+        return S3Client.builder()
+                .endpointOverride(endpoint)
+                .region(Region.of(region))
+                .forcePathStyle(true)
+                .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create(accessKey, secretKey)))
+                // S3-compatible servers do not all accept the SDK's default CRC trailers (DEPENDENCIES.md gotcha 6).
+                .requestChecksumCalculation(RequestChecksumCalculation.WHEN_REQUIRED)
+                .responseChecksumValidation(ResponseChecksumValidation.WHEN_REQUIRED)
+                // s3 2.57 also has apache5-client at runtime; naming the client avoids the ambiguous-provider error.
+                .httpClientBuilder(ApacheHttpClient.builder().connectionTimeout(Duration.ofSeconds(5)))
+                .build();
+    }
+}
