@@ -26,10 +26,7 @@ final class PayloadDecoders {
             case PROTO -> ProtoAny::decode;
             case FLAT_BUFFER -> PayloadDecoders::flatBuffer;
             case AVRO -> {
-                if (avroSchemaJson.isPresent()) {
-                    throw new IllegalArgumentException(
-                            "schema = \"avro\" with avro_schema_json/avro_schema_path is not supported yet");
-                }
+                if (avroSchemaJson.isPresent()) yield new AvroPayloadDecoder(AvroSchemas.parse(avroSchemaJson.get()));
                 // Upstream builds the decoder without a schema and every message then fails to decode.
                 yield bytes -> {
                     throw new PayloadDecoder.DecodeFailure(

@@ -2,13 +2,20 @@ package dev.iggysink.adapters.format;
 
 import dev.iggysink.application.port.out.FileEncoder;
 import dev.iggysink.application.port.out.RecordCodec;
+import dev.iggysink.application.settings.Compression;
 import dev.iggysink.application.settings.OutputSettings;
 import dev.iggysink.application.settings.StreamSettings;
 import dev.iggysink.application.settings.TransformSettings;
 import java.time.InstantSource;
 import java.util.List;
+import java.util.Locale;
 import java.util.Objects;
 import java.util.function.Supplier;
+import org.apache.avro.Schema;
+import org.apache.avro.file.CodecFactory;
+import org.apache.parquet.avro.AvroSchemaConverter;
+import org.apache.parquet.conf.PlainParquetConfiguration;
+import org.apache.parquet.hadoop.metadata.CompressionCodecName;
 
 /** Builds the {@link RecordCodec} of one stream from its settings: decoder, transforms in file order, file format. */
 public final class RecordCodecs {
@@ -23,8 +30,10 @@ public final class RecordCodecs {
 
     /**
      * @param clock "now" of computed transform values (date_time, timestamp_*, uuid_v7)
-     * @throws IllegalArgumentException a format or schema this adapter cannot write yet (avro and parquet output,
-     *                                  avro payloads with a schema), or a transform that cannot be built (bad regex)
+     * @throws IllegalArgumentException settings this adapter cannot honour, with the key to fix: avro/parquet output
+     *                                  without {@code avro_schema_json}, a schema that does not parse or clashes with
+     *                                  the metadata columns, {@code compression} other than none with avro/parquet,
+     *                                  an unknown codec name; or a transform that cannot be built (bad regex)
      */
     public static RecordCodec forStream(StreamSettings stream, OutputSettings output,
                                         List<TransformSettings> transforms, InstantSource clock) {
@@ -38,10 +47,60 @@ public final class RecordCodecs {
             case JSON_ARRAY -> () -> new JsonWrapperEncoder(true, output.includeMetadata(), output.includeHeaders(),
                     output.compression());
             case RAW -> () -> new RawFileEncoder(output.compression());
-            case AVRO, PARQUET -> throw new IllegalArgumentException(
-                    "output_format " + output.format() + " is not supported yet");
+            case AVRO -> avroFiles(stream, output);
+            case PARQUET -> parquetFiles(stream, output);
         };
         return new PipelineCodec(PayloadDecoders.forSchema(stream.schema(), stream.avroSchemaJson()),
                 PayloadTransforms.build(transforms, clock), files, output.format(), output.compression());
+    }
+
+    /**
+     * Avro container files. The codec works inside the file per block, so {@code compression} must be none (the
+     * config adapter maps {@code compression = gzip|zstd} to {@code avro_codec = deflate|zstd} and clears it; a
+     * caller that did not is refused here rather than writing a gzip of an Avro file under a {@code .avro} key).
+     */
+    private static Supplier<FileEncoder> avroFiles(StreamSettings stream, OutputSettings output) {
+        requireNoWholeFileCompression(output, "avro_codec");
+        CodecFactory codec = avroCodec(output.avroCodec());
+        Schema user = AvroSchemas.forOutput(stream, output);
+        Schema written = output.includeMetadata() ? AvroSchemas.withMetadata(user) : user;
+        boolean metadata = output.includeMetadata();
+        return () -> new AvroFileEncoder(new AvroRecords(user, written, metadata), codec);
+    }
+
+    /** Parquet files; as {@link #avroFiles}, the codec is {@code parquet_codec}, per page. */
+    private static Supplier<FileEncoder> parquetFiles(StreamSettings stream, OutputSettings output) {
+        requireNoWholeFileCompression(output, "parquet_codec");
+        CompressionCodecName codec = ParquetCodecs.codecName(output.parquetCodec());
+        Schema user = AvroSchemas.forOutput(stream, output);
+        Schema written = output.includeMetadata() ? AvroSchemas.withMetadata(user) : user;
+        try {
+            // Fail at start-up, not on the first record, for shapes Parquet cannot hold (e.g. a record without fields).
+            new AvroSchemaConverter(new PlainParquetConfiguration()).convert(written);
+        } catch (RuntimeException e) {
+            throw new IllegalArgumentException("avro_schema_json cannot be written as parquet: " + e.getMessage(), e);
+        }
+        boolean metadata = output.includeMetadata();
+        return () -> new ParquetFileEncoder(new AvroRecords(user, written, metadata), codec);
+    }
+
+    private static void requireNoWholeFileCompression(OutputSettings output, String codecKey) {
+        if (output.compression() != Compression.NONE) {
+            throw new IllegalArgumentException("compression = " + output.compression().name().toLowerCase(Locale.ROOT)
+                    + " does not apply to output_format = " + output.format().name().toLowerCase(Locale.ROOT)
+                    + ": the file compresses inside, set " + codecKey);
+        }
+    }
+
+    /** {@code avro_codec}: null, deflate (level 6, zlib's default), snappy, zstd (level 3). */
+    static CodecFactory avroCodec(String setting) {
+        return switch (setting) {
+            case "null", "none" -> CodecFactory.nullCodec();
+            case "deflate" -> CodecFactory.deflateCodec(CodecFactory.DEFAULT_DEFLATE_LEVEL);
+            case "snappy" -> CodecFactory.snappyCodec();
+            case "zstd" -> CodecFactory.zstandardCodec(Compressor.ZSTD_LEVEL);
+            default -> throw new IllegalArgumentException("avro_codec \"" + setting
+                    + "\" is not one of null, deflate, snappy, zstd");
+        };
     }
 }

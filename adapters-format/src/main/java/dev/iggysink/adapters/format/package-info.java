@@ -10,6 +10,17 @@
  * i64/u64 are errors) but raw payloads with serde_json (they become floats, {@code -0} becomes {@code -0.0}). These
  * small differences decide the bytes, so the parser and printer make them explicit.
  *
+ * <p>Avro and Parquet output ({@code AvroFileEncoder}, {@code ParquetFileEncoder}) convert each JSON payload to a
+ * record of {@code avro_schema_json} ({@code JsonToAvro}; rules in its javadoc), add the {@code iggy_*} metadata
+ * columns when asked ({@code AvroSchemas}), and build the file in memory. {@code include_headers} does not apply to
+ * them (no column for headers yet). Parquet runs without Hadoop: see {@code ParquetFileEncoder} and
+ * {@code ParquetCodecs}; Hadoop is a compile-only and test-only dependency, and the without-hadoop surefire run and
+ * bootstrap's FatJarContentsIT keep it that way. {@code schema = avro} payloads are decoded by
+ * {@code AvroPayloadDecoder}.
+ *
+ * <p>Schema changes: a codec is built once per stream from the settings, and a file encoder is one file; a new
+ * schema takes a restart, and a restart seals every open file first, so no file ever mixes two schemas.
+ *
  * <p>Must not live here: object keys and paths (domain.naming), rotation decisions (domain.rotation), uploads.
  */
 package dev.iggysink.adapters.format;

@@ -236,9 +236,10 @@ class RecordCodecsTest {
 
     @ParameterizedTest
     @EnumSource(value = OutputFormat.class, names = {"AVRO", "PARQUET"})
-    void avro_and_parquet_output_are_refused_for_now(OutputFormat format) {
+    void avro_and_parquet_output_without_a_schema_are_refused_naming_the_key(OutputFormat format) {
         assertThatThrownBy(() -> codec(PayloadSchema.JSON, output(format, Compression.NONE, true, false)))
-                .isInstanceOf(IllegalArgumentException.class);
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("avro_schema_json");
     }
 
     @Test

@@ -1,0 +1,56 @@
+package dev.iggysink.bootstrap;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.util.List;
+import java.util.jar.JarFile;
+import java.util.zip.ZipEntry;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The shaded jar (built by {@code package}, checked by failsafe after it) ships Avro and Parquet but no Hadoop:
+ * hadoop-common is only {@code provided} for javac and test-scoped for the Parquet reader, and a Hadoop that slipped
+ * in through a transitive dependency would add tens of MiB and a second logging and Guava stack.
+ */
+class FatJarContentsIT {
+    private static List<String> entries;
+
+    @BeforeAll
+    static void readJar() throws IOException {
+        // Relative to the bootstrap module directory, where failsafe runs.
+        Path jar = Paths.get("target", "iggy-s3-sink.jar");
+        assertThat(jar).as("shaded jar; run `mvn package` first").exists();
+        assertThat(Files.size(jar)).isPositive();
+        try (JarFile file = new JarFile(jar.toFile())) {
+            entries = file.stream().map(ZipEntry::getName).toList();
+        }
+    }
+
+    @Test
+    void no_hadoop_class_is_shipped() {
+        assertThat(entries).noneMatch(name -> name.startsWith("org/apache/hadoop/"));
+    }
+
+    @Test
+    void parquet_writer_and_avro_are_shipped() {
+        assertThat(entries).contains(
+                "org/apache/parquet/avro/AvroParquetWriter.class",
+                "org/apache/parquet/hadoop/ParquetWriter.class",
+                "org/apache/parquet/conf/PlainParquetConfiguration.class",
+                "org/apache/avro/file/DataFileWriter.class",
+                "org/apache/avro/generic/GenericDatumWriter.class");
+    }
+
+    @Test
+    void the_codecs_the_writers_use_are_shipped() {
+        assertThat(entries).contains(
+                "org/xerial/snappy/Snappy.class",
+                "com/github/luben/zstd/Zstd.class",
+                "io/airlift/compress/lz4/Lz4Compressor.class");
+    }
+}

@@ -1,0 +1,236 @@
+package dev.iggysink.bootstrap.admin;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.iggysink.application.fakes.InMemoryObjectStore;
+import dev.iggysink.application.fakes.LinesCodec;
+import dev.iggysink.application.fakes.ScriptedMessageSource;
+import dev.iggysink.application.fakes.TestSettings;
+import dev.iggysink.application.service.SinkService;
+import dev.iggysink.application.settings.AdminSettings;
+import dev.iggysink.application.settings.Secret;
+import dev.iggysink.application.settings.SinkSettings;
+import java.io.IOException;
+import java.net.Inet4Address;
+import java.net.InetAddress;
+import java.net.NetworkInterface;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.time.InstantSource;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.Test;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+/** The admin server over real HTTP, in front of a real SinkService on the application's in-memory fakes. */
+class AdminHttpServerTest {
+    private static final Duration WAIT = Duration.ofSeconds(20);
+    private static final JsonMapper JSON = JsonMapper.builder().build();
+    private static final String TOKEN = "t0ken-for-tests";
+
+    private final InMemoryObjectStore store = new InMemoryObjectStore();
+    private final ScriptedMessageSource source = new ScriptedMessageSource("logs", "api", 1);
+    private final PrometheusMetrics metrics = new PrometheusMetrics();
+    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    private SinkService sink;
+    private AdminHttpServer server;
+    private String base;
+
+    private void start(long recordsPerFile, Optional<Secret> token, String bind) throws IOException {
+        SinkSettings settings = TestSettings.countRotation(TestSettings.stream("logs", "api"), recordsPerFile);
+        sink = new SinkService(settings, (s, t) -> source, s -> new LinesCodec(), store, InstantSource.system(),
+                d -> Thread.sleep(Math.min(d.toMillis(), 20)), metrics.forSink("s3"));
+        sink.start();
+        server = AdminHttpServer.start(new AdminSettings(Optional.of(bind), token),
+                () -> List.of(new ManagedSink("s3", sink)), metrics);
+        base = "http://127.0.0.1:" + server.address().orElseThrow().getPort();
+    }
+
+    private void start(long recordsPerFile, Optional<Secret> token) throws IOException {
+        start(recordsPerFile, token, "127.0.0.1:0");
+    }
+
+    @AfterEach
+    void stop() throws InterruptedException {
+        if (server != null) server.close();
+        if (sink != null) sink.stop();
+        metrics.close();
+    }
+
+    private HttpResponse<String> get(String path) throws IOException, InterruptedException {
+        return http.send(HttpRequest.newBuilder(URI.create(base + path)).GET().build(),
+                HttpResponse.BodyHandlers.ofString());
+    }
+
+    private HttpResponse<String> post(String path, String authorization) throws IOException, InterruptedException {
+        return post(URI.create(base + path), authorization);
+    }
+
+    private HttpResponse<String> post(URI uri, String authorization) throws IOException, InterruptedException {
+        HttpRequest.Builder b = HttpRequest.newBuilder(uri).POST(HttpRequest.BodyPublishers.noBody());
+        if (authorization != null) b.header("Authorization", authorization);
+        return http.send(b.build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    private JsonNode json(HttpResponse<String> response) {
+        return JSON.readTree(response.body());
+    }
+
+    @Test
+    void health_is_ok_then_degraded_while_the_store_fails_and_ok_again_when_it_recovers() throws Exception {
+        start(5, Optional.empty());
+        assertThat(get("/health").statusCode()).isEqualTo(200);
+        assertThat(get("/health").body()).isEqualTo("{\"status\":\"ok\"}");
+
+        store.down(InMemoryObjectStore.unavailable());
+        source.append(0, 5, i -> "{\"i\":" + i + "}");
+        await().atMost(WAIT).until(() -> get("/health").statusCode() == 503);
+        HttpResponse<String> degraded = get("/health");
+        assertThat(json(degraded).get("status").asString()).isEqualTo("degraded");
+        assertThat(json(degraded).get("reasons").get(0).asString()).contains("object store failing")
+                .contains("503");
+
+        store.up();
+        await().atMost(WAIT).until(() -> get("/health").statusCode() == 200);
+        assertThat(store.objects()).hasSize(1);
+    }
+
+    @Test
+    void a_store_refusing_for_good_is_failed_not_degraded() throws Exception {
+        start(5, Optional.empty());
+        store.down(InMemoryObjectStore.forbidden());
+        source.append(0, 5, i -> "{\"i\":" + i + "}");
+        await().atMost(WAIT).until(() -> get("/health").statusCode() == 503);
+        assertThat(json(get("/health")).get("status").asString()).isEqualTo("failed");
+        assertThat(json(get("/status")).get("status").asString()).isEqualTo("failed");
+    }
+
+    @Test
+    void flush_with_the_token_makes_a_partial_file_durable_and_committed_at_once() throws Exception {
+        start(1000, Optional.of(Secret.of(TOKEN)));
+        source.append(0, 10, i -> "{\"i\":" + i + "}");
+        await().atMost(WAIT).until(() -> json(get("/status")).get("sinks").get(0).get("partitions").get(0)
+                .get("position").asLong() == 10);
+        assertThat(store.objects()).isEmpty();
+
+        HttpResponse<String> flushed = post("/flush", "Bearer " + TOKEN);
+        assertThat(flushed.statusCode()).isEqualTo(202);
+        assertThat(json(flushed).get("sinks").get(0).asString()).isEqualTo("s3");
+
+        await().atMost(WAIT).until(() -> source.stored(0).orElse(-1) == 9);
+        assertThat(store.objects()).hasSize(1);
+        await().atMost(WAIT).until(() -> json(get("/status")).get("sinks").get(0).get("partitions").get(0)
+                .get("committed_offset").asLong() == 9);
+    }
+
+    @Test
+    void control_endpoints_refuse_a_missing_or_wrong_token_and_do_nothing() throws Exception {
+        start(1000, Optional.of(Secret.of(TOKEN)));
+        source.append(0, 10, i -> "{\"i\":" + i + "}");
+        await().atMost(WAIT).until(() -> sink.status().totals().recordsConsumed() == 10);
+
+        HttpResponse<String> missing = post("/flush", null);
+        assertThat(missing.statusCode()).isEqualTo(401);
+        assertThat(missing.headers().firstValue("WWW-Authenticate")).hasValueSatisfying(v -> v.startsWith("Bearer"));
+        assertThat(post("/flush", "Bearer wrong").statusCode()).isEqualTo(401);
+        assertThat(post("/pause", "Bearer " + TOKEN + "x").statusCode()).isEqualTo(401);
+        assertThat(post("/resume", TOKEN).statusCode()).isEqualTo(401);
+        assertThat(missing.body()).doesNotContain(TOKEN);
+
+        Thread.sleep(300);
+        assertThat(store.objects()).as("a refused flush must not seal anything").isEmpty();
+        assertThat(sink.status().totals().paused()).isFalse();
+        // The read-only endpoints stay open.
+        assertThat(get("/health").statusCode()).isEqualTo(200);
+        assertThat(get("/status").statusCode()).isEqualTo(200);
+        assertThat(get("/metrics").statusCode()).isEqualTo(200);
+    }
+
+    @Test
+    void without_a_token_loopback_may_pause_and_resume_every_sink() throws Exception {
+        start(1000, Optional.empty());
+        assertThat(post("/pause", null).statusCode()).isEqualTo(200);
+        assertThat(json(get("/status")).get("totals").get("paused").asBoolean()).isTrue();
+        source.append(0, 10, i -> "{\"i\":" + i + "}");
+        Thread.sleep(300);
+        assertThat(sink.status().totals().recordsConsumed()).as("paused: nothing read").isZero();
+
+        assertThat(post("/resume", null).statusCode()).isEqualTo(200);
+        assertThat(json(get("/status")).get("totals").get("paused").asBoolean()).isFalse();
+        await().atMost(WAIT).until(() -> sink.status().totals().recordsConsumed() == 10);
+    }
+
+    @Test
+    void without_a_token_a_caller_from_another_address_is_forbidden() throws Exception {
+        InetAddress own = nonLoopbackAddress();
+        Assumptions.assumeTrue(own != null, "this machine has no non-loopback IPv4 address to call from");
+        start(1000, Optional.empty(), own.getHostAddress() + ":0");
+        URI uri = URI.create("http://" + own.getHostAddress() + ":" + server.address().orElseThrow().getPort()
+                + "/pause");
+        assertThat(post(uri, null).statusCode()).isEqualTo(403);
+        assertThat(sink.status().totals().paused()).isFalse();
+    }
+
+    private static InetAddress nonLoopbackAddress() throws IOException {
+        for (NetworkInterface nic : Collections.list(NetworkInterface.getNetworkInterfaces())) {
+            if (!nic.isUp() || nic.isLoopback()) continue;
+            for (InetAddress a : Collections.list(nic.getInetAddresses())) {
+                if (a instanceof Inet4Address && !a.isLoopbackAddress()) return a;
+            }
+        }
+        return null;
+    }
+
+    @Test
+    void metrics_are_prometheus_text_counting_what_was_consumed() throws Exception {
+        start(5, Optional.empty());
+        source.append(0, 12, i -> "{\"i\":" + i + "}");
+        await().atMost(WAIT).until(() -> source.stored(0).orElse(-1) == 9);
+
+        HttpResponse<String> response = get("/metrics");
+        assertThat(response.headers().firstValue("Content-Type")).hasValue(PrometheusMetrics.CONTENT_TYPE);
+        PrometheusText text = PrometheusText.parse(response.body());
+        assertThat(text.sum("iggysink_consumed_records_total", Map.of("sink", "s3", "partition", "0")))
+                .isEqualTo(12);
+        assertThat(text.sum("iggysink_uploaded_objects_total", Map.of("partition", "0"))).isEqualTo(2);
+        assertThat(text.sum("iggysink_committed_offset", Map.of("partition", "0"))).isEqualTo(9);
+        assertThat(text.sum("iggysink_rotations_total", Map.of("reason", "count"))).isEqualTo(2);
+    }
+
+    @Test
+    void unknown_paths_and_wrong_methods_are_refused() throws Exception {
+        start(1000, Optional.empty());
+        assertThat(get("/nope").statusCode()).isEqualTo(404);
+        HttpResponse<String> getFlush = get("/flush");
+        assertThat(getFlush.statusCode()).isEqualTo(405);
+        assertThat(getFlush.headers().firstValue("Allow")).hasValue("POST");
+        assertThat(post("/health", null).statusCode()).isEqualTo(405);
+        assertThat(store.objects()).isEmpty();
+    }
+
+    @Test
+    void off_means_no_server() throws Exception {
+        AdminHttpServer off = AdminHttpServer.start(new AdminSettings(Optional.empty(), Optional.empty()),
+                List::of, metrics);
+        assertThat(off.address()).isEmpty();
+        off.close();
+    }
+
+    @Test
+    void an_address_in_use_fails_at_start() throws Exception {
+        start(1000, Optional.empty());
+        int port = server.address().orElseThrow().getPort();
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> AdminHttpServer.start(
+                        new AdminSettings(Optional.of("127.0.0.1:" + port), Optional.empty()), List::of, metrics))
+                .isInstanceOf(IOException.class);
+    }
+}
