@@ -136,7 +136,9 @@ final class ConnectorReader {
         if (!top.has("plugin_config")) {
             top.error("plugin_config", "required table is missing");
         } else {
-            plugin = plugin(top.table("plugin_config"), baseDir);
+            boolean everyStreamHasSchema = !streams.isEmpty()
+                    && streams.stream().allMatch(st -> st.avroSchemaJson().isPresent());
+            plugin = plugin(top.table("plugin_config"), baseDir, everyStreamHasSchema);
         }
 
         List<TransformSettings> transforms = TransformsReader.read(top.table("transforms"));
@@ -204,10 +206,8 @@ final class ConnectorReader {
             if (consumerGroup.isBlank()) {
                 s.error("consumer_group", "must not be empty");
             }
+            // A stream's schema serves both schema = "avro" decoding and avro/parquet output, so it is never unused.
             Optional<String> avroSchema = avroSchema(s, baseDir);
-            if (avroSchema.isPresent() && schema.isPresent() && schema.get() != PayloadSchema.AVRO) {
-                s.problems().warning(s.path("avro_schema_json") + " is ignored unless schema = \"avro\"");
-            }
             if (s.problems().errorCount() == before && stream.isPresent() && topics.isPresent()
                     && schema.isPresent()) {
                 result.add(new StreamDto(stream.get(), List.copyOf(topics.get()), schema.get(), batchLength,
@@ -248,7 +248,7 @@ final class ConnectorReader {
         return text;
     }
 
-    private static Optional<PluginConfigDto> plugin(Table p, Path baseDir) {
+    private static Optional<PluginConfigDto> plugin(Table p, Path baseDir, boolean everyStreamHasSchema) {
         int before = p.problems().errorCount();
         p.warnUnknown(PLUGIN_KEYS);
 
@@ -371,7 +371,7 @@ final class ConnectorReader {
             compression = Compression.NONE;
         }
         if ((format == OutputFormat.AVRO || format == OutputFormat.PARQUET) && schema.isEmpty()
-                && !p.has("avro_schema_json") && !p.has("avro_schema_path")) {
+                && !everyStreamHasSchema && !p.has("avro_schema_json") && !p.has("avro_schema_path")) {
             p.error("avro_schema_json", "required when output_format is avro or parquet (or set "
                     + p.path("avro_schema_path") + ")");
         }
