@@ -278,8 +278,17 @@ public final class MinioServer implements AutoCloseable {
         throw new IllegalStateException("MinIO at " + endpoint + " not live within " + timeout + ": " + logTail());
     }
 
+    /**
+     * Live and ready: {@code /minio/health/live} answers as soon as the HTTP listener is up, while the first S3
+     * requests can still hang until the object layer is initialised (seen: a CreateBucket stuck for 60 s), so the
+     * readiness probe must pass too.
+     */
     private boolean live() {
-        HttpRequest request = HttpRequest.newBuilder(endpoint.resolve("/minio/health/live"))
+        return probe("/minio/health/live") && probe("/minio/health/ready");
+    }
+
+    private boolean probe(String path) {
+        HttpRequest request = HttpRequest.newBuilder(endpoint.resolve(path))
                 .timeout(Duration.ofSeconds(2)).GET().build();
         try {
             return health.send(request, HttpResponse.BodyHandlers.discarding()).statusCode() == 200;

@@ -27,6 +27,8 @@ final class S3Clients {
                 .responseChecksumValidation(ResponseChecksumValidation.WHEN_REQUIRED)
                 // s3 2.57 also has apache5-client at runtime; naming the client avoids the ambiguous-provider error.
                 .httpClientBuilder(ApacheHttpClient.builder().connectionTimeout(Duration.ofSeconds(5)))
+                // A fixture call must fail fast rather than hang a test run on a stuck server.
+                .overrideConfiguration(o -> o.apiCallAttemptTimeout(Duration.ofSeconds(20)))
                 .build();
     }
 }

@@ -1,0 +1,256 @@
+package dev.iggysink.adapters.s3.aws;
+
+import java.io.ByteArrayInputStream;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.ExecutorService;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import dev.iggysink.adapters.s3.support.AdapterSupport;
+import dev.iggysink.adapters.s3.support.ObjectOptions;
+import dev.iggysink.adapters.s3.support.ParallelParts;
+import dev.iggysink.adapters.s3.support.PartPlan;
+import dev.iggysink.adapters.s3.support.StoreFailures;
+import dev.iggysink.application.port.out.ObjectStore;
+import dev.iggysink.application.port.out.StoreException;
+import dev.iggysink.application.port.out.StoredObject;
+import dev.iggysink.application.settings.StorageSettings;
+
+import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
+import software.amazon.awssdk.auth.credentials.AwsCredentialsProvider;
+import software.amazon.awssdk.auth.credentials.DefaultCredentialsProvider;
+import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
+import software.amazon.awssdk.awscore.exception.AwsServiceException;
+import software.amazon.awssdk.awscore.retry.AwsRetryStrategy;
+import software.amazon.awssdk.core.exception.SdkException;
+import software.amazon.awssdk.core.sync.RequestBody;
+import software.amazon.awssdk.core.checksums.RequestChecksumCalculation;
+import software.amazon.awssdk.core.checksums.ResponseChecksumValidation;
+import software.amazon.awssdk.http.apache.ApacheHttpClient;
+import software.amazon.awssdk.regions.Region;
+import software.amazon.awssdk.services.s3.S3Client;
+import software.amazon.awssdk.services.s3.S3ClientBuilder;
+import software.amazon.awssdk.services.s3.model.CompletedPart;
+import software.amazon.awssdk.services.s3.model.CreateMultipartUploadRequest;
+import software.amazon.awssdk.services.s3.model.PutObjectRequest;
+import software.amazon.awssdk.services.s3.model.S3Object;
+
+/**
+ * {@link ObjectStore} over the AWS SDK v2 sync {@link S3Client} with the Apache HTTP client.
+ *
+ * <p>Exactly one HTTP attempt per request: the SDK's retry strategy is {@code doNotRetry} (and the SDK's Apache
+ * client has its own retry handler disabled), so {@code max_attempts} in the sink's retry policy is the only
+ * multiplier. Every request is bounded by {@link StorageSettings#requestTimeout()} (attempt timeout and socket
+ * timeout). Checksums are computed only when an operation requires them, which S3-compatible stores accept.
+ *
+ * <p>Credentials: the configured key pair, else the SDK's default chain (system properties, environment, web
+ * identity, the shared credentials/config files honouring {@code AWS_PROFILE}, ECS container, EC2 IMDS).
+ * Thread-safe.
+ */
+public final class AwsS3ObjectStore implements ObjectStore {
+    private static final Logger LOG = LoggerFactory.getLogger(AwsS3ObjectStore.class);
+
+    private final StorageSettings settings;
+    private final String bucket;
+    private final ObjectOptions options;
+    private final AwsCredentialsProvider credentials;
+    private final S3Client s3;
+    private final ExecutorService parts;
+
+    public AwsS3ObjectStore(StorageSettings settings) {
+        this.settings = settings;
+        this.bucket = settings.bucket();
+        this.options = ObjectOptions.from(settings);
+        this.credentials = credentialsOf(settings);
+        this.s3 = clientOf(settings, credentials);
+        this.parts = AdapterSupport.partPool(settings.uploadConcurrency(), "s3-aws");
+    }
+
+    @Override
+    public void put(String key, byte[] content, String contentType) throws StoreException {
+        if (content.length <= settings.multipartThreshold()) {
+            putSingle("PUT", key, content, contentType);
+        } else {
+            putMultipart(key, content, contentType);
+        }
+    }
+
+    @Override
+    public void probe() throws StoreException {
+        String key = AdapterSupport.PROBE_KEY;
+        putSingle("PUT (startup probe)", key, new byte[0], "application/octet-stream");
+        try {
+            s3.deleteObject(b -> b.bucket(bucket).key(key));
+        } catch (SdkException e) {
+            // Seed 000: cleanup is best effort; write access is what the sink needs.
+            LOG.warn("Startup probe: could not delete {} ({}); the sink starts anyway",
+                    StoreFailures.location(bucket, key), e.getMessage());
+        }
+    }
+
+    @Override
+    public List<StoredObject> list(String prefix) throws StoreException {
+        try {
+            List<StoredObject> objects = new ArrayList<>();
+            for (S3Object o : s3.listObjectsV2Paginator(b -> b.bucket(bucket).prefix(prefix)).contents()) {
+                objects.add(new StoredObject(o.key(), o.size()));
+            }
+            return objects;
+        } catch (SdkException e) {
+            throw translate("LIST", prefix.isEmpty() ? null : prefix + "*", e);
+        }
+    }
+
+    @Override
+    public byte[] get(String key) throws StoreException {
+        try {
+            return s3.getObjectAsBytes(b -> b.bucket(bucket).key(key)).asByteArrayUnsafe();
+        } catch (SdkException e) {
+            throw translate("GET", key, e);
+        }
+    }
+
+    @Override
+    public void close() {
+        parts.shutdown();
+        s3.close();
+        if (credentials instanceof AutoCloseable closeable) {
+            try {
+                closeable.close();
+            } catch (Exception e) {
+                LOG.debug("closing the credentials provider", e);
+            }
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "AwsS3ObjectStore[" + bucket + " @ " + settings.endpoint().orElse("aws:" + settings.region()) + "]";
+    }
+
+    private void putSingle(String operation, String key, byte[] content, String contentType) throws StoreException {
+        PutObjectRequest.Builder request = PutObjectRequest.builder()
+                .bucket(bucket).key(key).contentType(contentType).contentLength((long) content.length);
+        options.sse().ifPresent(request::serverSideEncryption);
+        options.sseKmsKeyId().ifPresent(request::ssekmsKeyId);
+        options.storageClass().ifPresent(request::storageClass);
+        options.cannedAcl().ifPresent(request::acl);
+        options.tagging().ifPresent(request::tagging);
+        try {
+            s3.putObject(request.build(), body(content, 0, content.length, contentType));
+        } catch (SdkException e) {
+            throw translate(operation, key, e);
+        }
+    }
+
+    private void putMultipart(String key, byte[] content, String contentType) throws StoreException {
+        CreateMultipartUploadRequest.Builder create = CreateMultipartUploadRequest.builder()
+                .bucket(bucket).key(key).contentType(contentType);
+        options.sse().ifPresent(create::serverSideEncryption);
+        options.sseKmsKeyId().ifPresent(create::ssekmsKeyId);
+        options.storageClass().ifPresent(create::storageClass);
+        options.cannedAcl().ifPresent(create::acl);
+        options.tagging().ifPresent(create::tagging);
+        String uploadId;
+        try {
+            uploadId = s3.createMultipartUpload(create.build()).uploadId();
+        } catch (SdkException e) {
+            throw translate("CREATE MULTIPART UPLOAD", key, e);
+        }
+        try {
+            List<CompletedPart> completed = ParallelParts.run(parts,
+                    PartPlan.of(content.length, settings.multipartPartSize()), part -> {
+                        try {
+                            String etag = s3.uploadPart(b -> b.bucket(bucket).key(key).uploadId(uploadId)
+                                            .partNumber(part.number()).contentLength((long) part.length()),
+                                    body(content, part.offset(), part.length(), contentType)).eTag();
+                            return CompletedPart.builder().partNumber(part.number()).eTag(etag).build();
+                        } catch (SdkException e) {
+                            throw translate("UPLOAD PART " + part.number(), key, e);
+                        }
+                    });
+            s3.completeMultipartUpload(b -> b.bucket(bucket).key(key).uploadId(uploadId)
+                    .multipartUpload(m -> m.parts(completed)));
+        } catch (StoreException e) {
+            abort(key, uploadId, e);
+            throw e;
+        } catch (SdkException e) {
+            StoreException failure = translate("COMPLETE MULTIPART UPLOAD", key, e);
+            abort(key, uploadId, failure);
+            throw failure;
+        }
+    }
+
+    /** Removes the parts of a failed upload, so nothing is billed or left for a lifecycle rule to find. */
+    private void abort(String key, String uploadId, StoreException failure) {
+        try {
+            s3.abortMultipartUpload(b -> b.bucket(bucket).key(key).uploadId(uploadId));
+        } catch (SdkException e) {
+            LOG.warn("Could not abort multipart upload {} of {}: {}", uploadId, StoreFailures.location(bucket, key),
+                    e.getMessage());
+            failure.addSuppressed(translate("ABORT MULTIPART UPLOAD", key, e));
+        }
+    }
+
+    /** Streams a slice of the caller's array: no copy, and a fresh stream per attempt at signing and sending. */
+    private static RequestBody body(byte[] content, int offset, int length, String contentType) {
+        return RequestBody.fromContentProvider(() -> new ByteArrayInputStream(content, offset, length), length,
+                contentType);
+    }
+
+    private StoreException translate(String operation, String key, SdkException e) {
+        if (e instanceof AwsServiceException service) {
+            String code = service.awsErrorDetails() == null ? null : service.awsErrorDetails().errorCode();
+            String message = service.awsErrorDetails() == null ? null : service.awsErrorDetails().errorMessage();
+            String retryAfter = service.awsErrorDetails() == null || service.awsErrorDetails().sdkHttpResponse() == null
+                    ? null
+                    : service.awsErrorDetails().sdkHttpResponse().firstMatchingHeader("Retry-After").orElse(null);
+            return StoreFailures.fromStatus(operation, bucket, key, service.statusCode(), code, message, retryAfter,
+                    e);
+        }
+        // Timeouts (ApiCallAttemptTimeoutException) and I/O failures: the request got no complete answer.
+        if (StoreFailures.isTransport(e) || e.getClass().getSimpleName().contains("Timeout")) {
+            return StoreFailures.transport(operation, bucket, key, e);
+        }
+        return StoreFailures.local(operation, bucket, key, e);
+    }
+
+    private static AwsCredentialsProvider credentialsOf(StorageSettings settings) {
+        if (settings.accessKeyId().isPresent() && settings.secretAccessKey().isPresent()) {
+            return StaticCredentialsProvider.create(AwsBasicCredentials.create(settings.accessKeyId().get(),
+                    settings.secretAccessKey().get().reveal()));
+        }
+        // A fresh chain per store (not the JVM-wide singleton), so it reads the environment as it is now.
+        return DefaultCredentialsProvider.builder().build();
+    }
+
+    private static S3Client clientOf(StorageSettings settings, AwsCredentialsProvider credentials) {
+        S3ClientBuilder builder = S3Client.builder()
+                .region(Region.of(settings.region()))
+                .forcePathStyle(settings.pathStyle())
+                // Over plain http the SDK would send aws-chunked bodies; s3proxy mishandles an empty aws-chunked
+                // body and drops the keep-alive connection under the next request (seen as "Broken pipe"). A
+                // whole-payload SHA-256 costs the same and every S3-compatible server reads it. Over https the
+                // SDK sends UNSIGNED-PAYLOAD either way.
+                .serviceConfiguration(c -> c.chunkedEncodingEnabled(false))
+                .credentialsProvider(credentials)
+                .requestChecksumCalculation(RequestChecksumCalculation.WHEN_REQUIRED)
+                .responseChecksumValidation(ResponseChecksumValidation.WHEN_REQUIRED)
+                // Named explicitly: s3 2.57 also puts apache5-client on the classpath.
+                .httpClientBuilder(ApacheHttpClient.builder()
+                        .maxConnections(Math.max(16, settings.uploadConcurrency() * 4))
+                        .connectionTimeout(AdapterSupport.connectTimeout(settings.requestTimeout()))
+                        .socketTimeout(settings.requestTimeout()))
+                .overrideConfiguration(o -> o
+                        // One attempt per call: the sink's RetryPolicy decides about retries, so max_attempts
+                        // counts requests and is not multiplied by the SDK's own 3 attempts.
+                        .retryStrategy(AwsRetryStrategy.doNotRetry())
+                        .apiCallAttemptTimeout(settings.requestTimeout()));
+        Optional<String> endpoint = settings.endpoint();
+        endpoint.ifPresent(e -> builder.endpointOverride(AdapterSupport.endpoint(e)));
+        return builder.build();
+    }
+}

@@ -1,0 +1,285 @@
+package dev.iggysink.adapters.s3.minio;
+
+import java.io.IOException;
+import java.security.GeneralSecurityException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import com.google.common.collect.LinkedListMultimap;
+import com.google.common.collect.Multimap;
+
+import dev.iggysink.adapters.s3.support.AdapterSupport;
+import dev.iggysink.adapters.s3.support.ObjectOptions;
+import dev.iggysink.adapters.s3.support.ParallelParts;
+import dev.iggysink.adapters.s3.support.PartPlan;
+import dev.iggysink.adapters.s3.support.StoreFailures;
+import dev.iggysink.application.port.out.ObjectStore;
+import dev.iggysink.application.port.out.StoreException;
+import dev.iggysink.application.port.out.StoredObject;
+import dev.iggysink.application.settings.StorageSettings;
+
+import io.minio.GetObjectArgs;
+import io.minio.GetObjectResponse;
+import io.minio.ListObjectsArgs;
+import io.minio.MinioAsyncClient;
+import io.minio.RemoveObjectArgs;
+import io.minio.Result;
+import io.minio.errors.ErrorResponseException;
+import io.minio.errors.InvalidResponseException;
+import io.minio.errors.MinioException;
+import io.minio.errors.ServerException;
+import io.minio.messages.Item;
+import io.minio.messages.Part;
+import okhttp3.Dispatcher;
+import okhttp3.OkHttpClient;
+import okhttp3.Protocol;
+
+/**
+ * {@link ObjectStore} over the MinIO Java client ({@link MinioAsyncClient}, OkHttp 5).
+ *
+ * <p>Exactly one HTTP attempt per request: the MinIO client has no retry loop of its own, and OkHttp's
+ * {@code retryOnConnectionFailure} is off (it would silently resend a request after a reset or a stale pooled
+ * connection), so {@code max_attempts} in the sink's retry policy is the only multiplier. Each call is bounded by
+ * {@link StorageSettings#requestTimeout()} (OkHttp call, read and write timeouts).
+ *
+ * <p>Credentials: the configured key pair, else the AWS SDK's default chain ({@link AwsChainCredentials}), so both
+ * adapters find credentials in the same places in the same order. Multipart parts are copied out of the caller's
+ * array (the client hashes a {@code byte[]} from offset 0); at most {@code upload_concurrency} copies exist at once.
+ * Thread-safe.
+ */
+public final class MinioObjectStore implements ObjectStore {
+    private static final Logger LOG = LoggerFactory.getLogger(MinioObjectStore.class);
+    private static final Pattern NON_XML_STATUS = Pattern.compile("Response code: (\\d{3})");
+
+    private final StorageSettings settings;
+    private final String bucket;
+    private final String region;
+    private final ObjectOptions options;
+    private final OkHttpClient http;
+    private final AwsChainCredentials chain;
+    private final SinkMinioClient minio;
+    private final ExecutorService parts;
+
+    public MinioObjectStore(StorageSettings settings) {
+        this.settings = settings;
+        this.bucket = settings.bucket();
+        this.region = settings.region();
+        this.options = ObjectOptions.from(settings);
+        this.http = httpClient(settings);
+        MinioAsyncClient.Builder builder = MinioAsyncClient.builder()
+                .endpoint(settings.endpoint().map(e -> AdapterSupport.endpoint(e).toString())
+                        .orElse("https://s3." + region + ".amazonaws.com"))
+                // Given a region, the client never asks GetBucketLocation (one request fewer, and the probe's
+                // first request is the write it is meant to test).
+                .region(region)
+                .httpClient(http);
+        if (settings.accessKeyId().isPresent() && settings.secretAccessKey().isPresent()) {
+            builder.credentials(settings.accessKeyId().get(), settings.secretAccessKey().get().reveal());
+            this.chain = null;
+        } else {
+            this.chain = new AwsChainCredentials();
+            builder.credentialsProvider(chain);
+        }
+        this.minio = new SinkMinioClient(builder.build());
+        if (settings.pathStyle()) {
+            minio.disableVirtualStyleEndpoint();
+        } else {
+            minio.enableVirtualStyleEndpoint();
+        }
+        this.parts = AdapterSupport.partPool(settings.uploadConcurrency(), "s3-minio");
+    }
+
+    @Override
+    public void put(String key, byte[] content, String contentType) throws StoreException {
+        if (content.length <= settings.multipartThreshold()) {
+            putSingle("PUT", key, content, contentType);
+        } else {
+            putMultipart(key, content, contentType);
+        }
+    }
+
+    @Override
+    public void probe() throws StoreException {
+        String key = AdapterSupport.PROBE_KEY;
+        putSingle("PUT (startup probe)", key, new byte[0], "application/octet-stream");
+        try {
+            await("DELETE", key, () -> minio.removeObject(RemoveObjectArgs.builder().bucket(bucket).region(region)
+                    .object(key).build()));
+        } catch (StoreException e) {
+            // Seed 000: cleanup is best effort; write access is what the sink needs.
+            LOG.warn("Startup probe: could not delete {} ({}); the sink starts anyway",
+                    StoreFailures.location(bucket, key), e.getMessage());
+        }
+    }
+
+    @Override
+    public List<StoredObject> list(String prefix) throws StoreException {
+        String what = prefix.isEmpty() ? null : prefix + "*";
+        List<StoredObject> objects = new ArrayList<>();
+        Iterable<Result<Item>> results = minio.listObjects(ListObjectsArgs.builder().bucket(bucket).region(region)
+                .prefix(prefix).recursive(true).build());
+        try {
+            for (Result<Item> result : results) {
+                Item item = result.get();
+                objects.add(new StoredObject(item.objectName(), item.size()));
+            }
+        } catch (MinioException | GeneralSecurityException | IOException e) { // Jackson's exceptions are IOExceptions
+            throw translate("LIST", what, e);
+        }
+        return objects;
+    }
+
+    @Override
+    public byte[] get(String key) throws StoreException {
+        GetObjectResponse response = await("GET", key, () -> minio.getObject(GetObjectArgs.builder().bucket(bucket)
+                .region(region).object(key).build()));
+        try (response) {
+            return response.readAllBytes();
+        } catch (IOException e) {
+            throw StoreFailures.transport("GET", bucket, key, e);
+        }
+    }
+
+    @Override
+    public void close() {
+        parts.shutdown();
+        // The client was handed our OkHttpClient, so it is ours to release: its dispatcher threads and pool.
+        http.dispatcher().executorService().shutdown();
+        http.connectionPool().evictAll();
+        if (chain != null) {
+            chain.close();
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "MinioObjectStore[" + bucket + " @ " + settings.endpoint().orElse("aws:" + region) + "]";
+    }
+
+    private void putSingle(String operation, String key, byte[] content, String contentType) throws StoreException {
+        Multimap<String, String> headers = objectHeaders(contentType);
+        await(operation, key, () -> minio.putBytes(bucket, region, key, content, headers));
+    }
+
+    private void putMultipart(String key, byte[] content, String contentType) throws StoreException {
+        String uploadId = await("CREATE MULTIPART UPLOAD", key, () -> minio.createMultipartUploadAsync(bucket, region,
+                key, objectHeaders(contentType), null)).result().uploadId();
+        try {
+            List<Part> uploaded = ParallelParts.run(parts, PartPlan.of(content.length, settings.multipartPartSize()),
+                    part -> {
+                        byte[] slice = Arrays.copyOfRange(content, part.offset(), part.offset() + part.length());
+                        String etag = await("UPLOAD PART " + part.number(), key, () -> minio.uploadPartAsync(bucket,
+                                region, key, slice, slice.length, uploadId, part.number(), null, null)).etag();
+                        return new Part(part.number(), etag);
+                    });
+            await("COMPLETE MULTIPART UPLOAD", key, () -> minio.completeMultipartUploadAsync(bucket, region, key,
+                    uploadId, uploaded.toArray(new Part[0]), null, null));
+        } catch (StoreException e) {
+            abort(key, uploadId, e);
+            throw e;
+        }
+    }
+
+    /** Removes the parts of a failed upload, so nothing is billed or left for a lifecycle rule to find. */
+    private void abort(String key, String uploadId, StoreException failure) {
+        try {
+            await("ABORT MULTIPART UPLOAD", key, () -> minio.abortMultipartUploadAsync(bucket, region, key, uploadId,
+                    null, null));
+        } catch (StoreException e) {
+            LOG.warn("Could not abort multipart upload {} of {}: {}", uploadId, StoreFailures.location(bucket, key),
+                    e.getMessage());
+            failure.addSuppressed(e);
+        }
+    }
+
+    private Multimap<String, String> objectHeaders(String contentType) {
+        Multimap<String, String> headers = LinkedListMultimap.create();
+        headers.put("Content-Type", contentType);
+        for (Map.Entry<String, String> h : options.headers().entrySet()) {
+            headers.put(h.getKey(), h.getValue());
+        }
+        return headers;
+    }
+
+    /** Starting a MinIO call may throw before any request is sent (signing, serialising). */
+    @FunctionalInterface
+    private interface MinioCall<T> {
+        CompletableFuture<T> start() throws MinioException, GeneralSecurityException, IOException;
+    }
+
+    /**
+     * Runs one call to its end. No timeout on the wait: OkHttp's call timeout ends the request, and waiting less
+     * would leave it running behind our back.
+     */
+    private <T> T await(String operation, String key, MinioCall<T> call) throws StoreException {
+        try {
+            return call.start().get();
+        } catch (ExecutionException e) {
+            throw translate(operation, key, e.getCause());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new StoreException(operation + " " + StoreFailures.location(bucket, key) + " interrupted", false,
+                    0, null, e);
+        } catch (MinioException | GeneralSecurityException | IOException e) {
+            throw translate(operation, key, e);
+        }
+    }
+
+    private StoreException translate(String operation, String key, Throwable failure) {
+        Throwable e = failure;
+        while ((e instanceof CompletionException || e instanceof ExecutionException) && e.getCause() != null) {
+            e = e.getCause();
+        }
+        if (e instanceof ErrorResponseException error) {
+            okhttp3.Response response = error.response();
+            return StoreFailures.fromStatus(operation, bucket, key, response.code(), error.errorResponse().code(),
+                    error.errorResponse().message(), response.header("Retry-After"), error);
+        }
+        if (e instanceof ServerException server) {
+            return StoreFailures.fromStatus(operation, bucket, key, server.statusCode(), null, null, null, server);
+        }
+        if (e instanceof InvalidResponseException invalid) {
+            // A non-XML error page, usually from a load balancer or proxy in front of the store.
+            Matcher status = NON_XML_STATUS.matcher(String.valueOf(invalid.getMessage()));
+            if (status.find()) {
+                return StoreFailures.fromStatus(operation, bucket, key, Integer.parseInt(status.group(1)), null,
+                        "non-XML error response", null, invalid);
+            }
+        }
+        if (StoreFailures.isTransport(e)) {
+            return StoreFailures.transport(operation, bucket, key, e);
+        }
+        return StoreFailures.local(operation, bucket, key, e);
+    }
+
+    private static OkHttpClient httpClient(StorageSettings settings) {
+        Duration timeout = settings.requestTimeout();
+        Dispatcher dispatcher = new Dispatcher();
+        // Parts are bounded by our pool; the dispatcher's default of 5 per host must not queue them again.
+        dispatcher.setMaxRequests(Math.max(64, settings.uploadConcurrency() * 4));
+        dispatcher.setMaxRequestsPerHost(Math.max(64, settings.uploadConcurrency() * 4));
+        return new OkHttpClient.Builder()
+                .dispatcher(dispatcher)
+                .protocols(List.of(Protocol.HTTP_1_1))
+                .connectTimeout(AdapterSupport.connectTimeout(timeout).toMillis(), TimeUnit.MILLISECONDS)
+                .readTimeout(timeout.toMillis(), TimeUnit.MILLISECONDS)
+                .writeTimeout(timeout.toMillis(), TimeUnit.MILLISECONDS)
+                .callTimeout(timeout.toMillis(), TimeUnit.MILLISECONDS)
+                // Off: OkHttp would resend a request after a connection failure, multiplying max_attempts.
+                .retryOnConnectionFailure(false)
+                .build();
+    }
+}

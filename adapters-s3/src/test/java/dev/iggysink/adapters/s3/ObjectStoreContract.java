@@ -1,0 +1,244 @@
+package dev.iggysink.adapters.s3;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Random;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInfo;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+import dev.iggysink.application.port.out.ObjectStore;
+import dev.iggysink.application.port.out.StoreException;
+import dev.iggysink.application.port.out.StoredObject;
+
+/**
+ * What every {@link ObjectStore} must do, run against the in-memory fake and each real adapter. Each test writes
+ * under its own key prefix, so implementations may share one bucket per class.
+ *
+ * <p>Sizes: a 5 MiB part and a 6 MiB threshold keep multipart cases small; implementations must be configured with
+ * {@link #PART_SIZE} and {@link #THRESHOLD}.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+public abstract class ObjectStoreContract {
+    protected static final int MIB = 1024 * 1024;
+    protected static final long PART_SIZE = 5L * MIB;
+    protected static final long THRESHOLD = 6L * MIB;
+    protected static final String PROBE_KEY = ".iggy-sink-probe";
+
+    /** The store under test, with {@link #PART_SIZE} and {@link #THRESHOLD}. Shared by the tests of a class. */
+    protected abstract ObjectStore store();
+
+    /** A store on the same server whose secret is wrong. */
+    protected abstract ObjectStore storeWithWrongSecret();
+
+    /** The wrong secret {@link #storeWithWrongSecret()} uses: it must never appear in a failure. */
+    protected abstract String wrongSecret();
+
+    /** A store on the same server whose bucket is {@link #missingBucketName()}, which does not exist. */
+    protected abstract ObjectStore storeOnMissingBucket();
+
+    protected abstract String missingBucketName();
+
+    protected String prefix;
+
+    @BeforeEach
+    void prefixPerTest(TestInfo info) {
+        prefix = info.getTestMethod().orElseThrow().getName().toLowerCase(Locale.ROOT)
+                + "-" + Integer.toHexString(info.getDisplayName().hashCode()) + "/";
+    }
+
+    protected static byte[] bytes(int size, long seed) {
+        byte[] b = new byte[size];
+        new Random(seed).nextBytes(b);
+        return b;
+    }
+
+    @Test
+    void a_small_object_round_trips_byte_for_byte() throws Exception {
+        byte[] content = bytes(1000, 1);
+        store().put(prefix + "small.bin", content, "application/octet-stream");
+
+        assertThat(store().get(prefix + "small.bin")).isEqualTo(content);
+        assertThat(store().list(prefix)).containsExactly(new StoredObject(prefix + "small.bin", 1000));
+    }
+
+    @Test
+    void an_empty_object_round_trips() throws Exception {
+        store().put(prefix + "empty.jsonl", new byte[0], "application/x-ndjson");
+
+        assertThat(store().get(prefix + "empty.jsonl")).isEmpty();
+        assertThat(store().list(prefix)).containsExactly(new StoredObject(prefix + "empty.jsonl", 0));
+    }
+
+    /** Regression: a server that mishandles empty bodies can break the next request on the same connection. */
+    @Test
+    void empty_puts_probes_and_gets_in_a_row_all_succeed() throws Exception {
+        for (int i = 0; i < 15; i++) {
+            store().put(prefix + "e" + i, new byte[0], "text/plain");
+            assertThat(store().get(prefix + "e" + i)).isEmpty();
+            store().probe();
+        }
+        assertThat(store().list(prefix)).hasSize(15);
+    }
+
+    /** Below, at and just above the threshold, and a three-part object whose last part is short. */
+    @ParameterizedTest(name = "{0} bytes")
+    @ValueSource(longs = {THRESHOLD - 1, THRESHOLD, THRESHOLD + 1, 2 * PART_SIZE + 17})
+    void objects_around_the_multipart_threshold_round_trip_byte_for_byte(long size) throws Exception {
+        byte[] content = bytes((int) size, size);
+        String key = prefix + "object-" + size + ".bin";
+        store().put(key, content, "application/octet-stream");
+
+        assertThat(store().get(key)).isEqualTo(content);
+        assertThat(store().list(prefix)).containsExactly(new StoredObject(key, size));
+    }
+
+    @Test
+    void a_put_replaces_the_object_whatever_the_sizes() throws Exception {
+        String key = prefix + "file.jsonl";
+        byte[] big = bytes((int) THRESHOLD + 10, 2);
+        byte[] small = bytes(300, 3);
+
+        store().put(key, big, "application/x-ndjson");
+        store().put(key, small, "application/x-ndjson");
+        assertThat(store().get(key)).isEqualTo(small);
+        assertThat(store().list(prefix)).containsExactly(new StoredObject(key, 300));
+
+        store().put(key, big, "application/x-ndjson");
+        assertThat(store().get(key)).isEqualTo(big);
+        assertThat(store().list(prefix)).containsExactly(new StoredObject(key, big.length));
+    }
+
+    @Test
+    void putting_the_same_bytes_twice_leaves_one_identical_object() throws Exception {
+        byte[] content = bytes(4096, 4);
+        store().put(prefix + "same", content, "application/octet-stream");
+        store().put(prefix + "same", content, "application/octet-stream");
+
+        assertThat(store().list(prefix)).containsExactly(new StoredObject(prefix + "same", 4096));
+        assertThat(store().get(prefix + "same")).isEqualTo(content);
+    }
+
+    @Test
+    void list_gives_the_keys_under_a_prefix_in_order_with_sizes() throws Exception {
+        store().put(prefix + "b/2", bytes(2, 5), "text/plain");
+        store().put(prefix + "a/1", bytes(1, 5), "text/plain");
+        store().put(prefix + "a/3", bytes(3, 5), "text/plain");
+        store().put(prefix + "ab", bytes(4, 5), "text/plain");
+
+        assertThat(store().list(prefix + "a/")).containsExactly(
+                new StoredObject(prefix + "a/1", 1), new StoredObject(prefix + "a/3", 3));
+        assertThat(store().list(prefix)).extracting(StoredObject::key)
+                .containsExactly(prefix + "a/1", prefix + "a/3", prefix + "ab", prefix + "b/2");
+        assertThat(store().list(prefix + "nothing-here/")).isEmpty();
+    }
+
+    @Test
+    void getting_a_missing_key_is_a_final_404() {
+        StoreException e = catchThrowableOfType(StoreException.class, () -> store().get(prefix + "absent"));
+
+        assertThat(e).isNotNull();
+        assertThat(e.retryable()).isFalse();
+        assertThat(e.httpStatus()).isEqualTo(404);
+        assertThat(e.getMessage()).contains(prefix + "absent");
+    }
+
+    @Test
+    void the_probe_succeeds_and_leaves_no_object_behind() throws Exception {
+        store().probe();
+        store().probe();
+
+        assertThat(store().list(PROBE_KEY)).isEmpty();
+    }
+
+    @Test
+    void a_wrong_secret_is_a_final_403_that_names_the_operation_and_key_but_not_the_secret() {
+        String key = prefix + "denied.bin";
+        StoreException e = catchThrowableOfType(StoreException.class,
+                () -> storeWithWrongSecret().put(key, bytes(10, 6), "application/octet-stream"));
+
+        assertThat(e).isNotNull();
+        assertThat(e.retryable()).isFalse();
+        assertThat(e.httpStatus()).isEqualTo(403);
+        assertThat(e.getMessage()).contains("PUT").contains(key);
+        assertThat(everythingPrinted(e)).doesNotContain(wrongSecret());
+    }
+
+    @Test
+    void the_probe_fails_on_a_wrong_secret() {
+        assertThatThrownBy(() -> storeWithWrongSecret().probe())
+                .isInstanceOfSatisfying(StoreException.class, e -> {
+                    assertThat(e.retryable()).isFalse();
+                    assertThat(e.httpStatus()).isEqualTo(403);
+                    assertThat(e.getMessage()).contains(PROBE_KEY);
+                    assertThat(everythingPrinted(e)).doesNotContain(wrongSecret());
+                });
+    }
+
+    @Test
+    void a_missing_bucket_is_final_and_says_the_sink_does_not_create_buckets() {
+        for (ThrowingCall call : List.<ThrowingCall>of(
+                () -> storeOnMissingBucket().put(prefix + "x", bytes(10, 7), "text/plain"),
+                () -> storeOnMissingBucket().probe(),
+                () -> storeOnMissingBucket().put(prefix + "big", bytes((int) THRESHOLD + 1, 7), "text/plain"))) {
+            StoreException e = catchThrowableOfType(StoreException.class, call::run);
+            assertThat(e).isNotNull();
+            assertThat(e.retryable()).as(e.getMessage()).isFalse();
+            assertThat(e.httpStatus()).as(e.getMessage()).isEqualTo(404);
+            assertThat(e.getMessage()).contains("'" + missingBucketName() + "'").contains("does not create buckets");
+        }
+    }
+
+    @Test
+    void concurrent_puts_all_land() throws Exception {
+        ExecutorService pool = Executors.newFixedThreadPool(4);
+        try {
+            List<Future<byte[]>> writes = new ArrayList<>();
+            for (int i = 0; i < 8; i++) {
+                int n = i;
+                writes.add(pool.submit(() -> {
+                    byte[] content = bytes(n % 3 == 0 ? (int) THRESHOLD + 1000 * n : 1000 * n, n);
+                    store().put(prefix + "f" + n, content, "application/octet-stream");
+                    return content;
+                }));
+            }
+            for (int i = 0; i < 8; i++) {
+                byte[] written = writes.get(i).get();
+                assertThat(store().get(prefix + "f" + i)).isEqualTo(written);
+            }
+            assertThat(store().list(prefix)).hasSize(8);
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    /** Messages, causes, suppressed failures and stack traces: everything a log line could show. */
+    protected static String everythingPrinted(Throwable t) {
+        StringWriter out = new StringWriter();
+        t.printStackTrace(new PrintWriter(out));
+        StringBuilder all = new StringBuilder(out.toString());
+        for (Throwable c = t; c != null; c = c.getCause()) {
+            all.append('\n').append(c);
+        }
+        return all.toString();
+    }
+
+    @FunctionalInterface
+    protected interface ThrowingCall {
+        void run() throws Exception;
+    }
+}
