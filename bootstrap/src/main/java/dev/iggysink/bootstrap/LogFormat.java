@@ -48,7 +48,11 @@ enum LogFormat {
     void apply() {
         if (this == TEXT) return;
         ILoggerFactory factory = LoggerFactory.getILoggerFactory();
-        if (!(factory instanceof LoggerContext context)) return;
+        if (factory instanceof LoggerContext context) applyTo(context);
+    }
+
+    void applyTo(LoggerContext context) {
+        if (this == TEXT) return;
         Logger root = context.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME);
         for (Iterator<Appender<ILoggingEvent>> it = root.iteratorForAppenders(); it.hasNext(); ) {
             if (it.next() instanceof OutputStreamAppender<ILoggingEvent> out
@@ -62,10 +66,9 @@ enum LogFormat {
                 encoder.setWithMessage(false);
                 encoder.setWithFormattedMessage(true);
                 encoder.start();
-                // Stopped while the encoder changes so that no event is written half in one format.
-                out.stop();
+                // Not stopped and restarted: stopping closes the appender's stream. Main.main swaps before any
+                // other thread exists, so no event can be mid-write.
                 out.setEncoder(encoder);
-                out.start();
             }
         }
     }

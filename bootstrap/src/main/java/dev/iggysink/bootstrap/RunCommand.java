@@ -74,8 +74,8 @@ final class RunCommand implements Callable<Integer> {
      * One admin server for the process, on the first sink's address: it serves every sink. Empty when it cannot
      * listen; failing before anything is consumed beats running blind.
      */
-    private static Optional<AdminHttpServer> startAdmin(List<SinkSettings> sinks, SinkRunner runner,
-                                                        PrometheusMetrics metrics) {
+    static Optional<AdminHttpServer> startAdmin(List<SinkSettings> sinks, SinkRunner runner,
+                                                PrometheusMetrics metrics) {
         AdminSettings first = sinks.get(0).admin();
         for (SinkSettings s : sinks.subList(1, sinks.size())) {
             if (!s.admin().equals(first)) {

@@ -86,7 +86,9 @@ class RunLogsIT {
                 events.add(JSON.readTree(line));
             }
             List<String> messages = events.stream().map(e -> e.get("formattedMessage").asString()).toList();
-            assertThat(messages).anyMatch(m -> m.startsWith("effective configuration of sink s3:"));
+            // The configuration dump is where a secret would most likely leak: it is there, redacted.
+            assertThat(messages).anyMatch(m -> m.startsWith("effective configuration of sink s3:")
+                    && m.contains("secret_access_key=****"));
             assertThat(messages).anyMatch(m -> m.startsWith("admin server on http://127.0.0.1:" + port));
             assertThat(messages).anyMatch(m -> m.startsWith("admin: flush requested"));
             assertThat(messages).anyMatch(m -> m.startsWith("status: "));
