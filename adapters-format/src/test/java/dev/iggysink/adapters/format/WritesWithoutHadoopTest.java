@@ -8,7 +8,6 @@ import dev.iggysink.application.port.out.RecordCodec;
 import dev.iggysink.application.settings.OutputFormat;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
-import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -16,7 +15,6 @@ import org.junit.jupiter.params.provider.ValueSource;
  * Runs only in the {@code without-hadoop} surefire execution (see the pom), whose class path drops every Hadoop
  * artifact, as the shipped jar does: parquet and avro files must still be written, with every codec.
  */
-@EnabledIfSystemProperty(named = "iggysink.without-hadoop", matches = "true")
 class WritesWithoutHadoopTest {
 
     @ParameterizedTest
