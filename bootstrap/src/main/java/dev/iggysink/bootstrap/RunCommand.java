@@ -38,16 +38,20 @@ final class RunCommand implements Callable<Integer> {
             description = "how often to log the status line (default ${DEFAULT-VALUE})")
     Duration statusInterval;
 
-    @Option(names = LogFormat.OPTION, defaultValue = "text", converter = LogFormat.Converter.class,
-            description = "text (default) or json: one JSON object per log line")
+    @Option(names = LogFormat.OPTION, converter = LogFormat.Converter.class,
+            description = "text (default) or json: one JSON object per log line; overrides [logging] format")
     LogFormat logFormat;
 
     @Override
     public Integer call() throws Exception {
         // Main.main already switched before the first line; this covers in-process runs (tests).
-        logFormat.apply();
+        if (logFormat != null) logFormat.apply();
         PrintWriter err = spec.commandLine().getErr();
         ConfigResult result = ConnectorConfigLoader.load(config, System.getenv());
+        if (logFormat == null) {
+            // The config's [logging] format applies from here on; only lines before reading the file were text.
+            result.logFormat().flatMap(LogFormat::parse).ifPresent(LogFormat::apply);
+        }
         result.warnings().forEach(w -> LOG.warn("config: {}", w));
         result.notices().forEach(n -> LOG.info("config: {}", n));
         if (!result.ok()) {

@@ -2,19 +2,27 @@ package dev.iggysink.adapters.config;
 
 import dev.iggysink.application.settings.SinkSettings;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * What loading found: the enabled S3 sinks to run, every error at once (when any, {@code sinks} is empty: a half
  * valid configuration is not run), warnings (unknown keys, likely typos) and notices (skipped connectors, accepted
- * keys that have no effect here).
+ * keys that have no effect here), and the {@code [logging] format} ({@code text} or {@code json}) when the file or
+ * {@code IGGY_CONNECTORS_LOGGING_FORMAT} sets one.
  */
 public record ConfigResult(List<SinkSettings> sinks, List<ConfigError> errors, List<String> warnings,
-                           List<String> notices) {
+                           List<String> notices, Optional<String> logFormat) {
     public ConfigResult {
         sinks = List.copyOf(sinks);
         errors = List.copyOf(errors);
         warnings = List.copyOf(warnings);
         notices = List.copyOf(notices);
+        java.util.Objects.requireNonNull(logFormat, "logFormat");
+    }
+
+    public ConfigResult(List<SinkSettings> sinks, List<ConfigError> errors, List<String> warnings,
+                        List<String> notices) {
+        this(sinks, errors, warnings, notices, Optional.empty());
     }
 
     public boolean ok() {

@@ -56,8 +56,27 @@ public final class ConnectorConfigLoader {
                         + "(no [connectors] table)");
             }
         }
+        Optional<String> logFormat = root.flatMap(r -> logFormat(r, env, problems));
         return new ConfigResult(problems.errorCount() == 0 ? sinks : List.of(), problems.errors(),
-                problems.warnings(), problems.notices());
+                problems.warnings(), problems.notices(), logFormat);
+    }
+
+    /** {@code [logging] format} of the Iggy runtime config (also accepted in a connector file); env wins. */
+    private static Optional<String> logFormat(ObjectNode root, Map<String, String> env, Problems problems) {
+        String fromEnv = env.get("IGGY_CONNECTORS_LOGGING_FORMAT");
+        JsonNode node = root.path("logging").path("format");
+        String value = fromEnv != null ? fromEnv : node.isString() ? node.asString() : null;
+        if (value == null) {
+            if (!node.isMissingNode()) problems.error("logging.format", "expected a string: text or json");
+            return Optional.empty();
+        }
+        String v = value.trim().toLowerCase(java.util.Locale.ROOT);
+        if (!v.equals("text") && !v.equals("json")) {
+            problems.error(fromEnv != null ? "IGGY_CONNECTORS_LOGGING_FORMAT" : "logging.format",
+                    "\"" + value + "\" is not one of text, json");
+            return Optional.empty();
+        }
+        return Optional.of(v);
     }
 
     private static void single(Path file, ObjectNode root, Map<String, String> env, Problems problems,

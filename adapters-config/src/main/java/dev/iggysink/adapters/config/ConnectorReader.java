@@ -38,7 +38,7 @@ import tools.jackson.databind.json.JsonMapper;
 final class ConnectorReader {
     static final List<String> TOP_LEVEL_KEYS = List.of("type", "key", "enabled", "version", "name", "path",
             "plugin_config_format", "verbose", "benchmark", "offset_commit", "streams", "plugin_config", "transforms",
-            "iggy", "admin");
+            "iggy", "admin", "logging");
     static final List<String> STREAM_KEYS = List.of("stream", "topics", "schema", "batch_length", "poll_interval",
             "consumer_group", "avro_schema_json", "avro_schema_path");
     static final List<String> PLUGIN_KEYS = List.of(

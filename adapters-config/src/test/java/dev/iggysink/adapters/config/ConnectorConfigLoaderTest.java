@@ -317,4 +317,21 @@ class ConnectorConfigLoaderTest {
                 .containsExactly("connectors.config_dir: \"nowhere\" is not a directory (relative paths start at "
                         + "the runtime config's directory)");
     }
+
+    @Test
+    void the_logging_format_of_the_runtime_key_is_read_and_checked_and_env_wins() throws Exception {
+        Path json = TestFiles.write(tmp, "json.toml", TestFiles.read("seed/s3.toml") + "\n[logging]\nformat = \"JSON\"\n");
+        assertThat(ConnectorConfigLoader.load(json, Map.of()).logFormat()).contains("json");
+        assertThat(ConnectorConfigLoader.load(json, Map.of("IGGY_CONNECTORS_LOGGING_FORMAT", "text")).logFormat())
+                .contains("text");
+
+        Path bad = TestFiles.write(tmp, "bad.toml", TestFiles.read("seed/s3.toml") + "\n[logging]\nformat = \"xml\"\n");
+        ConfigResult result = ConnectorConfigLoader.load(bad, Map.of());
+        assertThat(result.ok()).isFalse();
+        assertThat(result.errors()).extracting(ConfigError::toString)
+                .contains("logging.format: \"xml\" is not one of text, json");
+
+        Path none = TestFiles.write(tmp, "none.toml", TestFiles.read("seed/s3.toml"));
+        assertThat(ConnectorConfigLoader.load(none, Map.of()).logFormat()).isEmpty();
+    }
 }
