@@ -13,8 +13,9 @@ set -euo pipefail
 repo_root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "${repo_root}"
 
-bench_jar="benchmarks/target/benchmarks.jar"
-sink_jar="bootstrap/target/iggy-s3-sink.jar"
+# BENCH_JAR / SINK_JAR override the jars (e.g. to bench another build of the sink).
+bench_jar="${BENCH_JAR:-benchmarks/target/benchmarks.jar}"
+sink_jar="${SINK_JAR:-bootstrap/target/iggy-s3-sink.jar}"
 for jar in "${bench_jar}" "${sink_jar}"; do
   [[ -f "${jar}" ]] || { echo "bench.sh: ${jar} is missing; run: mvn -B -q -DskipTests package" >&2; exit 2; }
 done
@@ -25,6 +26,7 @@ if [[ -z "${MINIO_BINARY:-}" && -z "${S3_TEST_ENDPOINT:-}" ]] && ! command -v mi
 fi
 # The in-JVM broker keeps every message on the heap (1M x 1 KiB is about 1.1 GB).
 bench_java=(java -Xmx4g -jar "${bench_jar}")
+sink_flag=(--sink-jar "${sink_jar}")
 
 mode="all"
 only=""
@@ -43,7 +45,7 @@ while [[ $# -gt 0 ]]; do
 done
 
 case "${mode}" in
-  smoke) exec "${bench_java[@]}" e2e --smoke ;;
+  smoke) exec "${bench_java[@]}" e2e --smoke "${sink_flag[@]}" ;;
   jmh) exec java -jar "${bench_jar}" jmh -prof gc -rf json -rff bench-results/jmh.json "${jmh_args[@]}" ;;
 esac
 
@@ -65,7 +67,7 @@ for entry in "${scenarios[@]}"; do
   flags="${entry#*|}"
   [[ -n "${only}" && "${only}" != "${name}" ]] && continue
   # shellcheck disable=SC2086 # flags are word lists on purpose
-  "${bench_java[@]}" e2e --name "${name}" ${flags} || { echo "bench.sh: ${name} failed" >&2; failed=1; }
+  "${bench_java[@]}" e2e "${sink_flag[@]}" --name "${name}" ${flags} || { echo "bench.sh: ${name} failed" >&2; failed=1; }
 done
 echo "bench.sh: done in $(( $(date +%s) - start )) s; results in bench-results/results.jsonl"
 exit "${failed}"

@@ -1,0 +1,28 @@
+package dev.iggysink.benchmarks;
+
+import dev.iggysink.benchmarks.e2e.EndToEndBench;
+import java.util.Arrays;
+
+/**
+ * Entry point of {@code benchmarks.jar}: {@code jmh [JMH options]} runs the micro-benchmarks (all JMH options work,
+ * e.g. {@code jmh CodecBench -prof gc}); {@code e2e [options]} runs the end-to-end bench (see {@code e2e --help}).
+ */
+public final class BenchMain {
+    private BenchMain() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        String command = args.length == 0 ? "--help" : args[0];
+        String[] rest = Arrays.copyOfRange(args, Math.min(1, args.length), args.length);
+        switch (command) {
+            case "jmh" -> org.openjdk.jmh.Main.main(rest);
+            case "e2e" -> System.exit(EndToEndBench.run(rest));
+            default -> {
+                System.out.println("""
+                        usage: java -jar benchmarks.jar jmh [JMH options]     micro-benchmarks (jmh -h for options)
+                               java -jar benchmarks.jar e2e [options]         end-to-end bench (e2e --help)""");
+                System.exit("--help".equals(command) || "-h".equals(command) ? 0 : 2);
+            }
+        }
+    }
+}

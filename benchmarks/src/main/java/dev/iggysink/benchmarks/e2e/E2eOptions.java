@@ -1,0 +1,118 @@
+package dev.iggysink.benchmarks.e2e;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/** Flags of {@code e2e}; see {@link #USAGE}. Mutable while parsing, read-only afterwards. */
+final class E2eOptions {
+    static final String USAGE = """
+            usage: java -jar benchmarks/target/benchmarks.jar e2e [options]
+              --messages N              messages to produce (default 1000000; --smoke: 20000)
+              --size S                  JSON payload size, e.g. 100, 1KiB, 64KiB (default 1KiB)
+              --partitions P            partitions of the topic (default 8)
+              --format F                json_lines | json_array | raw | avro | parquet (default json_lines)
+              --rotation R              size:8MiB | messages:1000 (default size:8MiB)
+              --compression C           none | gzip | zstd (default none)
+              --max-buffered-bytes B    sink memory budget (default: the sink's, 256MiB)
+              --upload-concurrency C    sink upload_concurrency and the raw-PUT baseline's threads (default 4)
+              --name NAME               scenario label in the output and results file (default: derived)
+              --sink-jar PATH           default: bootstrap/target/iggy-s3-sink.jar in this or a parent directory
+              --sink-java-opts "..."    extra JVM options of the sink child (also env SINK_JAVA_OPTS)
+              --jfr                     record a JFR profile of the sink child (60 s, settings=profile)
+              --results PATH            JSON-lines results file (default bench-results/results.jsonl)
+              --no-baseline             skip the raw-PUT baseline
+              --timeout SECONDS         give up after this long waiting for the sink (default 300)
+              --smoke                   a few-seconds run for CI: 20000 x 1KiB, 4 partitions, 1000-message files
+            Iggy: IGGY_TCP_ADDRESS=host:port uses that server, else an in-JVM broker. MinIO: MINIO_BINARY, minio on
+            PATH or .tools/minio (or S3_TEST_ENDPOINT for an external store).""";
+
+    long messages = 1_000_000;
+    int size = 1024;
+    int partitions = 8;
+    String format = "json_lines";
+    String rotationKind = "size";
+    String rotationValue = "8MiB";
+    String compression = "none";
+    String maxBufferedBytes;
+    int uploadConcurrency = 4;
+    String name;
+    String sinkJar;
+    final List<String> sinkJavaOpts = new ArrayList<>();
+    boolean jfr;
+    String results = "bench-results/results.jsonl";
+    boolean baseline = true;
+    int timeoutSeconds = 300;
+    boolean smoke;
+    boolean help;
+
+    static E2eOptions parse(String[] args) {
+        E2eOptions o = new E2eOptions();
+        boolean messagesSet = false;
+        boolean partitionsSet = false;
+        boolean rotationSet = false;
+        String env = System.getenv("SINK_JAVA_OPTS");
+        if (env != null && !env.isBlank()) o.sinkJavaOpts.addAll(List.of(env.trim().split("\\s+")));
+        for (int i = 0; i < args.length; i++) {
+            String a = args[i];
+            switch (a) {
+                case "--messages" -> {
+                    o.messages = (long) Sizes.parse(value(args, ++i, a));
+                    messagesSet = true;
+                }
+                case "--size" -> o.size = Math.toIntExact(Sizes.parse(value(args, ++i, a)));
+                case "--partitions" -> {
+                    o.partitions = Integer.parseInt(value(args, ++i, a));
+                    partitionsSet = true;
+                }
+                case "--format" -> o.format = value(args, ++i, a).toLowerCase(Locale.ROOT);
+                case "--rotation" -> {
+                    String r = value(args, ++i, a);
+                    int colon = r.indexOf(':');
+                    if (colon < 0) throw new IllegalArgumentException("--rotation is size:<bytes> or messages:<n>");
+                    o.rotationKind = r.substring(0, colon).toLowerCase(Locale.ROOT);
+                    o.rotationValue = r.substring(colon + 1);
+                    if (!o.rotationKind.equals("size") && !o.rotationKind.equals("messages")) {
+                        throw new IllegalArgumentException("--rotation is size:<bytes> or messages:<n>");
+                    }
+                    rotationSet = true;
+                }
+                case "--compression" -> o.compression = value(args, ++i, a).toLowerCase(Locale.ROOT);
+                case "--max-buffered-bytes" -> o.maxBufferedBytes = value(args, ++i, a);
+                case "--upload-concurrency" -> o.uploadConcurrency = Integer.parseInt(value(args, ++i, a));
+                case "--name" -> o.name = value(args, ++i, a);
+                case "--sink-jar" -> o.sinkJar = value(args, ++i, a);
+                case "--sink-java-opts" -> o.sinkJavaOpts.addAll(List.of(value(args, ++i, a).trim().split("\\s+")));
+                case "--jfr" -> o.jfr = true;
+                case "--results" -> o.results = value(args, ++i, a);
+                case "--no-baseline" -> o.baseline = false;
+                case "--timeout" -> o.timeoutSeconds = Integer.parseInt(value(args, ++i, a));
+                case "--smoke" -> o.smoke = true;
+                case "--help", "-h" -> o.help = true;
+                default -> throw new IllegalArgumentException("unknown option " + a + "\n" + USAGE);
+            }
+        }
+        if (o.smoke) {
+            if (!messagesSet) o.messages = 20_000;
+            if (!partitionsSet) o.partitions = 4;
+            if (!rotationSet) {
+                o.rotationKind = "messages";
+                o.rotationValue = "1000";
+            }
+        }
+        if (o.messages <= 0 || o.partitions <= 0 || o.size <= 0 || o.uploadConcurrency <= 0) {
+            throw new IllegalArgumentException("--messages, --size, --partitions, --upload-concurrency must be > 0");
+        }
+        if (o.name == null) {
+            o.name = (o.smoke ? "smoke-" : "") + o.format + "-" + Sizes.human(o.size) + "-" + o.rotationKind + "_"
+                    + o.rotationValue + "-p" + o.partitions + (o.compression.equals("none") ? "" : "-" + o.compression)
+                    + (o.maxBufferedBytes == null ? "" : "-budget_" + o.maxBufferedBytes);
+        }
+        return o;
+    }
+
+    private static String value(String[] args, int i, String flag) {
+        if (i >= args.length) throw new IllegalArgumentException(flag + " needs a value");
+        return args[i];
+    }
+}

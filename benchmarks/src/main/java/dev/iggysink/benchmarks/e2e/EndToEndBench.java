@@ -1,0 +1,422 @@
+package dev.iggysink.benchmarks.e2e;
+
+import dev.iggysink.adapters.iggy.IggyGroupOffsets;
+import dev.iggysink.application.settings.IggySettings;
+import dev.iggysink.application.settings.Secret;
+import dev.iggysink.application.settings.StorageSettings;
+import dev.iggysink.benchmarks.Payloads;
+import dev.iggysink.domain.message.PartitionRef;
+import dev.iggysink.testkit.iggy.IggyEndpoint;
+import dev.iggysink.testkit.iggy.IggyProducer;
+import dev.iggysink.testkit.s3.MinioServer;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalLong;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import software.amazon.awssdk.services.s3.model.S3Object;
+
+/**
+ * The end-to-end bench: how fast the real sink turns Iggy messages into durable, committed objects, against the
+ * ceiling of PUTting the same objects straight to the same store.
+ *
+ * <ol>
+ *   <li>Start Iggy (in-JVM broker, or {@code IGGY_TCP_ADDRESS}) and MinIO; produce every message first, so the sink
+ *       drains a full topic and the producer is never what is measured.</li>
+ *   <li>Start the sink jar as a child with its admin server on a free port. The clock starts at the first record
+ *       the sink reports consumed (JVM start-up and the bucket probe are reported apart) and stops when the
+ *       group's committed offsets, read from Iggy without joining the group, cover every message. Once the sink has
+ *       read everything and has no upload pending, it gets SIGTERM so the graceful stop seals the last open files
+ *       (size rotation never fills them); the stop is part of the measured time.</li>
+ *   <li>Time to durable for the last record = commit covering everything − moment the sink had read everything.</li>
+ *   <li>Raw-PUT baseline: the objects the sink wrote (count and sizes, listed from the bucket) PUT again by
+ *       {@code upload_concurrency} threads through the sink's own S3 adapter; ratio = sink time / baseline time
+ *       for the same bytes.</li>
+ * </ol>
+ * Peak RSS is the child's {@code VmHWM}; heap figures come from its GC log. One JSON line per run is appended to
+ * the results file.
+ */
+public final class EndToEndBench {
+    private static final String STREAM = "bench";
+    private static final String TOPIC = "events";
+    private static final String GROUP = "s3_sink_bench";
+    private static final String BUCKET = "bench";
+    private static final String PREFIX = "sink";
+    private static final long POLL_MILLIS = 25;
+
+    private final E2eOptions o;
+    private final PrintStream out = System.out;
+
+    private EndToEndBench(E2eOptions options) {
+        this.o = options;
+    }
+
+    public static int run(String[] args) throws Exception {
+        E2eOptions options;
+        try {
+            options = E2eOptions.parse(args);
+        } catch (IllegalArgumentException e) {
+            System.err.println(e.getMessage());
+            return 2;
+        }
+        if (options.help) {
+            System.out.println(E2eOptions.USAGE);
+            return 0;
+        }
+        return new EndToEndBench(options).run();
+    }
+
+    private int run() throws Exception {
+        Path jar = sinkJar();
+        Path runDir = Path.of("bench-results", "runs", o.name + "-" + Instant.now().getEpochSecond());
+        Files.createDirectories(runDir);
+        out.printf("== e2e %s: %,d x %s JSON, %d partitions, %s, rotation %s:%s, compression %s, budget %s,"
+                        + " upload_concurrency %d%n", o.name, o.messages, Sizes.human(o.size), o.partitions, o.format,
+                o.rotationKind, o.rotationValue, o.compression, o.maxBufferedBytes == null ? "default"
+                        : o.maxBufferedBytes, o.uploadConcurrency);
+        try (IggyEndpoint iggy = IggyEndpoint.fromEnvOrEmbedded(); MinioServer minio = MinioServer.start()) {
+            minio.createBucket(BUCKET);
+            long[] perPartition = produce(iggy);
+            Map<String, Object> r = new LinkedHashMap<>();
+            Path config = runDir.resolve("connector.toml");
+            int adminPort = freePort();
+            Files.writeString(config, toml(iggy.address(), minio, adminPort), StandardCharsets.UTF_8);
+            Sample s = runSink(jar, config, runDir, adminPort, iggy, perPartition);
+            if (s == null) return 1;
+            deleteStream(iggy);
+            List<Long> sizes = new ArrayList<>();
+            for (S3Object obj : minio.client().listObjectsV2Paginator(b -> b.bucket(BUCKET).prefix(PREFIX + "/"))
+                    .contents()) {
+                sizes.add(obj.size());
+            }
+            long objectBytes = sizes.stream().mapToLong(Long::longValue).sum();
+            double sinkSeconds = (s.end - s.first) / 1e9;
+            double payloadMb = o.messages * (double) o.size / 1e6;
+            r.put("name", o.name);
+            r.put("at", Instant.now().toString());
+            r.put("messages", o.messages);
+            r.put("size", o.size);
+            r.put("partitions", o.partitions);
+            r.put("format", o.format);
+            r.put("rotation", o.rotationKind + ":" + o.rotationValue);
+            r.put("compression", o.compression);
+            r.put("max_buffered_bytes", o.maxBufferedBytes == null ? "default" : o.maxBufferedBytes);
+            r.put("upload_concurrency", o.uploadConcurrency);
+            r.put("iggy", iggy.embedded() ? "embedded" : "external");
+            r.put("producer_records_per_s", round(s.producerRate));
+            r.put("sink_startup_s", round((s.first - s.launch) / 1e9));
+            r.put("sink_seconds", round(sinkSeconds));
+            r.put("records_per_s", round(o.messages / sinkSeconds));
+            r.put("payload_mb_per_s", round(payloadMb / sinkSeconds));
+            r.put("objects", sizes.size());
+            r.put("object_mb", round(objectBytes / 1e6));
+            r.put("object_mb_per_s", round(objectBytes / 1e6 / sinkSeconds));
+            r.put("objects_per_s", round(sizes.size() / sinkSeconds));
+            r.put("read_all_s", round((s.readAll - s.first) / 1e9));
+            r.put("sigterm_needed", s.sigterm > 0);
+            r.put("time_to_durable_last_ms", round((s.end - s.readAll) / 1e6));
+            r.put("sink_exit", s.exit);
+            r.put("peak_rss_mib", s.peakRssKib / 1024);
+            long[] heap = s.heapMib;
+            r.put("heap_used_peak_mib", heap[0]);
+            r.put("heap_live_max_mib", heap[1]);
+            r.put("heap_committed_max_mib", heap[2]);
+            r.put("buffered_peak_mib", round(s.maxBuffered / 1048576.0));
+            r.put("paused_seen", s.pausedSeen);
+            if (o.baseline && !sizes.isEmpty()) {
+                RawPutBaseline.Result b = RawPutBaseline.run(storage(minio), sizes, o.uploadConcurrency,
+                        "application/octet-stream");
+                r.put("raw_put_seconds", round(b.seconds()));
+                r.put("raw_put_objects_per_s", round(b.objects() / b.seconds()));
+                r.put("raw_put_mb_per_s", round(b.bytes() / 1e6 / b.seconds()));
+                r.put("sink_vs_raw_put", round(b.seconds() / sinkSeconds));
+            }
+            r.put("run_dir", runDir.toString());
+            print(r);
+            append(r);
+            return s.exit == 0 ? 0 : 1;
+        }
+    }
+
+    /** What one sink run observed; times are {@link System#nanoTime()}. */
+    private static final class Sample {
+        double producerRate;
+        long launch;
+        long first;
+        long readAll;
+        long sigterm;
+        long end;
+        int exit;
+        long peakRssKib;
+        long[] heapMib;
+        long maxBuffered;
+        boolean pausedSeen;
+    }
+
+    private Sample runSink(Path jar, Path config, Path runDir, int adminPort, IggyEndpoint iggy, long[] perPartition)
+            throws Exception {
+        Sample s = new Sample();
+        s.producerRate = producerRate;
+        Path jfr = o.jfr ? runDir.resolve("sink.jfr") : null;
+        IggySettings settings = new IggySettings(iggy.host(), iggy.port(), "iggy", Secret.of("iggy"),
+                Optional.empty(), false, Optional.empty(), Optional.empty());
+        Duration timeout = Duration.ofSeconds(o.timeoutSeconds);
+        s.launch = System.nanoTime();
+        try (SinkChild sink = SinkChild.start(jar, config, runDir.resolve("sink.log"), runDir.resolve("gc.log"),
+                o.sinkJavaOpts, jfr, adminPort);
+             IggyGroupOffsets offsets = new IggyGroupOffsets(settings, STREAM, TOPIC, GROUP, Duration.ofSeconds(5))) {
+            out.printf("sink pid %d, log %s%n", sink.pid(), runDir.resolve("sink.log"));
+            long deadline = s.launch + timeout.toNanos();
+            long lastCommitCheck = 0;
+            while (true) {
+                long now = System.nanoTime();
+                if (now > deadline) {
+                    out.printf("TIMEOUT after %d s; see %s%n", o.timeoutSeconds, runDir.resolve("sink.log"));
+                    sink.terminate();
+                    sink.waitFor(Duration.ofSeconds(30));
+                    return null;
+                }
+                long rss = sink.procKib("VmHWM");
+                if (rss > 0) s.peakRssKib = Math.max(s.peakRssKib, rss);
+                String st = s.sigterm == 0 ? sink.status() : null;
+                boolean idle = false;
+                if (st != null) {
+                    long consumed = SinkChild.number(st, "records_consumed").orElse(0);
+                    s.maxBuffered = Math.max(s.maxBuffered, SinkChild.number(st, "buffered_bytes").orElse(0));
+                    s.pausedSeen |= st.contains("\"paused\":true");
+                    if (consumed > 0 && s.first == 0) s.first = now;
+                    if (consumed >= o.messages && s.readAll == 0) s.readAll = now;
+                    idle = s.readAll != 0 && SinkChild.sum(st, "pending_uploads") == 0;
+                }
+                // Commits are read from Iggy itself; often enough to time the end, not so often as to load it.
+                boolean checkCommits = s.readAll != 0 && (idle || s.sigterm != 0 || now - lastCommitCheck > 250e6);
+                if (checkCommits) {
+                    lastCommitCheck = now;
+                    if (covered(offsets, perPartition)) {
+                        s.end = System.nanoTime();
+                        break;
+                    }
+                }
+                if (idle && s.sigterm == 0) {
+                    s.sigterm = System.nanoTime();
+                    sink.terminate();
+                }
+                if (!sink.alive() && s.sigterm == 0) {
+                    out.printf("the sink exited early; see %s%n", runDir.resolve("sink.log"));
+                    return null;
+                }
+                if (!sink.alive() && !covered(offsets, perPartition)) {
+                    out.printf("the sink stopped before committing everything; see %s%n", runDir.resolve("sink.log"));
+                    return null;
+                }
+                Thread.sleep(s.sigterm != 0 ? 5 : POLL_MILLIS);
+            }
+            long rss = sink.procKib("VmHWM");
+            if (rss > 0) s.peakRssKib = Math.max(s.peakRssKib, rss);
+            if (s.sigterm == 0) sink.terminate();
+            s.exit = sink.waitFor(Duration.ofSeconds(60));
+            s.heapMib = sink.heapMib();
+        }
+        return s;
+    }
+
+    private boolean covered(IggyGroupOffsets offsets, long[] perPartition) throws Exception {
+        for (int p = 0; p < perPartition.length; p++) {
+            if (perPartition[p] == 0) continue;
+            OptionalLong c = offsets.committedOffset(new PartitionRef(STREAM, TOPIC, p));
+            if (c.isEmpty() || c.getAsLong() < perPartition[p] - 1) return false;
+        }
+        return true;
+    }
+
+    private double producerRate;
+
+    /** Sends every message (round robin over partitions) on two connections; returns the count per partition. */
+    private long[] produce(IggyEndpoint iggy) throws Exception {
+        try (IggyProducer admin = IggyProducer.connect(iggy.host(), iggy.port())) {
+            admin.deleteStream(STREAM);
+            admin.createStreamIfMissing(STREAM);
+            admin.createTopicIfMissing(STREAM, TOPIC, o.partitions);
+        }
+        long[] perPartition = new long[o.partitions];
+        for (int p = 0; p < o.partitions; p++) {
+            perPartition[p] = o.messages / o.partitions + (p < o.messages % o.partitions ? 1 : 0);
+        }
+        int batch = (int) Math.max(1, Math.min(1000, (1 << 20) / o.size));
+        int threads = Math.min(2, o.partitions);
+        long start = System.nanoTime();
+        ExecutorService pool = Executors.newFixedThreadPool(threads);
+        try {
+            List<Future<?>> done = new ArrayList<>();
+            for (int t = 0; t < threads; t++) {
+                int first = t;
+                done.add(pool.submit(() -> {
+                    try (IggyProducer producer = IggyProducer.connect(iggy.host(), iggy.port())) {
+                        for (int p = first; p < o.partitions; p += threads) {
+                            List<byte[]> payloads = new ArrayList<>(batch);
+                            for (long i = 0; i < perPartition[p]; i++) {
+                                payloads.add(Payloads.json(i * o.partitions + p, o.size));
+                                if (payloads.size() == batch) {
+                                    producer.send(STREAM, TOPIC, p, payloads);
+                                    payloads = new ArrayList<>(batch);
+                                }
+                            }
+                            if (!payloads.isEmpty()) producer.send(STREAM, TOPIC, p, payloads);
+                        }
+                    }
+                    return null;
+                }));
+            }
+            for (Future<?> f : done) f.get();
+        } finally {
+            pool.shutdown();
+        }
+        double seconds = (System.nanoTime() - start) / 1e9;
+        producerRate = o.messages / seconds;
+        out.printf("produced %,d messages in %.1f s (%,.0f msg/s)%n", o.messages, seconds, producerRate);
+        return perPartition;
+    }
+
+    /** Frees the broker's copy of the messages before the baseline allocates its bodies. */
+    private static void deleteStream(IggyEndpoint iggy) {
+        try (IggyProducer admin = IggyProducer.connect(iggy.host(), iggy.port())) {
+            admin.deleteStream(STREAM);
+        }
+    }
+
+    private String toml(String iggyAddress, MinioServer minio, int adminPort) {
+        StringBuilder plugin = new StringBuilder();
+        if (o.rotationKind.equals("size")) {
+            plugin.append("file_rotation = \"size\"\nmax_file_size = \"").append(o.rotationValue).append("\"\n");
+        } else {
+            plugin.append("file_rotation = \"messages\"\nmax_messages_per_file = ").append(Sizes.parse(o.rotationValue))
+                    .append('\n');
+        }
+        plugin.append("output_format = \"").append(o.format).append("\"\n");
+        plugin.append("compression = \"").append(o.compression).append("\"\n");
+        plugin.append("upload_concurrency = ").append(o.uploadConcurrency).append('\n');
+        if (o.maxBufferedBytes != null) {
+            plugin.append("max_buffered_bytes = \"").append(o.maxBufferedBytes).append("\"\n");
+        }
+        if (o.format.equals("avro") || o.format.equals("parquet")) {
+            plugin.append("avro_schema_json = '''").append(Payloads.AVRO_SCHEMA).append("'''\n");
+        }
+        String schema = o.format.equals("raw") ? "raw" : "json";
+        return """
+                type = "sink"
+                key = "s3bench"
+                enabled = true
+                version = 0
+                name = "S3 sink bench"
+                path = "target/release/libiggy_connector_s3_sink"
+                plugin_config_format = "toml"
+
+                [iggy]
+                address = "%s"
+                username = "iggy"
+                password = "iggy"
+
+                [[streams]]
+                stream = "%s"
+                topics = ["%s"]
+                schema = "%s"
+                batch_length = 1000
+                poll_interval = "5ms"
+                consumer_group = "%s"
+
+                [plugin_config]
+                bucket = "%s"
+                prefix = "%s"
+                region = "%s"
+                endpoint = "%s"
+                access_key_id = "%s"
+                secret_access_key = "%s"
+                path_style = true
+                path_template = "{stream}/{topic}/{date}/{hour}"
+                %s
+                [admin]
+                address = "127.0.0.1:%d"
+                """.formatted(iggyAddress, STREAM, TOPIC, schema, GROUP, BUCKET, PREFIX, minio.region(),
+                minio.endpoint(), minio.accessKey(), minio.secretKey(), plugin, adminPort);
+    }
+
+    private StorageSettings storage(MinioServer minio) {
+        StorageSettings basic = StorageSettings.basic(BUCKET, minio.region(), Optional.of(minio.endpoint().toString()),
+                Optional.of(minio.accessKey()), Optional.of(Secret.of(minio.secretKey())));
+        return new StorageSettings(basic.bucket(), basic.region(), basic.endpoint(), true, basic.accessKeyId(),
+                basic.secretAccessKey(), basic.client(), basic.multipartThreshold(), basic.multipartPartSize(),
+                o.uploadConcurrency, basic.sse(), basic.sseKmsKeyId(), basic.storageClass(), basic.cannedAcl(),
+                basic.objectTags(), basic.requestTimeout());
+    }
+
+    private Path sinkJar() {
+        if (o.sinkJar != null) return Path.of(o.sinkJar);
+        Path dir = Path.of("").toAbsolutePath();
+        for (Path d = dir; d != null; d = d.getParent()) {
+            Path candidate = d.resolve("bootstrap/target/iggy-s3-sink.jar");
+            if (Files.isRegularFile(candidate)) return candidate;
+        }
+        throw new IllegalStateException("bootstrap/target/iggy-s3-sink.jar not found from " + dir
+                + ": build it (mvn -B -q -DskipTests package) or pass --sink-jar");
+    }
+
+    private static int freePort() throws IOException {
+        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            return s.getLocalPort();
+        }
+    }
+
+    private void print(Map<String, Object> r) {
+        out.printf(Locale.ROOT, """
+                -- %s --
+                  sink:      %,.0f records/s   %.1f MB/s payload   %.1f MB/s objects   %.1f objects/s   (%d objects, %.1f MB, %.2f s; start-up %.2f s before)
+                  raw PUT:   %s objects/s   %s MB/s   (%s s)   sink/raw-PUT = %s
+                  last record: durable and committed %s ms after the sink had read it (SIGTERM flush: %s)
+                  memory:    peak RSS %d MiB; heap used peak %d MiB, live max %d MiB, committed max %d MiB; buffered peak %s MiB, paused: %s
+                  producer:  %,.0f msg/s; sink exit %s
+                """, r.get("name"), (double) r.get("records_per_s"), (double) r.get("payload_mb_per_s"),
+                (double) r.get("object_mb_per_s"), (double) r.get("objects_per_s"), (int) r.get("objects"),
+                (double) r.get("object_mb"), (double) r.get("sink_seconds"), (double) r.get("sink_startup_s"),
+                r.getOrDefault("raw_put_objects_per_s", "-"), r.getOrDefault("raw_put_mb_per_s", "-"),
+                r.getOrDefault("raw_put_seconds", "-"), r.getOrDefault("sink_vs_raw_put", "-"),
+                r.get("time_to_durable_last_ms"), r.get("sigterm_needed"), (long) r.get("peak_rss_mib"),
+                (long) r.get("heap_used_peak_mib"), (long) r.get("heap_live_max_mib"),
+                (long) r.get("heap_committed_max_mib"), r.get("buffered_peak_mib"), r.get("paused_seen"),
+                (double) r.get("producer_records_per_s"), r.get("sink_exit"));
+    }
+
+    private void append(Map<String, Object> r) throws IOException {
+        StringBuilder json = new StringBuilder("{");
+        for (Map.Entry<String, Object> e : r.entrySet()) {
+            if (json.length() > 1) json.append(',');
+            json.append('"').append(e.getKey()).append("\":");
+            Object v = e.getValue();
+            if (v instanceof Number || v instanceof Boolean) json.append(v);
+            else json.append('"').append(String.valueOf(v).replace("\\", "\\\\").replace("\"", "\\\"")).append('"');
+        }
+        json.append("}\n");
+        Path file = Path.of(o.results);
+        if (file.getParent() != null) Files.createDirectories(file.getParent());
+        Files.writeString(file, json, StandardCharsets.UTF_8, StandardOpenOption.CREATE, StandardOpenOption.APPEND);
+        out.println("appended to " + file);
+    }
+
+    private static double round(double v) {
+        return Math.round(v * 100) / 100.0;
+    }
+}

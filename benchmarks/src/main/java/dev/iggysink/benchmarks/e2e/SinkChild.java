@@ -1,0 +1,149 @@
+package dev.iggysink.benchmarks.e2e;
+
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.OptionalLong;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * The real sink jar as a child process ({@code java -jar iggy-s3-sink.jar run --config F}), its log in a file, its
+ * GC log for the heap figures, its {@code /proc} memory counters and its admin {@code /status}.
+ */
+final class SinkChild implements AutoCloseable {
+    private static final Pattern GC_PAUSE = Pattern.compile("(\\d+)([KMG])->(\\d+)([KMG])\\((\\d+)([KMG])\\)");
+
+    private final Process process;
+    private final Path gcLog;
+    private final URI status;
+    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(1)).build();
+
+    private SinkChild(Process process, Path gcLog, URI status) {
+        this.process = process;
+        this.gcLog = gcLog;
+        this.status = status;
+    }
+
+    static SinkChild start(Path jar, Path config, Path log, Path gcLog, List<String> javaOpts, Path jfr,
+                           int adminPort) throws IOException {
+        List<String> cmd = new ArrayList<>();
+        cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        cmd.addAll(javaOpts);
+        cmd.add("-Xlog:gc:file=" + gcLog);
+        if (jfr != null) cmd.add("-XX:StartFlightRecording=duration=60s,settings=profile,filename=" + jfr);
+        cmd.addAll(List.of("-jar", jar.toString(), "run", "--config", config.toString()));
+        ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true)
+                .redirectOutput(ProcessBuilder.Redirect.to(log.toFile()));
+        return new SinkChild(pb.start(), gcLog, URI.create("http://127.0.0.1:" + adminPort + "/status"));
+    }
+
+    long pid() {
+        return process.pid();
+    }
+
+    boolean alive() {
+        return process.isAlive();
+    }
+
+    /** The admin {@code /status} body, or null while the server is not up (or after it stopped). */
+    String status() {
+        try {
+            HttpResponse<String> r = http.send(HttpRequest.newBuilder(status).timeout(Duration.ofSeconds(2)).GET()
+                    .build(), HttpResponse.BodyHandlers.ofString());
+            return r.statusCode() == 200 ? r.body() : null;
+        } catch (IOException e) {
+            return null;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return null;
+        }
+    }
+
+    /** The first {@code "name":<number>} of a JSON text (the totals come before the partitions). */
+    static OptionalLong number(String json, String name) {
+        Matcher m = Pattern.compile("\"" + name + "\"\\s*:\\s*(-?\\d+)").matcher(json);
+        return m.find() ? OptionalLong.of(Long.parseLong(m.group(1))) : OptionalLong.empty();
+    }
+
+    /** The sum of every {@code "name":<number>} of a JSON text (one per partition). */
+    static long sum(String json, String name) {
+        Matcher m = Pattern.compile("\"" + name + "\"\\s*:\\s*(-?\\d+)").matcher(json);
+        long total = 0;
+        while (m.find()) total += Long.parseLong(m.group(1));
+        return total;
+    }
+
+    /** {@code /proc/<pid>/status} field in KiB (VmHWM = peak RSS, VmRSS = now); −1 when gone. */
+    long procKib(String field) {
+        try {
+            for (String line : Files.readAllLines(Path.of("/proc", Long.toString(process.pid()), "status"))) {
+                if (line.startsWith(field + ":")) {
+                    return Long.parseLong(line.substring(field.length() + 1).replace("kB", "").trim());
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            return -1;
+        }
+        return -1;
+    }
+
+    /** SIGTERM: the graceful stop (seal, upload, commit). */
+    void terminate() {
+        process.destroy();
+    }
+
+    /** Exit code, or −1 if it did not exit in time (then it is killed). */
+    int waitFor(Duration timeout) throws InterruptedException {
+        if (process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) return process.exitValue();
+        process.destroyForcibly();
+        process.waitFor(10, TimeUnit.SECONDS);
+        return -1;
+    }
+
+    /**
+     * From the GC log: {@code [0]} the largest heap in use before a collection, {@code [1]} the largest live heap
+     * after one, {@code [2]} the largest committed heap, all in MiB; −1 when no collection happened.
+     */
+    long[] heapMib() {
+        long before = -1;
+        long after = -1;
+        long committed = -1;
+        try {
+            for (String line : Files.readAllLines(gcLog, StandardCharsets.UTF_8)) {
+                if (!line.contains("Pause")) continue;
+                Matcher m = GC_PAUSE.matcher(line);
+                if (!m.find()) continue;
+                before = Math.max(before, mib(m.group(1), m.group(2)));
+                after = Math.max(after, mib(m.group(3), m.group(4)));
+                committed = Math.max(committed, mib(m.group(5), m.group(6)));
+            }
+        } catch (IOException e) {
+            return new long[] {-1, -1, -1};
+        }
+        return new long[] {before, after, committed};
+    }
+
+    private static long mib(String n, String unit) {
+        long v = Long.parseLong(n);
+        return switch (unit) {
+            case "K" -> v / 1024;
+            case "G" -> v * 1024;
+            default -> v;
+        };
+    }
+
+    @Override
+    public void close() {
+        if (process.isAlive()) process.destroyForcibly();
+    }
+}

@@ -1,0 +1,43 @@
+package dev.iggysink.benchmarks.e2e;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import org.junit.jupiter.api.Test;
+
+class E2eOptionsTest {
+    @Test
+    void defaults_are_a_million_1KiB_messages_on_8_partitions_in_8MiB_files() {
+        E2eOptions o = E2eOptions.parse(new String[0]);
+        assertThat(o.messages).isEqualTo(1_000_000);
+        assertThat(o.size).isEqualTo(1024);
+        assertThat(o.partitions).isEqualTo(8);
+        assertThat(o.rotationKind + ":" + o.rotationValue).isEqualTo("size:8MiB");
+        assertThat(o.name).isEqualTo("json_lines-1KiB-size_8MiB-p8");
+    }
+
+    @Test
+    void smoke_shrinks_the_run_but_explicit_flags_win() {
+        E2eOptions o = E2eOptions.parse(new String[] {"--smoke", "--partitions", "2"});
+        assertThat(o.messages).isEqualTo(20_000);
+        assertThat(o.partitions).isEqualTo(2);
+        assertThat(o.rotationKind).isEqualTo("messages");
+    }
+
+    @Test
+    void sizes_and_counts_accept_binary_units_and_separators() {
+        assertThat(Sizes.parse("64KiB")).isEqualTo(65_536);
+        assertThat(Sizes.parse("8MiB")).isEqualTo(8L << 20);
+        assertThat(Sizes.parse("1_000_000")).isEqualTo(1_000_000);
+        assertThat(Sizes.parse("100")).isEqualTo(100);
+        assertThat(Sizes.human(65_536)).isEqualTo("64KiB");
+    }
+
+    @Test
+    void a_bad_rotation_or_an_unknown_flag_is_refused() {
+        assertThatThrownBy(() -> E2eOptions.parse(new String[] {"--rotation", "hourly"}))
+                .isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> E2eOptions.parse(new String[] {"--bogus"}))
+                .isInstanceOf(IllegalArgumentException.class);
+    }
+}
