@@ -81,17 +81,23 @@ final class E2eFixture implements AutoCloseable {
                 endpoint = "%s"
                 access_key_id = "%s"
                 secret_access_key = "%s"
-                retry_delay = "100ms"
-                shutdown_timeout = "20s"
                 %s
 
                 [admin]
                 address = "off"
                 """.formatted(iggy.address(), stream, topicList, schema, bucket, minio.endpoint(),
-                minio.accessKey(), minio.secretKey(), pluginExtra);
+                minio.accessKey(), minio.secretKey(), withDefaults(pluginExtra));
         Path file = dir.resolve("s3_sink.toml");
         Files.writeString(file, toml, StandardCharsets.UTF_8);
         return file;
+    }
+
+    /** Test defaults (fast retries, a bounded stop) for the keys the test did not set itself. */
+    private static String withDefaults(String pluginExtra) {
+        StringBuilder sb = new StringBuilder(pluginExtra.strip()).append('\n');
+        if (!pluginExtra.contains("retry_delay")) sb.append("retry_delay = \"100ms\"\n");
+        if (!pluginExtra.contains("shutdown_timeout")) sb.append("shutdown_timeout = \"20s\"\n");
+        return sb.toString();
     }
 
     Path log(String name) {
