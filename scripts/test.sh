@@ -9,4 +9,7 @@ MINIO_BINARY="$(bash scripts/ensure-minio.sh)"
 export MINIO_BINARY
 echo "test.sh: MinIO server binary: ${MINIO_BINARY}"
 
-exec mvn -B -ntp verify "$@"
+mvn -B -ntp verify "$@"
+
+# A tiny end-to-end benchmark (about 20 s) so the bench command cannot rot; it reports figures, asserts none.
+bash scripts/bench.sh --smoke

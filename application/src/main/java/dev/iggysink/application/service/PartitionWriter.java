@@ -209,26 +209,25 @@ final class PartitionWriter {
         ledger.opened(record.offset());
         ledger.read(record.offset());
         SealedFile file = new SealedFile(partition, key, record.offset(), record.offset(), 1, content.length,
-                record.timestampMicros(), RotationReason.FLUSH);
+                record.timestampMicros(), RotationReason.DEAD_LETTER);
         ledger.sealed(file);
         budget.reserve(content.length);
         metrics.deadLettered(partition);
         LOG.log(Level.WARNING, "dead-lettered record at " + where + " to " + key + ": " + e.getMessage());
-        upload.accept(new UploadJob(file, content, "application/json", content.length), generation);
+        upload.accept(new UploadJob(file, () -> content, "application/json", content.length), generation);
     }
 
     private void seal(Slot slot, RotationReason reason) {
         open.remove(slot.file.directory());
-        byte[] content = slot.encoder.finish();
         String key = layout.key(slot.file.directory(), partition, slot.file.firstOffset(), slot.file.lastOffset());
         SealedFile file = slot.file.seal(key, reason);
         ledger.sealed(file);
-        budget.release(slot.reserved);
-        budget.reserve(content.length);
         bufferedRecords -= file.recordCount();
         bufferedBytes -= slot.reserved;
-        metrics.sealed(partition, reason, content.length);
-        upload.accept(new UploadJob(file, content, codec.contentType(), content.length), generation);
+        // The file keeps its share of the budget until its upload ends; framing and compression run on the upload
+        // thread (the encoder is handed over and no longer touched here).
+        FileEncoder encoder = slot.encoder;
+        upload.accept(new UploadJob(file, encoder::finish, codec.contentType(), slot.reserved), generation);
     }
 
     /** Seals files whose wall-clock schedule came due. */
@@ -255,7 +254,7 @@ final class PartitionWriter {
     void uploaded(UploadResult result, long resultGeneration) {
         budget.release(result.job().reservedBytes());
         if (result.durable()) {
-            LOG.log(Level.INFO, "uploaded " + result.job().file().key() + " (" + result.job().content().length
+            LOG.log(Level.INFO, "uploaded " + result.job().file().key() + " (" + result.bytes()
                     + " bytes, " + result.job().file().recordCount() + " records, " + result.took().toMillis()
                     + " ms)");
         }

@@ -67,7 +67,7 @@ final class Uploader implements AutoCloseable {
             } catch (RuntimeException e) {
                 // An adapter bug must not lose the file: report it not durable; the partition re-reads it.
                 LOG.log(Level.ERROR, "upload of " + job.file().key() + " failed unexpectedly", e);
-                result = new UploadResult(job, false, Duration.ZERO, Optional.of(String.valueOf(e)));
+                result = new UploadResult(job, false, Duration.ZERO, 0, Optional.of(String.valueOf(e)));
             } finally {
                 inFlight.decrementAndGet();
             }
@@ -77,6 +77,8 @@ final class Uploader implements AutoCloseable {
 
     private UploadResult upload(UploadJob job) {
         String key = job.file().key();
+        byte[] content = job.content().get();
+        metrics.sealed(job.file().partition(), job.file().reason(), content.length);
         Instant started = clock.instant();
         boolean countedFailing = false;
         int attempt = 0;
@@ -84,12 +86,12 @@ final class Uploader implements AutoCloseable {
             while (true) {
                 attempt++;
                 try {
-                    store.put(key, job.content(), job.contentType());
+                    store.put(key, content, job.contentType());
                     Duration took = Duration.between(started, clock.instant());
                     objects.incrementAndGet();
-                    bytes.addAndGet(job.content().length);
-                    metrics.uploaded(job.file().partition(), job.content().length, took);
-                    return new UploadResult(job, true, took, Optional.empty());
+                    bytes.addAndGet(content.length);
+                    metrics.uploaded(job.file().partition(), content.length, took);
+                    return new UploadResult(job, true, took, content.length, Optional.empty());
                 } catch (StoreException e) {
                     if (!countedFailing) {
                         countedFailing = true;
@@ -104,7 +106,7 @@ final class Uploader implements AutoCloseable {
                     metrics.uploadRetried(e.httpStatus() == 0 ? "transport" : "http_" + e.httpStatus());
                     if (giveUp) {
                         return new UploadResult(job, false, Duration.between(started, clock.instant()),
-                                Optional.of(e.getMessage()));
+                                content.length, Optional.of(e.getMessage()));
                     }
                     // Past the policy's attempts the retry number keeps growing, so the delay settles at the cap.
                     Duration delay = policy.backoff().delay(Math.min(attempt, 30), e.retryAfter(),
@@ -118,7 +120,7 @@ final class Uploader implements AutoCloseable {
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            return new UploadResult(job, false, Duration.between(started, clock.instant()),
+            return new UploadResult(job, false, Duration.between(started, clock.instant()), content.length,
                     Optional.of("upload interrupted by stop"));
         } finally {
             if (countedFailing && failing.decrementAndGet() == 0) {

@@ -14,8 +14,12 @@ public enum RotationReason {
     PATH_CHANGE,
     /** Too many files were open for the partition; the oldest was sealed to make room. */
     OPEN_FILE_LIMIT,
-    /** An explicit flush (e.g. the memory budget ran out). */
+    /** An explicit flush requested by an operator. */
     FLUSH,
+    /** The memory budget ran out with nothing uploading: the largest open file was sealed early. */
+    MEMORY_PRESSURE,
+    /** A bad record was written alone to a dead-letter object (errors_tolerance = "all"). */
+    DEAD_LETTER,
     /** Graceful stop. */
     SHUTDOWN
 }
