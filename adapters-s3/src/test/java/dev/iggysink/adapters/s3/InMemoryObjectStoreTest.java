@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import org.junit.jupiter.api.Test;
 
+import dev.iggysink.application.fakes.InMemoryObjectStore;
 import dev.iggysink.application.port.out.ObjectStore;
 import dev.iggysink.application.port.out.StoreException;
 
@@ -47,7 +48,7 @@ class InMemoryObjectStoreTest extends ObjectStoreContract {
 
         fake.put("k", new byte[] {1}, "text/plain");
         assertThat(fake.get("k")).containsExactly(1);
-        assertThat(fake.puts()).isEqualTo(2);
+        assertThat(fake.putAttempts()).isEqualTo(2);
         assertThat(fake.contentType("k")).isEqualTo("text/plain");
     }
 

@@ -4,26 +4,55 @@ import dev.iggysink.application.port.out.ObjectStore;
 import dev.iggysink.application.port.out.StoreException;
 import dev.iggysink.application.port.out.StoredObject;
 import java.time.Duration;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Deque;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ConcurrentLinkedQueue;
-import java.util.concurrent.ConcurrentSkipListMap;
-import java.util.concurrent.atomic.AtomicInteger;
+import java.util.NavigableMap;
+import java.util.TreeMap;
 import java.util.function.Predicate;
 
 /**
- * An object store in memory, with scriptable failures: a test-double that is a real implementation of the port.
- * {@link #failNext} queues failures consumed one per put; {@link #down} fails every put until cleared.
+ * An object store in memory: a real implementation of the port, run through the same contract suite as the S3
+ * adapters (adapters-s3), with scriptable failures for pipeline tests: {@link #failNext} queues failures consumed one
+ * per put, {@link #down} fails every call until {@link #up}, {@link #failKeys} fails matching keys, and the
+ * {@link #missingBucket} / {@link #denying} variants answer like a missing bucket or a wrong secret. Thread-safe.
  */
 public final class InMemoryObjectStore implements ObjectStore {
-    private final Map<String, byte[]> objects = new ConcurrentSkipListMap<>();
-    private final ConcurrentLinkedQueue<StoreException> scripted = new ConcurrentLinkedQueue<>();
-    private final AtomicInteger puts = new AtomicInteger();
-    private final AtomicInteger overwrites = new AtomicInteger();
-    private final List<String> putLog = java.util.Collections.synchronizedList(new ArrayList<>());
-    private volatile StoreException down;
-    private volatile Predicate<String> failKeys = k -> false;
+    private enum Mode { OK, MISSING_BUCKET, DENIED }
+
+    private final String bucket;
+    private final Mode mode;
+    private final NavigableMap<String, byte[]> objects = new TreeMap<>();
+    private final Map<String, String> contentTypes = new TreeMap<>();
+    private final Deque<StoreException> scripted = new ArrayDeque<>();
+    private final List<String> putLog = new ArrayList<>();
+    private StoreException down;
+    private Predicate<String> failKeys = k -> false;
+    private int puts;
+    private int probes;
+    private int overwrites;
+
+    private InMemoryObjectStore(String bucket, Mode mode) {
+        this.bucket = bucket;
+        this.mode = mode;
+    }
+
+    public InMemoryObjectStore() {
+        this("in-memory", Mode.OK);
+    }
+
+    /** Every call fails as on a bucket that does not exist (404, not retryable). */
+    public static InMemoryObjectStore missingBucket(String bucket) {
+        return new InMemoryObjectStore(bucket, Mode.MISSING_BUCKET);
+    }
+
+    /** Every call fails as with a wrong secret (403, not retryable). */
+    public static InMemoryObjectStore denying() {
+        return new InMemoryObjectStore("in-memory", Mode.DENIED);
+    }
 
     public static StoreException unavailable() {
         return new StoreException("503 Service Unavailable", true, 503, null, null);
@@ -37,76 +66,109 @@ public final class InMemoryObjectStore implements ObjectStore {
         return new StoreException("429 Too Many Requests", true, 429, retryAfter, null);
     }
 
-    public void failNext(StoreException e) {
-        scripted.add(e);
+    /** The next {@code put} calls throw these, in order, and store nothing. */
+    public synchronized InMemoryObjectStore failNext(StoreException... failures) {
+        scripted.addAll(Arrays.asList(failures));
+        return this;
     }
 
-    public void down(StoreException e) {
+    /** Every call fails with {@code e} until {@link #up()}. */
+    public synchronized void down(StoreException e) {
         down = e;
     }
 
-    public void up() {
+    public synchronized void up() {
         down = null;
     }
 
-    /** Keys matching fail (retryably) until changed. */
-    public void failKeys(Predicate<String> keys) {
+    /** Puts of keys matching {@code keys} fail (retryably) until changed. */
+    public synchronized void failKeys(Predicate<String> keys) {
         failKeys = keys;
     }
 
     @Override
-    public void put(String key, byte[] content, String contentType) throws StoreException {
-        puts.incrementAndGet();
-        StoreException d = down;
-        if (d != null) throw d;
+    public synchronized void put(String key, byte[] content, String contentType) throws StoreException {
+        puts++;
+        check("PUT", key);
         StoreException s = scripted.poll();
         if (s != null) throw s;
         if (failKeys.test(key)) throw unavailable();
-        if (objects.put(key, content.clone()) != null) overwrites.incrementAndGet();
+        if (objects.put(key, content.clone()) != null) overwrites++;
+        contentTypes.put(key, contentType);
         putLog.add(key);
     }
 
     @Override
-    public void probe() throws StoreException {
-        StoreException d = down;
-        if (d != null) throw d;
+    public synchronized void probe() throws StoreException {
+        check("PUT (startup probe)", ".iggy-sink-probe");
+        probes++;
     }
 
     @Override
-    public List<StoredObject> list(String prefix) {
-        List<StoredObject> out = new ArrayList<>();
-        objects.forEach((k, v) -> {
-            if (k.startsWith(prefix)) out.add(new StoredObject(k, v.length));
-        });
-        return out;
-    }
-
-    @Override
-    public byte[] get(String key) throws StoreException {
-        byte[] b = objects.get(key);
-        if (b == null) throw new StoreException("404 no such key " + key, false, 404, null, null);
-        return b.clone();
-    }
-
-    public Map<String, byte[]> objects() {
-        return objects;
-    }
-
-    public int putAttempts() {
-        return puts.get();
-    }
-
-    public int overwrites() {
-        return overwrites.get();
-    }
-
-    public List<String> putLog() {
-        synchronized (putLog) {
-            return List.copyOf(putLog);
+    public synchronized List<StoredObject> list(String prefix) throws StoreException {
+        check("LIST", prefix + "*");
+        List<StoredObject> result = new ArrayList<>();
+        for (Map.Entry<String, byte[]> e : objects.tailMap(prefix, true).entrySet()) {
+            if (!e.getKey().startsWith(prefix)) break;
+            result.add(new StoredObject(e.getKey(), e.getValue().length));
         }
+        return result;
+    }
+
+    @Override
+    public synchronized byte[] get(String key) throws StoreException {
+        check("GET", key);
+        byte[] content = objects.get(key);
+        if (content == null) {
+            throw new StoreException("GET s3://" + bucket + "/" + key + " failed (404 NoSuchKey)", false, 404, null,
+                    null);
+        }
+        return content.clone();
+    }
+
+    /** A snapshot of every object, by key. */
+    public synchronized Map<String, byte[]> objects() {
+        return new TreeMap<>(objects);
+    }
+
+    /** The content type the last put of {@code key} gave, or null. */
+    public synchronized String contentType(String key) {
+        return contentTypes.get(key);
+    }
+
+    /** Calls of {@code put}, failed ones included. */
+    public synchronized int putAttempts() {
+        return puts;
+    }
+
+    public synchronized int probes() {
+        return probes;
+    }
+
+    /** Puts that replaced an existing object. */
+    public synchronized int overwrites() {
+        return overwrites;
+    }
+
+    /** Keys of the successful puts, in order. */
+    public synchronized List<String> putLog() {
+        return List.copyOf(putLog);
     }
 
     @Override
     public void close() {
+        // nothing to release
+    }
+
+    private void check(String operation, String key) throws StoreException {
+        if (down != null) throw down;
+        String where = operation + " s3://" + bucket + "/" + key;
+        switch (mode) {
+            case MISSING_BUCKET -> throw new StoreException(where + " failed: bucket '" + bucket + "' does not exist"
+                    + " (404 NoSuchBucket). The sink does not create buckets; create it first.", false, 404, null, null);
+            case DENIED -> throw new StoreException(where + " denied (403 AccessDenied).", false, 403, null, null);
+            case OK -> {
+            }
+        }
     }
 }
