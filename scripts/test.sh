@@ -13,3 +13,9 @@ mvn -B -ntp verify "$@"
 
 # A tiny end-to-end benchmark (about 20 s) so the bench command cannot rot; it reports figures, asserts none.
 bash scripts/bench.sh --smoke
+
+# One closing line over every surefire and failsafe report of this run.
+find . -path '*/target/*-reports/TEST-*.xml' -print0 | xargs -0 grep -h -o '<testsuite [^>]*>' | awk '
+  { for (i = 1; i <= NF; i++) { split($i, kv, "="); gsub(/"/, "", kv[2]); v[kv[1]] += kv[2] } }
+  END { printf "tests: %d passed, %d failed, %d skipped\n", v["tests"] - v["failures"] - v["errors"] - v["skipped"],
+        v["failures"] + v["errors"], v["skipped"] }'
