@@ -26,6 +26,10 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
@@ -43,6 +47,10 @@ final class TopicConsumer implements Runnable {
     private record Completed(PartitionWriter writer, long generation, UploadResult result) {
     }
 
+    /** A poll started ahead, while the previous batch was being encoded; valid only if nothing moved meanwhile. */
+    private record Prefetch(PartitionWriter writer, long from, long generation, Future<Batch> batch) {
+    }
+
     private final StreamSettings stream;
     private final String topic;
     private final MessageSource source;
@@ -58,6 +66,8 @@ final class TopicConsumer implements Runnable {
     private final AtomicLong recordsConsumed;
     private final AtomicLong bytesConsumed;
     private final BlockingQueue<Completed> completions = new LinkedBlockingQueue<>();
+    private final ExecutorService fetcher;
+    private Prefetch prefetch;
     private final List<PartitionWriter> writers = new ArrayList<>();
     private final FileLayout layout;
     private final RotationPolicy policy;
@@ -80,7 +90,7 @@ final class TopicConsumer implements Runnable {
                   AtomicLong bytesConsumed) {
         this.stream = stream;
         this.topic = topic;
-        this.source = source;
+        this.source = new SerializedSource(source);
         this.codec = codec;
         this.settings = settings;
         this.policy = policy;
@@ -94,6 +104,11 @@ final class TopicConsumer implements Runnable {
         this.recordsConsumed = recordsConsumed;
         this.bytesConsumed = bytesConsumed;
         this.layout = new FileLayout(settings.output(), codec.extension());
+        this.fetcher = Executors.newSingleThreadExecutor(r -> {
+            Thread t = new Thread(r, "fetch-" + stream.stream() + "/" + topic);
+            t.setDaemon(true);
+            return t;
+        });
     }
 
     String name() {
@@ -113,6 +128,7 @@ final class TopicConsumer implements Runnable {
             controls.fail("consumer of " + name() + " failed: " + e);
         } finally {
             drainOnStop();
+            fetcher.shutdownNow();
             source.close();
             finished = true;
         }
@@ -192,11 +208,12 @@ final class TopicConsumer implements Runnable {
 
     private boolean pollAll() throws InterruptedException {
         boolean got = false;
-        for (PartitionWriter w : writers) {
+        for (int i = 0; i < writers.size(); i++) {
+            PartitionWriter w = writers.get(i);
             if (controls.stopping || budget.exhausted()) break;
             if (w.halted()) continue;
             try {
-                Batch batch = source.poll(w.partition(), w.position(), pollSize());
+                Batch batch = fetch(w);
                 sourceRecovered();
                 if (batch.sessionEpoch() != epoch) return got; // resync on the next turn
                 if (!batch.owned()) {
@@ -220,6 +237,8 @@ final class TopicConsumer implements Runnable {
                     recordsConsumed.addAndGet(records.size());
                     bytesConsumed.addAndGet(bytes);
                     metrics.consumed(w.partition(), records.size(), bytes);
+                    // Poll the next partition (or this one further on) while this batch is encoded.
+                    prefetchAfter(i, records.get(records.size() - 1).offset() + 1);
                     // A bad record under errors_tolerance = none halts this partition only; health turns failed.
                     w.accept(records);
                 }
@@ -234,6 +253,46 @@ final class TopicConsumer implements Runnable {
             }
         }
         return got;
+    }
+
+    /** The batch of {@code w} at its position: the prefetched one when it is still valid, else a fresh poll. */
+    private Batch fetch(PartitionWriter w) throws SourceException, InterruptedException {
+        Prefetch p = prefetch;
+        prefetch = null;
+        if (p != null && p.writer() != w && !p.writer().halted() && p.writer().owned()) {
+            prefetch = p; // meant for a partition polled later in this pass (this one was skipped by the guess)
+            p = null;
+        }
+        if (p != null) {
+            boolean valid = p.writer() == w && p.from() == w.position() && p.generation() == w.generation();
+            try {
+                Batch b = p.batch().get();
+                if (valid) return b;
+            } catch (ExecutionException e) {
+                if (valid && e.getCause() instanceof SourceException se) throw se;
+                if (valid && e.getCause() instanceof RuntimeException re) throw re;
+            }
+        }
+        return source.poll(w.partition(), w.position(), pollSize());
+    }
+
+    /**
+     * Starts the poll that comes after writer {@code i}'s batch: the next writer that is not halted at its position,
+     * or, with one partition, the same writer at {@code nextOfThis}. A guess: {@link #fetch} drops it when the
+     * writer's position or generation moved (a bad record, a revocation, a restart).
+     */
+    private void prefetchAfter(int i, long nextOfThis) {
+        if (prefetch != null || budget.exhausted()) return;
+        for (int k = 1; k <= writers.size(); k++) {
+            PartitionWriter next = writers.get((i + k) % writers.size());
+            if (next.halted() || !next.owned()) continue;
+            long from = next == writers.get(i) ? nextOfThis : next.position();
+            int size = pollSize();
+            PartitionRef partition = next.partition();
+            prefetch = new Prefetch(next, from, next.generation(),
+                    fetcher.submit(() -> source.poll(partition, from, size)));
+            return;
+        }
     }
 
     /**
