@@ -8,7 +8,8 @@ import java.math.RoundingMode;
  * Float text as Rust prints it. {@link #ryu} is serde_json's (and simd_json's) number form: the shortest digits that
  * read back to the same double, laid out by ryu's rules ({@code 1.0}, {@code 12.5}, {@code 0.0001},
  * {@code 1e-5}→{@code 0.00001}, {@code 1e-7}, {@code 1e16}, {@code 1.5e300}). Java 17's {@code Double.toString} is
- * neither always shortest nor laid out this way, so the digits are searched with exact decimals.
+ * neither always shortest nor laid out this way: its digits are used only when they are provably the shortest
+ * ({@link #ryuFast}); otherwise the digits are searched with exact decimals ({@link #ryuExact}).
  */
 final class DoubleFormat {
     private DoubleFormat() {
@@ -17,8 +18,57 @@ final class DoubleFormat {
     /** ryu's {@code format_finite}; the caller never passes NaN or infinities (serde_json cannot hold them). */
     static String ryu(double d) {
         if (d == 0) return (Double.doubleToRawLongBits(d) < 0) ? "-0.0" : "0.0";
-        BigDecimal digits = shortestDouble(Math.abs(d));
-        return layout(d < 0, digits);
+        String fast = ryuFast(d);
+        return fast != null ? fast : ryuExact(d);
+    }
+
+    /** The exact search: BigDecimal digits, any finite non-zero double. */
+    static String ryuExact(double d) {
+        BigDecimal v = shortestDouble(Math.abs(d)).stripTrailingZeros();
+        return layout(d < 0, v.unscaledValue().toString(), -v.scale());
+    }
+
+    /**
+     * Beyond these magnitudes the fast path is not used: any decimal of at most {@value #FAST_DIGITS} significant
+     * digits maps to its own double only while neither over- nor underflow (subnormals) is near.
+     */
+    private static final double FAST_MIN = 1e-290;
+    private static final double FAST_MAX = 1e290;
+
+    /** 10^15 < 2^52: decimals of 15 significant digits are all told apart by doubles (DBL_DIG). */
+    private static final int FAST_DIGITS = 15;
+
+    /**
+     * {@code Double.toString} always reads back to {@code d}. When its digits (without leading and trailing zeros)
+     * are at most 15, no other decimal of at most 15 digits reads back to {@code d} (DBL_DIG = 15 for normal
+     * doubles), so those digits are the shortest and also the closest: exactly what the exact search finds. Longer
+     * ones (Java 17's may then be neither shortest nor closest) and extreme magnitudes return null.
+     */
+    static String ryuFast(double d) {
+        double abs = Math.abs(d);
+        if (!(abs >= FAST_MIN && abs <= FAST_MAX)) return null;
+        String text = Double.toString(abs);
+        int n = text.length();
+        int e = text.indexOf('E');
+        int mantissaEnd = e >= 0 ? e : n;
+        int exp10 = e >= 0 ? Integer.parseInt(text, e + 1, n, 10) : 0;
+        // Java writes "i.f" or "i.fE±x": value = (i digits then f digits) x 10^(exp10 - |f|).
+        int dot = text.indexOf('.');
+        char[] digits = new char[mantissaEnd];
+        int count = 0;
+        for (int i = 0; i < mantissaEnd; i++) {
+            char c = text.charAt(i);
+            if (c == '.') continue;
+            if (count == 0 && c == '0') continue; // leading zeros
+            digits[count++] = c;
+        }
+        int k = exp10 - (mantissaEnd - dot - 1);
+        while (count > 1 && digits[count - 1] == '0') {
+            count--;
+            k++;
+        }
+        if (count == 0 || count > FAST_DIGITS) return null;
+        return layout(d < 0, new String(digits, 0, count), k);
     }
 
     /**
@@ -83,18 +133,28 @@ final class DoubleFormat {
         return null;
     }
 
+    /** Significant digits of a Double.toString text: mantissa digits without leading and trailing zeros. */
     private static int significantDigits(String javaText) {
         int e = javaText.indexOf('E');
-        String mantissa = e >= 0 ? javaText.substring(0, e) : javaText;
-        String digits = mantissa.replace(".", "").replaceFirst("^0+", "").replaceFirst("0+$", "");
-        return Math.max(1, Math.min(17, digits.length()));
+        int end = e >= 0 ? e : javaText.length();
+        int first = -1;
+        int last = -1;
+        int count = 0;
+        for (int i = 0; i < end; i++) {
+            char c = javaText.charAt(i);
+            if (c == '.') continue;
+            if (c != '0') {
+                if (first < 0) first = count;
+                last = count;
+            }
+            count++;
+        }
+        int digits = first < 0 ? 0 : last - first + 1;
+        return Math.max(1, Math.min(17, digits));
     }
 
     /** ryu's pretty layout of {@code digits × 10^k}; see ryu/src/pretty/mod.rs {@code format64}. */
-    private static String layout(boolean negative, BigDecimal value) {
-        BigDecimal v = value.stripTrailingZeros();
-        String digits = v.unscaledValue().toString();
-        int k = -v.scale();
+    private static String layout(boolean negative, String digits, int k) {
         int length = digits.length();
         int kk = length + k;
         StringBuilder out = new StringBuilder(24);

@@ -1,6 +1,10 @@
 package dev.iggysink.adapters.format;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.math.BigInteger;
+import java.nio.ByteOrder;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -51,7 +55,8 @@ final class Json {
     private final Dialect dialect;
     private int pos;
     private int depth;
-    private final StringBuilder chars = new StringBuilder();
+    /** The slow path's chars (escapes); made on first use, most documents never need it. */
+    private StringBuilder chars;
 
     private Json(byte[] in, Dialect dialect) {
         this.in = in;
@@ -152,8 +157,104 @@ final class Json {
         if (++depth > dialect.maxDepth) throw error("recursion limit exceeded");
     }
 
+    /**
+     * The string whose opening quote was just passed. Fast path: scan to the closing quote; with no escape, no
+     * control character and only well-formed UTF-8 the String is made straight from the bytes. Otherwise the clean
+     * prefix is kept and {@link #slowString} goes on from the first other byte, so escapes, errors and error positions
+     * are those of the char-by-char parser.
+     */
     private String string() throws JsonException {
+        final byte[] in = this.in;
+        int start = pos;
+        int i = start;
+        boolean ascii = true;
+        while (true) {
+            // Eight bytes at a time over plain ASCII; any byte worth a look stops it and goes one by one below.
+            while (i + 8 <= in.length && plainAscii((long) LONGS.get(in, i))) i += 8;
+            if (i >= in.length) break;
+            int b = in[i];
+            if (b == '"') {
+                pos = i + 1;
+                return new String(in, start, i - start, ascii ? StandardCharsets.ISO_8859_1 : StandardCharsets.UTF_8);
+            }
+            if (b == '\\' || (b >= 0 && b < 0x20)) break;
+            if (b >= 0) {
+                i++;
+            } else {
+                int n = utf8Length(in, i);
+                if (n == 0) break;
+                ascii = false;
+                i += n;
+            }
+        }
+        // Keep the clean prefix (it decodes as it would char by char) and go on slowly from the first hard byte.
+        StringBuilder chars = slowChars();
+        if (i > start) chars.append(new String(in, start, i - start,
+                ascii ? StandardCharsets.ISO_8859_1 : StandardCharsets.UTF_8));
+        pos = i;
+        return slowString(chars);
+    }
+
+    private static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
+    private static final long ONES = 0x0101010101010101L;
+    private static final long HIGHS = 0x8080808080808080L;
+
+    /**
+     * Whether none of the eight bytes is a quote, a backslash, a control or non-ASCII (SWAR: a byte below {@code n}
+     * sets its high bit in {@code x - n*ONES & ~x}; the first such byte always does, so the test has no false
+     * negatives; a false positive only sends the bytes to the byte loop).
+     */
+    private static boolean plainAscii(long w) {
+        long quote = w ^ (ONES * '"');
+        long backslash = w ^ (ONES * '\\');
+        long flagged = (w | ((w - ONES * 0x20) & ~w)
+                | ((quote - ONES) & ~quote)
+                | ((backslash - ONES) & ~backslash)) & HIGHS;
+        return flagged == 0;
+    }
+
+    private StringBuilder slowChars() {
+        if (chars == null) chars = new StringBuilder(64);
         chars.setLength(0);
+        return chars;
+    }
+
+    /**
+     * The length of the well-formed UTF-8 sequence at {@code i} (2 to 4), or 0 when it is not one, by the rules of
+     * {@link #utf8}.
+     */
+    private static int utf8Length(byte[] in, int i) {
+        int b0 = in[i] & 0xFF;
+        int need;
+        int cp;
+        int min;
+        if (b0 >= 0xC2 && b0 <= 0xDF) {
+            need = 1;
+            cp = b0 & 0x1F;
+            min = 0x80;
+        } else if (b0 >= 0xE0 && b0 <= 0xEF) {
+            need = 2;
+            cp = b0 & 0x0F;
+            min = 0x800;
+        } else if (b0 >= 0xF0 && b0 <= 0xF4) {
+            need = 3;
+            cp = b0 & 0x07;
+            min = 0x10000;
+        } else {
+            return 0;
+        }
+        if (i + need >= in.length) return 0;
+        for (int k = 1; k <= need; k++) {
+            int b = in[i + k] & 0xFF;
+            if ((b & 0xC0) != 0x80) return 0;
+            cp = (cp << 6) | (b & 0x3F);
+        }
+        if (cp < min || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) return 0;
+        return need + 1;
+    }
+
+    /** Char by char from {@code pos}, after what {@code chars} already holds, to the closing quote. */
+    private String slowString(StringBuilder chars) throws JsonException {
         while (true) {
             if (pos >= in.length) throw error("EOF while parsing a string");
             int b = in[pos] & 0xFF;
@@ -285,14 +386,16 @@ final class Json {
             if (pos >= in.length || !isDigit(in[pos])) throw error("invalid number");
             while (pos < in.length && isDigit(in[pos])) pos++;
         }
-        String text = new String(in, start, pos - start, java.nio.charset.StandardCharsets.US_ASCII);
-        if (isFloat) return finite(Double.parseDouble(text), start);
         int digits = intEnd - start - (negative ? 1 : 0);
-        if (digits <= 18) {
-            long v = Long.parseLong(text);
+        if (!isFloat && digits <= 18) {
+            // At most 18 digits always fit a long: no String, no overflow check.
+            long v = 0;
+            for (int i = intEnd - digits; i < intEnd; i++) v = v * 10 + (in[i] - '0');
             if (negative && v == 0 && dialect == Dialect.SERDE) return -0.0d;
-            return v;
+            return negative ? -v : v;
         }
+        String text = new String(in, start, pos - start, StandardCharsets.US_ASCII);
+        if (isFloat) return finite(Double.parseDouble(text), start);
         BigInteger big = new BigInteger(text);
         if (big.bitLength() <= 63) return big.longValueExact();
         if (!negative && big.compareTo(U64_MAX) <= 0) return big;

@@ -1,7 +1,6 @@
 package dev.iggysink.adapters.format;
 
 import java.math.BigInteger;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
@@ -32,7 +31,9 @@ final class JsonOut {
                 value(out, list.get(i), keys);
             }
             out.write(']');
-        } else if (v instanceof Long || v instanceof BigInteger) {
+        } else if (v instanceof Long l) {
+            out.writeLong(l);
+        } else if (v instanceof BigInteger) {
             out.writeAscii(v.toString());
         } else if (v instanceof Double d) {
             // serde_json::Number cannot hold NaN/inf (from_f64 gives None → null upstream).
@@ -50,14 +51,12 @@ final class JsonOut {
         out.write('{');
         boolean first = true;
         if (keys == Keys.SORTED && map.size() > 1) {
-            List<String> names = new ArrayList<>(map.keySet());
-            names.sort(JsonOut::compareCodePoints);
-            for (String k : names) {
+            for (Map.Entry<String, Object> e : sortedEntries(map)) {
                 if (!first) out.write(',');
                 first = false;
-                string(out, k);
+                string(out, e.getKey());
                 out.write(':');
-                value(out, map.get(k), keys);
+                value(out, e.getValue(), keys);
             }
         } else {
             for (Map.Entry<String, Object> e : map.entrySet()) {
@@ -69,6 +68,27 @@ final class JsonOut {
             }
         }
         out.write('}');
+    }
+
+    /** The entries by key in code point order: an insertion sort, as payload objects are small. */
+    @SuppressWarnings("unchecked")
+    private static Map.Entry<String, Object>[] sortedEntries(Map<String, Object> map) {
+        Map.Entry<String, Object>[] entries = map.entrySet().toArray(new Map.Entry[0]);
+        if (entries.length > 32) {
+            java.util.Arrays.sort(entries, (x, y) -> compareCodePoints(x.getKey(), y.getKey()));
+            return entries;
+        }
+        for (int i = 1; i < entries.length; i++) {
+            Map.Entry<String, Object> e = entries[i];
+            String key = e.getKey();
+            int j = i - 1;
+            while (j >= 0 && compareCodePoints(entries[j].getKey(), key) > 0) {
+                entries[j + 1] = entries[j];
+                j--;
+            }
+            entries[j + 1] = e;
+        }
+        return entries;
     }
 
     /** Rust's {@code String} order: by UTF-8 bytes, which is code point order (UTF-16 order differs above U+D7FF). */
@@ -87,48 +107,89 @@ final class JsonOut {
         return a.length() - b.length();
     }
 
+    /**
+     * Chars that {@link #string} copies as they are: printable ASCII other than {@code "} and backslash. Everything
+     * else (controls, quote, backslash, non-ASCII) goes through {@link #escaped}.
+     */
+    private static final boolean[] PLAIN = new boolean[0x80];
+
+    static {
+        for (int c = 0x20; c < 0x80; c++) PLAIN[c] = c != '"' && c != '\\';
+    }
+
+    /** Worst case bytes per UTF-16 char: a control char as {@code \\u00xx}. */
+    private static final int MAX_BYTES_PER_CHAR = 6;
+
     static void string(ByteBuf out, String s) {
-        out.write('"');
         int n = s.length();
+        // Room for the common case (plain ASCII) at once: no capacity check per char.
+        byte[] a = out.reserve(n + 2);
+        int p = out.length();
+        a[p++] = '"';
         for (int i = 0; i < n; i++) {
             char c = s.charAt(i);
+            if (c < 0x80 && PLAIN[c]) {
+                a[p++] = (byte) c;
+            } else {
+                out.setLength(p);
+                escaped(out, s, i);
+                return;
+            }
+        }
+        a[p++] = '"';
+        out.setLength(p);
+    }
+
+    /** The rest of {@link #string} from {@code from}, the first char that is not plain ASCII, to the closing quote. */
+    private static void escaped(ByteBuf out, String s, int from) {
+        int n = s.length();
+        // Worst case for the rest, reserved once; then plain writes into the array.
+        long worst = (long) MAX_BYTES_PER_CHAR * (n - from) + 1;
+        byte[] a = out.reserve((int) Math.min(Integer.MAX_VALUE, worst));
+        int p = out.length();
+        for (int i = from; i < n; i++) {
+            char c = s.charAt(i);
             if (c < 0x80) {
+                if (PLAIN[c]) {
+                    a[p++] = (byte) c;
+                    continue;
+                }
+                a[p++] = '\\';
                 switch (c) {
-                    case '"' -> { out.write('\\'); out.write('"'); }
-                    case '\\' -> { out.write('\\'); out.write('\\'); }
-                    case '\b' -> { out.write('\\'); out.write('b'); }
-                    case '\f' -> { out.write('\\'); out.write('f'); }
-                    case '\n' -> { out.write('\\'); out.write('n'); }
-                    case '\r' -> { out.write('\\'); out.write('r'); }
-                    case '\t' -> { out.write('\\'); out.write('t'); }
+                    case '"' -> a[p++] = '"';
+                    case '\\' -> a[p++] = '\\';
+                    case '\b' -> a[p++] = 'b';
+                    case '\f' -> a[p++] = 'f';
+                    case '\n' -> a[p++] = 'n';
+                    case '\r' -> a[p++] = 'r';
+                    case '\t' -> a[p++] = 't';
                     default -> {
-                        if (c < 0x20) {
-                            out.writeAscii("\\u00");
-                            out.write(HEX[c >> 4]);
-                            out.write(HEX[c & 0xF]);
-                        } else {
-                            out.write(c);
-                        }
+                        a[p++] = 'u';
+                        a[p++] = '0';
+                        a[p++] = '0';
+                        a[p++] = HEX[c >> 4];
+                        a[p++] = HEX[c & 0xF];
                     }
                 }
             } else if (c < 0x800) {
-                out.write(0xC0 | (c >> 6));
-                out.write(0x80 | (c & 0x3F));
+                a[p++] = (byte) (0xC0 | (c >> 6));
+                a[p++] = (byte) (0x80 | (c & 0x3F));
             } else if (Character.isHighSurrogate(c) && i + 1 < n && Character.isLowSurrogate(s.charAt(i + 1))) {
                 int cp = Character.toCodePoint(c, s.charAt(++i));
-                out.write(0xF0 | (cp >> 18));
-                out.write(0x80 | ((cp >> 12) & 0x3F));
-                out.write(0x80 | ((cp >> 6) & 0x3F));
-                out.write(0x80 | (cp & 0x3F));
+                a[p++] = (byte) (0xF0 | (cp >> 18));
+                a[p++] = (byte) (0x80 | ((cp >> 12) & 0x3F));
+                a[p++] = (byte) (0x80 | ((cp >> 6) & 0x3F));
+                a[p++] = (byte) (0x80 | (cp & 0x3F));
             } else {
                 // A lone surrogate cannot be UTF-8; Rust strings never hold one, so write U+FFFD.
                 char w = Character.isSurrogate(c) ? '\uFFFD' : c;
-                out.write(0xE0 | (w >> 12));
-                out.write(0x80 | ((w >> 6) & 0x3F));
-                out.write(0x80 | (w & 0x3F));
+                a[p++] = (byte) (0xE0 | (w >> 12));
+                a[p++] = (byte) (0x80 | ((w >> 6) & 0x3F));
+                a[p++] = (byte) (0x80 | (w & 0x3F));
             }
         }
-        out.write('"');
+        a[p++] = '"';
+        out.setLength(p);
     }
 
     /** The JSON text of a scalar, for path variables: strings unquoted, numbers and booleans as printed. */

@@ -26,6 +26,9 @@ final class JsonWrapperEncoder extends BufferedFileEncoder {
     private final boolean array;
     private final boolean includeMetadata;
     private final boolean includeHeaders;
+    /** The last record's whole second and its text: records of one file mostly share seconds. */
+    private long lastSeconds = Long.MIN_VALUE;
+    private byte[] lastTimestamp;
 
     JsonWrapperEncoder(boolean array, boolean includeMetadata, boolean includeHeaders, Compression compression) {
         super(compression);
@@ -44,15 +47,15 @@ final class JsonWrapperEncoder extends BufferedFileEncoder {
         if (includeMetadata) {
             PartitionRef p = source.partition();
             buf.write(OFFSET);
-            buf.writeAscii(Long.toString(source.offset()));
+            buf.writeLong(source.offset());
             buf.write(TIMESTAMP);
-            buf.writeAscii(rfc3339Seconds(source.timestampMicros()));
+            buf.write(timestamp(source.timestampMicros()));
             buf.write(STREAM);
             JsonOut.string(buf, p.stream());
             buf.write(TOPIC);
             JsonOut.string(buf, p.topic());
             buf.write(PARTITION);
-            buf.writeAscii(Integer.toString(p.partitionId()));
+            buf.writeLong(p.partitionId());
             open = true;
         }
         if (includeHeaders && !source.headers().isEmpty()) {
@@ -89,6 +92,15 @@ final class JsonWrapperEncoder extends BufferedFileEncoder {
     @Override
     void close() {
         if (array) buf.write(']');
+    }
+
+    private byte[] timestamp(long micros) {
+        long seconds = Math.floorDiv(micros, 1_000_000L);
+        if (seconds != lastSeconds || lastTimestamp == null) {
+            lastTimestamp = ascii(rfc3339Seconds(micros));
+            lastSeconds = seconds;
+        }
+        return lastTimestamp;
     }
 
     /**

@@ -67,6 +67,7 @@ final class PayloadDecoders {
     }
 
     static Optional<String> strictUtf8(byte[] bytes) {
+        if (isAscii(bytes)) return Optional.of(new String(bytes, StandardCharsets.ISO_8859_1)); // no decoder needed
         try {
             return Optional.of(StandardCharsets.UTF_8.newDecoder()
                     .onMalformedInput(CodingErrorAction.REPORT)
@@ -75,5 +76,10 @@ final class PayloadDecoders {
         } catch (CharacterCodingException e) {
             return Optional.empty();
         }
+    }
+
+    private static boolean isAscii(byte[] bytes) {
+        for (byte b : bytes) if (b < 0) return false;
+        return true;
     }
 }
