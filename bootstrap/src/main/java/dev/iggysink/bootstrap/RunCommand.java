@@ -98,7 +98,12 @@ final class RunCommand implements Callable<Integer> {
 
     private Integer runSinks(List<SinkSettings> sinks, SinkRunner runner, PrometheusMetrics metrics)
             throws InterruptedException {
+        Signals.onStop(() -> {
+            LOG.info("stop requested: sealing, uploading and committing what was read");
+            runner.requestStop();
+        });
         for (SinkSettings s : sinks) {
+            if (Signals.stopRequested()) break;
             LOG.info("effective configuration of sink {}:\n{}", s.key(), SettingsPrinter.redacted(s));
             try {
                 runner.start(s, metrics.forSink(s.key()));
@@ -109,10 +114,8 @@ final class RunCommand implements Callable<Integer> {
                 return ExitCodes.STARTUP;
             }
         }
-        Signals.onStop(() -> {
-            LOG.info("stop requested: sealing, uploading and committing what was read");
-            runner.requestStop();
-        });
+        // A stop that came while the last sink was starting reached only the sinks already listed.
+        if (Signals.stopRequested()) runner.requestStop();
         runner.statusLineEvery(statusInterval);
         boolean clean = runner.awaitAll();
         return clean ? ExitCodes.OK : ExitCodes.INCOMPLETE;

@@ -160,6 +160,7 @@ class DeliveryIT {
         }
         try (SinkProcess last = SinkProcess.run(config, fx.log(name + "-final"), Map.of())) {
             long total = (long) perRound * rounds;
+            await().atMost(Duration.ofSeconds(60)).until(() -> last.logText().contains("consuming "));
             // Within one file of the end on both partitions; the graceful stop then seals and commits the tail.
             Pattern committed = Pattern.compile("committed=(-?\\d+) ");
             await().atMost(Duration.ofSeconds(180)).pollInterval(Duration.ofSeconds(1)).until(() -> {
