@@ -135,6 +135,13 @@ final class E2eFixture implements AutoCloseable {
     record AuditResult(int exitCode, String output) {
     }
 
+    /** The group's committed offset of one partition as {@code audit} reports it (MIN_VALUE when not listed). */
+    long committed(Path config, int partition) {
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("/" + partition + ": committed=(-?\\d+) ")
+                .matcher(audit(config).output());
+        return m.find() ? Long.parseLong(m.group(1)) : Long.MIN_VALUE;
+    }
+
     @Override
     public void close() {
         try {

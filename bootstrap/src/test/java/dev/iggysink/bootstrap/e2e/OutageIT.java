@@ -8,8 +8,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeEach;
@@ -31,11 +29,6 @@ class OutageIT {
         fx.close();
     }
 
-    private long committed(Path config, int partition) {
-        Matcher m = Pattern.compile("/" + partition + ": committed=(-?\\d+) ").matcher(fx.audit(config).output());
-        return m.find() ? Long.parseLong(m.group(1)) : Long.MIN_VALUE;
-    }
-
     @Test
     @Timeout(300)
     void minio_down_for_30_seconds_mid_run_loses_nothing_and_the_sink_recovers_by_itself() throws Exception {
@@ -47,7 +40,7 @@ class OutageIT {
                 """);
         try (SinkProcess sink = SinkProcess.run(config, fx.log("outage"), Map.of())) {
             for (int p = 0; p < 2; p++) fx.producer.sendJson(fx.stream, "clicks", p, 1000, i -> "{\"i\":" + i + "}");
-            await().atMost(Duration.ofSeconds(60)).until(() -> committed(config, 0) == 999);
+            await().atMost(Duration.ofSeconds(60)).until(() -> fx.committed(config, 0) == 999);
 
             fx.minio.stop();
             for (int p = 0; p < 2; p++) fx.producer.sendJson(fx.stream, "clicks", p, 1000, i -> "{\"i\":" + i + "}");
@@ -57,7 +50,7 @@ class OutageIT {
             fx.minio.restart();
 
             await().atMost(Duration.ofSeconds(120)).pollInterval(Duration.ofSeconds(1))
-                    .until(() -> committed(config, 0) == 1999 && committed(config, 1) == 1999);
+                    .until(() -> fx.committed(config, 0) == 1999 && fx.committed(config, 1) == 1999);
             assertThat(sink.logText()).contains("object store recovered");
             sink.terminate();
             assertThat(sink.waitFor(Duration.ofSeconds(60))).as(sink.logText()).isZero();
@@ -83,14 +76,14 @@ class OutageIT {
             assertThat(sink.logText()).contains("will be read again");
         }
         fx.minio.restart();
-        assertThat(committed(config, 0)).isEqualTo(-1);
+        assertThat(fx.committed(config, 0)).isEqualTo(-1);
         try (SinkProcess sink = SinkProcess.run(config, fx.log("down-restart"), Map.of())) {
             await().atMost(Duration.ofSeconds(60)).until(() -> sink.logText().contains("consuming "));
             Thread.sleep(1500);
             sink.terminate();
             assertThat(sink.waitFor(Duration.ofSeconds(60))).as(sink.logText()).isZero();
         }
-        assertThat(committed(config, 0)).isEqualTo(499);
+        assertThat(fx.committed(config, 0)).isEqualTo(499);
         assertThat(fx.audit(config).exitCode()).isZero();
     }
 
@@ -109,12 +102,12 @@ class OutageIT {
                     fx.producer.sendJson(fx.stream, "stream", p, 1000, i -> "{\"i\":" + i + "}");
                 }
                 long target = (round + 1) * 1000L - 1;
-                await().atMost(Duration.ofSeconds(90)).until(() -> committed(config, 0) >= target - 500);
+                await().atMost(Duration.ofSeconds(90)).until(() -> fx.committed(config, 0) >= target - 500);
                 if (round == 0) fx.iggy.server().orElseThrow().dropConnections();
                 else fx.iggy.server().orElseThrow().resetConnections();
             }
             await().atMost(Duration.ofSeconds(120)).pollInterval(Duration.ofSeconds(1))
-                    .until(() -> committed(config, 0) == 2999 && committed(config, 1) == 2999);
+                    .until(() -> fx.committed(config, 0) == 2999 && fx.committed(config, 1) == 2999);
             sink.terminate();
             assertThat(sink.waitFor(Duration.ofSeconds(60))).as(sink.logText()).isZero();
         }

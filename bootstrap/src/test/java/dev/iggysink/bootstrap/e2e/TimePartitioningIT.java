@@ -37,11 +37,6 @@ class TimePartitioningIT {
         fx.close();
     }
 
-    private long committed(Path config, int partition) {
-        Matcher m = Pattern.compile("/" + partition + ": committed=(-?\\d+) ").matcher(fx.audit(config).output());
-        return m.find() ? Long.parseLong(m.group(1)) : Long.MIN_VALUE;
-    }
-
     @Test
     @Timeout(180)
     void a_quiet_partition_is_flushed_by_the_wall_clock_schedule_within_the_interval() throws Exception {
@@ -54,7 +49,7 @@ class TimePartitioningIT {
             await().atMost(Duration.ofSeconds(60)).until(() -> sink.logText().contains("consuming "));
             long sent = System.nanoTime();
             fx.producer.sendJson(fx.stream, "quiet", 0, 7, i -> "{\"i\":" + i + "}");
-            await().atMost(Duration.ofSeconds(30)).until(() -> committed(config, 0) == 6);
+            await().atMost(Duration.ofSeconds(30)).until(() -> fx.committed(config, 0) == 6);
             long took = (System.nanoTime() - sent) / 1_000_000;
             System.out.printf("schedule flush: 7 records durable and committed %d ms after sending%n", took);
             // interval (2 s) + one upload + polling slack; far below the 8 MiB size threshold.
