@@ -32,6 +32,10 @@ class AdminConformanceIT extends ConformanceSupport {
         IggyTcpClient c = anonymousClient();
         assertIggyError(() -> c.users().login("iggy", "not-the-password"), 42);
         assertIggyError(() -> c.users().login("nobody-here", "iggy"), 42);
+        // Client 0.8 race: a failed login's completion callback, which runs after the caller has already seen the
+        // error, drops the cached login payload, and may drop the payload of a login issued meanwhile. A PING goes
+        // through the same event loop, so once it returns those callbacks have run.
+        c.system().ping();
 
         IdentityInfo identity = c.users().login("iggy", "iggy");
 
