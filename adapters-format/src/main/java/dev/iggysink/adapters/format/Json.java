@@ -271,40 +271,19 @@ final class Json {
                 chars.append((char) b);
                 pos++;
             } else {
-                utf8(b);
+                utf8();
             }
         }
     }
 
-    /** One strict UTF-8 sequence: no overlong forms, no surrogates, nothing above U+10FFFF. */
-    private void utf8(int b0) throws JsonException {
-        int need;
-        int cp;
-        int min;
-        if (b0 >= 0xC2 && b0 <= 0xDF) {
-            need = 1;
-            cp = b0 & 0x1F;
-            min = 0x80;
-        } else if (b0 >= 0xE0 && b0 <= 0xEF) {
-            need = 2;
-            cp = b0 & 0x0F;
-            min = 0x800;
-        } else if (b0 >= 0xF0 && b0 <= 0xF4) {
-            need = 3;
-            cp = b0 & 0x07;
-            min = 0x10000;
-        } else {
-            throw error("invalid UTF-8");
-        }
-        if (pos + need >= in.length) throw error("invalid UTF-8");
-        for (int i = 1; i <= need; i++) {
-            int b = in[pos + i] & 0xFF;
-            if ((b & 0xC0) != 0x80) throw error("invalid UTF-8");
-            cp = (cp << 6) | (b & 0x3F);
-        }
-        if (cp < min || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) throw error("invalid UTF-8");
+    /** One strict UTF-8 sequence by the rules of {@link #utf8Length}. */
+    private void utf8() throws JsonException {
+        int len = utf8Length(in, pos);
+        if (len == 0) throw error("invalid UTF-8");
+        int cp = in[pos] & (len == 2 ? 0x1F : len == 3 ? 0x0F : 0x07);
+        for (int k = 1; k < len; k++) cp = (cp << 6) | (in[pos + k] & 0x3F);
         chars.appendCodePoint(cp);
-        pos += need + 1;
+        pos += len;
     }
 
     private void escape() throws JsonException {
