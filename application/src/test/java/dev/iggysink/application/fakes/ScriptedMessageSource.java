@@ -26,12 +26,16 @@ import java.util.concurrent.CopyOnWriteArrayList;
 public final class ScriptedMessageSource implements MessageSource {
     private final String stream;
     private final String topic;
-    private final List<List<SinkRecord>> partitions = new ArrayList<>();
+    private final List<List<SinkRecord>> partitions = new CopyOnWriteArrayList<>();
     private final Map<Integer, Long> stored = new ConcurrentHashMap<>();
     private final Set<Integer> owned = ConcurrentHashMap.newKeySet();
     private final ConcurrentLinkedQueue<SourceException> pollFailures = new ConcurrentLinkedQueue<>();
     private final ConcurrentLinkedQueue<SourceException> commitFailures = new ConcurrentLinkedQueue<>();
+    private final Map<Integer, SourceException> failingPartitions = new ConcurrentHashMap<>();
+    private final Map<Integer, Runnable> beforeNextPoll = new ConcurrentHashMap<>();
     private final List<String> commitLog = new CopyOnWriteArrayList<>();
+    private final List<String> backwardStores = new CopyOnWriteArrayList<>();
+    private volatile SourceException commitsFailing;
     private volatile long epoch;
     private volatile long timestampMicros = 1_773_669_751_000_000L; // 2026-03-16T14:02:31Z
     private volatile boolean closed;
@@ -85,6 +89,41 @@ public final class ScriptedMessageSource implements MessageSource {
         commitFailures.add(e);
     }
 
+    /** Every poll of {@code partition} fails with {@code e} until {@link #healPolls}. */
+    public void failPollsOf(int partition, SourceException e) {
+        failingPartitions.put(partition, e);
+    }
+
+    public void healPolls(int partition) {
+        failingPartitions.remove(partition);
+    }
+
+    /** Every commit fails with {@code e} (null: commits work again). */
+    public void failAllCommits(SourceException e) {
+        commitsFailing = e;
+    }
+
+    /** Runs {@code action} once, just before the next poll of {@code partition} is answered. */
+    public void beforeNextPoll(int partition, Runnable action) {
+        beforeNextPoll.put(partition, action);
+    }
+
+    /** A partition added to the topic while the sink runs, as Iggy's create-partitions does. */
+    public synchronized int addPartition() {
+        partitions.add(new CopyOnWriteArrayList<>());
+        int id = partitions.size() - 1;
+        owned.add(id);
+        return id;
+    }
+
+    /**
+     * Stores that moved a partition's offset below the value stored before (by the sink or by another member):
+     * the server accepts them, so the fake does too, and tests assert this list stays empty.
+     */
+    public List<String> backwardStores() {
+        return List.copyOf(backwardStores);
+    }
+
     public void failConnect(SourceException e) {
         connectFailure = e;
     }
@@ -119,7 +158,7 @@ public final class ScriptedMessageSource implements MessageSource {
     }
 
     @Override
-    public List<PartitionRef> partitions() {
+    public synchronized List<PartitionRef> partitions() {
         List<PartitionRef> out = new ArrayList<>();
         for (int i = 0; i < partitions.size(); i++) out.add(partition(i));
         return out;
@@ -135,6 +174,10 @@ public final class ScriptedMessageSource implements MessageSource {
         SourceException e = pollFailures.poll();
         if (e != null) throw e;
         int id = partition.partitionId();
+        SourceException failing = failingPartitions.get(id);
+        if (failing != null) throw failing;
+        Runnable before = beforeNextPoll.remove(id);
+        if (before != null) before.run();
         if (!owned.contains(id)) return new Batch(partition, false, epoch, -1, List.of());
         List<SinkRecord> list = partitions.get(id);
         List<SinkRecord> out = new ArrayList<>();
@@ -148,10 +191,13 @@ public final class ScriptedMessageSource implements MessageSource {
     public void commit(PartitionRef partition, long offset) throws SourceException {
         SourceException e = commitFailures.poll();
         if (e != null) throw e;
+        if (commitsFailing != null) throw commitsFailing;
         int id = partition.partitionId();
         if (!owned.contains(id)) throw new PartitionRevokedException(partition, null);
         if (offset >= partitions.get(id).size()) throw new SourceException("4100 offset beyond end", false);
-        stored.merge(id, offset, Math::max);
+        // As the server: the stored offset is replaced, whatever it was.
+        Long before = stored.put(id, offset);
+        if (before != null && offset < before) backwardStores.add(id + ": " + before + " -> " + offset);
         commitLog.add(id + ":" + offset);
     }
 
