@@ -36,6 +36,7 @@ public final class InMemoryObjectStore implements ObjectStore {
     private java.util.function.Supplier<? extends Throwable> thrown;
     private int puts;
     private int probes;
+    private int lists;
     private int overwrites;
 
     private InMemoryObjectStore(String bucket, Mode mode) {
@@ -133,6 +134,7 @@ public final class InMemoryObjectStore implements ObjectStore {
 
     @Override
     public synchronized List<StoredObject> list(String prefix) throws StoreException {
+        lists++;
         check("LIST", prefix + "*");
         List<StoredObject> result = new ArrayList<>();
         for (Map.Entry<String, byte[]> e : objects.tailMap(prefix, true).entrySet()) {
@@ -166,6 +168,11 @@ public final class InMemoryObjectStore implements ObjectStore {
     /** Calls of {@code put}, failed ones included. */
     public synchronized int putAttempts() {
         return puts;
+    }
+
+    /** Calls of {@code list}, failed ones included. */
+    public synchronized int listCalls() {
+        return lists;
     }
 
     public synchronized int probes() {

@@ -260,9 +260,13 @@ class DeliveryHardeningTest {
         assertThat(store.objects()).hasSize(3);
 
         source.failAllCommits(null);
+        int listsBefore = store.listCalls();
         start(TestSettings.countRotation(stream, 100));
         await().atMost(WAIT).until(() -> source.stored(0).orElse(-1) == 41 && source.stored(1).orElse(-1) == 41
                 && source.stored(2).orElse(-1) == 41);
+        // The cost of the lookup (README, delivery guarantee): one LIST per partition here, the file it found;
+        // no record follows it, so no second LIST.
+        assertThat(store.listCalls() - listsBefore).isEqualTo(3);
         assertThat(sink.stop().clean()).isTrue();
         sink = null;
         assertThat(store.objects()).hasSize(3);
