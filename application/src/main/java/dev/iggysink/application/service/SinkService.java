@@ -102,7 +102,8 @@ public final class SinkService {
                 metrics.committed(partition, offset);
             }
         };
-        this.budget = new MemoryBudget(settings.delivery().maxBufferedBytes());
+        this.budget = new MemoryBudget(HeapFit.budget(settings.key(), settings.delivery().maxBufferedBytes(),
+                Runtime.getRuntime().maxMemory()));
         RetryPolicy retry = new RetryPolicy(settings.retry().maxAttempts(),
                 Backoff.of(settings.retry().retryDelay()));
         this.store = store;
