@@ -368,6 +368,22 @@ class AdminHttpServerTest {
     }
 
     @Test
+    void the_status_page_is_served_at_the_root_with_a_policy_that_loads_nothing_from_elsewhere() throws Exception {
+        start(1000, Optional.empty());
+        HttpResponse<String> page = get("/");
+        assertThat(page.statusCode()).isEqualTo(200);
+        assertThat(page.headers().firstValue("Content-Type")).hasValueSatisfying(v -> assertThat(v)
+                .startsWith("text/html"));
+        assertThat(page.headers().firstValue("Content-Security-Policy")).hasValueSatisfying(v -> assertThat(v)
+                .contains("default-src 'none'").contains("connect-src 'self'"));
+        // Nothing fetched from elsewhere: no script, style, image or link with an absolute URL, no CSS import.
+        assertThat(page.body()).contains("<html").contains("/status")
+                .doesNotContainPattern("(?i)(src|href)\\s*=\\s*[\"']?(https?:)?//")
+                .doesNotContainPattern("(?i)url\\(\\s*[\"']?(https?:)?//")
+                .doesNotContain("@import");
+    }
+
+    @Test
     void status_reports_rotations_by_reason() throws Exception {
         start(5, Optional.empty());
         source.append(0, 12, i -> "{\"i\":" + i + "}");
