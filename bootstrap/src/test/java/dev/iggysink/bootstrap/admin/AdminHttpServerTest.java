@@ -20,6 +20,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.net.Inet4Address;
 import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import java.net.NetworkInterface;
 import java.net.Socket;
 import java.net.URI;
@@ -392,5 +393,37 @@ class AdminHttpServerTest {
         assertThat(status.get("rotations").get("count").asLong()).isEqualTo(2);
         assertThat(status.get("sinks").get(0).get("rotations").get("count").asLong()).isEqualTo(2);
         assertThat(status.get("token_required").asBoolean()).isFalse();
+    }
+
+    /** Sends raw bytes, answers the status line. */
+    private String rawExchange(String request) throws IOException {
+        try (Socket s = new Socket("127.0.0.1", server.address().orElseThrow().getPort())) {
+            s.setSoTimeout(10_000);
+            s.getOutputStream().write(request.getBytes(StandardCharsets.US_ASCII));
+            s.getOutputStream().flush();
+            StringBuilder line = new StringBuilder();
+            InputStream in = s.getInputStream();
+            for (int c = in.read(); c != -1 && c != '\r'; c = in.read()) line.append((char) c);
+            return line.toString();
+        }
+    }
+
+    @Test
+    void oversized_headers_and_bodies_are_refused_and_the_server_keeps_answering() throws Exception {
+        start(1000, Optional.empty());
+        String hugeHeader = "GET /health HTTP/1.1\r\nHost: x\r\nX-Big: " + "a".repeat(20_000) + "\r\n\r\n";
+        assertThat(rawExchange(hugeHeader)).startsWith("HTTP/1.1 4");
+        String hugeBody = "POST /pause HTTP/1.1\r\nHost: x\r\nContent-Length: 10000000\r\n\r\n";
+        assertThat(rawExchange(hugeBody)).startsWith("HTTP/1.1 413");
+        assertThat(sink.status().totals().paused()).isFalse();
+        assertThat(get("/health").statusCode()).isEqualTo(200);
+    }
+
+    @Test
+    void the_printed_url_is_one_a_browser_can_open() {
+        assertThat(AdminHttpServer.url(new InetSocketAddress("0.0.0.0", 8098))).isEqualTo("http://127.0.0.1:8098/");
+        assertThat(AdminHttpServer.url(new InetSocketAddress("::", 8098))).isEqualTo("http://127.0.0.1:8098/");
+        assertThat(AdminHttpServer.url(new InetSocketAddress("10.1.2.3", 80))).isEqualTo("http://10.1.2.3:80/");
+        assertThat(AdminHttpServer.url(new InetSocketAddress("::1", 8098))).isEqualTo("http://[0:0:0:0:0:0:0:1]:8098/");
     }
 }
