@@ -24,6 +24,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
+import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * Orchestrates one partition: decode, pick the open file, let the rotation policy decide, seal, hand sealed files to
@@ -250,8 +251,10 @@ final class PartitionWriter {
         bufferedBytes -= slot.reserved;
         // The file keeps its share of the budget until its upload ends; framing and compression run on the upload
         // thread (the encoder is handed over and no longer touched here).
-        FileEncoder encoder = slot.encoder;
-        submit(new UploadJob(file, encoder::finish, codec.contentType(), slot.reserved));
+        // The supplier lets go of the encoder once it finished the file, so the encoder's buffer is garbage while
+        // the finished bytes wait for the store (a pending file is then held once, not twice).
+        AtomicReference<FileEncoder> encoder = new AtomicReference<>(slot.encoder);
+        submit(new UploadJob(file, () -> encoder.getAndSet(null).finish(), codec.contentType(), slot.reserved));
     }
 
     private void submit(UploadJob job) {
