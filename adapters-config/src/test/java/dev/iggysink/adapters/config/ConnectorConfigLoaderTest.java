@@ -322,6 +322,24 @@ class ConnectorConfigLoaderTest {
     }
 
     @Test
+    void the_upstream_example_layout_works_from_its_repository_root() {
+        // core/connectors/runtime/example_config/config.toml names its directory from the repository root.
+        Path root = tmp.resolve("iggy");
+        String examples = "core/connectors/runtime/example_config";
+        Path config = TestFiles.write(root, examples + "/config.toml", "[iggy]\naddress = \"localhost:8090\"\n"
+                + "token = \"\"\n\n[connectors]\nconfig_type = \"local\"\nconfig_dir = \"" + examples
+                + "/connectors\"\n");
+        TestFiles.write(root, examples + "/connectors/s3_sink.toml", TestFiles.read("runtime/connectors/s3_v1.toml"));
+        TestFiles.write(root, examples + "/connectors/random.toml",
+                TestFiles.read("runtime/connectors/random_source.toml"));
+        ConfigResult result = ConnectorConfigLoader.load(config, Map.of(), root);
+        assertThat(result.errors()).isEmpty();
+        assertThat(result.sinks()).singleElement().extracting(s -> s.storage().bucket()).isEqualTo("bucket-v1");
+        assertThat(result.notices()).contains("connector directory: " + root.resolve(examples + "/connectors")
+                + " (config_dir \"" + examples + "/connectors\" relative to the working directory)");
+    }
+
+    @Test
     void config_dir_falls_back_to_the_config_files_directory() {
         Path work = tmp.resolve("work");
         Path conf = tmp.resolve("conf");
