@@ -47,7 +47,10 @@ final class StoreRules {
             return Optional.of(quote(endpoint) + " is not an http:// or https:// URL");
         }
         if (uri.getHost() == null || uri.getHost().isEmpty()) {
-            return Optional.of(quote(endpoint) + " has no host name (e.g. http://127.0.0.1:9000)");
+            // java.net.URI (and the S3 clients after it) finds no host in "minio_1:9000": underscores are not allowed.
+            return Optional.of(quote(endpoint) + (uri.getAuthority() == null ? " has no host name"
+                    : " has no valid host name (letters, digits, dots and hyphens, or an IP address)")
+                    + " (e.g. http://127.0.0.1:9000)");
         }
         return Optional.empty();
     }

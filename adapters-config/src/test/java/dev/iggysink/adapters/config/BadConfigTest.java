@@ -121,6 +121,9 @@ class BadConfigTest {
                 bad("region = \"us-east-1\"", "region = \"us-east-1\"\nendpoint = \"127.0.0.1:9000\"",
                         "plugin_config.endpoint: \"127.0.0.1:9000\" has no scheme (write http://127.0.0.1:9000, or "
                                 + "https://127.0.0.1:9000 for TLS)"),
+                bad("region = \"us-east-1\"", "region = \"us-east-1\"\nendpoint = \"http://minio_1:9000\"",
+                        "plugin_config.endpoint: \"http://minio_1:9000\" has no valid host name (letters, digits, "
+                                + "dots and hyphens, or an IP address) (e.g. http://127.0.0.1:9000)"),
                 bad("region = \"us-east-1\"", "region = \"us-east-1\"\nendpoint = \"ftp://store:21\"",
                         "plugin_config.endpoint: \"ftp://store:21\" is not an http:// or https:// URL"),
                 bad("path_template = \"{stream}/{topic}/{date}/{hour}\"", "path_template = \"{stream}/{foo}/{date}\"",
