@@ -57,19 +57,26 @@ final class ArchitectureRules {
                 .because("the application orchestrates through ports; technology stays in adapters");
     }
 
-    /** Rule 3. Testkit sits with the adapters: only bootstrap (the demo) may use it. */
+    /**
+     * Rule 3. Testkit (in-JVM broker, s3proxy) sits beside the adapters but only the demo may use it, so the sink's
+     * jar ships no test infrastructure; the demo is the outermost ring and wires the sink through bootstrap.
+     */
     ArchRule layers() {
         return layeredArchitecture().consideringOnlyDependenciesInLayers()
                 .layer("Domain").definedBy(pkg("domain.."))
                 .layer("Application").definedBy(pkg("application.."))
-                .optionalLayer("Adapters").definedBy(pkg("adapters.."), pkg("testkit.."))
+                .optionalLayer("Adapters").definedBy(pkg("adapters.."))
+                .optionalLayer("Testkit").definedBy(pkg("testkit.."))
                 .optionalLayer("Bootstrap").definedBy(pkg("bootstrap.."))
-                .whereLayer("Bootstrap").mayNotBeAccessedByAnyLayer()
-                .whereLayer("Adapters").mayOnlyBeAccessedByLayers("Bootstrap")
-                .whereLayer("Application").mayOnlyBeAccessedByLayers("Adapters", "Bootstrap")
-                .whereLayer("Domain").mayOnlyBeAccessedByLayers("Application", "Adapters", "Bootstrap")
+                .optionalLayer("Demo").definedBy(pkg("demo.."))
+                .whereLayer("Demo").mayNotBeAccessedByAnyLayer()
+                .whereLayer("Bootstrap").mayOnlyBeAccessedByLayers("Demo")
+                .whereLayer("Testkit").mayOnlyBeAccessedByLayers("Demo")
+                .whereLayer("Adapters").mayOnlyBeAccessedByLayers("Bootstrap", "Demo")
+                .whereLayer("Application").mayOnlyBeAccessedByLayers("Adapters", "Bootstrap", "Demo")
+                .whereLayer("Domain").mayOnlyBeAccessedByLayers("Application", "Adapters", "Bootstrap", "Demo")
                 .because("dependencies point inwards: bootstrap wires adapters, adapters implement application"
-                        + " ports, the application drives domain rules");
+                        + " ports, the application drives domain rules; test infrastructure reaches only the demo");
     }
 
     /** Rule 4. Empty until the adapters are filled, hence allowed to check nothing. */
@@ -79,12 +86,13 @@ final class ArchitectureRules {
                 .because("each adapter translates one technology; sharing goes through application ports");
     }
 
-    /** Rule 5. */
+    /** Rule 5. Bootstrap may wire any adapter but not testkit; the demo may use both. */
     ArchRule adaptersAreUsedOnlyByThemselvesAndBootstrap() {
         return classes().that().resideInAnyPackage(pkg("adapters.."), pkg("testkit.."))
                 .should(beUsedOnlyFromTheirOwnAdapterOrBootstrap())
                 .allowEmptyShould(true)
-                .because("only bootstrap constructs and wires adapters; nobody else may reach into one");
+                .because("only bootstrap constructs and wires adapters, and the sink's jar ships no test"
+                        + " infrastructure; nobody else may reach into one");
     }
 
     /**
@@ -123,18 +131,23 @@ final class ArchitectureRules {
     }
 
     private ArchCondition<JavaClass> beUsedOnlyFromTheirOwnAdapterOrBootstrap() {
-        return new ArchCondition<>("be used only from their own adapter or from bootstrap") {
+        return new ArchCondition<>("be used only from their own adapter, bootstrap (not testkit) or the demo") {
             @Override
             public void check(JavaClass target, ConditionEvents events) {
                 String own = adapterOf(target.getPackageName());
+                boolean testkit = own.equals(pkg("testkit"));
                 for (Dependency d : target.getDirectDependenciesToSelf()) {
                     String origin = d.getOriginClass().getPackageName();
-                    boolean allowed = own.equals(adapterOf(origin)) || origin.equals(pkg("bootstrap"))
-                            || origin.startsWith(pkg("bootstrap."));
+                    boolean allowed = own.equals(adapterOf(origin)) || within(origin, "demo")
+                            || (!testkit && within(origin, "bootstrap"));
                     if (!allowed) events.add(SimpleConditionEvent.violated(d, d.getDescription()));
                 }
             }
         };
+    }
+
+    private boolean within(String packageName, String relative) {
+        return packageName.equals(pkg(relative)) || packageName.startsWith(pkg(relative) + ".");
     }
 
     /** {@code <base>.adapters.<name>} or {@code <base>.testkit} for a package inside one, else the package. */

@@ -51,6 +51,7 @@ class PlantedViolationsTest {
     void rule3_fails_when_a_dependency_points_outwards() {
         assertViolation("planted.r3adapterToBootstrap", ArchitectureRules::layers, "bootstrap.Main");
         assertViolation("planted.r3domainToApplication", ArchitectureRules::layers, "application.Service");
+        assertViolation("planted.r5testkitInBootstrap", ArchitectureRules::layers, "testkit.FakeBroker");
         assertClean("planted.r3ok", ArchitectureRules::layers);
     }
 
@@ -65,6 +66,8 @@ class PlantedViolationsTest {
         assertViolation("planted.r5", ArchitectureRules::adaptersAreUsedOnlyByThemselvesAndBootstrap, "FakeBroker");
         assertViolation("planted.r2", ArchitectureRules::adaptersAreUsedOnlyByThemselvesAndBootstrap, "S3Store");
         assertViolation("planted.r4", ArchitectureRules::adaptersAreUsedOnlyByThemselvesAndBootstrap, "JsonEncoder");
+        assertViolation("planted.r5testkitInBootstrap", ArchitectureRules::adaptersAreUsedOnlyByThemselvesAndBootstrap,
+                "FakeBroker");
         assertClean("planted.r5ok", ArchitectureRules::adaptersAreUsedOnlyByThemselvesAndBootstrap);
     }
 
