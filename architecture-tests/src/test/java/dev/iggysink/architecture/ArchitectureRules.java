@@ -87,17 +87,9 @@ final class ArchitectureRules {
                 .because("only bootstrap constructs and wires adapters; nobody else may reach into one");
     }
 
-    /**
-     * Rule 6. The one accepted edge is the buffer recording a {@code RotationReason}: the rotation policy reads open
-     * files and a sealed file says why it was sealed, so that enum is shared vocabulary of both packages.
-     */
+    /** Rule 6. No exceptions: a package that needs a type of another declares what it needs, as rotation does. */
     ArchRule noPackageCycles() {
-        DescribedPredicate<JavaClass> buffer = describe("domain.buffer",
-                c -> c.getPackageName().startsWith(pkg("domain.buffer")));
-        DescribedPredicate<JavaClass> rotationReason = describe("domain.rotation.RotationReason",
-                c -> c.getName().equals(pkg("domain.rotation.RotationReason")));
         return slices().matching(pkg("(*).(*)..")).should().beFreeOfCycles()
-                .ignoreDependency(buffer, rotationReason)
                 .because("cycles make packages impossible to understand, test or move on their own");
     }
 
