@@ -26,7 +26,7 @@ import java.time.Clock;
 import java.util.concurrent.TimeUnit;
 
 /**
- * STYLE.md's ArchUnit rules 1–8 for a base package. Production code is checked with {@code dev.iggysink}; the
+ * The architecture rules 1–8 (listed in docs/architecture.md) for a base package. Production code is checked with {@code dev.iggysink}; the
  * planted-violation tests check the very same rules against fixture trees under other bases, which is what proves
  * a rule can fail at all (a rule naming a package that does not exist would pass silently).
  */

@@ -24,7 +24,7 @@ import picocli.CommandLine.Option;
 
 /**
  * The whole pipeline on one machine with nothing installed: the in-JVM Iggy broker, an embedded S3-compatible store
- * (s3proxy on a local directory), the seed's streams and configuration, and the real sink between them.
+ * (s3proxy on a local directory), the upstream guide's example streams and configuration, and the real sink between them.
  */
 @Command(name = "demo", mixinStandardHelpOptions = true,
         description = "Run the whole pipeline locally: embedded Iggy broker, embedded S3 store, sample messages.")
@@ -124,7 +124,7 @@ final class DemoCommand implements Callable<Integer> {
         }
     }
 
-    /** The seed's example connector, pointed at the embedded store; ten messages per file so rotation shows. */
+    /** The upstream guide's example connector, pointed at the embedded store; ten messages per file so rotation shows. */
     static String demoConfig(String iggyAddress, String endpoint, String accessKey, String secretKey) {
         return """
                 type = "sink"

@@ -8,7 +8,7 @@ import java.util.Objects;
 
 /**
  * The bookkeeping of a file being filled for one partition and one rendered directory. Record bytes count the
- * encoded records only, without separators, brackets or framing, as the Rust sink counts them (seed 000), so a
+ * encoded records only, without separators, brackets or framing, as the Rust sink counts them, so a
  * sealed object can be somewhat larger than the size limit. Not thread-safe; once sealed it takes no more records.
  */
 public final class OpenFile implements FileProgress {
