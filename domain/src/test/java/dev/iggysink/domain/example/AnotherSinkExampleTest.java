@@ -25,7 +25,7 @@ import org.junit.jupiter.api.Test;
  */
 class AnotherSinkExampleTest {
 
-    /** The whole sink: about forty lines. */
+    /** The whole sink. */
     static final class Sink {
         final Map<String, String> store = new TreeMap<>();
         final PartitionRef partition = new PartitionRef("orders", "eu", 7);
