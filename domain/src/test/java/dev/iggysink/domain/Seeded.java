@@ -29,7 +29,7 @@ public final class Seeded {
         }
     }
 
-    /** A long in [min, max], one in five times a bound, now and then the value nearest zero. */
+    /** A long in [min, max]: three times in ten a bound or the value nearest zero, else uniform. */
     public static long longBetween(Random r, long min, long max) {
         int pick = r.nextInt(10);
         if (pick == 0) return min;

@@ -30,7 +30,7 @@ final class Seeded {
         }
     }
 
-    /** A long in [min, max], one in five times a bound, now and then the value nearest zero. */
+    /** A long in [min, max]: three times in ten a bound or the value nearest zero, else uniform. */
     static long longBetween(Random r, long min, long max) {
         int pick = r.nextInt(10);
         if (pick == 0) return min;
