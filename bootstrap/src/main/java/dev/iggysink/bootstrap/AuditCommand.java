@@ -24,7 +24,9 @@ import picocli.CommandLine.Option;
  * to a live sink.
  */
 @Command(name = "audit", mixinStandardHelpOptions = true,
-        description = "Check the bucket against the committed offsets: coverage, gaps, overlaps. Exit 1 on a gap.")
+        description = "Check the bucket against the committed offsets: coverage, gaps, overlaps. Exit 1 on a gap.",
+        exitCodeListHeading = "%nExit codes:%n",
+        exitCodeList = {ExitCodes.AUDIT_HELP_0, ExitCodes.AUDIT_HELP_1, ExitCodes.HELP_2, ExitCodes.AUDIT_HELP_3})
 final class AuditCommand implements Callable<Integer> {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;

@@ -47,6 +47,10 @@ final class DemoCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
+        if (messages < 1) {
+            throw new CommandLine.ParameterException(spec.commandLine(),
+                    "Invalid value for option '--messages': must be at least 1, was " + messages);
+        }
         PrintWriter out = spec.commandLine().getOut();
         Path base = dir != null ? dir : Files.createTempDirectory("iggy-s3-sink-demo");
         Path storeDir = Files.createDirectories(base.resolve("s3"));
