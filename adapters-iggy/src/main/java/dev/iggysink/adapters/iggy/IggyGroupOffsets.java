@@ -20,6 +20,8 @@ import java.util.concurrent.TimeoutException;
  * does not speak the Iggy 0.8 protocol.
  */
 public final class IggyGroupOffsets implements AutoCloseable {
+    /** The last of the codes (from 40) an Iggy 0.8 server gives about the identity in a login. */
+    private static final int LAST_LOGIN_CODE = 54;
     private final String stream;
     private final String topic;
     private final String group;
@@ -82,8 +84,15 @@ public final class IggyGroupOffsets implements AutoCloseable {
                 throw new SourceException("Iggy at " + endpoint + " rejected the credentials of " + principal + " ("
                         + IggyFailures.whyRejected(code) + ", error " + code + ")", false, e.getCause());
             }
-            throw new SourceException("Iggy at " + endpoint + " refused the login of " + principal + " (error "
-                    + code + ")", false, e.getCause());
+            if (code >= IggyFailures.UNAUTHENTICATED && code <= LAST_LOGIN_CODE) {
+                throw new SourceException("Iggy at " + endpoint + " refused the login of " + principal + " (error "
+                        + code + ")", false, e.getCause());
+            }
+            // A 0.8 server answers a login with success or a code about who we are (40-54); anything else is a
+            // server that read our frame as something else.
+            throw new SourceException("the server at " + endpoint + " did not answer the Iggy 0.8 protocol (it"
+                    + " answered error " + code + " to the login); this sink supports Iggy server 0.8.x", false,
+                    e.getCause());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new SourceException("interrupted while logging in to Iggy at " + endpoint, true, e);

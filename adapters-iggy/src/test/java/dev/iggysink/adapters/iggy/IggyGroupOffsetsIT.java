@@ -125,6 +125,36 @@ class IggyGroupOffsetsIT {
         }
     }
 
+    @Test
+    void a_server_that_answers_the_login_with_an_error_no_0_8_server_gives_is_not_iggy_0_8() throws Exception {
+        try (ServerSocket server = new ServerSocket(0, 50, InetAddress.getLoopbackAddress())) {
+            Thread answering = new Thread(() -> {
+                try (Socket s = server.accept()) {
+                    InputStream in = s.getInputStream();
+                    byte[] head = in.readNBytes(8);
+                    int length = java.nio.ByteBuffer.wrap(head).order(java.nio.ByteOrder.LITTLE_ENDIAN).getInt();
+                    in.readNBytes(length - 4);
+                    // status 3 ("invalid command"), no payload
+                    s.getOutputStream().write(new byte[] {3, 0, 0, 0, 0, 0, 0, 0});
+                    s.getOutputStream().flush();
+                    in.read();
+                } catch (Exception ignored) {
+                    // the test is over
+                }
+            });
+            answering.setDaemon(true);
+            answering.start();
+            assertTimeoutPreemptively(Duration.ofSeconds(30), () -> {
+                SourceException e = catchThrowableOfType(SourceException.class, () -> new IggyGroupOffsets(
+                        settings("127.0.0.1", server.getLocalPort(), "iggy"), stream, "json", "g", CALL_TIMEOUT));
+
+                assertThat(e.retryable()).isFalse();
+                assertThat(e.getMessage()).startsWith("the server at 127.0.0.1:" + server.getLocalPort()
+                        + " did not answer the Iggy 0.8 protocol").endsWith("this sink supports Iggy server 0.8.x");
+            });
+        }
+    }
+
     /** Accepts connections and reads everything sent, answering nothing (a server speaking another protocol). */
     static Thread silentServer(ServerSocket server) {
         Thread t = new Thread(() -> {
