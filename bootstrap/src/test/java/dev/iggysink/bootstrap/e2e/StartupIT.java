@@ -6,6 +6,10 @@ import static org.awaitility.Awaitility.await;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.InetAddress;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.net.ServerSocket;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
@@ -115,6 +119,21 @@ class StartupIT {
 
     @Test
     @Timeout(120)
+    void a_taken_admin_port_is_one_line_and_exit_3() throws Exception {
+        try (ServerSocket taken = new ServerSocket(0, 50, InetAddress.getLoopbackAddress())) {
+            Path config = edit(config(), "address = \"off\"", "address = \"127.0.0.1:" + taken.getLocalPort()
+                    + "\"");
+            try (SinkProcess sink = run(config, "admin-port-taken")) {
+                assertThat(sink.waitFor(Duration.ofSeconds(60))).as(sink.logText()).isEqualTo(3);
+                assertThat(sink.logText()).contains("admin server: cannot listen on 127.0.0.1:"
+                        + taken.getLocalPort());
+                assertOneLineNoTrace(sink.logText());
+            }
+        }
+    }
+
+    @Test
+    @Timeout(120)
     void a_wrong_iggy_password_is_one_line_and_exit_3() throws Exception {
         Path config = edit(config(), "password = \"iggy\"", "password = \"wrong-pass-123\"");
         try (SinkProcess sink = run(config, "wrong-password")) {
@@ -155,12 +174,19 @@ class StartupIT {
     void an_unreachable_iggy_is_retried_with_a_log_line_and_a_stop_ends_it_or_fail_fast_exits_3()
             throws Exception {
         int port = closedPort();
+        int adminPort = closedPort();
         Path config = edit(config(), "address = \"" + fx.iggy.address() + "\"", "address = \"127.0.0.1:" + port
                 + "\"");
+        edit(config, "address = \"off\"", "address = \"127.0.0.1:" + adminPort + "\"");
         try (SinkProcess sink = run(config, "iggy-down")) {
             await().atMost(Duration.ofSeconds(60)).until(() -> sink.logText()
                     .contains("Iggy at 127.0.0.1:" + port + " cannot be used yet: cannot reach Iggy"));
             assertThat(sink.alive()).isTrue();
+            HttpResponse<String> health = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
+                    URI.create("http://127.0.0.1:" + adminPort + "/health")).build(),
+                    HttpResponse.BodyHandlers.ofString());
+            assertThat(health.statusCode()).isEqualTo(503);
+            assertThat(health.body()).contains("degraded");
             sink.terminate();
             assertThat(sink.waitFor(Duration.ofSeconds(15))).as(sink.logText()).isZero();
         }
