@@ -11,6 +11,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import org.apache.iggy.exception.IggyTlsException;
 
 /**
  * Reads a consumer group's stored offsets without joining the group (GET_CONSUMER_OFFSET needs no membership), so
@@ -53,6 +54,11 @@ public final class IggyGroupOffsets implements AutoCloseable {
             throw new SourceException("cannot reach Iggy at " + endpoint + ": no connection within "
                     + timeout.toMillis() + " ms", true, e);
         } catch (ExecutionException e) {
+            if (IggyFailures.unwrap(e.getCause()) instanceof IggyTlsException) {
+                // A bad CA file or TLS setup does not fix itself by trying again.
+                throw new SourceException("TLS setup for Iggy at " + endpoint + " failed: " + describe(e.getCause()),
+                        false, e.getCause());
+            }
             throw new SourceException("cannot reach Iggy at " + endpoint + ": " + describe(e.getCause()), true,
                     e.getCause());
         } catch (InterruptedException e) {
