@@ -15,8 +15,9 @@ final class DurationConverter implements CommandLine.ITypeConverter<Duration> {
         try {
             d = Durations.parse(value);
         } catch (IllegalArgumentException e) {
-            throw new CommandLine.TypeConversionException("'" + value + "' is not a duration (" + e.getMessage()
-                    + "; write it like 30s, 500ms, 1h or 1h 30m)");
+            String why = e.getMessage().equals("not a duration") ? "" : e.getMessage() + "; ";
+            throw new CommandLine.TypeConversionException("'" + value + "' is not a duration (" + why
+                    + "write it like 30s, 500ms, 1h or 1h 30m)");
         }
         if (d.isZero()) throw new CommandLine.TypeConversionException("must be more than zero, was '" + value + "'");
         return d;

@@ -38,7 +38,7 @@ final class RunCommand implements Callable<Integer> {
     Path config;
 
     @Option(names = "--status-interval", defaultValue = "30s", converter = DurationConverter.class,
-            description = "how often to log the status line (default ${DEFAULT-VALUE})")
+            description = "how often to log the status line, e.g. 30s, 5m, 1h (default ${DEFAULT-VALUE})")
     Duration statusInterval;
 
     @Option(names = "--fail-fast", description = "exit 3 at once when Iggy or the object store cannot be reached at"
