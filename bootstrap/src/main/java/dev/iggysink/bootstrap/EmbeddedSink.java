@@ -61,6 +61,7 @@ public final class EmbeddedSink implements AutoCloseable {
         }
         EmbeddedSink sink = new EmbeddedSink(metrics, runner, admin.get());
         Signals.onStop(runner::requestStop);
+        Signals.onHurry(runner::hurryStop);
         try {
             for (SinkSettings s : config.sinks()) runner.start(s, metrics.forSink(s.key()));
         } catch (StoreException e) {

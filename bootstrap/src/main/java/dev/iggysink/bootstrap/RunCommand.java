@@ -109,6 +109,7 @@ final class RunCommand implements Callable<Integer> {
             LOG.info("stop requested: sealing, uploading and committing what was read");
             runner.requestStop();
         });
+        Signals.onHurry(runner::hurryStop);
         StartupChecks checks = new StartupChecks(failFast, SLOW_ANSWER, Signals::stopRequested);
         for (SinkSettings s : sinks) {
             if (Signals.stopRequested()) break;

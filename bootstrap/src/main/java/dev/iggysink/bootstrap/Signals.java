@@ -6,13 +6,18 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import sun.misc.Signal;
 
 /**
- * SIGTERM and SIGINT ask for a graceful stop instead of running shutdown hooks, so that the main thread can finish
- * the drain and choose the exit code (a shutdown hook cannot). Installed first thing in {@code main}: a stop that
- * arrives while the sink is still starting is remembered and honoured as soon as there is something to stop.
+ * SIGTERM, SIGINT and SIGHUP ask for a graceful stop instead of running shutdown hooks, so that the main thread can
+ * finish the drain and choose the exit code (a shutdown hook cannot). SIGHUP too, because a closed terminal or a
+ * supervisor sends it, and the JVM's default would end the process without a drain. Installed first thing in
+ * {@code main}: a stop that arrives while the sink is still starting is remembered and honoured as soon as there is
+ * something to stop. A second signal while a stop is under way means "do not wait any longer": the hurry listeners
+ * end the wait for uploads, and what is not durable is reported and read again on the next start.
  */
 final class Signals {
+    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(Signals.class);
     private static final AtomicBoolean REQUESTED = new AtomicBoolean();
     private static final List<Runnable> LISTENERS = new CopyOnWriteArrayList<>();
+    private static final List<Runnable> HURRY = new CopyOnWriteArrayList<>();
     private static final AtomicBoolean INSTALLED = new AtomicBoolean();
 
     private Signals() {
@@ -20,9 +25,9 @@ final class Signals {
 
     static void install() {
         if (!INSTALLED.compareAndSet(false, true)) return;
-        for (String name : new String[] {"TERM", "INT"}) {
+        for (String name : new String[] {"TERM", "INT", "HUP"}) {
             try {
-                Signal.handle(new Signal(name), s -> requestStop());
+                Signal.handle(new Signal(name), s -> signalled(s.getName()));
             } catch (IllegalArgumentException e) {
                 // Signal not available on this platform: fall back to a hook (exit code then comes from the JVM).
                 Runtime.getRuntime().addShutdownHook(new Thread(Signals::requestStop));
@@ -30,9 +35,25 @@ final class Signals {
         }
     }
 
+    private static void signalled(String name) {
+        if (REQUESTED.get()) {
+            LOG.warn("second stop signal (SIG{}): no more waiting for uploads; what is not durable is read again on"
+                    + " the next start", name);
+            HURRY.forEach(Runnable::run);
+            return;
+        }
+        requestStop();
+    }
+
     static void requestStop() {
         REQUESTED.set(true);
         LISTENERS.forEach(Runnable::run);
+    }
+
+    /** Runs {@code action} when a stop signal comes while a stop is already under way. */
+    static void onHurry(Runnable action) {
+        install();
+        HURRY.add(action);
     }
 
     static boolean stopRequested() {

@@ -122,6 +122,11 @@ final class SinkRunner implements AutoCloseable {
         }, period.toMillis(), period.toMillis(), TimeUnit.MILLISECONDS);
     }
 
+    /** A second stop request: stop waiting for uploads now. */
+    void hurryStop() {
+        running.forEach(r -> r.service().hurryStop());
+    }
+
     void requestStop() {
         running.forEach(r -> r.service().requestStop());
     }

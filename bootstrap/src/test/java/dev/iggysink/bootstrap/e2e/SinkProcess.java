@@ -50,6 +50,12 @@ final class SinkProcess implements AutoCloseable {
         process.waitFor(30, TimeUnit.SECONDS);
     }
 
+    /** Sends {@code signal} (e.g. {@code HUP}) to the process with {@code kill}. */
+    void signal(String signal) throws IOException, InterruptedException {
+        Process kill = new ProcessBuilder("kill", "-" + signal, Long.toString(process.pid())).inheritIO().start();
+        if (kill.waitFor() != 0) throw new IllegalStateException("kill -" + signal + " failed");
+    }
+
     /** SIGTERM: a graceful stop. */
     void terminate() {
         process.destroy();
