@@ -35,6 +35,7 @@ final class CodecRecord implements DecodedRecord {
         Object root = null;
         if (payload instanceof Payload.JsonDoc doc) root = doc.value();
         else if (payload instanceof Payload.Raw raw) root = RawJson.parseOrNull(raw.bytes());
+        else if (payload instanceof Payload.Printed printed) root = RawJson.parseOrNull(printed.bytes());
         Object v = root;
         for (String part : dottedPath.split("\\.", -1)) {
             if (!(v instanceof Map<?, ?> m)) return Optional.empty();
