@@ -42,10 +42,12 @@ public final class RecordCodecs {
     }
 
     /**
+     * As {@link #forStream(StreamSettings, OutputSettings, List, InstantSource)}, for tests and benchmarks.
+     *
      * @param passThrough false forces every JSON payload through the tree (parse, print): the reference the
      *                    pass-through is tested and measured against
      */
-    static RecordCodec forStream(StreamSettings stream, OutputSettings output, List<TransformSettings> transforms,
+    public static RecordCodec forStream(StreamSettings stream, OutputSettings output, List<TransformSettings> transforms,
                                  InstantSource clock, boolean passThrough) {
         Objects.requireNonNull(stream, "stream");
         Objects.requireNonNull(output, "output");
