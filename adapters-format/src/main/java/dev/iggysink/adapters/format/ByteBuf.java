@@ -68,6 +68,30 @@ final class ByteBuf {
         return Arrays.copyOf(bytes, length);
     }
 
+    /** The backing array; bytes {@code [0, length())} are the content. Valid until the next write or release. */
+    byte[] array() {
+        return bytes;
+    }
+
+    /**
+     * The content as an array of its own length (the backing array itself when it is exactly full, else a copy), and
+     * the buffer lets go of its array: a sealed file's bytes then live once on the heap while it uploads, not as
+     * the copy plus the (up to twice as large) growth array.
+     */
+    byte[] takeBytes() {
+        byte[] out = length == bytes.length ? bytes : Arrays.copyOf(bytes, length);
+        release();
+        return out;
+    }
+
+    /** Empties the buffer and drops its array. */
+    void release() {
+        bytes = EMPTY;
+        length = 0;
+    }
+
+    private static final byte[] EMPTY = new byte[0];
+
     /**
      * Makes room for {@code extra} more bytes and returns the backing array; the caller writes from {@link #length()}
      * and then calls {@link #setLength}. The array is only valid until the next write.

@@ -5,6 +5,7 @@ import dev.iggysink.application.settings.Compression;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.util.Arrays;
 import java.util.zip.GZIPOutputStream;
 
 /** Whole-file compression at seal time: one gzip member or one zstd frame per file. */
@@ -15,22 +16,35 @@ final class Compressor {
     private Compressor() {
     }
 
+    /**
+     * The file's bytes, compressed as asked, read straight from the buffer's array (no plain copy first); the buffer
+     * is released, so only the result stays on the heap.
+     */
     static byte[] apply(Compression compression, ByteBuf content) {
         return switch (compression) {
-            case NONE -> content.toByteArray();
+            case NONE -> content.takeBytes();
             case GZIP -> gzip(content);
-            case ZSTD -> Zstd.compress(content.toByteArray(), ZSTD_LEVEL);
+            case ZSTD -> zstd(content);
         };
     }
 
     private static byte[] gzip(ByteBuf content) {
-        byte[] plain = content.toByteArray();
-        ByteArrayOutputStream out = new ByteArrayOutputStream(Math.max(64, plain.length / 4));
+        ByteArrayOutputStream out = new ByteArrayOutputStream(Math.max(64, content.length() / 4));
         try (GZIPOutputStream gz = new GZIPOutputStream(out, 64 * 1024)) {
-            gz.write(plain);
+            gz.write(content.array(), 0, content.length());
         } catch (IOException e) {
             throw new UncheckedIOException("gzip into memory failed", e); // cannot happen with a byte array
         }
+        content.release();
         return out.toByteArray();
+    }
+
+    private static byte[] zstd(ByteBuf content) {
+        int n = content.length();
+        byte[] dst = new byte[Math.toIntExact(Zstd.compressBound(n))];
+        long size = Zstd.compressByteArray(dst, 0, dst.length, content.array(), 0, n, ZSTD_LEVEL);
+        if (Zstd.isError(size)) throw new IllegalStateException("zstd: " + Zstd.getErrorName(size));
+        content.release();
+        return Arrays.copyOf(dst, (int) size);
     }
 }
