@@ -4,49 +4,70 @@ import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 
 /**
  * The pass-through of JSON payloads: decides in one pass, without building a tree, whether the bytes already are what
  * {@code JsonOut.value(out, Json.parse(bytes), SORTED)} prints, and if so writes them without the tree.
  *
- * <p>{@link #check} answers {@link #PRINTED} (byte for byte the printer's output: copy them), {@link #UNSORTED}
- * (the printer's output except that some object lists its keys out of order: {@link #writeSorted} copies the
- * members in key order) or {@link #NO}. Whenever anything could print differently it answers {@link #NO} and the
- * caller takes the tree path, which also reports every error. So NO covers: whitespace; anything after the value;
- * a key with an escape (its order would have to be decoded) or a repeated key (the tree keeps one); an escape the
- * printer would not write ({@code \/}, {@code \\u00e9}, uppercase hex, a short form written long); invalid UTF-8 or
- * a raw control character; {@code -0}, integers beyond i64/u64, and any fraction or exponent that {@link
- * DoubleFormat#ryu} would not print the same (checked by printing it); more than {@value #MAX_DEPTH} levels (the
- * serde dialect's limit, so both dialects build the same tree from any bytes answered PRINTED or UNSORTED).
+ * <p>{@link #check} answers {@link #IN_ORDER} (byte for byte the printer's output: copy them), a plan (the
+ * printer's output except that some objects list their members out of key order: {@link #write} copies the bytes
+ * and those members in key order, from spans found in the same pass) or null. Whenever anything could print
+ * differently it answers null and the caller takes the tree path, which also reports every error. So null covers:
+ * whitespace; anything after the value; a key with an escape (its order would have to be decoded) or a repeated key
+ * (the tree keeps one); an escape the printer would not write ({@code \/}, {@code \\u00e9}, uppercase hex, a short
+ * form written long); invalid UTF-8 or a raw control character; {@code -0}, integers beyond i64/u64, and any
+ * fraction or exponent that {@link DoubleFormat#ryu} would not print the same (checked by printing it); more than
+ * {@value #MAX_DEPTH} levels (the serde dialect's limit, so both dialects build the same tree from any bytes
+ * answered non-null).
+ *
+ * <p>A plan is {@code [object start, object end, member count, then per member in key order: key start, key end,
+ * value start, value end]} for each out-of-order object, in the order their scans ended (inner objects first); key
+ * spans are the text between the quotes, the others include their brackets.
  *
  * <p>Stateless and thread-safe; the instance fields are one call's cursor.
  */
 final class CompactJson {
-    static final int NO = -1;
-    static final int PRINTED = 0;
-    static final int UNSORTED = 1;
+    /** The answer for bytes that are exactly the printer's output. */
+    static final int[] IN_ORDER = new int[0];
 
     static final int MAX_DEPTH = 127;
 
     private final byte[] in;
     private int pos;
     private int depth;
-    private boolean unsorted;
+    /** Member spans of the objects being scanned, four ints each; the thread's scratch array, grown on demand. */
+    private int[] members;
+    private int top;
+    /** The plan so far; null while every object is in order. */
+    private int[] plan;
+    private int planLength;
 
-    private CompactJson(byte[] in) {
+    /** The span stack is reused per thread: the check then allocates nothing while the payload is in order. */
+    private static final ThreadLocal<int[][]> SCRATCH = ThreadLocal.withInitial(() -> new int[][] {new int[64]});
+
+    private CompactJson(byte[] in, int[] members) {
         this.in = in;
+        this.members = members;
     }
 
-    static int check(byte[] bytes) {
-        CompactJson c = new CompactJson(bytes);
-        if (!c.value() || c.pos != bytes.length) return NO;
-        return c.unsorted ? UNSORTED : PRINTED;
+    /** IN_ORDER, a plan for {@link #write}, or null (take the tree path). */
+    static int[] check(byte[] bytes) {
+        int[][] scratch = SCRATCH.get();
+        CompactJson c = new CompactJson(bytes, scratch[0]);
+        boolean ok = c.value() && c.pos == bytes.length;
+        scratch[0] = c.members; // keep a grown array for the next payload
+        if (!ok) return null;
+        return c.plan == null ? IN_ORDER : Arrays.copyOf(c.plan, c.planLength);
     }
 
-    /** Writes a payload {@link #check} answered UNSORTED for, with every object's members in key order. */
-    static void writeSorted(ByteBuf out, byte[] bytes) {
-        CompactJson c = new CompactJson(bytes);
-        c.emit(out);
+    /** Writes bytes {@link #check} answered {@code plan} for, as the printer would. */
+    static void write(ByteBuf out, byte[] bytes, int[] plan) {
+        if (plan.length == 0) {
+            out.write(bytes);
+            return;
+        }
+        new Writer(bytes, plan).range(out, 0, bytes.length);
     }
 
     // ---- the check ----
@@ -74,32 +95,28 @@ final class CompactJson {
 
     private boolean object() {
         if (++depth > MAX_DEPTH) return false;
+        int open = pos;
         pos++;
         if (pos < in.length && in[pos] == '}') {
             pos++;
             depth--;
             return true;
         }
-        int prevStart = -1;
-        int prevEnd = -1;
+        int base = top;
         boolean inOrder = true;
-        int count = 0;
-        int objectStart = pos;
         while (true) {
             if (pos >= in.length || in[pos] != '"') return false;
             int keyStart = pos + 1;
             if (!key()) return false;
             int keyEnd = pos - 1;
-            if (inOrder && prevStart >= 0 && compareBytes(in, prevStart, prevEnd, keyStart, keyEnd) >= 0) {
+            if (inOrder && top > base && compareBytes(in, members[top - 4], members[top - 3], keyStart, keyEnd) >= 0) {
                 inOrder = false;
-                unsorted = true;
             }
-            prevStart = keyStart;
-            prevEnd = keyEnd;
-            count++;
             if (pos >= in.length || in[pos] != ':') return false;
             pos++;
+            int valueStart = pos;
             if (!value()) return false;
+            push(keyStart, keyEnd, valueStart, pos);
             if (pos >= in.length) return false;
             byte c = in[pos++];
             if (c == ',') continue;
@@ -107,31 +124,38 @@ final class CompactJson {
             break;
         }
         depth--;
-        // Out of order: fine as long as no key repeats (the tree would keep one of them). Sort the keys to see.
-        return inOrder || distinctKeys(objectStart, count);
-    }
-
-    /** Whether the object's keys (starting at {@code from}, already checked) are all different. */
-    private boolean distinctKeys(int from, int count) {
-        int[] keys = keySpans(from, count);
-        sortSpans(in, keys, count, 2);
+        int count = (top - base) / 4;
+        top = base;
+        if (inOrder) return true;
+        // Out of order: sort the members; fine as long as no key repeats (the tree would keep one of them).
+        sortSpans(in, members, base, count);
         for (int i = 1; i < count; i++) {
-            if (compareBytes(in, keys[2 * i - 2], keys[2 * i - 1], keys[2 * i], keys[2 * i + 1]) == 0) return false;
+            int a = base + 4 * (i - 1);
+            int b = a + 4;
+            if (compareBytes(in, members[a], members[a + 1], members[b], members[b + 1]) == 0) return false;
         }
+        addPlan(open, pos, base, count);
         return true;
     }
 
-    /** Key spans (start, end of the text between the quotes) of an object's members, scanning from its first key. */
-    private int[] keySpans(int from, int count) {
-        int[] keys = new int[2 * count];
-        int p = from;
-        for (int i = 0; i < count; i++) {
-            int end = skipString(in, p + 1);
-            keys[2 * i] = p + 1;
-            keys[2 * i + 1] = end - 1;
-            p = skipValue(in, end + 1) + 1; // past ':' and the value, then past ',' or '}'
-        }
-        return keys;
+    private void push(int keyStart, int keyEnd, int valueStart, int valueEnd) {
+        if (top + 4 > members.length) members = Arrays.copyOf(members, members.length * 2);
+        members[top] = keyStart;
+        members[top + 1] = keyEnd;
+        members[top + 2] = valueStart;
+        members[top + 3] = valueEnd;
+        top += 4;
+    }
+
+    private void addPlan(int start, int end, int from, int count) {
+        int need = planLength + 3 + 4 * count;
+        if (plan == null) plan = new int[Math.max(32, need)];
+        else if (need > plan.length) plan = Arrays.copyOf(plan, Math.max(need, plan.length * 2));
+        plan[planLength] = start;
+        plan[planLength + 1] = end;
+        plan[planLength + 2] = count;
+        System.arraycopy(members, from, plan, planLength + 3, 4 * count);
+        planLength = need;
     }
 
     private boolean array() {
@@ -286,131 +310,103 @@ final class CompactJson {
         return b >= '0' && b <= '9';
     }
 
-    // ---- writing an UNSORTED payload ----
+    // ---- writing a payload with a plan ----
 
-    /** Writes the value at {@code pos} with its objects' members in key order and moves {@code pos} past it. */
-    private void emit(ByteBuf out) {
-        byte c = in[pos];
-        if (c == '{') {
-            emitObject(out);
-        } else if (c == '[') {
-            out.write('[');
-            pos++;
-            if (in[pos] == ']') {
-                pos++;
-            } else {
-                while (true) {
-                    emit(out);
-                    byte sep = in[pos++];
-                    if (sep == ']') break;
-                    out.write(',');
+    /** Copies ranges of the bytes, writing each planned object's members in key order. */
+    private static final class Writer {
+        private final byte[] in;
+        private final int[] plan;
+        /** Offsets of the plan's objects in the plan, by object start. */
+        private final int[] byStart;
+
+        Writer(byte[] in, int[] plan) {
+            this.in = in;
+            this.plan = plan;
+            int n = 0;
+            for (int p = 0; p < plan.length; p += 3 + 4 * plan[p + 2]) n++;
+            byStart = new int[n];
+            int i = 0;
+            for (int p = 0; p < plan.length; p += 3 + 4 * plan[p + 2]) {
+                int j = i++;
+                while (j > 0 && plan[byStart[j - 1]] > plan[p]) {
+                    byStart[j] = byStart[j - 1];
+                    j--;
                 }
+                byStart[j] = p;
             }
-            out.write(']');
-        } else {
-            int end = skipValue(in, pos);
-            out.write(in, pos, end - pos);
-            pos = end;
         }
-    }
 
-    private void emitObject(ByteBuf out) {
-        pos++;
-        out.write('{');
-        if (in[pos] == '}') {
-            pos++;
-            out.write('}');
-            return;
-        }
-        // Members as (key start, key end, value start, value end), then sorted by key.
-        int count = 0;
-        int[] members = new int[16];
-        int p = pos;
-        while (true) {
-            int keyEnd = skipString(in, p + 1);
-            int valueStart = keyEnd + 1;
-            int valueEnd = skipValue(in, valueStart);
-            if (4 * count + 4 > members.length) members = java.util.Arrays.copyOf(members, members.length * 2);
-            members[4 * count] = p + 1;
-            members[4 * count + 1] = keyEnd - 1;
-            members[4 * count + 2] = valueStart;
-            members[4 * count + 3] = valueEnd;
-            count++;
-            byte sep = in[valueEnd];
-            p = valueEnd + 1;
-            if (sep == '}') break;
-        }
-        sortSpans(in, members, count, 4);
-        for (int i = 0; i < count; i++) {
-            if (i > 0) out.write(',');
-            int k = 4 * i;
-            out.write(in, members[k] - 1, members[k + 1] - members[k] + 2); // the key with its quotes
-            out.write(':');
-            pos = members[k + 2];
-            emit(out);
-        }
-        out.write('}');
-        pos = p;
-    }
-
-    // ---- helpers over checked bytes ----
-
-    /** The position after the closing quote of a string whose contents start at {@code i} (the bytes are checked). */
-    private static int skipString(byte[] in, int i) {
-        while (true) {
-            while (i + 8 <= in.length && noQuoteOrBackslash((long) LONGS.get(in, i))) i += 8;
-            byte b = in[i];
-            if (b == '"') return i + 1;
-            i += b == '\\' ? 2 : 1; // \" and \\ are the escapes that matter; \\u00xx has no quote inside
-        }
-    }
-
-    /** The position after the value starting at {@code i} (the bytes are checked, so only its end is looked for). */
-    private static int skipValue(byte[] in, int i) {
-        byte c = in[i];
-        if (c == '"') return skipString(in, i + 1);
-        if (c == '{' || c == '[') {
-            int level = 0;
+        /** Writes {@code [from, to)}, a whole value or a run of them; planned objects in it are reordered. */
+        void range(ByteBuf out, int from, int to) {
             while (true) {
-                byte b = in[i];
-                if (b == '"') {
-                    i = skipString(in, i + 1);
-                    continue;
+                int k = firstAtOrAfter(from);
+                if (k < 0 || plan[k] >= to) {
+                    out.write(in, from, to - from);
+                    return;
                 }
-                if (b == '{' || b == '[') level++;
-                else if ((b == '}' || b == ']') && --level == 0) return i + 1;
-                i++;
+                out.write(in, from, plan[k] - from);
+                object(out, k);
+                from = plan[k + 1];
             }
         }
-        // A number or a literal: up to the next separator or the end.
-        while (i < in.length && in[i] != ',' && in[i] != '}' && in[i] != ']') i++;
-        return i;
+
+        private void object(ByteBuf out, int k) {
+            out.write('{');
+            int count = plan[k + 2];
+            for (int i = 0; i < count; i++) {
+                int m = k + 3 + 4 * i;
+                if (i > 0) out.write(',');
+                out.write(in, plan[m] - 1, plan[m + 1] - plan[m] + 2); // the key with its quotes
+                out.write(':');
+                range(out, plan[m + 2], plan[m + 3]);
+            }
+            out.write('}');
+        }
+
+        /** The plan offset of the first planned object starting at or after {@code from}, or -1. */
+        private int firstAtOrAfter(int from) {
+            int lo = 0;
+            int hi = byStart.length;
+            while (lo < hi) {
+                int mid = (lo + hi) >>> 1;
+                if (plan[byStart[mid]] < from) lo = mid + 1;
+                else hi = mid;
+            }
+            return lo < byStart.length ? byStart[lo] : -1;
+        }
     }
 
-    /** Sorts {@code count} spans of {@code width} ints (the first two a byte range) by that range: insertion sort. */
-    private static void sortSpans(byte[] in, int[] spans, int count, int width) {
-        int[] tmp = new int[width];
+    /** Sorts {@code count} member spans (four ints from {@code from}) by key: an insertion sort, objects are small. */
+    private static void sortSpans(byte[] in, int[] spans, int from, int count) {
         for (int i = 1; i < count; i++) {
-            System.arraycopy(spans, i * width, tmp, 0, width);
+            int at = from + 4 * i;
+            int k0 = spans[at];
+            int k1 = spans[at + 1];
+            int v0 = spans[at + 2];
+            int v1 = spans[at + 3];
             int j = i - 1;
-            while (j >= 0 && compareBytes(in, spans[j * width], spans[j * width + 1], tmp[0], tmp[1]) > 0) {
-                System.arraycopy(spans, j * width, spans, (j + 1) * width, width);
+            while (j >= 0 && compareBytes(in, spans[from + 4 * j], spans[from + 4 * j + 1], k0, k1) > 0) {
+                System.arraycopy(spans, from + 4 * j, spans, from + 4 * j + 4, 4);
                 j--;
             }
-            System.arraycopy(tmp, 0, spans, (j + 1) * width, width);
+            int to = from + 4 * (j + 1);
+            spans[to] = k0;
+            spans[to + 1] = k1;
+            spans[to + 2] = v0;
+            spans[to + 3] = v1;
         }
     }
 
     /** Unsigned byte order of two ranges: for UTF-8 text, the code point order the printer sorts keys by. */
     private static int compareBytes(byte[] in, int aStart, int aEnd, int bStart, int bEnd) {
         int n = Math.min(aEnd - aStart, bEnd - bStart);
-        int m = java.util.Arrays.compareUnsigned(in, aStart, aStart + n, in, bStart, bStart + n);
+        int m = Arrays.compareUnsigned(in, aStart, aStart + n, in, bStart, bStart + n);
         if (m != 0) return m;
         return (aEnd - aStart) - (bEnd - bStart);
     }
 
     private static int compareBytes(byte[] in, int start, int end, byte[] other) {
-        return java.util.Arrays.compareUnsigned(in, start, end, other, 0, other.length);
+        return Arrays.compareUnsigned(in, start, end, other, 0, other.length);
     }
 
     // ---- byte tests, the same rules as Json's ----
@@ -426,14 +422,6 @@ final class CompactJson {
         long flagged = (w | ((w - ONES * 0x20) & ~w)
                 | ((quote - ONES) & ~quote)
                 | ((backslash - ONES) & ~backslash)) & HIGHS;
-        return flagged == 0;
-    }
-
-    /** None of the eight bytes is a quote or a backslash (other bytes were checked before). */
-    private static boolean noQuoteOrBackslash(long w) {
-        long quote = w ^ (ONES * '"');
-        long backslash = w ^ (ONES * '\\');
-        long flagged = (((quote - ONES) & ~quote) | ((backslash - ONES) & ~backslash)) & HIGHS;
         return flagged == 0;
     }
 

@@ -75,8 +75,7 @@ final class JsonWrapperEncoder extends BufferedFileEncoder {
 
     private void payload(Payload payload) {
         if (payload instanceof Payload.Printed printed) {
-            if (printed.sorted()) buf.write(printed.bytes());
-            else CompactJson.writeSorted(buf, printed.bytes());
+            CompactJson.write(buf, printed.bytes(), printed.plan());
         } else if (payload instanceof Payload.JsonDoc doc) {
             JsonOut.value(buf, doc.value(), JsonOut.Keys.SORTED);
         } else if (payload instanceof Payload.Text text) {

@@ -27,10 +27,10 @@ sealed interface Payload {
 
     /**
      * JSON bytes (of a json or raw stream) that {@link CompactJson#check} found already printed as the sorted printer
-     * prints them, keys perhaps out of order ({@code sorted} false): written without a tree. Only made when nothing
-     * but the json_lines/json_array printer reads the payload (no transforms); its tree, for a {@code {field:...}}
-     * path, is parsed on demand.
+     * prints them, perhaps with members out of key order ({@code plan} says which): written without a tree. Only made
+     * when nothing but the json_lines/json_array printer reads the payload (no transforms); its tree, for a
+     * {@code {field:...}} path, is parsed on demand.
      */
-    record Printed(byte[] bytes, boolean sorted) implements Payload {
+    record Printed(byte[] bytes, int[] plan) implements Payload {
     }
 }

@@ -44,10 +44,8 @@ final class PipelineCodec implements RecordCodec {
     public DecodedRecord decode(SinkRecord record) throws BadRecordException {
         if (passThrough) {
             byte[] bytes = record.payload();
-            int form = CompactJson.check(bytes);
-            if (form != CompactJson.NO) {
-                return new CodecRecord(record, new Payload.Printed(bytes, form == CompactJson.PRINTED));
-            }
+            int[] plan = CompactJson.check(bytes);
+            if (plan != null) return new CodecRecord(record, new Payload.Printed(bytes, plan));
         }
         Payload payload;
         try {
