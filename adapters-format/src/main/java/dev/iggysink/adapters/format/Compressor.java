@@ -5,7 +5,6 @@ import dev.iggysink.application.settings.Compression;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.util.Arrays;
 import java.util.zip.GZIPOutputStream;
 
 /** Whole-file compression at seal time: one gzip member or one zstd frame per file. */
@@ -17,8 +16,8 @@ final class Compressor {
     }
 
     /**
-     * The file's bytes, compressed as asked, read straight from the buffer's array (no plain copy first); the buffer
-     * is released, so only the result stays on the heap.
+     * The file's bytes, compressed as asked (gzip reads the buffer's chunks, no plain copy first); the buffer is
+     * released, so only the result stays on the heap.
      */
     static byte[] apply(Compression compression, ByteBuf content) {
         return switch (compression) {
@@ -31,7 +30,7 @@ final class Compressor {
     private static byte[] gzip(ByteBuf content) {
         ByteArrayOutputStream out = new ByteArrayOutputStream(Math.max(64, content.length() / 4));
         try (GZIPOutputStream gz = new GZIPOutputStream(out, 64 * 1024)) {
-            gz.write(content.array(), 0, content.length());
+            content.writeTo(gz);
         } catch (IOException e) {
             throw new UncheckedIOException("gzip into memory failed", e); // cannot happen with a byte array
         }
@@ -40,11 +39,6 @@ final class Compressor {
     }
 
     private static byte[] zstd(ByteBuf content) {
-        int n = content.length();
-        byte[] dst = new byte[Math.toIntExact(Zstd.compressBound(n))];
-        long size = Zstd.compressByteArray(dst, 0, dst.length, content.array(), 0, n, ZSTD_LEVEL);
-        if (Zstd.isError(size)) throw new IllegalStateException("zstd: " + Zstd.getErrorName(size));
-        content.release();
-        return Arrays.copyOf(dst, (int) size);
+        return Zstd.compress(content.takeBytes(), ZSTD_LEVEL); // zstd wants one array; the chunks go at once
     }
 }

@@ -10,16 +10,16 @@ class ByteBufTest {
     void taking_the_bytes_hands_over_a_full_array_and_copies_a_partial_one_then_lets_go() {
         ByteBuf full = new ByteBuf(16);
         byte[] backing = full.reserve(16);
-        full.setLength(16);
+        full.setPosition(16);
         assertThat(full.takeBytes()).isSameAs(backing);
         assertThat(full.length()).isZero();
-        assertThat(full.array()).isEmpty();
+        assertThat(full.capacity()).isZero();
 
         ByteBuf partial = new ByteBuf(16);
         partial.writeAscii("abc");
         byte[] taken = partial.takeBytes();
         assertThat(taken).containsExactly('a', 'b', 'c');
-        assertThat(partial.array()).isEmpty();
+        assertThat(partial.capacity()).isZero();
     }
 
     @Test
@@ -28,7 +28,54 @@ class ByteBufTest {
             JsonWrapperEncoder file = new JsonWrapperEncoder(false, false, false, c);
             file.buf.writeAscii("{\"payload\":1}\n");
             assertThat(file.finish()).as("%s", c).isNotEmpty();
-            assertThat(file.buf.array()).as("%s", c).isEmpty();
+            assertThat(file.buf.capacity()).as("%s", c).isZero();
+        }
+    }
+
+    @Test
+    void chunked_writes_read_back_in_order_and_truncate_across_chunks() {
+        java.util.Random r = new java.util.Random(42);
+        for (int round = 0; round < 200; round++) {
+            ByteBuf buf = new ByteBuf(16);
+            java.io.ByteArrayOutputStream expected = new java.io.ByteArrayOutputStream();
+            for (int op = 0; op < 60; op++) {
+                switch (r.nextInt(5)) {
+                    case 0 -> {
+                        byte[] b = new byte[r.nextInt(100)];
+                        r.nextBytes(b);
+                        buf.write(b);
+                        expected.write(b, 0, b.length);
+                    }
+                    case 1 -> {
+                        long v = r.nextLong() >> r.nextInt(64);
+                        buf.writeLong(v);
+                        expected.writeBytes(Long.toString(v).getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+                    }
+                    case 2 -> {
+                        int b = r.nextInt(256);
+                        buf.write(b);
+                        expected.write(b);
+                    }
+                    case 3 -> {
+                        String s = "x".repeat(r.nextInt(50)) + "\u00e9\n";
+                        JsonOut.string(buf, s);
+                        ByteBuf one = new ByteBuf(1 << 12);
+                        JsonOut.string(one, s);
+                        expected.writeBytes(one.toByteArray());
+                    }
+                    default -> {
+                        int to = r.nextInt(buf.length() + 1);
+                        buf.truncate(to);
+                        byte[] kept = java.util.Arrays.copyOf(expected.toByteArray(), to);
+                        expected.reset();
+                        expected.writeBytes(kept);
+                    }
+                }
+                assertThat(buf.length()).isEqualTo(expected.size());
+            }
+            assertThat(buf.toByteArray()).isEqualTo(expected.toByteArray());
+            assertThat(buf.capacity()).isLessThanOrEqualTo(2L * expected.size() + (1 << 20) + 64);
+            assertThat(buf.takeBytes()).isEqualTo(expected.toByteArray());
         }
     }
 }
