@@ -7,12 +7,19 @@ import java.util.Arrays;
 /**
  * A growable byte buffer: the open file's bytes, written in place without a stream per record. Not thread-safe.
  *
- * <p>It grows by adding chunks (each twice the last, up to {@value #MAX_CHUNK} bytes), never by copying: a file of
- * 8 MiB then holds 8 MiB plus at most one chunk, where one doubling array held 16 MiB (its last growth step) and
- * copied every byte once more per step. The one copy left is {@link #takeBytes}, at seal time.
+ * <p>It grows by adding chunks, never by copying: each chunk twice the last, up to {@value #MAX_CHUNK} bytes. A
+ * file of 8 MiB then holds at most 12 MiB, where one doubling array held 16 MiB (its last growth step) and 24 MiB
+ * while growing, and copied every byte once more per step. The one copy left is {@link #takeBytes}, at seal time.
+ *
+ * <p>Chunk sizes are powers of two less {@value #HEADER_SLACK} bytes, so that an array with its header fits whole
+ * G1 regions: the large chunks are humongous objects on any heap with regions up to 8 MiB, reclaimed as soon as they
+ * are free and never copied by young collections; a power of two itself would take one more region (twice the
+ * memory with 1 MiB regions, a heap of 256 MiB).
  */
 final class ByteBuf {
-    private static final int MAX_CHUNK = 1 << 20;
+    /** Room for an array header (16 bytes with compressed class pointers, 24 without) and then some. */
+    static final int HEADER_SLACK = 64;
+    private static final int MAX_CHUNK = (4 << 20) - HEADER_SLACK;
     private static final int MAX_LENGTH = Integer.MAX_VALUE - 8;
     private static final byte[] EMPTY = new byte[0];
 
@@ -175,7 +182,8 @@ final class ByteBuf {
 
     /** Closes the current chunk as it is and starts one with room for at least {@code extra} bytes. */
     private void nextChunk(int extra) {
-        int size = Math.max(extra, (int) Math.min(MAX_CHUNK, 2L * Math.max(16, current.length)));
+        long doubled = 2L * (Math.max(16, current.length) + HEADER_SLACK) - HEADER_SLACK;
+        int size = Math.max(extra, (int) Math.min(MAX_CHUNK, doubled));
         if (count == chunks.length) {
             chunks = Arrays.copyOf(chunks, count * 2);
             fills = Arrays.copyOf(fills, count * 2);
