@@ -7,7 +7,8 @@
 #   bash scripts/bench.sh             all e2e scenarios (under 10 minutes on 2 cores)
 #   bash scripts/bench.sh --smoke     one 20,000-message run, seconds; what CI can run
 #   bash scripts/bench.sh --profile   as the default, with a JFR recording of the first scenario's sink
-#   bash scripts/bench.sh --jmh       the micro-benchmarks (about 5 minutes; add JMH options after --)
+#   bash scripts/bench.sh --jmh       the micro-benchmarks (about 15 minutes, CodecBench has 60 cases; add JMH
+#                                     options after --, e.g. -- CodecBench -p format=json_lines -p payloadSize=1024)
 #   bash scripts/bench.sh --only NAME scenarios by name or glob (see the list below), e.g. --only 'scale-*'
 # Every scenario prints records/s, MB/s, the ratio to a raw-PUT baseline of the same objects in the same run, the
 # sink's CPU time per record (user+system from /proc/<pid>/stat) and its peak RSS; at the end the tables of the run
