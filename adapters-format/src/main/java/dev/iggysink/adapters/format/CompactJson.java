@@ -289,21 +289,55 @@ final class CompactJson {
             if (digits < limit.length) return true;
             return digits == limit.length && compareBytes(in, digitsStart, pos, limit) <= 0;
         }
+        int intEnd = pos;
         if (pos < in.length && in[pos] == '.') {
             pos++;
             if (pos >= in.length || !isDigit(in[pos])) return false;
             while (pos < in.length && isDigit(in[pos])) pos++;
         }
+        int fracEnd = pos;
         if (pos < in.length && (in[pos] == 'e' || in[pos] == 'E')) {
             pos++;
             if (pos < in.length && (in[pos] == '+' || in[pos] == '-')) pos++;
             if (pos >= in.length || !isDigit(in[pos])) return false;
             while (pos < in.length && isDigit(in[pos])) pos++;
         }
+        if (fracEnd == pos && fracEnd > intEnd && plainDecimalAsPrinted(digitsStart, intEnd, fracEnd)) return true;
         // The tree path prints the double this text reads as; compare with that text itself.
         String text = new String(in, start, pos - start, StandardCharsets.ISO_8859_1);
         double d = Double.parseDouble(text);
         return Double.isFinite(d) && DoubleFormat.ryu(d).equals(text);
+    }
+
+    /**
+     * Whether a plain decimal {@code I.F} (no exponent) is printed as it is, decided without parsing it. With at most
+     * 15 significant digits no other decimal of at most 15 digits reads as the same double (DBL_DIG), so the
+     * shortest digits of that double are these digits, and ryu's layout keeps the text when: {@code F} has no
+     * trailing zero (or is the single {@code 0} of a whole number), and the point is where ryu puts it in plain
+     * notation: at most 16 digits before it, or {@code 0.} and at most 4 zeros after it. Anything else (and zero) is
+     * left to the exact comparison.
+     */
+    private boolean plainDecimalAsPrinted(int intStart, int intEnd, int fracEnd) {
+        int fracStart = intEnd + 1;
+        int fracLength = fracEnd - fracStart;
+        boolean wholeNumber = fracLength == 1 && in[fracStart] == '0';
+        if (!wholeNumber && in[fracEnd - 1] == '0') return false; // 1.50: printed 1.5
+        int intLength = intEnd - intStart;
+        if (in[intStart] != '0') {
+            if (intLength > 16) return false;
+            int significant = intLength;
+            if (wholeNumber) {
+                while (significant > 1 && in[intStart + significant - 1] == '0') significant--;
+            } else {
+                significant += fracLength;
+            }
+            return significant <= 15;
+        }
+        // 0.F: F's leading zeros become the exponent; ryu stays plain down to 0.0000d (1e-5).
+        if (wholeNumber) return false; // 0.0 and -0.0: exact path
+        int zeros = 0;
+        while (in[fracStart + zeros] == '0') zeros++;
+        return zeros <= 4 && fracLength - zeros <= 15;
     }
 
     private static boolean isDigit(byte b) {
