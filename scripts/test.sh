@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# The project's test command (README, and what .ci/run calls): makes sure a MinIO server binary exists for the
-# integration tests, then runs every unit, integration and end-to-end test of the reactor.
+# The project's test command (README, and what .ci/run calls): makes sure a MinIO server binary and Chromium exist
+# for the integration tests, then runs every unit, integration and end-to-end test of the reactor.
 set -euo pipefail
 repo_root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "${repo_root}"
@@ -8,6 +8,12 @@ cd "${repo_root}"
 MINIO_BINARY="$(bash scripts/ensure-minio.sh)"
 export MINIO_BINARY
 echo "test.sh: MinIO server binary: ${MINIO_BINARY}"
+
+# Chromium and chromedriver for the status page's browser test (StatusPageIT); apt-get installs them when missing.
+bash scripts/ensure-chromium.sh
+export CHROMIUM_BINARY="${CHROMIUM_BINARY:-/usr/bin/chromium}"
+export CHROMEDRIVER_BINARY="${CHROMEDRIVER_BINARY:-/usr/bin/chromedriver}"
+echo "test.sh: Chromium for the status page test: ${CHROMIUM_BINARY} with ${CHROMEDRIVER_BINARY}"
 
 mvn -B -ntp verify "$@"
 

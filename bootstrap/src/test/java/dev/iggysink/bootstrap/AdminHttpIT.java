@@ -168,7 +168,7 @@ class AdminHttpIT {
 
     private long committed(int partition) throws IOException, InterruptedException {
         for (JsonNode p : JSON.readTree(get("/status").body()).get("sinks").get(0).get("partitions")) {
-            if (p.get("partition").asInt() == partition) return p.get("committed_offset").asLong();
+            if (p.get("partition").asInt() == partition) return p.get("committed").asLong();
         }
         return Long.MIN_VALUE;
     }
@@ -196,7 +196,7 @@ class AdminHttpIT {
         JsonNode p0 = status.get("sinks").get(0).get("partitions").get(0);
         assertThat(p0.get("stream").asString()).isEqualTo(stream);
         assertThat(p0.get("owned").asBoolean()).isTrue();
-        assertThat(p0.get("last_upload").get("key").asString()).contains("clicks");
+        assertThat(p0.get("last_upload_key").asString()).contains("clicks");
 
         // /metrics is Prometheus text; its consumed counter is what was sent.
         HttpResponse<String> scraped = get("/metrics");

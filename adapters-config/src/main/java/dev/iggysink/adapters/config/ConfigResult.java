@@ -6,9 +6,11 @@ import java.util.Optional;
 
 /**
  * What loading found: the enabled S3 sinks to run, every error at once (when any, {@code sinks} is empty: a half
- * valid configuration is not run), warnings (unknown keys, likely typos) and notices (skipped connectors, accepted
- * keys that have no effect here), and the {@code [logging] format} ({@code text} or {@code json}) when the file or
- * {@code IGGY_CONNECTORS_LOGGING_FORMAT} sets one.
+ * valid configuration is not run), warnings (unknown keys, likely typos, errors of connector versions that do not
+ * run) and notices (the connector directory used, skipped connectors, accepted keys that have no effect here), and
+ * the {@code [logging] format} ({@code text} or {@code json}) when the file or {@code IGGY_CONNECTORS_LOGGING_FORMAT}
+ * sets one. This is the whole decision {@code validate} and {@code run} share: {@link #ok()} means at least one sink
+ * to run (no enabled S3 sink is an error).
  */
 public record ConfigResult(List<SinkSettings> sinks, List<ConfigError> errors, List<String> warnings,
                            List<String> notices, Optional<String> logFormat) {

@@ -78,7 +78,11 @@ final class ConnectionReader {
         } else if (hostPort(address).isEmpty()) {
             admin.error("address", "\"" + address + "\" is not host:port or off (e.g. " + DEFAULT_ADMIN_ADDRESS + ")");
         }
-        Optional<Secret> token = admin.secret("token").filter(s -> !s.reveal().isEmpty());
+        Optional<Secret> token = admin.secret("token");
+        if (token.isPresent() && token.get().reveal().isBlank()) {
+            // An empty token used to mean "no token", silently leaving the control endpoints unprotected.
+            admin.error("token", "must not be empty (remove the key for no token)");
+        }
         if (admin.problems().errorCount() > before) {
             return Optional.empty();
         }

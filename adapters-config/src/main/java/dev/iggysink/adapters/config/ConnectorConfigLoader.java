@@ -42,6 +42,15 @@ public final class ConnectorConfigLoader {
      * @param env  the environment (overrides win over the file); pass {@code System.getenv()} in production
      */
     public static ConfigResult load(Path file, Map<String, String> env) {
+        return load(file, env, Path.of("").toAbsolutePath());
+    }
+
+    /**
+     * As {@link #load(Path, Map)}, with the working directory a relative {@code config_dir} is first looked up in.
+     * Both {@code validate} and {@code run} decide on this result alone: no errors means there is at least one
+     * enabled S3 sink to run.
+     */
+    public static ConfigResult load(Path file, Map<String, String> env, Path workingDir) {
         Problems problems = new Problems();
         List<SinkSettings> sinks = new ArrayList<>();
         String label = String.valueOf(file.getFileName());
@@ -50,13 +59,17 @@ public final class ConnectorConfigLoader {
             if (root.get().has("type")) {
                 single(file, root.get(), env, problems, sinks);
             } else if (root.get().has("connectors")) {
-                runtime(file, root.get(), env, problems, sinks);
+                runtime(file, root.get(), env, workingDir, problems, sinks);
             } else {
                 problems.error(label, "neither a connector file (no top-level type) nor a runtime config "
                         + "(no [connectors] table)");
             }
         }
         Optional<String> logFormat = root.flatMap(r -> logFormat(r, env, problems));
+        if (problems.errorCount() == 0 && sinks.isEmpty()) {
+            // run refuses this; validate must say so too, not "OK: 0 sink(s)".
+            problems.error(label, "no enabled S3 sink to run");
+        }
         return new ConfigResult(problems.errorCount() == 0 ? sinks : List.of(), problems.errors(),
                 problems.warnings(), problems.notices(), logFormat);
     }
@@ -107,8 +120,8 @@ public final class ConnectorConfigLoader {
                              Problems problems) {
     }
 
-    private static void runtime(Path file, ObjectNode root, Map<String, String> env, Problems problems,
-                                List<SinkSettings> sinks) {
+    private static void runtime(Path file, ObjectNode root, Map<String, String> env, Path workingDir,
+                                Problems problems, List<SinkSettings> sinks) {
         Map<String, String> origins = new HashMap<>();
         new Table(root, "", problems, origins).warnUnknown(RUNTIME_SECTIONS);
         Table connectors = new Table(EnvOverrides.applyToSection(root.get("connectors"), "connectors", List.of(),
@@ -123,12 +136,11 @@ public final class ConnectorConfigLoader {
         if (configDir.isEmpty()) {
             return;
         }
-        Path dir = baseDir(file).resolve(configDir.get());
-        if (!Files.isDirectory(dir)) {
-            connectors.error("config_dir", "\"" + configDir.get() + "\" is not a directory (relative paths start "
-                    + "at the runtime config's directory)");
+        Optional<Path> located = connectorDirectory(configDir.get(), file, workingDir, connectors);
+        if (located.isEmpty()) {
             return;
         }
+        Path dir = located.get();
         Map<String, Long> active = activeVersions(dir, problems);
         Map<String, List<Candidate>> byKey = new TreeMap<>();
         for (Path path : connectorFiles(dir, connectors)) {
@@ -163,9 +175,14 @@ public final class ConnectorConfigLoader {
                 }
             }
             if (!isS3Sink(chosen)) {
-                chosen.problems().notice("sink " + key + " skipped: not an S3 sink (its [plugin_config] has no "
-                        + "bucket)");
+                chosen.problems().notice("sink " + key + " skipped: not an S3 sink (its path is not the S3 sink's "
+                        + "and its [plugin_config] has no bucket)");
                 continue;
+            }
+            for (Candidate other : versions) {
+                if (other != chosen && isS3Sink(other)) {
+                    idleVersion(other, key, iggy, env);
+                }
             }
             ConnectorReader.read(chosen.tree(), baseDir(chosen.path()), chosen.problems(), chosen.origins(), true,
                     iggy, env).ifPresent(s -> {
@@ -176,6 +193,61 @@ public final class ConnectorConfigLoader {
                         }
                     });
         }
+    }
+
+    /**
+     * A version that does not run is still checked: its errors do not stop the sink (the runtime ignores it too), but
+     * they are shown, so switching versions later holds no surprise.
+     */
+    private static void idleVersion(Candidate c, String key, Optional<IggySettings> iggy, Map<String, String> env) {
+        Problems scratch = new Problems();
+        ConnectorReader.read(c.tree(), baseDir(c.path()), scratch, c.origins(), true, iggy, env);
+        for (ConfigError e : scratch.errors()) {
+            c.problems().warning("sink " + key + " version " + c.version() + " (not the one that runs): " + e);
+        }
+    }
+
+    /**
+     * Where {@code config_dir} points. The Iggy runtime takes it as given, i.e. relative to the working directory, so
+     * that is tried first; then, for a config moved elsewhere, relative to the config file. Which one was used is a
+     * notice.
+     */
+    private static Optional<Path> connectorDirectory(String configDir, Path file, Path workingDir, Table connectors) {
+        Path given;
+        try {
+            given = Path.of(configDir);
+        } catch (java.nio.file.InvalidPathException e) {
+            connectors.error("config_dir", StoreRules.quote(configDir) + " is not a path: " + e.getReason());
+            return Optional.empty();
+        }
+        String shown = StoreRules.quote(configDir);
+        if (given.isAbsolute()) {
+            if (!Files.isDirectory(given)) {
+                connectors.error("config_dir", shown + " is not a directory");
+                return Optional.empty();
+            }
+            connectors.problems().notice("connector directory: " + given);
+            return Optional.of(given);
+        }
+        Path fromWork = workingDir.toAbsolutePath().resolve(given).normalize();
+        Path fromFile = baseDir(file).resolve(given).normalize();
+        if (Files.isDirectory(fromWork)) {
+            connectors.problems().notice("connector directory: " + fromWork + " (config_dir " + shown
+                    + " relative to the working directory)");
+            if (!fromFile.equals(fromWork) && Files.isDirectory(fromFile)) {
+                connectors.problems().warning("connectors.config_dir: " + fromFile + " is not used; "
+                        + fromWork + " in the working directory comes first, as in the Iggy runtime");
+            }
+            return Optional.of(fromWork);
+        }
+        if (Files.isDirectory(fromFile)) {
+            connectors.problems().notice("connector directory: " + fromFile + " (config_dir " + shown
+                    + " relative to the directory of " + file.getFileName() + ")");
+            return Optional.of(fromFile);
+        }
+        connectors.error("config_dir", shown + " is not a directory (looked in " + fromWork
+                + (fromFile.equals(fromWork) ? "" : " and " + fromFile) + ")");
+        return Optional.empty();
     }
 
     /** Files one directory entry under its key, or skips it (with a notice or an error recorded). */
@@ -219,7 +291,18 @@ public final class ConnectorConfigLoader {
         versions.add(new Candidate(name, path, tree, origins, version.get(), fp));
     }
 
+    /**
+     * A sink is ours when its {@code path} names the S3 sink plugin or its {@code [plugin_config]} has a bucket; the
+     * path decides first, so a misspelt {@code bucket} is an error, not a silently skipped connector.
+     */
     private static boolean isS3Sink(Candidate c) {
+        JsonNode path = c.tree().get("path");
+        if (path != null && path.isString()) {
+            String name = path.stringValue().substring(path.stringValue().lastIndexOf('/') + 1);
+            if (name.contains("s3_sink")) {
+                return true;
+            }
+        }
         JsonNode plugin = c.tree().get("plugin_config");
         return plugin != null && plugin.isObject() && plugin.has("bucket");
     }
@@ -235,7 +318,7 @@ public final class ConnectorConfigLoader {
                     .sorted()
                     .toList();
         } catch (IOException e) {
-            connectors.error("config_dir", "cannot list the directory: " + e.getClass().getSimpleName());
+            connectors.error("config_dir", "cannot list " + dir + ": " + reason(e));
             return List.of();
         }
     }
@@ -270,10 +353,14 @@ public final class ConnectorConfigLoader {
     /** Reads and parses a TOML file; a syntax error is reported with its line and column. */
     private static Optional<ObjectNode> parse(Path file, String label, Problems problems) {
         String text;
+        if (Files.isDirectory(file)) {
+            problems.error(label, "cannot read " + file.toAbsolutePath() + ": it is a directory");
+            return Optional.empty();
+        }
         try {
             text = Files.readString(file, StandardCharsets.UTF_8);
         } catch (IOException e) {
-            problems.error(label, "cannot read the file (" + e.getClass().getSimpleName() + ")");
+            problems.error(label, "cannot read " + file.toAbsolutePath() + ": " + reason(e));
             return Optional.empty();
         }
         try {
@@ -288,6 +375,15 @@ public final class ConnectorConfigLoader {
             problems.error(label, "TOML syntax error" + at + ": " + e.getOriginalMessage());
             return Optional.empty();
         }
+    }
+
+    /** Why a file could not be read, in words (the exception class alone tells an operator little). */
+    static String reason(IOException e) {
+        if (e instanceof java.nio.file.AccessDeniedException) return "permission denied";
+        if (e instanceof java.nio.file.NoSuchFileException) return "no such file";
+        if (e instanceof java.nio.charset.CharacterCodingException) return "not UTF-8 text";
+        if (e instanceof java.nio.file.FileSystemException fs && fs.getReason() != null) return fs.getReason();
+        return e.getMessage() != null ? e.getMessage() : e.getClass().getSimpleName();
     }
 
     private static Path baseDir(Path file) {

@@ -11,6 +11,7 @@ import dev.iggysink.application.settings.Secret;
 import dev.iggysink.application.settings.SinkSettings;
 import dev.iggysink.application.settings.StorageClient;
 import dev.iggysink.application.settings.TransformSettings;
+import dev.iggysink.domain.naming.PathTemplate;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -32,8 +33,9 @@ import tools.jackson.databind.json.JsonMapper;
 
 /**
  * Validates one sink connector file's tree (environment overrides already applied) and converts it to
- * {@link SinkSettings}: every key, alias, default and rule of the reference (sections 2 to 5) plus our additions
- * (section 7). All problems are recorded; settings are produced only when this file had none.
+ * {@link SinkSettings}: every key, alias, default and rule of the Rust S3 sink's connector file plus our additions
+ * (see the README's configuration section). All problems are recorded; settings are produced only when this file
+ * had none.
  */
 final class ConnectorReader {
     static final List<String> TOP_LEVEL_KEYS = List.of("type", "key", "enabled", "version", "name", "path",
@@ -138,7 +140,9 @@ final class ConnectorReader {
         } else {
             boolean everyStreamHasSchema = !streams.isEmpty()
                     && streams.stream().allMatch(st -> st.avroSchemaJson().isPresent());
-            plugin = plugin(top.table("plugin_config"), baseDir, everyStreamHasSchema);
+            Table pluginTable = top.table("plugin_config");
+            plugin = plugin(pluginTable, baseDir, everyStreamHasSchema);
+            plugin.ifPresent(pc -> ObjectKeys.check(pluginTable, streams, pc));
         }
 
         List<TransformSettings> transforms = TransformsReader.read(top.table("transforms"));
@@ -177,6 +181,7 @@ final class ConnectorReader {
 
     private static List<StreamDto> streams(Table top, Path baseDir, String consumerGroupDefault) {
         List<StreamDto> result = new ArrayList<>();
+        Set<List<String>> pairs = new java.util.HashSet<>();
         if (!top.has("streams")) {
             top.error("streams", "at least one [[streams]] entry is required");
             return result;
@@ -194,8 +199,13 @@ final class ConnectorReader {
                 s.error("topics", "must name at least one topic");
             }
             for (int i = 0; topics.isPresent() && i < topics.get().size(); i++) {
-                if (topics.get().get(i).isBlank()) {
+                String topic = topics.get().get(i);
+                if (topic.isBlank()) {
                     s.problems().error(s.path("topics") + "[" + i + "]", "must not be empty");
+                } else if (stream.isPresent() && !pairs.add(List.of(stream.get(), topic))) {
+                    // One partition read twice would be written twice, under the same keys.
+                    s.problems().error(s.path("topics") + "[" + i + "]", "stream " + StoreRules.quote(stream.get())
+                            + " topic " + StoreRules.quote(topic) + " is listed twice");
                 }
             }
             Optional<PayloadSchema> schema = s.requiredChoice("schema", SCHEMAS, false,
@@ -233,7 +243,7 @@ final class ConnectorReader {
                 text = Optional.of(Files.readString(file, StandardCharsets.UTF_8));
             } catch (IOException e) {
                 t.error(key, "cannot read \"" + path.get() + "\" (relative to the config file's directory): "
-                        + e.getClass().getSimpleName());
+                        + ConnectorConfigLoader.reason(e));
                 return Optional.empty();
             }
         }
@@ -253,9 +263,12 @@ final class ConnectorReader {
         p.warnUnknown(PLUGIN_KEYS);
 
         Optional<String> bucket = p.requiredNonEmpty("bucket");
+        bucket.flatMap(StoreRules::bucketProblem).ifPresent(problem -> p.error("bucket", problem));
         Optional<String> region = p.requiredNonEmpty("region");
         String prefix = trimSlashes(p.string("prefix", ""));
+        StoreRules.keyPartProblem(prefix).ifPresent(problem -> p.error("prefix", problem));
         Optional<String> endpoint = p.string("endpoint").map(String::strip).filter(s -> !s.isEmpty());
+        endpoint.flatMap(StoreRules::endpointProblem).ifPresent(problem -> p.error("endpoint", problem));
         Optional<String> accessKeyId = p.string("access_key_id").filter(s -> !s.isEmpty());
         Optional<Secret> secretAccessKey = p.secret("secret_access_key").filter(s -> !s.reveal().isEmpty());
         // An empty value counts as unset, so an environment override can blank a credential out. Presence is
@@ -270,6 +283,9 @@ final class ConnectorReader {
         String pathTemplate = p.string("path_template", DEFAULT_PATH_TEMPLATE);
         if (pathTemplate.isBlank()) {
             p.error("path_template", "must not be empty");
+        } else {
+            PathTemplate.problem(pathTemplate).or(() -> StoreRules.keyPartProblem(trimSlashes(pathTemplate)))
+                    .ifPresent(problem -> p.error("path_template", problem));
         }
         FileRotation rotation = p.choice("file_rotation", ROTATIONS, false, "size, messages (lower case)")
                 .orElse(FileRotation.SIZE);
@@ -323,6 +339,8 @@ final class ConnectorReader {
         String dlqPrefix = trimSlashes(p.string("dlq_prefix", "_dlq"));
         if (dlqPrefix.isEmpty()) {
             p.error("dlq_prefix", "must not be empty");
+        } else {
+            StoreRules.keyPartProblem(dlqPrefix).ifPresent(problem -> p.error("dlq_prefix", problem));
         }
         Optional<String> sse = p.choice("sse", SSE, true, "AES256, aws:kms");
         Optional<String> kmsKey = p.string("sse_kms_key_id").filter(s -> !s.isBlank());

@@ -14,6 +14,10 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 /** Each file has exactly one mistake (or, in the last tests, several) and must give exactly these messages. */
 class BadConfigTest {
+    static final String VARIABLES = " (variables: {stream}, {topic}, {partition}, {date}, {hour}, {minute}, {year}, "
+            + "{month}, {day}, {timestamp}, {field:dotted.path})";
+    static final String BUCKET_RULE = " (S3 bucket names are 3 to 63 lowercase letters, digits, dots and hyphens, "
+            + "begin and end with a letter or digit, and are not IP addresses)";
     @TempDir
     Path tmp;
 
@@ -65,7 +69,7 @@ class BadConfigTest {
                                 + "(or set plugin_config.avro_schema_path)"),
                 bad("region = \"us-east-1\"", "region = \"us-east-1\"\navro_schema_path = \"missing.avsc\"",
                         "plugin_config.avro_schema_path: cannot read \"missing.avsc\" (relative to the config "
-                                + "file's directory): NoSuchFileException"),
+                                + "file's directory): no such file"),
                 bad("region = \"us-east-1\"", "region = \"us-east-1\"\navro_schema_json = \"{nope\"",
                         "plugin_config.avro_schema_json: is not valid JSON: Unexpected character ('n' (code 110)): "
                                 + "was expecting double-quote to start property name"),
@@ -106,7 +110,95 @@ class BadConfigTest {
                                 + "[transforms.add_fields]\nenabled = true",
                         "transforms.add_fields.fields[0].value.computed: \"now\" is not one of date_time, "
                                 + "timestamp_nanos, timestamp_micros, timestamp_millis, timestamp_seconds, uuid_v4, "
-                                + "uuid_v7"));
+                                + "uuid_v7"),
+                // Values that used to pass validate and then crash run or audit.
+                bad("region = \"us-east-1\"", "region = \"us-east-1\"\nendpoint = \"ht!tp://::::\"",
+                        "plugin_config.endpoint: \"ht!tp://::::\" is not a URL: illegal character in scheme name at "
+                                + "index 2 (e.g. http://127.0.0.1:9000)"),
+                bad("region = \"us-east-1\"", "region = \"us-east-1\"\nendpoint = \"http://\"",
+                        "plugin_config.endpoint: \"http://\" is not a URL: expected authority at index 7 "
+                                + "(e.g. http://127.0.0.1:9000)"),
+                bad("region = \"us-east-1\"", "region = \"us-east-1\"\nendpoint = \"127.0.0.1:9000\"",
+                        "plugin_config.endpoint: \"127.0.0.1:9000\" has no scheme (write http://127.0.0.1:9000, or "
+                                + "https://127.0.0.1:9000 for TLS)"),
+                bad("region = \"us-east-1\"", "region = \"us-east-1\"\nendpoint = \"http://minio_1:9000\"",
+                        "plugin_config.endpoint: \"http://minio_1:9000\" has no valid host name (letters, digits, "
+                                + "dots and hyphens, or an IP address) (e.g. http://127.0.0.1:9000)"),
+                bad("region = \"us-east-1\"", "region = \"us-east-1\"\nendpoint = \"ftp://store:21\"",
+                        "plugin_config.endpoint: \"ftp://store:21\" is not an http:// or https:// URL"),
+                bad("path_template = \"{stream}/{topic}/{date}/{hour}\"", "path_template = \"{stream}/{foo}/{date}\"",
+                        "plugin_config.path_template: unknown variable {foo}" + VARIABLES),
+                bad("path_template = \"{stream}/{topic}/{date}/{hour}\"", "path_template = \"{stream/{topic}\"",
+                        "plugin_config.path_template: {stream is not closed (character 1)" + VARIABLES),
+                bad("path_template = \"{stream}/{topic}/{date}/{hour}\"", "path_template = \"{topic}/{stream\"",
+                        "plugin_config.path_template: {stream is not closed (character 9)" + VARIABLES),
+                bad("path_template = \"{stream}/{topic}/{date}/{hour}\"",
+                        "path_template = \"{stream}/{topic}/{field:}\"",
+                        "plugin_config.path_template: {field:} names no field (e.g. {field:user.id})" + VARIABLES),
+                bad("path_template = \"{stream}/{topic}/{date}/{hour}\"", "path_template = \"{stream}}/{topic}\"",
+                        "plugin_config.path_template: } at character 9 closes no variable" + VARIABLES),
+                bad("path_template = \"{stream}/{topic}/{date}/{hour}\"",
+                        "path_template = \"{stream}/../{topic}\"",
+                        "plugin_config.path_template: \"{stream}/../{topic}\" has a \"..\" segment (object keys "
+                                + "must not have empty, . or .. segments)"),
+                bad("bucket = \"my-data-lake\"", "bucket = \"Bad_Bucket!!\"",
+                        "plugin_config.bucket: \"Bad_Bucket!!\" is not a valid bucket name: \"B\" is not allowed"
+                                + BUCKET_RULE),
+                bad("bucket = \"my-data-lake\"", "bucket = \"" + "a".repeat(5000) + "\"",
+                        "plugin_config.bucket: \"" + "a".repeat(40) + "...\" (5000 characters) is not a valid bucket "
+                                + "name: longer than 63 characters" + BUCKET_RULE),
+                bad("bucket = \"my-data-lake\"", "bucket = \"ab\"",
+                        "plugin_config.bucket: \"ab\" is not a valid bucket name: shorter than 3 characters"
+                                + BUCKET_RULE),
+                bad("bucket = \"my-data-lake\"", "bucket = \"192.168.1.10\"",
+                        "plugin_config.bucket: \"192.168.1.10\" is not a valid bucket name: it is an IP address"
+                                + BUCKET_RULE),
+                bad("bucket = \"my-data-lake\"", "bucket = \"-lake\"",
+                        "plugin_config.bucket: \"-lake\" is not a valid bucket name: it must begin and end with a "
+                                + "letter or digit" + BUCKET_RULE),
+                bad("bucket = \"my-data-lake\"", "bucket = \"my..lake\"",
+                        "plugin_config.bucket: \"my..lake\" is not a valid bucket name: \"..\" is not allowed"
+                                + BUCKET_RULE),
+                bad("bucket = \"my-data-lake\"", "bucket = \"xn--lake\"",
+                        "plugin_config.bucket: \"xn--lake\" is not a valid bucket name: the prefix \"xn--\" is "
+                                + "reserved" + BUCKET_RULE),
+                bad("prefix = \"iggy/raw\"", "prefix = \"iggy/\\u0000raw\"",
+                        "plugin_config.prefix: \"iggy/\\u0000raw\" has a control character (U+0000); object keys "
+                                + "must not have any"),
+                bad("prefix = \"iggy/raw\"", "prefix = \"iggy/../raw\"",
+                        "plugin_config.prefix: \"iggy/../raw\" has a \"..\" segment (object keys must not have "
+                                + "empty, . or .. segments)"),
+                bad("prefix = \"iggy/raw\"", "prefix = \"iggy//raw\"",
+                        "plugin_config.prefix: \"iggy//raw\" has an empty segment (object keys must not have "
+                                + "empty, . or .. segments)"),
+                bad("prefix = \"iggy/raw\"", "prefix = \"iggy/raw\"\ndlq_prefix = \"./dead\"",
+                        "plugin_config.dlq_prefix: \"./dead\" has a \".\" segment (object keys must not have "
+                                + "empty, . or .. segments)"),
+                bad("output_format = \"json_lines\"", "output_format = \"json_lines\"\n[admin]\ntoken = \"\"",
+                        "admin.token: must not be empty (remove the key for no token)"),
+                // Two (stream, topic) pairs of one sink must never write the same key.
+                bad("topics = [\"api_requests\", \"errors\"]", "topics = [\"orders:v1\", \"orders_v1\"]",
+                        "plugin_config.path_template: stream \"application_logs\" topic \"orders:v1\" and stream "
+                                + "\"application_logs\" topic \"orders_v1\" would write the same object keys (names "
+                                + "are sanitised: every character other than ASCII letters, digits, '.', '_' and '-' "
+                                + "becomes '_')"),
+                bad("topics = [\"api_requests\", \"errors\"]", "topics = [\"errors\", \"api_requests\", \"errors\"]",
+                        "streams[0].topics[2]: stream \"application_logs\" topic \"errors\" is listed twice"),
+                bad("path_template = \"{stream}/{topic}/{date}/{hour}\"", "path_template = \"{stream}/{date}\"",
+                        "plugin_config.path_template: stream \"application_logs\" topic \"api_requests\" and stream "
+                                + "\"application_logs\" topic \"errors\" would write the same object keys (the path "
+                                + "template has no {topic})"),
+                // Keys S3 can never accept: 1000 + "/" + 47-byte file name + ".jsonl" is already over 1024 bytes.
+                bad("prefix = \"iggy/raw\"", "prefix = \"" + "p".repeat(1000) + "\"",
+                        "plugin_config.prefix: object keys would be at least 1054 bytes long (S3 allows 1024)"),
+                bad("path_template = \"{stream}/{topic}/{date}/{hour}\"",
+                        "path_template = \"{stream}/{topic}/" + "d".repeat(1000) + "\"",
+                        "plugin_config.path_template: object keys of stream \"application_logs\" topic "
+                                + "\"api_requests\" would be at least 1093 bytes long (S3 allows 1024)"),
+                // iggy/raw/ (9) + 1000 + / + application_logs/ (17) + api_requests/ (13) + 00000-<20 digits>.json (31)
+                bad("prefix = \"iggy/raw\"", "prefix = \"iggy/raw\"\ndlq_prefix = \"" + "q".repeat(1000) + "\"",
+                        "plugin_config.dlq_prefix: dead-letter keys of stream \"application_logs\" topic "
+                                + "\"api_requests\" would be at least 1071 bytes long (S3 allows 1024)"));
     }
 
     @ParameterizedTest(name = "{2}")
@@ -117,6 +209,34 @@ class BadConfigTest {
         assertThat(result.errors()).extracting(ConfigError::toString).containsExactly(expected);
         assertThat(result.ok()).isFalse();
         assertThat(result.sinks()).isEmpty();
+    }
+
+    @Test
+    void two_streams_with_one_topic_name_collide_when_the_template_has_no_stream() {
+        String text = TestFiles.seedWith("path_template = \"{stream}/{topic}/{date}/{hour}\"",
+                        "path_template = \"{topic}/{date}\"")
+                .replace("[plugin_config]\n", "[[streams]]\nstream = \"billing\"\ntopics = [\"errors\"]\n"
+                        + "schema = \"json\"\n\n[plugin_config]\n");
+        Path file = TestFiles.write(tmp, "s3.toml", text);
+        assertThat(ConnectorConfigLoader.load(file, Map.of()).errors()).extracting(ConfigError::toString)
+                .containsExactly("plugin_config.path_template: stream \"application_logs\" topic \"errors\" and "
+                        + "stream \"billing\" topic \"errors\" would write the same object keys (the path template "
+                        + "has no {stream})");
+    }
+
+    @Test
+    void two_streams_whose_names_sanitise_alike_collide_and_distinct_ones_do_not() {
+        String second = "[[streams]]\nstream = \"application logs\"\ntopics = [\"errors\"]\nschema = \"json\"\n\n";
+        Path file = TestFiles.write(tmp, "s3.toml", TestFiles.read("seed/s3.toml")
+                .replace("[plugin_config]\n", second + "[plugin_config]\n"));
+        assertThat(ConnectorConfigLoader.load(file, Map.of()).errors()).extracting(ConfigError::toString)
+                .containsExactly("plugin_config.path_template: stream \"application_logs\" topic \"errors\" and "
+                        + "stream \"application logs\" topic \"errors\" would write the same object keys (names are "
+                        + "sanitised: every character other than ASCII letters, digits, '.', '_' and '-' becomes '_')");
+
+        Path fine = TestFiles.write(tmp, "fine.toml", TestFiles.read("seed/s3.toml")
+                .replace("[plugin_config]\n", second.replace("application logs", "billing") + "[plugin_config]\n"));
+        assertThat(ConnectorConfigLoader.load(fine, Map.of()).errors()).isEmpty();
     }
 
     @Test

@@ -164,7 +164,7 @@ class ConnectorConfigLoaderTest {
 
         var o = s.output();
         assertThat(o.prefix()).isEqualTo("data/raw");
-        assertThat(o.pathTemplate()).isEqualTo("{year}/{month}/{day}/{field:user.id}");
+        assertThat(o.pathTemplate()).isEqualTo("{stream}/{year}/{month}/{day}/{field:user.id}");
         assertThat(o.format()).isEqualTo(OutputFormat.PARQUET);
         assertThat(o.compression()).as("parquet compresses inside the file").isEqualTo(Compression.NONE);
         assertThat(o.parquetCodec()).isEqualTo("zstd");
@@ -254,12 +254,116 @@ class ConnectorConfigLoaderTest {
     }
 
     @Test
-    void a_disabled_sink_file_runs_nothing_and_says_so() {
+    void a_disabled_sink_file_runs_nothing_and_is_an_error_as_run_treats_it() {
         ConfigResult result = ConnectorConfigLoader.load(TestFiles.resource("seed/s3.toml"),
                 Map.of("IGGY_CONNECTORS_SINK_S3_ENABLED", "false"));
-        assertThat(result.ok()).isTrue();
+        assertThat(result.ok()).isFalse();
         assertThat(result.sinks()).isEmpty();
+        assertThat(result.errors()).extracting(ConfigError::toString)
+                .containsExactly("s3.toml: no enabled S3 sink to run");
         assertThat(result.notices()).containsExactly("sink s3 is disabled (enabled = false): nothing to run");
+    }
+
+    @Test
+    void a_connector_directory_without_an_enabled_s3_sink_is_an_error() {
+        Path dir = tmp.resolve("conf");
+        TestFiles.write(dir, "runtime.toml", "[connectors]\nconfig_dir = \"c\"\n");
+        TestFiles.write(dir, "c/paused.toml", TestFiles.read("runtime/connectors/paused.toml"));
+        TestFiles.write(dir, "c/random_source.toml", TestFiles.read("runtime/connectors/random_source.toml"));
+        ConfigResult result = ConnectorConfigLoader.load(dir.resolve("runtime.toml"), Map.of(), dir);
+        assertThat(result.ok()).isFalse();
+        assertThat(result.errors()).extracting(ConfigError::toString)
+                .containsExactly("runtime.toml: no enabled S3 sink to run");
+    }
+
+    @Test
+    void every_file_of_a_connector_directory_reports_its_errors() {
+        Path dir = tmp.resolve("conf");
+        TestFiles.write(dir, "runtime.toml", "[connectors]\nconfig_dir = \"c\"\n");
+        TestFiles.write(dir, "c/a.toml", TestFiles.read("runtime/connectors/s3_v0.toml")
+                .replace("region = \"us-east-1\"", "region = \"us-east-1\"\nmax_file_size = \"big\""));
+        // A misspelt bucket must not turn the S3 sink into "not an S3 sink, skipped": its path names the S3 plugin.
+        TestFiles.write(dir, "c/b.toml", TestFiles.read("runtime/connectors/archive_0.toml")
+                .replace("bucket = ", "bukcet = "));
+        ConfigResult result = ConnectorConfigLoader.load(dir.resolve("runtime.toml"), Map.of(), dir);
+        assertThat(result.errors()).extracting(ConfigError::toString).containsExactly(
+                "[b.toml] plugin_config.bucket: required key is missing",
+                "[a.toml] plugin_config.max_file_size: \"big\" is not a size (e.g. 8MiB, 10MB)");
+        assertThat(result.warnings()).containsExactly(
+                "[b.toml] unknown key plugin_config.bukcet (did you mean plugin_config.bucket?)");
+    }
+
+    @Test
+    void errors_of_a_version_that_does_not_run_are_warnings_naming_the_file() {
+        Path dir = tmp.resolve("conf");
+        TestFiles.write(dir, "runtime.toml", "[connectors]\nconfig_dir = \"c\"\n");
+        TestFiles.write(dir, "c/s3_v0.toml", TestFiles.read("runtime/connectors/s3_v0.toml")
+                .replace("region = \"us-east-1\"", "region = \"us-east-1\"\nmax_file_size = \"big\""));
+        TestFiles.write(dir, "c/s3_v2.toml", TestFiles.read("runtime/connectors/s3_v2.toml"));
+        ConfigResult result = ConnectorConfigLoader.load(dir.resolve("runtime.toml"), Map.of(), dir);
+        assertThat(result.errors()).isEmpty();
+        assertThat(result.sinks()).singleElement().extracting(SinkSettings::version).isEqualTo(2L);
+        assertThat(result.warnings()).containsExactly("[s3_v0.toml] sink s3 version 0 (not the one that runs): "
+                + "plugin_config.max_file_size: \"big\" is not a size (e.g. 8MiB, 10MB)");
+    }
+
+    @Test
+    void config_dir_is_first_resolved_against_the_working_directory_as_upstream_does() {
+        Path work = tmp.resolve("work");
+        Path conf = tmp.resolve("conf");
+        TestFiles.write(conf, "runtime.toml", "[connectors]\nconfig_dir = \"connectors\"\n");
+        TestFiles.write(work, "connectors/s3.toml", TestFiles.read("runtime/connectors/s3_v1.toml"));
+        TestFiles.write(conf, "connectors/s3.toml", TestFiles.read("runtime/connectors/s3_v2.toml"));
+        ConfigResult result = ConnectorConfigLoader.load(conf.resolve("runtime.toml"), Map.of(), work);
+        assertThat(result.errors()).isEmpty();
+        assertThat(result.sinks()).singleElement().extracting(s -> s.storage().bucket()).isEqualTo("bucket-v1");
+        assertThat(result.notices()).contains("connector directory: " + work.resolve("connectors")
+                + " (config_dir \"connectors\" relative to the working directory)");
+    }
+
+    @Test
+    void the_upstream_example_layout_works_from_its_repository_root() {
+        // core/connectors/runtime/example_config/config.toml names its directory from the repository root.
+        Path root = tmp.resolve("iggy");
+        String examples = "core/connectors/runtime/example_config";
+        Path config = TestFiles.write(root, examples + "/config.toml", "[iggy]\naddress = \"localhost:8090\"\n"
+                + "token = \"\"\n\n[connectors]\nconfig_type = \"local\"\nconfig_dir = \"" + examples
+                + "/connectors\"\n");
+        TestFiles.write(root, examples + "/connectors/s3_sink.toml", TestFiles.read("runtime/connectors/s3_v1.toml"));
+        TestFiles.write(root, examples + "/connectors/random.toml",
+                TestFiles.read("runtime/connectors/random_source.toml"));
+        ConfigResult result = ConnectorConfigLoader.load(config, Map.of(), root);
+        assertThat(result.errors()).isEmpty();
+        assertThat(result.sinks()).singleElement().extracting(s -> s.storage().bucket()).isEqualTo("bucket-v1");
+        assertThat(result.notices()).contains("connector directory: " + root.resolve(examples + "/connectors")
+                + " (config_dir \"" + examples + "/connectors\" relative to the working directory)");
+    }
+
+    @Test
+    void config_dir_falls_back_to_the_config_files_directory() {
+        Path work = tmp.resolve("work");
+        Path conf = tmp.resolve("conf");
+        TestFiles.write(work, "unrelated.txt", "");
+        TestFiles.write(conf, "runtime.toml", "[connectors]\nconfig_dir = \"connectors\"\n");
+        TestFiles.write(conf, "connectors/s3.toml", TestFiles.read("runtime/connectors/s3_v2.toml"));
+        ConfigResult result = ConnectorConfigLoader.load(conf.resolve("runtime.toml"), Map.of(), work);
+        assertThat(result.errors()).isEmpty();
+        assertThat(result.sinks()).singleElement().extracting(s -> s.storage().bucket()).isEqualTo("bucket-v2");
+        assertThat(result.notices()).contains("connector directory: " + conf.resolve("connectors")
+                + " (config_dir \"connectors\" relative to the directory of runtime.toml)");
+    }
+
+    @Test
+    void a_file_that_cannot_be_read_says_which_and_why() {
+        Path missing = tmp.resolve("nope.toml");
+        assertThat(ConnectorConfigLoader.load(missing, Map.of()).errors()).extracting(ConfigError::toString)
+                .containsExactly("nope.toml: cannot read " + missing.toAbsolutePath() + ": no such file");
+        Path directory = TestFiles.write(tmp, "dir.toml/inner", "").getParent();
+        assertThat(ConnectorConfigLoader.load(directory, Map.of()).errors()).extracting(ConfigError::toString)
+                .containsExactly("dir.toml: cannot read " + directory.toAbsolutePath() + ": it is a directory");
+        // Tests may run as root, who may read anything: the reason for a denied read is checked directly.
+        assertThat(ConnectorConfigLoader.reason(new java.nio.file.AccessDeniedException("/x/s3.toml")))
+                .isEqualTo("permission denied");
     }
 
     @Test
@@ -277,9 +381,12 @@ class ConnectorConfigLoaderTest {
         assertThat(s3.iggy().token()).as("an empty token means none").isEmpty();
         assertThat(s3.iggy().tlsCaFile()).contains("core/certs/iggy_ca_cert.pem");
         assertThat(result.notices()).containsExactlyInAnyOrder(
+                "connector directory: " + TestFiles.resource("runtime/connectors")
+                        + " (config_dir \"connectors\" relative to the directory of config.toml)",
                 "sink archive: running the highest version, 3 (found 0, 3)",
                 "[paused.toml] sink paused is disabled (enabled = false): skipped",
-                "[postgres_sink.toml] sink postgres skipped: not an S3 sink (its [plugin_config] has no bucket)",
+                "[postgres_sink.toml] sink postgres skipped: not an S3 sink (its path is not the S3 sink's and its "
+                        + "[plugin_config] has no bucket)",
                 "[random_source.toml] source connector random skipped: only S3 sinks run here",
                 "sink s3: running version 1 (named by .active_versions.toml; found 0, 1, 2)");
         assertThat(result.warnings()).isEmpty();
@@ -313,9 +420,10 @@ class ConnectorConfigLoaderTest {
     void a_missing_connector_directory_is_an_error() {
         Path file = TestFiles.write(tmp, "runtime.toml", "[connectors]\nconfig_type = \"local\"\n"
                 + "config_dir = \"nowhere\"\n");
-        assertThat(ConnectorConfigLoader.load(file, Map.of()).errors()).extracting(ConfigError::toString)
-                .containsExactly("connectors.config_dir: \"nowhere\" is not a directory (relative paths start at "
-                        + "the runtime config's directory)");
+        assertThat(ConnectorConfigLoader.load(file, Map.of(), tmp.resolve("work")).errors())
+                .extracting(ConfigError::toString)
+                .containsExactly("connectors.config_dir: \"nowhere\" is not a directory (looked in "
+                        + tmp.resolve("work").resolve("nowhere") + " and " + tmp.resolve("nowhere") + ")");
     }
 
     @Test

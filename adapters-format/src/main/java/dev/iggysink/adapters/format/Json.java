@@ -51,6 +51,9 @@ final class Json {
 
     private static final BigInteger U64_MAX = BigInteger.ONE.shiftLeft(64).subtract(BigInteger.ONE);
 
+    /** How many bytes an error message shows of the input. */
+    private static final int SNIPPET = 20;
+
     private final byte[] in;
     private final Dialect dialect;
     private int pos;
@@ -94,7 +97,7 @@ final class Json {
                 return NULL;
             default:
                 if (c == '-' || (c >= '0' && c <= '9')) return number();
-                throw error("expected value");
+                throw notAValue();
         }
     }
 
@@ -395,7 +398,7 @@ final class Json {
         int n = word.length();
         if (pos + n > in.length) throw error("EOF while parsing a value");
         for (int i = 0; i < n; i++) {
-            if (in[pos + i] != word.charAt(i)) throw error("expected " + word);
+            if (in[pos + i] != word.charAt(i)) throw notAValue();
         }
         pos += n;
     }
@@ -415,6 +418,20 @@ final class Json {
 
     private JsonException error(String message) {
         return new JsonException(message, pos);
+    }
+
+    /** Shows what stands where a value should start ("this is text"), not what one branch hoped for ("true"). */
+    private JsonException notAValue() {
+        int end = Math.min(in.length, pos + SNIPPET);
+        StringBuilder shown = new StringBuilder("found \"");
+        String text = new String(in, pos, end - pos, StandardCharsets.UTF_8);
+        for (int i = 0; i < text.length(); i++) {
+            char c = text.charAt(i);
+            if (c < 0x20 || c == '"' || c == '\\' || c == 0x7f) shown.append(String.format("\\u%04x", (int) c));
+            else shown.append(c);
+        }
+        if (end < in.length) shown.append("...");
+        return error(shown.append("\" where a value should start").toString());
     }
 
     /** A deep copy of a tree, so a shared value (a transform's static value) is never changed through a record. */

@@ -5,7 +5,7 @@ final class JsonException extends Exception {
     private final int position;
 
     JsonException(String message, int position) {
-        super(message + " at byte " + position, null, false, false);
+        super("not valid JSON at byte " + position + ": " + message, null, false, false);
         this.position = position;
     }
 

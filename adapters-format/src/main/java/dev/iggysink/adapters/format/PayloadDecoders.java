@@ -41,7 +41,7 @@ final class PayloadDecoders {
         try {
             return new Payload.JsonDoc(Json.parse(bytes, Json.Dialect.SIMD));
         } catch (JsonException e) {
-            throw new PayloadDecoder.DecodeFailure("invalid JSON payload: " + e.getMessage(), e);
+            throw new PayloadDecoder.DecodeFailure(e.getMessage(), e);
         }
     }
 

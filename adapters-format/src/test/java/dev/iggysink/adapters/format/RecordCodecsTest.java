@@ -107,6 +107,22 @@ class RecordCodecsTest {
                 .hasMessageContaining("application_logs/api_requests/1");
     }
 
+    @Test
+    void a_payload_that_is_not_json_is_reported_as_such_with_its_byte() {
+        assertThatThrownBy(() -> SEED.decode(record("this is text, not JSON")))
+                .isInstanceOf(BadRecordException.class)
+                .hasMessage("offset 42 of application_logs/api_requests/1: not valid JSON at byte 0: found "
+                        + "\"this is text, not JS...\" where a value should start");
+        assertThatThrownBy(() -> SEED.decode(record("{\"a\": tru}")))
+                .isInstanceOf(BadRecordException.class)
+                .hasMessage("offset 42 of application_logs/api_requests/1: not valid JSON at byte 6: found "
+                        + "\"tru}\" where a value should start");
+        assertThatThrownBy(() -> SEED.decode(record("[1, 2")))
+                .isInstanceOf(BadRecordException.class)
+                .hasMessage("offset 42 of application_logs/api_requests/1: not valid JSON at byte 5: "
+                        + "EOF while parsing");
+    }
+
     @ParameterizedTest
     @CsvSource(delimiter = '|', value = {
             "18446744073709551615|18446744073709551615",

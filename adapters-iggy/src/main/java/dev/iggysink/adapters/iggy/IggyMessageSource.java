@@ -43,7 +43,8 @@ public final class IggyMessageSource implements MessageSource {
     private static final Logger LOG = LoggerFactory.getLogger(IggyMessageSource.class);
     static final Duration FIRST_REBUILD_DELAY = Duration.ofMillis(100);
     static final Duration MAX_REBUILD_DELAY = Duration.ofSeconds(5);
-    /* The client writes name lengths with String.length() and reads them as a signed byte (reference §7 quirk 6). */
+    /* The 0.8 Java client writes a name's length as String.length() in one byte and reads it back as a signed byte,
+       so only names up to 127 bytes survive the round trip. */
     private static final int MAX_NAME_BYTES = 127;
 
     private final IggySettings settings;

@@ -7,6 +7,8 @@ import java.util.concurrent.atomic.AtomicReference;
 final class Controls {
     volatile boolean stopping;
     volatile boolean paused;
+    /** A second stop signal: stop waiting for uploads, report what is not durable. */
+    volatile boolean hurry;
     final AtomicLong flushRequests = new AtomicLong();
     final AtomicReference<String> fatal = new AtomicReference<>();
 

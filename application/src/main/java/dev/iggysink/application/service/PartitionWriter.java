@@ -24,7 +24,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
-import java.util.function.BiConsumer;
+import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * Orchestrates one partition: decode, pick the open file, let the rotation policy decide, seal, hand sealed files to
@@ -56,26 +56,34 @@ final class PartitionWriter {
     private final MemoryBudget budget;
     private final InstantSource clock;
     private final SinkMetrics metrics;
-    /** Hands a sealed file to the uploader; the int is this writer's generation when the file was sealed. */
-    private final BiConsumer<UploadJob, Long> upload;
+    /** Hands a sealed file over for upload, with this writer and its generation when the file was sealed. */
+    interface HandOff {
+        void upload(PartitionWriter from, UploadJob job, long generation);
+    }
+
+    private final HandOff upload;
 
     private final Map<String, Slot> open = new LinkedHashMap<>();
     private DeliveryLedger ledger;
     private long generation;
-    private boolean owned = true;
+    private boolean owned;
     private String halted;
+    /** The first halt of this partition, kept across revocations: a stop after it is never clean. */
+    private String everHalted;
+    /** Uploads handed over and not yet applied back here, of any generation. */
+    private int outstanding;
+    /** First offsets of this generation's files whose upload failed at least once and is being retried. */
+    private final java.util.Set<Long> retrying = new java.util.HashSet<>();
     private long currentOffset = -1;
-    private long bufferedRecords;
-    private long bufferedBytes;
     private Optional<String> lastUploadKey = Optional.empty();
     private Optional<Instant> lastUploadAt = Optional.empty();
     private long lastUploadMillis;
     private Optional<String> lastError = Optional.empty();
 
-    PartitionWriter(PartitionRef partition, long committed, RecordCodec codec, FileLayout layout,
+    private PartitionWriter(PartitionRef partition, long committed, RecordCodec codec, FileLayout layout,
                     RotationPolicy policy, int maxOpenFiles, ErrorTolerance tolerance, String dlqPrefix,
                     MemoryBudget budget, InstantSource clock, SinkMetrics metrics,
-                    BiConsumer<UploadJob, Long> upload) {
+                    HandOff upload) {
         this.partition = partition;
         this.codec = codec;
         this.layout = layout;
@@ -119,6 +127,17 @@ final class PartitionWriter {
     }
 
     /**
+     * A writer starts unowned: ownership (and the committed offset it starts from) is learnt from the first poll
+     * that answers owned, never from what was read before it arrived.
+     */
+    PartitionWriter(PartitionRef partition, RecordCodec codec, FileLayout layout, RotationPolicy policy,
+                    int maxOpenFiles, ErrorTolerance tolerance, String dlqPrefix, MemoryBudget budget,
+                    InstantSource clock, SinkMetrics metrics, HandOff upload) {
+        this(partition, -1, codec, layout, policy, maxOpenFiles, tolerance, dlqPrefix, budget, clock, metrics,
+                upload);
+    }
+
+    /**
      * Appends the records of one poll. Stops at a bad record under {@code errors_tolerance = none}: that record and
      * the ones after it stay unread, so nothing past it can be committed.
      */
@@ -138,7 +157,9 @@ final class PartitionWriter {
     }
 
     private void append(SinkRecord record, DecodedRecord decoded) {
-        Slot slot = slotFor(record, decoded);
+        String directory = maxOpenFiles <= 1 && !open.isEmpty() ? null : layout.directory(partition, decoded);
+        Slot slot = maxOpenFiles <= 1 ? (open.isEmpty() ? null : open.values().iterator().next())
+                : open.get(directory);
         if (slot != null && !slot.file.isEmpty()) {
             Optional<RotationReason> before = policy.beforeAppend(slot.file, record.timestampMicros());
             if (before.isPresent()) {
@@ -146,7 +167,17 @@ final class PartitionWriter {
                 slot = null;
             }
         }
-        if (slot == null) slot = openSlot(decoded);
+        if (slot == null) {
+            if (directory == null) directory = layout.directory(partition, decoded);
+            int keyBytes = layout.keyBytes(directory, partition, record.offset());
+            if (keyBytes > FileLayout.MAX_KEY_BYTES) {
+                badRecord(record, new BadRecordException("its object key would be " + keyBytes
+                        + " bytes; S3 allows at most " + FileLayout.MAX_KEY_BYTES + " (the path_template renders "
+                        + directory.length() + " characters for it)"));
+                return;
+            }
+            slot = openSlot(directory);
+        }
         long recordBytes;
         try {
             recordBytes = slot.encoder.append(decoded);
@@ -160,30 +191,21 @@ final class PartitionWriter {
         ledger.read(record.offset());
         slot.reserved += recordBytes;
         budget.reserve(recordBytes);
-        bufferedRecords++;
-        bufferedBytes += recordBytes;
         metrics.encoded(partition, recordBytes);
         Slot target = slot;
         policy.afterAppend(target.file).ifPresent(reason -> seal(target, reason));
     }
 
     /**
-     * Upstream behaviour (one open file, its path from its first record) unless several open files are allowed; then
-     * each record goes to the file of its own rendered path.
+     * Opens the file of {@code directory}. Upstream behaviour (one open file, its path from its first record) unless
+     * several open files are allowed; then each record goes to the file of its own rendered path, and at the bound
+     * the oldest open file is sealed.
      */
-    private Slot slotFor(SinkRecord record, DecodedRecord decoded) {
-        if (maxOpenFiles <= 1) {
-            return open.isEmpty() ? null : open.values().iterator().next();
-        }
-        return open.get(layout.directory(partition, decoded));
-    }
-
-    private Slot openSlot(DecodedRecord decoded) {
+    private Slot openSlot(String directory) {
         if (open.size() >= Math.max(1, maxOpenFiles)) {
             Slot oldest = open.values().iterator().next();
             seal(oldest, maxOpenFiles <= 1 ? RotationReason.PATH_CHANGE : RotationReason.OPEN_FILE_LIMIT);
         }
-        String directory = layout.directory(partition, decoded);
         Slot slot = new Slot(new OpenFile(partition, directory, clock.instant()), codec.newFile());
         open.put(directory, slot);
         return slot;
@@ -197,10 +219,9 @@ final class PartitionWriter {
         String where = "stream " + partition.stream() + ", topic " + partition.topic() + ", partition "
                 + partition.partitionId() + ", offset " + record.offset();
         if (tolerance == ErrorTolerance.NONE) {
-            halted = "bad record at " + where + ": " + e.getMessage()
-                    + " (errors_tolerance = \"none\": the partition is halted; nothing past it is committed)";
-            lastError = Optional.of(halted);
-            LOG.log(Level.ERROR, halted);
+            // The records before it stay in their open file: a stop seals and commits them.
+            halt("bad record at " + where + ": " + e.getMessage()
+                    + " (errors_tolerance = \"none\": the partition is halted; nothing past it is committed)", false);
             return;
         }
         // errors_tolerance = all: the record becomes a one-record dead-letter file that gates commits like any other.
@@ -214,7 +235,7 @@ final class PartitionWriter {
         budget.reserve(content.length);
         metrics.deadLettered(partition);
         LOG.log(Level.WARNING, "dead-lettered record at " + where + " to " + key + ": " + e.getMessage());
-        upload.accept(new UploadJob(file, () -> content, "application/json", content.length), generation);
+        submit(new UploadJob(file, () -> content, "application/json", content.length));
     }
 
     private void seal(Slot slot, RotationReason reason) {
@@ -222,12 +243,46 @@ final class PartitionWriter {
         String key = layout.key(slot.file.directory(), partition, slot.file.firstOffset(), slot.file.lastOffset());
         SealedFile file = slot.file.seal(key, reason);
         ledger.sealed(file);
-        bufferedRecords -= file.recordCount();
-        bufferedBytes -= slot.reserved;
         // The file keeps its share of the budget until its upload ends; framing and compression run on the upload
         // thread (the encoder is handed over and no longer touched here).
-        FileEncoder encoder = slot.encoder;
-        upload.accept(new UploadJob(file, encoder::finish, codec.contentType(), slot.reserved), generation);
+        // The supplier lets go of the encoder once it finished the file, so the encoder's buffer is garbage while
+        // the finished bytes wait for the store (a pending file is then held once, not twice).
+        AtomicReference<FileEncoder> encoder = new AtomicReference<>(slot.encoder);
+        submit(new UploadJob(file, () -> encoder.getAndSet(null).finish(), codec.contentType(), slot.reserved));
+    }
+
+    private void submit(UploadJob job) {
+        outstanding++;
+        upload.upload(this, job, generation);
+    }
+
+    /**
+     * Stops this partition: nothing past the commit point moves any more, its open files are dropped and their memory
+     * released (their records are read again after a restart), the rest of the sink goes on.
+     */
+    private void halt(String reason, boolean dropOpenFiles) {
+        if (halted != null) return;
+        halted = reason;
+        if (everHalted == null) everHalted = reason;
+        lastError = Optional.of(reason);
+        LOG.log(Level.ERROR, reason);
+        if (dropOpenFiles) dropOpen();
+    }
+
+    /** Forgets the open files without sealing them (their records stay uncommitted) and frees their memory. */
+    private void dropOpen() {
+        for (Iterator<Slot> it = open.values().iterator(); it.hasNext(); ) {
+            budget.release(it.next().reserved);
+            it.remove();
+        }
+    }
+
+    /**
+     * After an error that may have left a record half-written in an open file: drops every open file instead of
+     * sealing it. Files sealed before are whole and still upload.
+     */
+    void discardOpen() {
+        dropOpen();
     }
 
     /** Seals files whose wall-clock schedule came due. */
@@ -244,14 +299,32 @@ final class PartitionWriter {
         }
     }
 
+    long openRecords() {
+        long sum = 0;
+        for (Slot s : open.values()) sum += s.file.recordCount();
+        return sum;
+    }
+
     long openBytes() {
         long sum = 0;
         for (Slot s : open.values()) sum += s.reserved;
         return sum;
     }
 
-    /** An upload finished. Results of an older generation (before a revoke or restart) only free memory. */
+    /** An attempt to upload one of this generation's files failed and will be retried. */
+    void retrying(UploadJob job, String error, long jobGeneration) {
+        if (jobGeneration != generation) return;
+        retrying.add(job.file().firstOffset());
+        lastError = Optional.of(error);
+    }
+
+    /**
+     * An upload ended; its memory is released in the same step, so the outstanding count and the budget agree at
+     * every moment the consumer loop looks. Results of an older generation (before a revoke or restart) only free
+     * memory.
+     */
     void uploaded(UploadResult result, long resultGeneration) {
+        outstanding--;
         budget.release(result.job().reservedBytes());
         if (result.durable()) {
             LOG.log(Level.INFO, "uploaded " + result.job().file().key() + " (" + result.bytes()
@@ -260,15 +333,47 @@ final class PartitionWriter {
         }
         if (resultGeneration != generation) return;
         long first = result.job().file().firstOffset();
-        if (result.durable()) {
-            ledger.durable(first);
-            lastUploadKey = Optional.of(result.job().file().key());
-            lastUploadAt = Optional.of(clock.instant());
-            lastUploadMillis = result.took().toMillis();
-        } else {
-            ledger.failed(first);
-            lastError = result.error();
+        retrying.remove(first);
+        switch (result.outcome()) {
+            case DURABLE -> {
+                ledger.durable(first);
+                lastUploadKey = Optional.of(result.job().file().key());
+                lastUploadAt = Optional.of(clock.instant());
+                lastUploadMillis = result.took().toMillis();
+            }
+            case REFUSED -> {
+                ledger.failed(first);
+                halt("stream " + partition.stream() + ", topic " + partition.topic() + ", partition "
+                        + partition.partitionId() + ": " + result.error().orElse("upload refused") + " (the upload of "
+                        + result.job().file().key() + " cannot succeed as it is: the partition is halted; nothing"
+                        + " past offset " + ledger.lastCommitted() + " is committed and its records are read again"
+                        + " after a restart)", true);
+            }
+            case GAVE_UP -> {
+                ledger.failed(first);
+                lastError = result.error();
+            }
         }
+    }
+
+    /** Uploads handed over and not yet applied back, of any generation. */
+    int outstanding() {
+        return outstanding;
+    }
+
+    /** Uploads of this partition that are failing and being retried: no more is read until they succeed. */
+    boolean stalled() {
+        return !retrying.isEmpty();
+    }
+
+    /** Outstanding uploads that are not failing: they will free memory soon. */
+    int progressingUploads() {
+        return outstanding - retrying.size();
+    }
+
+    /** Why this partition halted at any time in this run, even if it moved to another member since. */
+    Optional<String> everHalted() {
+        return Optional.ofNullable(everHalted);
     }
 
     OptionalLong committable() {
@@ -287,14 +392,14 @@ final class PartitionWriter {
         return ledger.notDurable().size();
     }
 
-    /** True when everything read was made durable (nothing open, nothing pending). */
-    boolean drained() {
-        return open.isEmpty() && ledger.notDurable().isEmpty();
+    /** Nothing open and no upload outstanding: a stop has nothing more to wait for here. */
+    boolean idle() {
+        return open.isEmpty() && outstanding == 0;
     }
 
     /** Everything read is durable and committed. */
     boolean settled() {
-        return drained() && ledger.lastCommitted() == ledger.position() - 1;
+        return open.isEmpty() && ledger.notDurable().isEmpty() && ledger.lastCommitted() == ledger.position() - 1;
     }
 
     /**
@@ -302,16 +407,11 @@ final class PartitionWriter {
      * {@code committed + 1}. Uploads still running finish, but their results only free memory.
      */
     void restart(long committed, boolean nowOwned) {
-        for (Iterator<Slot> it = open.values().iterator(); it.hasNext(); ) {
-            Slot s = it.next();
-            budget.release(s.reserved);
-            it.remove();
-        }
+        dropOpen();
         ledger.revoke();
         ledger = new DeliveryLedger(partition, committed);
         generation++;
-        bufferedRecords = 0;
-        bufferedBytes = 0;
+        retrying.clear();
         halted = null;
         owned = nowOwned;
     }
@@ -330,7 +430,7 @@ final class PartitionWriter {
     dev.iggysink.application.status.PartitionStatus status() {
         return new dev.iggysink.application.status.PartitionStatus(partition.stream(), partition.topic(),
                 partition.partitionId(), owned, ledger.position(), ledger.lastCommitted(), currentOffset,
-                bufferedRecords, bufferedBytes, open.size(), pendingFiles(), lastUploadKey, lastUploadAt,
+                openRecords(), openBytes(), open.size(), pendingFiles(), lastUploadKey, lastUploadAt,
                 lastUploadMillis, lastError, halted != null);
     }
 }

@@ -46,6 +46,7 @@ public final class SinkService {
     private final SinkMetrics metrics;
     private final MemoryBudget budget;
     private final Uploader uploader;
+    private final ObjectStore store;
     private final Controls controls = new Controls();
     private final Map<PartitionRef, PartitionStatus> statusBoard = new ConcurrentHashMap<>();
     private final AtomicLong recordsConsumed = new AtomicLong();
@@ -101,11 +102,12 @@ public final class SinkService {
                 metrics.committed(partition, offset);
             }
         };
-        this.budget = new MemoryBudget(settings.delivery().maxBufferedBytes());
+        this.budget = new MemoryBudget(HeapFit.budget(settings.key(), settings.delivery().maxBufferedBytes(),
+                Runtime.getRuntime().maxMemory()));
         RetryPolicy retry = new RetryPolicy(settings.retry().maxAttempts(),
                 Backoff.of(settings.retry().retryDelay()));
-        this.uploader = new Uploader(store, retry, sleeper, clock, this.metrics,
-                settings.storage().uploadConcurrency());
+        this.store = store;
+        this.uploader = new Uploader(store, retry, clock, this.metrics, settings.storage().uploadConcurrency());
     }
 
     /** The rotation rules the settings ask for; any combination, whichever comes first. */
@@ -131,7 +133,7 @@ public final class SinkService {
             for (String topic : stream.topics()) {
                 MessageSource source = sources.open(stream, topic);
                 TopicConsumer consumer = new TopicConsumer(stream, topic, source, codec, settings, policy, uploader,
-                        budget, clock, sleeper, metrics, controls, statusBoard, recordsConsumed, bytesConsumed);
+                        store, budget, clock, sleeper, metrics, controls, statusBoard, recordsConsumed, bytesConsumed);
                 consumers.add(consumer);
                 Thread t = new Thread(consumer, "consume-" + consumer.name());
                 t.setDaemon(false);
@@ -144,6 +146,16 @@ public final class SinkService {
     /** Asks every loop to stop polling and drain; returns at once. */
     public void requestStop() {
         controls.stopping = true;
+    }
+
+    /**
+     * A second stop request while a stop is under way: stop waiting for uploads now; what is not durable is
+     * reported and read again on the next start.
+     */
+    public void hurryStop() {
+        controls.stopping = true;
+        controls.hurry = true;
+        uploader.abandon();
     }
 
     public boolean stopping() {
@@ -231,11 +243,10 @@ public final class SinkService {
                 reasons.add(trouble.get());
             }
         }
-        Optional<java.time.Instant> since = uploader.degradedSince();
-        if (since.isPresent()) {
-            if (uploader.nonRetryableFailure()) health = Health.FAILED;
-            else if (health == Health.OK) health = Health.DEGRADED;
-            reasons.add("object store failing since " + since.get() + ": " + uploader.lastError().orElse("?"));
+        Optional<String> storeTrouble = uploader.trouble();
+        if (storeTrouble.isPresent()) {
+            if (health == Health.OK) health = Health.DEGRADED;
+            reasons.add(storeTrouble.get());
         }
         StatusSnapshot.Totals totals = new StatusSnapshot.Totals(recordsConsumed.get(), bytesConsumed.get(),
                 uploader.objectsUploaded(), uploader.bytesUploaded(), uploader.retries(), deadLettered.get(),

@@ -2,11 +2,14 @@ package dev.iggysink.application.service;
 
 import dev.iggysink.application.port.out.Batch;
 import dev.iggysink.application.port.out.MessageSource;
+import dev.iggysink.application.port.out.ObjectStore;
 import dev.iggysink.application.port.out.PartitionRevokedException;
 import dev.iggysink.application.port.out.RecordCodec;
 import dev.iggysink.application.port.out.SinkMetrics;
 import dev.iggysink.application.port.out.Sleeper;
 import dev.iggysink.application.port.out.SourceException;
+import dev.iggysink.application.port.out.StoreException;
+import dev.iggysink.application.settings.ErrorTolerance;
 import dev.iggysink.application.settings.SinkSettings;
 import dev.iggysink.application.settings.StreamSettings;
 import dev.iggysink.application.status.PartitionStatus;
@@ -36,15 +39,25 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * The consumer loop of one topic: polls every partition explicitly from the position it tracks, feeds the partition
- * writers, applies upload results and commits what became durable. Runs on its own thread; the {@link MessageSource}
- * and the writers are touched by this thread only.
+ * The consumer loop of one topic: polls every owned partition explicitly from the position it tracks, fairly and each
+ * with its own backoff, feeds the partition writers, applies upload events and commits what became durable. Runs on
+ * its own thread; the {@link MessageSource} and the writers are touched by this thread only (and the prefetch
+ * thread, through {@link SerializedSource}).
  */
 final class TopicConsumer implements Runnable {
     private static final System.Logger LOG = System.getLogger(TopicConsumer.class.getName());
     private static final Backoff SOURCE_BACKOFF = new Backoff(Duration.ofMillis(200), Duration.ofSeconds(10), 0.2);
+    /** How often the topic's partition list is read again, so partitions added while running are consumed. */
+    private static final Duration PARTITION_REFRESH = Duration.ofSeconds(5);
 
-    private record Completed(PartitionWriter writer, long generation, UploadResult result) {
+    /** What the upload pool reports back; applied on this thread only. */
+    private sealed interface Event permits Retrying, Completed {
+    }
+
+    private record Retrying(PartitionWriter writer, long generation, UploadJob job, String error) implements Event {
+    }
+
+    private record Completed(PartitionWriter writer, long generation, UploadResult result) implements Event {
     }
 
     /** A poll started ahead, while the previous batch was being encoded; valid only if nothing moved meanwhile. */
@@ -65,27 +78,30 @@ final class TopicConsumer implements Runnable {
     private final Map<PartitionRef, PartitionStatus> statusBoard;
     private final AtomicLong recordsConsumed;
     private final AtomicLong bytesConsumed;
-    private final BlockingQueue<Completed> completions = new LinkedBlockingQueue<>();
+    private final BlockingQueue<Event> events = new LinkedBlockingQueue<>();
     private final ExecutorService fetcher;
-    private Prefetch prefetch;
     private final List<PartitionWriter> writers = new ArrayList<>();
     private final FileLayout layout;
     private final RotationPolicy policy;
+    private final PollGate gate;
+    private final OutageTracker sourceOutage;
+    private DurableFileRecovery recovery;
+    private Prefetch prefetch;
 
     private long epoch;
+    private long passes;
+    private Instant partitionsReadAt = Instant.MIN;
     /** Payload bytes per record in the last non-empty poll; sizes the next poll against the memory budget. */
     private long averageRecordBytes = 1;
     private long seenFlushes;
-    private int sourceFailures;
-    private volatile java.time.Instant sourceDownSince;
-    private volatile String sourceError;
+    private int sessionFailures;
     private volatile boolean finished;
     private volatile boolean clean;
     private final List<String> problems = new ArrayList<>();
 
     TopicConsumer(StreamSettings stream, String topic, MessageSource source, RecordCodec codec,
-                  SinkSettings settings, RotationPolicy policy, Uploader uploader, MemoryBudget budget,
-                  InstantSource clock, Sleeper sleeper, SinkMetrics metrics, Controls controls,
+                  SinkSettings settings, RotationPolicy policy, Uploader uploader, ObjectStore store,
+                  MemoryBudget budget, InstantSource clock, Sleeper sleeper, SinkMetrics metrics, Controls controls,
                   Map<PartitionRef, PartitionStatus> statusBoard, AtomicLong recordsConsumed,
                   AtomicLong bytesConsumed) {
         this.stream = stream;
@@ -104,6 +120,12 @@ final class TopicConsumer implements Runnable {
         this.recordsConsumed = recordsConsumed;
         this.bytesConsumed = bytesConsumed;
         this.layout = new FileLayout(settings.output(), codec.extension());
+        this.gate = new PollGate(SOURCE_BACKOFF);
+        this.sourceOutage = new OutageTracker("source " + stream.stream() + "/" + topic, "unavailable", clock, LOG);
+        if (settings.rotation().maxOpenFilesPerPartition() <= 1) {
+            this.recovery = new DurableFileRecovery(this.source, store, codec, layout,
+                    settings.delivery().errorsTolerance() == ErrorTolerance.ALL, settings.delivery().dlqPrefix());
+        }
         this.fetcher = Executors.newSingleThreadExecutor(r -> {
             Thread t = new Thread(r, "fetch-" + stream.stream() + "/" + topic);
             t.setDaemon(true);
@@ -117,20 +139,35 @@ final class TopicConsumer implements Runnable {
 
     @Override
     public void run() {
+        boolean crashed = false;
         try {
             if (start()) {
                 loop();
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-        } catch (RuntimeException e) {
-            LOG.log(Level.ERROR, "consumer of " + name() + " failed", e);
-            controls.fail("consumer of " + name() + " failed: " + e);
+        } catch (Throwable t) {
+            // An Error (out of memory, the encoder's size guard) or a bug: an open file may end in a half-written
+            // record, so nothing open is sealed; the sink stops with a fatal error and a non-zero exit.
+            crashed = true;
+            try {
+                LOG.log(Level.ERROR, "consumer of " + name() + " failed", t);
+            } catch (Throwable ignored) {
+                // logging itself may fail when the heap is gone
+            }
+            controls.fail("consumer of " + name() + " failed: " + t);
         } finally {
-            drainOnStop();
-            fetcher.shutdownNow();
-            source.close();
-            finished = true;
+            try {
+                drainOnStop(crashed);
+            } catch (Throwable t) {
+                clean = false;
+                problems.add("the stop of " + name() + " failed: " + t);
+                controls.fail("the stop of " + name() + " failed: " + t);
+            } finally {
+                fetcher.shutdownNow();
+                source.close();
+                finished = true;
+            }
         }
     }
 
@@ -141,42 +178,47 @@ final class TopicConsumer implements Runnable {
                 List<PartitionRef> partitions = source.partitions();
                 epoch = source.sessionEpoch();
                 writers.clear();
-                for (PartitionRef p : partitions) {
-                    long committed = source.committedOffset(p).orElse(-1);
-                    writers.add(newWriter(p, committed));
-                }
+                for (PartitionRef p : partitions) writers.add(newWriter(p));
+                partitionsReadAt = clock.instant();
                 LOG.log(Level.INFO, "consuming " + name() + " (" + partitions.size() + " partitions) as group "
                         + stream.consumerGroup());
-                sourceRecovered();
+                sessionRecovered();
                 return true;
             } catch (SourceException e) {
                 if (!e.retryable()) {
                     controls.fail("cannot consume " + name() + ": " + e.getMessage());
                     return false;
                 }
-                backoffAfter(e);
+                sessionBackoff(e);
             }
         }
         return false;
     }
 
-    private PartitionWriter newWriter(PartitionRef p, long committed) {
-        PartitionWriter[] self = new PartitionWriter[1];
-        self[0] = new PartitionWriter(p, committed, codec, layout, policy,
-                settings.rotation().maxOpenFilesPerPartition(), settings.delivery().errorsTolerance(),
-                settings.delivery().dlqPrefix(), budget, clock, metrics,
-                (job, generation) -> uploader.submit(job,
-                        result -> completions.add(new Completed(self[0], generation, result))));
-        return self[0];
+    private PartitionWriter newWriter(PartitionRef p) {
+        return new PartitionWriter(p, codec, layout, policy, settings.rotation().maxOpenFilesPerPartition(),
+                settings.delivery().errorsTolerance(), settings.delivery().dlqPrefix(), budget, clock, metrics,
+                (writer, job, generation) -> uploader.submit(job, new Uploader.Listener() {
+                    @Override
+                    public void retrying(UploadJob j, String error) {
+                        events.add(new Retrying(writer, generation, j, error));
+                    }
+
+                    @Override
+                    public void done(UploadResult result) {
+                        events.add(new Completed(writer, generation, result));
+                    }
+                }));
     }
 
     private void loop() throws InterruptedException {
         Duration idle = stream.pollInterval().isZero() ? Duration.ofMillis(1) : stream.pollInterval();
         boolean pressureLogged = false;
         while (!controls.stopping) {
-            applyCompletions();
+            applyEvents();
             commitAll();
             if (source.sessionEpoch() != epoch) resync();
+            refreshPartitions();
             boolean got = false;
             if (!controls.paused) {
                 if (budget.exhausted()) {
@@ -200,31 +242,37 @@ final class TopicConsumer implements Runnable {
             }
             publish();
             if (!got) {
-                Completed c = completions.poll(idle.toNanos(), TimeUnit.NANOSECONDS);
-                if (c != null) apply(c);
+                Event e = events.poll(idle.toNanos(), TimeUnit.NANOSECONDS);
+                if (e != null) apply(e);
             }
         }
     }
 
+    /**
+     * One pass over the partitions, starting one further each pass. A partition that is halted, waits for a failing
+     * upload, or backs off after a failed poll is skipped; the others are polled all the same.
+     */
     private boolean pollAll() throws InterruptedException {
         boolean got = false;
-        for (int i = 0; i < writers.size(); i++) {
+        int n = writers.size();
+        if (n == 0) return false;
+        int first = (int) (passes++ % n);
+        for (int k = 0; k < n; k++) {
+            int i = (first + k) % n;
             PartitionWriter w = writers.get(i);
             if (controls.stopping || budget.exhausted()) break;
-            if (w.halted()) continue;
+            if (!pollable(w)) continue;
             try {
                 Batch batch = fetch(w);
-                sourceRecovered();
+                gate.succeeded(w);
+                sourceOutage.ended(w.partition(), true);
                 if (batch.sessionEpoch() != epoch) return got; // resync on the next turn
                 if (!batch.owned()) {
                     w.lost();
                     continue;
                 }
                 if (!w.owned()) {
-                    long committed = source.committedOffset(w.partition()).orElse(-1);
-                    w.restart(committed, true);
-                    LOG.log(Level.INFO, "partition " + w.partition() + " assigned; reading from offset "
-                            + (committed + 1));
+                    assign(w);
                     continue;
                 }
                 w.currentOffset(batch.currentOffset());
@@ -242,29 +290,62 @@ final class TopicConsumer implements Runnable {
                     // A bad record under errors_tolerance = none halts this partition only; health turns failed.
                     w.accept(records);
                 }
+            } catch (PartitionRevokedException e) {
+                w.lost();
             } catch (SourceException e) {
                 if (!e.retryable()) {
                     controls.fail("polling " + w.partition() + " failed: " + e.getMessage());
                     return got;
                 }
                 w.error(e.getMessage());
-                backoffAfter(e);
-                return got;
+                sourceOutage.failed(w.partition(), e.getMessage());
+                gate.failed(w, clock.instant());
             }
         }
         return got;
+    }
+
+    private boolean pollable(PartitionWriter w) {
+        return !w.halted() && !w.stalled() && gate.due(w, clock.instant());
+    }
+
+    /**
+     * The partition arrived: read its committed offset now (not the one seen at start, which another member may have
+     * moved since), commit files already durable after it, and start reading one past that.
+     */
+    private void assign(PartitionWriter w) throws SourceException {
+        long committed = source.committedOffset(w.partition()).orElse(-1);
+        if (recovery != null) {
+            try {
+                committed = recovery.recover(w.partition(), committed);
+                uploader.storeWorked(w.partition());
+            } catch (StoreException e) {
+                if (e.retryable()) {
+                    // Nothing can be uploaded either: wait for the store rather than risk writing records twice.
+                    uploader.storeFailed(w.partition(), e.getMessage());
+                    gate.failed(w, clock.instant());
+                    return;
+                }
+                LOG.log(Level.WARNING, "cannot list the store (" + e.getMessage() + "): after a stop, a flush or a"
+                        + " scheduled seal whose commit was lost, records may be written twice (at-least-once)");
+                recovery = null;
+            }
+        }
+        w.restart(committed, true);
+        LOG.log(Level.INFO, "partition " + w.partition() + " assigned; reading from offset " + (committed + 1));
     }
 
     /** The batch of {@code w} at its position: the prefetched one when it is still valid, else a fresh poll. */
     private Batch fetch(PartitionWriter w) throws SourceException, InterruptedException {
         Prefetch p = prefetch;
         prefetch = null;
-        if (p != null && p.writer() != w && !p.writer().halted() && p.writer().owned()) {
+        if (p != null && p.writer() != w && pollable(p.writer()) && p.writer().owned()) {
             prefetch = p; // meant for a partition polled later in this pass (this one was skipped by the guess)
             p = null;
         }
         if (p != null) {
-            boolean valid = p.writer() == w && p.from() == w.position() && p.generation() == w.generation();
+            boolean valid = p.writer() == w && p.from() == w.position() && p.generation() == w.generation()
+                    && w.owned();
             try {
                 Batch b = p.batch().get();
                 if (valid) return b;
@@ -277,15 +358,15 @@ final class TopicConsumer implements Runnable {
     }
 
     /**
-     * Starts the poll that comes after writer {@code i}'s batch: the next writer that is not halted at its position,
-     * or, with one partition, the same writer at {@code nextOfThis}. A guess: {@link #fetch} drops it when the
-     * writer's position or generation moved (a bad record, a revocation, a restart).
+     * Starts the poll that comes after writer {@code i}'s batch: the next owned writer that may be polled, or, with one
+     * partition, the same writer at {@code nextOfThis}. A guess: {@link #fetch} drops it when the writer's position or
+     * generation moved (a bad record, a revocation, a restart).
      */
     private void prefetchAfter(int i, long nextOfThis) {
         if (prefetch != null || budget.exhausted()) return;
         for (int k = 1; k <= writers.size(); k++) {
             PartitionWriter next = writers.get((i + k) % writers.size());
-            if (next.halted() || !next.owned()) continue;
+            if (!pollable(next) || !next.owned()) continue;
             long from = next == writers.get(i) ? nextOfThis : next.position();
             int size = pollSize();
             PartitionRef partition = next.partition();
@@ -305,64 +386,81 @@ final class TopicConsumer implements Runnable {
         return (int) Math.min(stream.batchLength(), fits);
     }
 
-    /** Nothing frees memory unless something is uploading: then the largest open file is sealed early. */
+    /**
+     * The budget is full. Uploads that are making progress will free memory, so wait for them; when none is (all
+     * failing, or nothing sealed yet), seal the largest open file of a partition that can still upload, so its
+     * memory can be freed too. Partitions whose uploads fail do not poll, so they cannot take the budget from the
+     * others.
+     */
     private void relievePressure() {
-        if (uploader.inFlight() > 0) return;
         PartitionWriter largest = null;
         for (PartitionWriter w : writers) {
-            if (w.openBytes() > 0 && (largest == null || w.openBytes() > largest.openBytes())) largest = w;
+            if (w.progressingUploads() > 0) return;
+            if (w.halted() || w.stalled() || w.openBytes() == 0) continue;
+            if (largest == null || w.openBytes() > largest.openBytes()) largest = w;
         }
         if (largest != null) largest.sealAll(RotationReason.MEMORY_PRESSURE);
     }
 
-    private void resync() throws InterruptedException {
+    /** The source rebuilt its session: positions and ownership are void; each partition is assigned anew. */
+    private void resync() {
+        epoch = source.sessionEpoch();
+        for (PartitionWriter w : writers) w.restart(w.lastCommitted(), false);
+        prefetch = null;
+        LOG.log(Level.INFO, "session of " + name() + " was rebuilt; every partition restarts from its committed"
+                + " offset (records not yet durable are read again)");
+    }
+
+    /** Adds writers for partitions created since the last look. */
+    private void refreshPartitions() {
+        Instant now = clock.instant();
+        if (now.isBefore(partitionsReadAt.plus(PARTITION_REFRESH))) return;
+        partitionsReadAt = now;
         try {
-            long newEpoch = source.sessionEpoch();
-            for (PartitionWriter w : writers) {
-                long committed = source.committedOffset(w.partition()).orElse(-1);
-                w.restart(committed, true);
+            List<PartitionRef> partitions = source.partitions();
+            for (PartitionRef p : partitions) {
+                if (writers.stream().noneMatch(w -> w.partition().equals(p))) {
+                    writers.add(newWriter(p));
+                    LOG.log(Level.INFO, "partition " + p + " was added to " + name() + "; it is consumed from now on");
+                }
             }
-            epoch = newEpoch;
-            LOG.log(Level.INFO, "session of " + name() + " was rebuilt; every partition restarts from its committed"
-                    + " offset (records not yet durable are read again)");
         } catch (SourceException e) {
-            backoffAfter(e);
+            LOG.log(Level.DEBUG, "reading the partitions of " + name() + " failed; trying again later: "
+                    + e.getMessage());
         }
     }
 
-    private void backoffAfter(SourceException e) throws InterruptedException {
-        sourceFailures++;
-        sourceError = e.getMessage();
-        if (sourceFailures == 1) {
-            sourceDownSince = clock.instant();
-            LOG.log(Level.WARNING, "source " + name() + " unavailable, retrying: " + e.getMessage());
-        }
-        sleeper.sleep(SOURCE_BACKOFF.delay(Math.min(sourceFailures, 30), Optional.empty(),
+    private void sessionBackoff(SourceException e) throws InterruptedException {
+        sessionFailures++;
+        sourceOutage.failed("session", e.getMessage());
+        sleeper.sleep(SOURCE_BACKOFF.delay(Math.min(sessionFailures, 30), Optional.empty(),
                 ThreadLocalRandom.current().nextDouble()));
     }
 
-    private void sourceRecovered() {
-        if (sourceFailures > 0) {
-            LOG.log(Level.INFO, "source " + name() + " recovered");
-        }
-        sourceFailures = 0;
-        sourceDownSince = null;
+    private void sessionRecovered() {
+        sessionFailures = 0;
+        sourceOutage.ended("session", true);
     }
 
     /** Since when polling this topic has been failing, with the last error; empty while it works. */
     Optional<String> sourceTrouble() {
-        java.time.Instant since = sourceDownSince;
-        return since == null ? Optional.empty()
-                : Optional.of("source " + name() + " unavailable since " + since + ": " + sourceError);
+        return sourceOutage.trouble();
     }
 
-    private void applyCompletions() {
-        Completed c;
-        while ((c = completions.poll()) != null) apply(c);
+    private void applyEvents() {
+        Event e;
+        while ((e = events.poll()) != null) apply(e);
     }
 
-    private void apply(Completed c) {
-        c.writer().uploaded(c.result(), c.generation());
+    private void apply(Event e) {
+        if (e instanceof Retrying r) {
+            r.writer().retrying(r.job(), r.error(), r.generation());
+        } else if (e instanceof Completed c) {
+            c.writer().uploaded(c.result(), c.generation());
+            if (c.result().fatal()) {
+                controls.fail(c.result().error().orElse("an upload of " + name() + " ended by an error"));
+            }
+        }
     }
 
     private void commitAll() {
@@ -386,34 +484,37 @@ final class TopicConsumer implements Runnable {
         for (PartitionWriter w : writers) statusBoard.put(w.partition(), w.status());
     }
 
-    /** Seal everything, wait for the uploads until the shutdown deadline, commit what became durable. */
-    private void drainOnStop() {
+    /**
+     * Seals everything (or, after a crash of this loop, drops what is open), waits for the uploads until the shutdown
+     * deadline or a second stop signal, and commits what became durable.
+     */
+    private void drainOnStop(boolean crashed) {
         for (PartitionWriter w : writers) {
-            if (w.owned()) w.sealAll(RotationReason.SHUTDOWN);
+            if (crashed) w.discardOpen();
+            else if (w.owned()) w.sealAll(RotationReason.SHUTDOWN);
         }
         Instant deadline = clock.instant().plus(settings.delivery().shutdownTimeout());
         try {
-            while (!allDrained() && clock.instant().isBefore(deadline)) {
-                Completed c = completions.poll(50, TimeUnit.MILLISECONDS);
-                if (c != null) {
-                    apply(c);
-                    applyCompletions();
+            while (!allIdle() && clock.instant().isBefore(deadline) && !controls.hurry) {
+                Event e = events.poll(50, TimeUnit.MILLISECONDS);
+                if (e != null) {
+                    apply(e);
+                    applyEvents();
                     commitAll();
                 }
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
-        applyCompletions();
+        applyEvents();
         commitAll();
         publish();
-        boolean ok = true;
+        boolean ok = !crashed;
         for (PartitionWriter w : writers) {
-            if (!w.owned()) continue;
-            if (w.halted()) {
+            if (w.everHalted().isPresent()) {
                 ok = false;
-                problems.add(w.haltReason().orElse("halted"));
-            } else if (!w.settled()) {
+                problems.add(w.everHalted().get());
+            } else if (w.owned() && !w.settled()) {
                 ok = false;
                 problems.add("partition " + w.partition() + ": offsets from " + (w.lastCommitted() + 1)
                         + " were not made durable and committed; they will be read again on the next start");
@@ -422,9 +523,9 @@ final class TopicConsumer implements Runnable {
         clean = ok;
     }
 
-    private boolean allDrained() {
+    private boolean allIdle() {
         for (PartitionWriter w : writers) {
-            if (w.owned() && !w.drained()) return false;
+            if (!w.idle()) return false;
         }
         return true;
     }

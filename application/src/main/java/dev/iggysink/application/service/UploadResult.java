@@ -4,8 +4,22 @@ import java.time.Duration;
 import java.util.Optional;
 
 /**
- * How an upload ended: durable, or given up because the sink is stopping (never because of the store alone).
- * {@code bytes} is the size of the object (0 when it was never built).
+ * How an upload ended. {@code bytes} is the size of the object (0 when it was never built); {@code fatal} when an
+ * {@link Error} ended it, which stops the sink.
  */
-record UploadResult(UploadJob job, boolean durable, Duration took, long bytes, Optional<String> error) {
+record UploadResult(UploadJob job, Outcome outcome, Duration took, long bytes, Optional<String> error,
+                    boolean fatal) {
+
+    enum Outcome {
+        /** The store holds the object. */
+        DURABLE,
+        /** It can never succeed as it is (403, 400, a file that cannot be built): its partition halts. */
+        REFUSED,
+        /** The sink is stopping and stopped retrying; the records are read again on the next start. */
+        GAVE_UP
+    }
+
+    boolean durable() {
+        return outcome == Outcome.DURABLE;
+    }
 }

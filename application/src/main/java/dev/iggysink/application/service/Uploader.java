@@ -2,150 +2,209 @@ package dev.iggysink.application.service;
 
 import dev.iggysink.application.port.out.ObjectStore;
 import dev.iggysink.application.port.out.SinkMetrics;
-import dev.iggysink.application.port.out.Sleeper;
 import dev.iggysink.application.port.out.StoreException;
+import dev.iggysink.application.service.UploadResult.Outcome;
 import dev.iggysink.domain.retry.RetryPolicy;
 import java.lang.System.Logger.Level;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
 import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.atomic.AtomicReference;
-import java.util.function.Consumer;
 
 /**
- * Uploads sealed files on a bounded pool. A failed upload is retried per the retry policy, then again with the
- * capped backoff for as long as the sink runs: a file is never dropped because the store failed. Only a stop past
- * its deadline ends the loop, and then the file is reported as not durable (its records will be read again).
+ * Uploads sealed files on a bounded pool. A retryable failure is retried per the retry policy, then with the capped
+ * backoff for as long as the sink runs; the wait between attempts holds no pool thread, so files failing on one
+ * prefix cannot starve the uploads of others. A failure no retry can fix (403, 400, a file that cannot be built)
+ * ends the upload as {@link Outcome#REFUSED}: its partition halts, the rest of the sink goes on. Every way an upload
+ * can end, an {@link Error} included, reaches the listener exactly once.
  */
 final class Uploader implements AutoCloseable {
     private static final System.Logger LOG = System.getLogger(Uploader.class.getName());
 
+    /** Hears about one upload: each failed attempt that will be retried, then exactly one end. */
+    interface Listener {
+        void retrying(UploadJob job, String error);
+
+        void done(UploadResult result);
+    }
+
     private final ObjectStore store;
     private final RetryPolicy policy;
-    private final Sleeper sleeper;
     private final InstantSource clock;
     private final SinkMetrics metrics;
     private final ExecutorService pool;
-    private final AtomicInteger inFlight = new AtomicInteger();
-    private final AtomicInteger failing = new AtomicInteger();
-    private final AtomicReference<String> lastError = new AtomicReference<>();
-    private final AtomicReference<Instant> degradedSince = new AtomicReference<>();
+    private final ScheduledExecutorService retryTimer;
+    private final OutageTracker outage;
+    private final Set<Attempt> waiting = ConcurrentHashMap.newKeySet();
     private final AtomicLong objects = new AtomicLong();
     private final AtomicLong bytes = new AtomicLong();
     private final AtomicLong retries = new AtomicLong();
-    private volatile boolean nonRetryableSeen;
     private volatile boolean giveUp;
 
-    Uploader(ObjectStore store, RetryPolicy policy, Sleeper sleeper, InstantSource clock, SinkMetrics metrics,
-             int concurrency) {
+    Uploader(ObjectStore store, RetryPolicy policy, InstantSource clock, SinkMetrics metrics, int concurrency) {
         this.store = store;
         this.policy = policy;
-        this.sleeper = sleeper;
         this.clock = clock;
         this.metrics = metrics;
+        this.outage = new OutageTracker("object store", "failing", clock, LOG);
         AtomicInteger n = new AtomicInteger();
-        this.pool = Executors.newFixedThreadPool(concurrency, r -> {
-            Thread t = new Thread(r, "upload-" + n.incrementAndGet());
-            t.setDaemon(true);
-            return t;
-        });
+        this.pool = Executors.newFixedThreadPool(concurrency, r -> daemon(r, "upload-" + n.incrementAndGet()));
+        this.retryTimer = Executors.newSingleThreadScheduledExecutor(r -> daemon(r, "upload-retry-timer"));
     }
 
-    void submit(UploadJob job, Consumer<UploadResult> onDone) {
-        inFlight.incrementAndGet();
-        pool.execute(() -> {
-            UploadResult result;
-            try {
-                result = upload(job);
-            } catch (RuntimeException e) {
-                // An adapter bug must not lose the file: report it not durable; the partition re-reads it.
-                LOG.log(Level.ERROR, "upload of " + job.file().key() + " failed unexpectedly", e);
-                result = new UploadResult(job, false, Duration.ZERO, 0, Optional.of(String.valueOf(e)));
-            } finally {
-                inFlight.decrementAndGet();
-            }
-            onDone.accept(result);
-        });
+    private static Thread daemon(Runnable r, String name) {
+        Thread t = new Thread(r, name);
+        t.setDaemon(true);
+        return t;
     }
 
-    private UploadResult upload(UploadJob job) {
-        String key = job.file().key();
-        byte[] content = job.content().get();
-        metrics.sealed(job.file().partition(), job.file().reason(), content.length);
-        Instant started = clock.instant();
-        boolean countedFailing = false;
-        int attempt = 0;
+    void submit(UploadJob job, Listener listener) {
+        Attempt a = new Attempt(job, listener, clock.instant());
         try {
-            while (true) {
-                attempt++;
-                try {
-                    store.put(key, content, job.contentType());
-                    Duration took = Duration.between(started, clock.instant());
-                    objects.incrementAndGet();
-                    bytes.addAndGet(content.length);
-                    metrics.uploaded(job.file().partition(), content.length, took);
-                    return new UploadResult(job, true, took, content.length, Optional.empty());
-                } catch (StoreException e) {
-                    if (!countedFailing) {
-                        countedFailing = true;
-                        if (failing.incrementAndGet() == 1) {
-                            degradedSince.compareAndSet(null, clock.instant());
-                            LOG.log(Level.WARNING, "object store degraded: " + e.getMessage());
-                        }
-                    }
-                    if (!e.retryable()) nonRetryableSeen = true;
-                    lastError.set(e.getMessage());
-                    retries.incrementAndGet();
-                    metrics.uploadRetried(e.httpStatus() == 0 ? "transport" : "http_" + e.httpStatus());
-                    if (giveUp) {
-                        return new UploadResult(job, false, Duration.between(started, clock.instant()),
-                                content.length, Optional.of(e.getMessage()));
-                    }
-                    // Past the policy's attempts the retry number keeps growing, so the delay settles at the cap.
-                    Duration delay = policy.backoff().delay(Math.min(attempt, 30), e.retryAfter(),
-                            ThreadLocalRandom.current().nextDouble());
-                    if (attempt == policy.attempts()) {
-                        LOG.log(Level.WARNING, "upload of " + key + " failed " + attempt
-                                + " times; still retrying with capped backoff: " + e.getMessage());
-                    }
-                    sleeper.sleep(delay);
-                }
+            if (!giveUp) {
+                pool.execute(a);
+                return;
             }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return new UploadResult(job, false, Duration.between(started, clock.instant()), content.length,
-                    Optional.of("upload interrupted by stop"));
-        } finally {
-            if (countedFailing && failing.decrementAndGet() == 0) {
-                degradedSince.set(null);
-                nonRetryableSeen = false;
-                LOG.log(Level.INFO, "object store recovered");
+        } catch (RuntimeException rejected) {
+            // the pool was shut down by a stop meanwhile
+        }
+        a.finish(Outcome.GAVE_UP, "upload abandoned by stop", false);
+    }
+
+    /** One file's way to the store, across attempts. */
+    private final class Attempt implements Runnable {
+        final UploadJob job;
+        final Listener listener;
+        final Instant started;
+        final AtomicBoolean done = new AtomicBoolean();
+        byte[] content;
+        int attempts;
+        boolean failing;
+
+        Attempt(UploadJob job, Listener listener, Instant started) {
+            this.job = job;
+            this.listener = listener;
+            this.started = started;
+        }
+
+        @Override
+        public void run() {
+            String key = job.file().key();
+            if (giveUp) {
+                finish(Outcome.GAVE_UP, "upload abandoned by stop", false);
+                return;
+            }
+            if (content == null) {
+                try {
+                    content = job.content().get();
+                } catch (Throwable t) {
+                    // The encoder is spent: the file cannot be built again from it. Its records are read again after
+                    // a restart; until then its partition halts rather than commit past it.
+                    LOG.log(Level.ERROR, "cannot build " + key, t);
+                    finish(Outcome.REFUSED, "cannot build " + key + ": " + t, t instanceof Error);
+                    return;
+                }
+                metrics.sealed(job.file().partition(), job.file().reason(), content.length);
+            }
+            attempts++;
+            try {
+                store.put(key, content, job.contentType());
+                objects.incrementAndGet();
+                bytes.addAndGet(content.length);
+                metrics.uploaded(job.file().partition(), content.length, Duration.between(started, clock.instant()));
+                finish(Outcome.DURABLE, null, false);
+            } catch (StoreException e) {
+                if (!e.retryable()) {
+                    LOG.log(Level.ERROR, "upload of " + key + " refused, not retried: " + e.getMessage());
+                    finish(Outcome.REFUSED, e.getMessage(), false);
+                } else {
+                    retryLater(e.getMessage(), e.retryAfter(), e.httpStatus() == 0 ? "transport"
+                            : "http_" + e.httpStatus());
+                }
+            } catch (RuntimeException e) {
+                // An adapter bug: the bytes are intact, so retrying is safe and may well succeed.
+                if (attempts == 1) LOG.log(Level.ERROR, "upload of " + key + " failed unexpectedly; retrying", e);
+                retryLater(String.valueOf(e), Optional.empty(), "unexpected");
+            } catch (Error e) {
+                LOG.log(Level.ERROR, "upload of " + key + " ended by " + e, e);
+                finish(Outcome.REFUSED, "upload of " + key + " ended by " + e, true);
+            }
+        }
+
+        private void retryLater(String error, Optional<Duration> retryAfter, String reason) {
+            failing = true;
+            outage.failed(this, error);
+            retries.incrementAndGet();
+            metrics.uploadRetried(reason);
+            listener.retrying(job, error);
+            if (attempts == policy.attempts()) {
+                LOG.log(Level.WARNING, "upload of " + job.file().key() + " failed " + attempts
+                        + " times; still retrying with capped backoff: " + error);
+            }
+            // Past the policy's attempts the retry number keeps growing, so the delay settles at the cap.
+            Duration delay = policy.backoff().delay(Math.min(attempts, 30), retryAfter,
+                    ThreadLocalRandom.current().nextDouble());
+            waiting.add(this);
+            if (giveUp) {
+                waiting.remove(this);
+                finish(Outcome.GAVE_UP, error, false);
+                return;
+            }
+            try {
+                retryTimer.schedule(() -> {
+                    waiting.remove(this);
+                    try {
+                        pool.execute(this);
+                    } catch (RuntimeException rejected) {
+                        finish(Outcome.GAVE_UP, error, false);
+                    }
+                }, delay.toNanos(), TimeUnit.NANOSECONDS);
+            } catch (RuntimeException rejected) {
+                waiting.remove(this);
+                finish(Outcome.GAVE_UP, error, false);
+            }
+        }
+
+        void finish(Outcome outcome, String error, boolean fatal) {
+            if (!done.compareAndSet(false, true)) return;
+            if (failing) outage.ended(this, outcome == Outcome.DURABLE);
+            UploadResult result = new UploadResult(job, outcome, Duration.between(started, clock.instant()),
+                    content == null ? 0 : content.length, Optional.ofNullable(error), fatal);
+            try {
+                listener.done(result);
+            } catch (Throwable t) {
+                LOG.log(Level.ERROR, "applying the result of " + job.file().key() + " failed", t);
             }
         }
     }
 
-    int inFlight() {
-        return inFlight.get();
+    /** Another call to the store ({@code what}: e.g. a listing for a partition) failed and will be retried. */
+    void storeFailed(Object what, String error) {
+        outage.failed(what, error);
     }
 
-    /** Since when uploads have been failing, empty when none is failing now. */
-    Optional<Instant> degradedSince() {
-        return Optional.ofNullable(degradedSince.get());
+    /** That call worked (again). */
+    void storeWorked(Object what) {
+        outage.ended(what, true);
     }
 
-    boolean nonRetryableFailure() {
-        return failing.get() > 0 && nonRetryableSeen;
+    /** Health reason while uploads fail: "object store failing since ...: ...". */
+    Optional<String> trouble() {
+        return outage.trouble();
     }
 
     Optional<String> lastError() {
-        return Optional.ofNullable(lastError.get());
+        return outage.lastError();
     }
 
     long objectsUploaded() {
@@ -160,14 +219,22 @@ final class Uploader implements AutoCloseable {
         return retries.get();
     }
 
-    /** Stops retrying: jobs still failing end as not durable; sleeping ones are woken. */
+    /** Stops retrying: uploads waiting for their next attempt end as given up at once, running ones after it. */
     void abandon() {
         giveUp = true;
-        pool.shutdownNow();
+        for (Attempt a : waiting) {
+            waiting.remove(a);
+            a.finish(Outcome.GAVE_UP, "upload abandoned by stop", false);
+        }
+        retryTimer.shutdownNow();
+        for (Runnable never : pool.shutdownNow()) {
+            if (never instanceof Attempt a) a.finish(Outcome.GAVE_UP, "upload abandoned by stop", false);
+        }
     }
 
     @Override
     public void close() {
+        retryTimer.shutdownNow();
         pool.shutdown();
         try {
             if (!pool.awaitTermination(5, TimeUnit.SECONDS)) pool.shutdownNow();

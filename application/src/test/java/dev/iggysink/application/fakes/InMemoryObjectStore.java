@@ -31,8 +31,12 @@ public final class InMemoryObjectStore implements ObjectStore {
     private final List<String> putLog = new ArrayList<>();
     private StoreException down;
     private Predicate<String> failKeys = k -> false;
+    private Predicate<String> refuseKeys = k -> false;
+    private Predicate<String> throwOnKeys = k -> false;
+    private java.util.function.Supplier<? extends Throwable> thrown;
     private int puts;
     private int probes;
+    private int lists;
     private int overwrites;
 
     private InMemoryObjectStore(String bucket, Mode mode) {
@@ -86,12 +90,36 @@ public final class InMemoryObjectStore implements ObjectStore {
         failKeys = keys;
     }
 
+    /** Puts of keys matching {@code keys} are refused (403, not retryable) until changed. */
+    public synchronized void refuseKeys(Predicate<String> keys) {
+        refuseKeys = keys;
+    }
+
+    /**
+     * Puts of keys matching {@code keys} throw what {@code throwable} supplies (a RuntimeException or an Error, as an
+     * adapter bug or the JVM would) until changed.
+     */
+    public synchronized void throwOnKeys(Predicate<String> keys, java.util.function.Supplier<? extends Throwable> throwable) {
+        throwOnKeys = keys;
+        thrown = throwable;
+    }
+
     @Override
     public synchronized void put(String key, byte[] content, String contentType) throws StoreException {
         puts++;
         check("PUT", key);
         StoreException s = scripted.poll();
         if (s != null) throw s;
+        if (key.getBytes(java.nio.charset.StandardCharsets.UTF_8).length > 1024) {
+            // As S3: 400 KeyTooLongError, which no retry can fix.
+            throw new StoreException("PUT s3://" + bucket + "/" + key.substring(0, 40) + "... failed (400 KeyTooLongError)",
+                    false, 400, null, null);
+        }
+        if (refuseKeys.test(key)) {
+            throw new StoreException("PUT s3://" + bucket + "/" + key + " denied (403 AccessDenied).", false, 403,
+                    null, null);
+        }
+        if (throwOnKeys.test(key)) sneakyThrow(thrown.get());
         if (failKeys.test(key)) throw unavailable();
         if (objects.put(key, content.clone()) != null) overwrites++;
         contentTypes.put(key, contentType);
@@ -106,6 +134,7 @@ public final class InMemoryObjectStore implements ObjectStore {
 
     @Override
     public synchronized List<StoredObject> list(String prefix) throws StoreException {
+        lists++;
         check("LIST", prefix + "*");
         List<StoredObject> result = new ArrayList<>();
         for (Map.Entry<String, byte[]> e : objects.tailMap(prefix, true).entrySet()) {
@@ -141,6 +170,11 @@ public final class InMemoryObjectStore implements ObjectStore {
         return puts;
     }
 
+    /** Calls of {@code list}, failed ones included. */
+    public synchronized int listCalls() {
+        return lists;
+    }
+
     public synchronized int probes() {
         return probes;
     }
@@ -158,6 +192,11 @@ public final class InMemoryObjectStore implements ObjectStore {
     @Override
     public void close() {
         // nothing to release
+    }
+
+    @SuppressWarnings("unchecked")
+    private static <T extends Throwable> void sneakyThrow(Throwable t) throws T {
+        throw (T) t;
     }
 
     private void check(String operation, String key) throws StoreException {

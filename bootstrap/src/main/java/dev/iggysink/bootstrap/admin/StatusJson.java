@@ -6,6 +6,8 @@ import dev.iggysink.application.status.StatusSnapshot;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
+import java.util.TreeMap;
 import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.ObjectNode;
@@ -53,12 +55,24 @@ public final class StatusJson {
 
     /** Process totals and health first, then each sink with its partitions. */
     public static String status(List<SinkView> sinks) {
+        return status(sinks, false);
+    }
+
+    /**
+     * As {@link #status(List)}, plus {@code token_required}: whether the control endpoints need the bearer token,
+     * so the status page asks for it before it sends a request that would be refused.
+     */
+    public static String status(List<SinkView> sinks, boolean tokenRequired) {
         Overall overall = overall(sinks);
         ObjectNode root = MAPPER.createObjectNode();
         root.put("status", name(overall.health()));
         ArrayNode reasons = root.putArray("reasons");
         overall.reasons().forEach(reasons::add);
+        root.put("token_required", tokenRequired);
         totals(root.putObject("totals"), processTotals(sinks));
+        Map<String, Long> rotations = new TreeMap<>();
+        sinks.forEach(s -> s.rotations().forEach((reason, n) -> rotations.merge(reason, n, Long::sum)));
+        rotations(root.putObject("rotations"), rotations);
         ArrayNode list = root.putArray("sinks");
         for (SinkView s : sinks) {
             ObjectNode sink = list.addObject();
@@ -67,6 +81,7 @@ public final class StatusJson {
             ArrayNode sinkReasons = sink.putArray("reasons");
             s.snapshot().reasons().forEach(sinkReasons::add);
             totals(sink.putObject("totals"), s.snapshot().totals());
+            rotations(sink.putObject("rotations"), new TreeMap<>(s.rotations()));
             ArrayNode partitions = sink.putArray("partitions");
             for (PartitionStatus p : s.snapshot().partitions()) partition(partitions.addObject(), p);
         }
@@ -92,6 +107,10 @@ public final class StatusJson {
         return new StatusSnapshot.Totals(records, bytes, objects, uploaded, retries, dead, buffered, budget, paused);
     }
 
+    private static void rotations(ObjectNode n, Map<String, Long> byReason) {
+        byReason.forEach(n::put);
+    }
+
     private static void totals(ObjectNode n, StatusSnapshot.Totals t) {
         n.put("records_consumed", t.recordsConsumed());
         n.put("bytes_consumed", t.bytesConsumed());
@@ -110,7 +129,7 @@ public final class StatusJson {
         n.put("partition", p.partition());
         n.put("owned", p.owned());
         n.put("position", p.position());
-        n.put("committed_offset", p.committed());
+        n.put("committed", p.committed());
         n.put("current_offset", p.currentOffset());
         n.put("lag", p.lag());
         n.put("buffered_records", p.bufferedRecords());
@@ -118,13 +137,14 @@ public final class StatusJson {
         n.put("open_files", p.openFiles());
         n.put("pending_uploads", p.pendingFiles());
         if (p.lastUploadKey().isPresent()) {
-            ObjectNode last = n.putObject("last_upload");
-            last.put("key", p.lastUploadKey().get());
-            if (p.lastUploadAt().isPresent()) last.put("at", p.lastUploadAt().get().toString());
-            else last.putNull("at");
-            last.put("duration_ms", p.lastUploadMillis());
+            n.put("last_upload_key", p.lastUploadKey().get());
+            if (p.lastUploadAt().isPresent()) n.put("last_upload_at", p.lastUploadAt().get().toString());
+            else n.putNull("last_upload_at");
+            n.put("last_upload_millis", p.lastUploadMillis());
         } else {
-            n.putNull("last_upload");
+            n.putNull("last_upload_key");
+            n.putNull("last_upload_at");
+            n.putNull("last_upload_millis");
         }
         if (p.lastError().isPresent()) n.put("last_error", p.lastError().get());
         else n.putNull("last_error");

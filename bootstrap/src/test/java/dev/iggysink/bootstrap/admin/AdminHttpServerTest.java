@@ -2,6 +2,11 @@ package dev.iggysink.bootstrap.admin;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
+
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.read.ListAppender;
 
 import dev.iggysink.application.fakes.InMemoryObjectStore;
 import dev.iggysink.application.fakes.LinesCodec;
@@ -12,15 +17,20 @@ import dev.iggysink.application.settings.AdminSettings;
 import dev.iggysink.application.settings.Secret;
 import dev.iggysink.application.settings.SinkSettings;
 import java.io.IOException;
+import java.io.InputStream;
 import java.net.Inet4Address;
 import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import java.net.NetworkInterface;
+import java.net.Socket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.InstantSource;
+import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
@@ -28,6 +38,7 @@ import java.util.Optional;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
+import org.slf4j.LoggerFactory;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -46,12 +57,17 @@ class AdminHttpServerTest {
     private String base;
 
     private void start(long recordsPerFile, Optional<Secret> token, String bind) throws IOException {
+        start(recordsPerFile, token, bind, AdminHttpServer.Limits.DEFAULT);
+    }
+
+    private void start(long recordsPerFile, Optional<Secret> token, String bind, AdminHttpServer.Limits limits)
+            throws IOException {
         SinkSettings settings = TestSettings.countRotation(TestSettings.stream("logs", "api"), recordsPerFile);
         sink = new SinkService(settings, (s, t) -> source, s -> new LinesCodec(), store, InstantSource.system(),
                 d -> Thread.sleep(Math.min(d.toMillis(), 20)), metrics.forSink("s3"));
         sink.start();
         server = AdminHttpServer.start(new AdminSettings(Optional.of(bind), token),
-                () -> List.of(new ManagedSink("s3", sink)), metrics);
+                () -> List.of(new ManagedSink("s3", sink)), metrics, limits);
         base = "http://127.0.0.1:" + server.address().orElseThrow().getPort();
     }
 
@@ -59,8 +75,17 @@ class AdminHttpServerTest {
         start(recordsPerFile, token, "127.0.0.1:0");
     }
 
+    private final List<Socket> sockets = new ArrayList<>();
+
     @AfterEach
     void stop() throws InterruptedException {
+        for (Socket s : sockets) {
+            try {
+                s.close();
+            } catch (IOException ignored) {
+                // the server may have closed it first
+            }
+        }
         if (server != null) server.close();
         if (sink != null) sink.stop();
         metrics.close();
@@ -129,7 +154,7 @@ class AdminHttpServerTest {
         await().atMost(WAIT).until(() -> source.stored(0).orElse(-1) == 9);
         assertThat(store.objects()).hasSize(1);
         await().atMost(WAIT).until(() -> json(get("/status")).get("sinks").get(0).get("partitions").get(0)
-                .get("committed_offset").asLong() == 9);
+                .get("committed").asLong() == 9);
     }
 
     @Test
@@ -232,5 +257,173 @@ class AdminHttpServerTest {
         org.assertj.core.api.Assertions.assertThatThrownBy(() -> AdminHttpServer.start(
                         new AdminSettings(Optional.of("127.0.0.1:" + port), Optional.empty()), List::of, metrics))
                 .isInstanceOf(IOException.class);
+    }
+
+    /** A request line and one header, never the blank line that ends the headers: what a slow client sends. */
+    private Socket unfinishedRequest() throws IOException {
+        Socket s = new Socket("127.0.0.1", server.address().orElseThrow().getPort());
+        sockets.add(s);
+        s.getOutputStream().write("GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\n".getBytes(StandardCharsets.US_ASCII));
+        s.getOutputStream().flush();
+        return s;
+    }
+
+    @Test
+    void health_answers_while_200_clients_hold_unfinished_requests() throws Exception {
+        start(1000, Optional.empty());
+        for (int i = 0; i < 200; i++) unfinishedRequest();
+        // A bound on correctness (the old server waited for ever), not a performance figure.
+        assertTimeoutPreemptively(Duration.ofSeconds(10), () -> {
+            assertThat(get("/health").statusCode()).isEqualTo(200);
+            assertThat(get("/status").statusCode()).isEqualTo(200);
+        });
+    }
+
+    @Test
+    void head_health_answers_like_get_without_a_body() throws Exception {
+        start(1000, Optional.empty());
+        HttpResponse<String> get = get("/health");
+        HttpResponse<String> head = http.send(HttpRequest.newBuilder(URI.create(base + "/health"))
+                .method("HEAD", HttpRequest.BodyPublishers.noBody()).build(), HttpResponse.BodyHandlers.ofString());
+        assertThat(head.statusCode()).isEqualTo(200);
+        assertThat(head.body()).isEmpty();
+        assertThat(head.headers().firstValue("Content-Type")).isEqualTo(get.headers().firstValue("Content-Type"));
+        assertThat(head.headers().firstValue("Content-Length")).hasValue(String.valueOf(get.body().length()));
+    }
+
+    @Test
+    void the_banner_for_a_wildcard_bind_prints_a_url_a_browser_can_open() throws Exception {
+        ListAppender<ILoggingEvent> logs = new ListAppender<>();
+        logs.start();
+        Logger logger = (Logger) LoggerFactory.getLogger(AdminHttpServer.class);
+        logger.addAppender(logs);
+        try {
+            start(1000, Optional.empty(), "0.0.0.0:0");
+        } finally {
+            logger.detachAppender(logs);
+        }
+        int port = server.address().orElseThrow().getPort();
+        String banner = logs.list.stream().map(ILoggingEvent::getFormattedMessage)
+                .filter(m -> m.startsWith("admin server on")).findFirst().orElseThrow();
+        assertThat(banner).contains("http://127.0.0.1:" + port + "/").doesNotContain("0:0:0:0");
+        assertThat(get("/health").statusCode()).isEqualTo(200);
+    }
+
+    /** Reads until the server closes the connection; fails the test (by its timeout) if it never does. */
+    private static void assertClosedByServer(Socket s) {
+        assertTimeoutPreemptively(Duration.ofSeconds(10), () -> {
+            InputStream in = s.getInputStream();
+            while (in.read() != -1) {
+                // whatever the server says before closing does not matter here
+            }
+        });
+    }
+
+    private static final AdminHttpServer.Limits SHORT = new AdminHttpServer.Limits(512, Duration.ofMillis(300),
+            Duration.ofMillis(300), 64 * 1024);
+
+    @Test
+    void unfinished_headers_are_cut_off() throws Exception {
+        start(1000, Optional.empty(), "127.0.0.1:0", SHORT);
+        assertClosedByServer(unfinishedRequest());
+        assertThat(get("/health").statusCode()).isEqualTo(200);
+    }
+
+    @Test
+    void an_unfinished_body_is_cut_off_and_does_nothing() throws Exception {
+        start(1000, Optional.empty(), "127.0.0.1:0", SHORT);
+        Socket s = new Socket("127.0.0.1", server.address().orElseThrow().getPort());
+        sockets.add(s);
+        s.getOutputStream().write(("POST /pause HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 100\r\n\r\n0123456789")
+                .getBytes(StandardCharsets.US_ASCII));
+        s.getOutputStream().flush();
+        assertClosedByServer(s);
+        assertThat(sink.status().totals().paused()).as("a request never completed must not act").isFalse();
+    }
+
+    @Test
+    void an_idle_keep_alive_connection_is_closed_after_its_answer() throws Exception {
+        start(1000, Optional.empty(), "127.0.0.1:0", SHORT);
+        Socket s = new Socket("127.0.0.1", server.address().orElseThrow().getPort());
+        sockets.add(s);
+        s.getOutputStream().write("GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
+        s.getOutputStream().flush();
+        assertClosedByServer(s);
+    }
+
+    @Test
+    void connections_beyond_the_limit_are_closed_and_the_rest_still_served() throws Exception {
+        start(1000, Optional.empty(), "127.0.0.1:0", new AdminHttpServer.Limits(20, Duration.ofSeconds(30),
+                Duration.ofSeconds(30), 64 * 1024));
+        for (int i = 0; i < 20; i++) unfinishedRequest();
+        Socket extra = unfinishedRequest();
+        assertClosedByServer(extra);
+        for (int i = 0; i < 20; i++) sockets.get(i).close();
+        await().atMost(WAIT).until(() -> {
+            try {
+                return get("/health").statusCode() == 200;
+            } catch (IOException e) {
+                return false; // closed while the server still counted the old ones
+            }
+        });
+    }
+
+    @Test
+    void the_status_page_is_served_at_the_root_with_a_policy_that_loads_nothing_from_elsewhere() throws Exception {
+        start(1000, Optional.empty());
+        HttpResponse<String> page = get("/");
+        assertThat(page.statusCode()).isEqualTo(200);
+        assertThat(page.headers().firstValue("Content-Type")).hasValueSatisfying(v -> assertThat(v)
+                .startsWith("text/html"));
+        assertThat(page.headers().firstValue("Content-Security-Policy")).hasValueSatisfying(v -> assertThat(v)
+                .contains("default-src 'none'").contains("connect-src 'self'"));
+        // Nothing fetched from elsewhere: no script, style, image or link with an absolute URL, no CSS import.
+        assertThat(page.body()).contains("<html").contains("/status")
+                .doesNotContainPattern("(?i)(src|href)\\s*=\\s*[\"']?(https?:)?//")
+                .doesNotContainPattern("(?i)url\\(\\s*[\"']?(https?:)?//")
+                .doesNotContain("@import");
+    }
+
+    @Test
+    void status_reports_rotations_by_reason() throws Exception {
+        start(5, Optional.empty());
+        source.append(0, 12, i -> "{\"i\":" + i + "}");
+        await().atMost(WAIT).until(() -> source.stored(0).orElse(-1) == 9);
+        JsonNode status = json(get("/status"));
+        assertThat(status.get("rotations").get("count").asLong()).isEqualTo(2);
+        assertThat(status.get("sinks").get(0).get("rotations").get("count").asLong()).isEqualTo(2);
+        assertThat(status.get("token_required").asBoolean()).isFalse();
+    }
+
+    /** Sends raw bytes, answers the status line. */
+    private String rawExchange(String request) throws IOException {
+        try (Socket s = new Socket("127.0.0.1", server.address().orElseThrow().getPort())) {
+            s.setSoTimeout(10_000);
+            s.getOutputStream().write(request.getBytes(StandardCharsets.US_ASCII));
+            s.getOutputStream().flush();
+            StringBuilder line = new StringBuilder();
+            InputStream in = s.getInputStream();
+            for (int c = in.read(); c != -1 && c != '\r'; c = in.read()) line.append((char) c);
+            return line.toString();
+        }
+    }
+
+    @Test
+    void oversized_headers_and_bodies_are_refused_and_the_server_keeps_answering() throws Exception {
+        start(1000, Optional.empty());
+        String hugeHeader = "GET /health HTTP/1.1\r\nHost: x\r\nX-Big: " + "a".repeat(20_000) + "\r\n\r\n";
+        assertThat(rawExchange(hugeHeader)).startsWith("HTTP/1.1 4");
+        String hugeBody = "POST /pause HTTP/1.1\r\nHost: x\r\nContent-Length: 10000000\r\n\r\n";
+        assertThat(rawExchange(hugeBody)).startsWith("HTTP/1.1 413");
+        assertThat(sink.status().totals().paused()).isFalse();
+        assertThat(get("/health").statusCode()).isEqualTo(200);
+    }
+
+    @Test
+    void the_printed_url_is_one_a_browser_can_open() {
+        assertThat(AdminHttpServer.url(new InetSocketAddress("0.0.0.0", 8098))).isEqualTo("http://127.0.0.1:8098/");
+        assertThat(AdminHttpServer.url(new InetSocketAddress("::", 8098))).isEqualTo("http://127.0.0.1:8098/");
+        assertThat(AdminHttpServer.url(new InetSocketAddress("10.1.2.3", 80))).isEqualTo("http://10.1.2.3:80/");
+        assertThat(AdminHttpServer.url(new InetSocketAddress("::1", 8098))).isEqualTo("http://[0:0:0:0:0:0:0:1]:8098/");
     }
 }

@@ -5,9 +5,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.iggysink.application.status.Health;
 import dev.iggysink.application.status.PartitionStatus;
 import dev.iggysink.application.status.StatusSnapshot;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
@@ -87,23 +93,25 @@ class StatusJsonTest {
         assertThat(p0.get("partition").asInt()).isZero();
         assertThat(p0.get("owned").asBoolean()).isTrue();
         assertThat(p0.get("position").asLong()).isEqualTo(1500);
-        assertThat(p0.get("committed_offset").asLong()).isEqualTo(999);
+        assertThat(p0.get("committed").asLong()).isEqualTo(999);
         assertThat(p0.get("current_offset").asLong()).isEqualTo(1600);
         assertThat(p0.get("lag").asLong()).isEqualTo(601);
         assertThat(p0.get("buffered_records").asLong()).isEqualTo(500);
         assertThat(p0.get("buffered_bytes").asLong()).isEqualTo(5000);
         assertThat(p0.get("open_files").asInt()).isEqualTo(1);
         assertThat(p0.get("pending_uploads").asInt()).isEqualTo(2);
-        assertThat(p0.get("last_upload").get("key").asString()).endsWith("00000000000000000999.jsonl");
-        assertThat(p0.get("last_upload").get("at").asString()).isEqualTo("2026-03-16T14:02:31Z");
-        assertThat(p0.get("last_upload").get("duration_ms").asLong()).isEqualTo(42);
+        assertThat(p0.get("last_upload_key").asString()).endsWith("00000000000000000999.jsonl");
+        assertThat(p0.get("last_upload_at").asString()).isEqualTo("2026-03-16T14:02:31Z");
+        assertThat(p0.get("last_upload_millis").asLong()).isEqualTo(42);
         assertThat(p0.get("last_error").isNull()).isTrue();
         assertThat(p0.get("halted").asBoolean()).isFalse();
 
         JsonNode p1 = sink.get("partitions").get(1);
-        assertThat(p1.get("committed_offset").asLong()).isEqualTo(-1);
+        assertThat(p1.get("committed").asLong()).isEqualTo(-1);
         assertThat(p1.get("lag").asLong()).isZero();
-        assertThat(p1.get("last_upload").isNull()).isTrue();
+        assertThat(p1.get("last_upload_key").isNull()).isTrue();
+        assertThat(p1.get("last_upload_at").isNull()).isTrue();
+        assertThat(p1.get("last_upload_millis").isNull()).isTrue();
         assertThat(p1.get("last_error").asString()).isEqualTo("poll failed: connection reset");
         assertThat(p1.get("halted").asBoolean()).isTrue();
 
@@ -132,5 +140,38 @@ class StatusJsonTest {
         assertThat(t.get("max_buffered_bytes").asLong()).isEqualTo(1500);
         assertThat(t.get("paused").asBoolean()).isTrue();
         assertThat(JSON.readTree(body).get("sinks")).hasSize(2);
+    }
+
+    /** The README's Operations table names every /status field; a renamed field must not drift from it. */
+    @Test
+    void the_status_fields_are_the_ones_the_readme_names() throws Exception {
+        String readme = Files.readString(Path.of("..", "README.md"));
+        String row = readme.lines().filter(l -> l.startsWith("| `GET /status`")).findFirst().orElseThrow();
+        // "totals (`a`, `b`) and per sink and partition `c`, `d`; plus ..."
+        int totalsStart = row.indexOf("totals (");
+        int split = row.indexOf("per sink and partition");
+        Set<String> totalsNamed = backticked(row.substring(totalsStart, split));
+        Set<String> partitionNamed = backticked(row.substring(split, row.indexOf(';', split)));
+
+        JsonNode root = JSON.readTree(StatusJson.status(List.of(new SinkView("s3", new StatusSnapshot(Health.OK,
+                List.of(), List.of(uploaded()), totals(1, 0, 100, false))))));
+        assertThat(fieldNames(root.get("totals"))).isEqualTo(totalsNamed);
+        Set<String> partitionFields = fieldNames(root.get("sinks").get(0).get("partitions").get(0));
+        // stream, topic and partition identify the row; the README names what is reported about it.
+        partitionFields.removeAll(Set.of("stream", "topic", "partition"));
+        assertThat(partitionFields).isEqualTo(partitionNamed);
+    }
+
+    private static Set<String> backticked(String text) {
+        Set<String> names = new TreeSet<>();
+        Matcher m = Pattern.compile("`([^`]+)`").matcher(text);
+        while (m.find()) names.add(m.group(1));
+        return names;
+    }
+
+    private static Set<String> fieldNames(JsonNode node) {
+        Set<String> names = new TreeSet<>();
+        node.propertyNames().forEach(names::add);
+        return names;
     }
 }

@@ -7,6 +7,7 @@ import java.time.ZonedDateTime;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 
 /**
  * A parsed {@code path_template}. Variables: {@code {stream}} {@code {topic}} (sanitised), {@code {partition}}
@@ -17,6 +18,8 @@ import java.util.Objects;
  */
 public final class PathTemplate {
     private static final String FIELD = "field:";
+    private static final String VARIABLES = " (variables: {stream}, {topic}, {partition}, {date}, {hour}, {minute}, "
+            + "{year}, {month}, {day}, {timestamp}, {field:dotted.path})";
 
     private enum Kind { LITERAL, STREAM, TOPIC, PARTITION, DATE, HOUR, MINUTE, YEAR, MONTH, DAY, TIMESTAMP, FIELD }
 
@@ -75,6 +78,42 @@ public final class PathTemplate {
         }
         if (literal.length() > 0) parts.add(new Part(Kind.LITERAL, literal.toString()));
         return new PathTemplate(template, parts);
+    }
+
+    /**
+     * What is wrong with a template, for the config check: a brace that is not part of a known variable (an unknown
+     * name, an unclosed or stray brace, {@code {field:}} without a path). {@link #parse} stays lenient and keeps such
+     * text literally; a configuration is refused before it gets there.
+     */
+    public static Optional<String> problem(String template) {
+        Objects.requireNonNull(template, "template");
+        int i = 0;
+        while (i < template.length()) {
+            char c = template.charAt(i);
+            if (c == '}') {
+                return Optional.of("} at character " + (i + 1) + " closes no variable" + VARIABLES);
+            }
+            if (c != '{') {
+                i++;
+                continue;
+            }
+            int close = template.indexOf('}', i + 1);
+            int end = i + 1;
+            while (end < template.length() && "{}/".indexOf(template.charAt(end)) < 0) end++;
+            if (close < 0 || end < close) {
+                return Optional.of(template.substring(i, end) + " is not closed (character " + (i + 1) + ")"
+                        + VARIABLES);
+            }
+            String name = template.substring(i + 1, close);
+            if (name.equals(FIELD)) {
+                return Optional.of("{field:} names no field (e.g. {field:user.id})" + VARIABLES);
+            }
+            if (variable(name) == null) {
+                return Optional.of("unknown variable {" + name + "}" + VARIABLES);
+            }
+            i = close + 1;
+        }
+        return Optional.empty();
     }
 
     private static Part variable(String name) {

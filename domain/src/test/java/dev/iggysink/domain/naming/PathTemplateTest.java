@@ -53,6 +53,32 @@ class PathTemplateTest {
         assertThat(parsed.template()).isEqualTo(template);
     }
 
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiter = '|', textBlock = """
+            {stream}/{foo}/{date}       | unknown variable {foo}
+            {stream/{topic}             | {stream is not closed (character 1)
+            {topic}/{stream             | {stream is not closed (character 9)
+            {                           | { is not closed (character 1)
+            {stream}/{field:}           | {field:} names no field (e.g. {field:user.id})
+            {stream}}/x                 | } at character 9 closes no variable
+            {{topic}                    | { is not closed (character 1)
+            """)
+    void a_template_with_anything_but_variables_in_braces_has_a_problem(String template, String problem) {
+        assertThat(PathTemplate.problem(template)).contains(problem + " (variables: {stream}, {topic}, {partition}, "
+                + "{date}, {hour}, {minute}, {year}, {month}, {day}, {timestamp}, {field:dotted.path})");
+    }
+
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', textBlock = """
+            {stream}/{topic}/{date}/{hour}
+            {topic}/year={year}/month={month}/day={day}/hour={hour}/minute={minute}
+            {field:user.id}/{partition}/{timestamp}
+            plain/path
+            """)
+    void a_template_of_known_variables_has_no_problem(String template) {
+        assertThat(PathTemplate.problem(template)).isEmpty();
+    }
+
     @Test
     void equal_templates_are_equal() {
         assertThat(PathTemplate.parse("{stream}")).isEqualTo(PathTemplate.parse("{stream}"))

@@ -1,0 +1,39 @@
+package dev.iggysink.application.service;
+
+import java.lang.System.Logger.Level;
+
+/**
+ * Keeps the memory budget inside the heap. The budget counts the bytes of buffered records, but the heap holds more
+ * for them: encoder buffers grow ahead of the data (up to twice it), a file is copied once when it is finished, and
+ * a poll's records sit on the heap while they are encoded — about {@value #HEAP_PER_BUDGET_BYTE} bytes of heap per
+ * byte of budget, measured (see the README's Performance section), on top of {@value #BASELINE_MIB} MiB the process
+ * needs with nothing buffered (clients, pools, classes). A budget the heap cannot hold is lowered at start, with a
+ * warning, instead of ending in an OutOfMemoryError that a supervisor would restart into the same death.
+ */
+final class HeapFit {
+    private static final System.Logger LOG = System.getLogger(HeapFit.class.getName());
+    static final int HEAP_PER_BUDGET_BYTE = 4;
+    static final long BASELINE_MIB = 96;
+    /** Below this the sink still works, one small file at a time. */
+    static final long FLOOR = 4L << 20;
+
+    private HeapFit() {
+    }
+
+    /** The largest budget {@code maxHeap} can hold. */
+    static long allowed(long maxHeap) {
+        long usable = maxHeap - (BASELINE_MIB << 20);
+        return Math.max(FLOOR, usable / HEAP_PER_BUDGET_BYTE);
+    }
+
+    /** {@code configured}, or less with a warning when {@code maxHeap} cannot hold it. */
+    static long budget(String sink, long configured, long maxHeap) {
+        long allowed = allowed(maxHeap);
+        if (maxHeap == Long.MAX_VALUE || configured <= allowed) return configured;
+        LOG.log(Level.WARNING, "sink " + sink + ": max_buffered_bytes = " + configured + " does not fit a heap of "
+                + (maxHeap >> 20) + " MiB (it needs about " + HEAP_PER_BUDGET_BYTE + " times the budget plus "
+                + BASELINE_MIB + " MiB); using " + allowed + " bytes (" + (allowed >> 20) + " MiB). Give the JVM"
+                + " more heap (-Xmx) or set max_buffered_bytes lower to silence this.");
+        return allowed;
+    }
+}

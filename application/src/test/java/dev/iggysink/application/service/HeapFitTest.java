@@ -1,0 +1,31 @@
+package dev.iggysink.application.service;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import org.junit.jupiter.api.Test;
+
+class HeapFitTest {
+    private static final long MIB = 1L << 20;
+
+    @Test
+    void the_default_budget_stays_when_the_heap_holds_it() {
+        assertThat(HeapFit.budget("s3", 256 * MIB, 6L * 1024 * MIB)).isEqualTo(256 * MIB);
+        assertThat(HeapFit.budget("s3", 256 * MIB, 1120 * MIB)).isEqualTo(256 * MIB);
+    }
+
+    @Test
+    void a_budget_the_heap_cannot_hold_is_lowered_to_what_it_can() {
+        assertThat(HeapFit.budget("s3", 256 * MIB, 128 * MIB)).isEqualTo(8 * MIB);
+        assertThat(HeapFit.budget("s3", 256 * MIB, 256 * MIB)).isEqualTo(40 * MIB);
+    }
+
+    @Test
+    void a_tiny_heap_still_gets_a_working_budget() {
+        assertThat(HeapFit.budget("s3", 256 * MIB, 64 * MIB)).isEqualTo(HeapFit.FLOOR);
+    }
+
+    @Test
+    void an_unbounded_heap_keeps_the_budget() {
+        assertThat(HeapFit.budget("s3", 256 * MIB, Long.MAX_VALUE)).isEqualTo(256 * MIB);
+    }
+}

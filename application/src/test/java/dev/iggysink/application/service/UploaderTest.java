@@ -1,0 +1,153 @@
+package dev.iggysink.application.service;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.iggysink.application.fakes.InMemoryObjectStore;
+import dev.iggysink.application.port.out.SinkMetrics;
+import dev.iggysink.application.service.UploadResult.Outcome;
+import dev.iggysink.domain.buffer.SealedFile;
+import dev.iggysink.domain.message.PartitionRef;
+import dev.iggysink.domain.retry.Backoff;
+import dev.iggysink.domain.retry.RetryPolicy;
+import dev.iggysink.domain.rotation.RotationReason;
+import java.time.Duration;
+import java.time.InstantSource;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+class UploaderTest {
+    private static final Duration WAIT = Duration.ofSeconds(10);
+    private static final PartitionRef P = new PartitionRef("s", "t", 0);
+
+    private final InMemoryObjectStore store = new InMemoryObjectStore();
+    private Uploader uploader;
+
+    /** What one upload told its listener, in order. */
+    private static final class Heard implements Uploader.Listener {
+        final List<String> retries = new CopyOnWriteArrayList<>();
+        final List<UploadResult> results = new CopyOnWriteArrayList<>();
+
+        @Override
+        public void retrying(UploadJob job, String error) {
+            retries.add(error);
+        }
+
+        @Override
+        public void done(UploadResult result) {
+            results.add(result);
+        }
+    }
+
+    private Uploader uploader(int concurrency, Duration retryDelay) {
+        uploader = new Uploader(store, new RetryPolicy(3, new Backoff(retryDelay, retryDelay, 0)),
+                InstantSource.system(), SinkMetrics.NONE, concurrency);
+        return uploader;
+    }
+
+    @AfterEach
+    void close() {
+        if (uploader != null) uploader.close();
+    }
+
+    private static UploadJob job(String key) {
+        SealedFile file = new SealedFile(P, key, 0, 0, 1, 3, 0, RotationReason.COUNT);
+        return new UploadJob(file, () -> new byte[] {1, 2, 3}, "application/octet-stream", 3);
+    }
+
+    @Test
+    void a_durable_upload_ends_once_and_stores_the_bytes() {
+        Heard heard = new Heard();
+        uploader(2, Duration.ofMillis(5)).submit(job("a"), heard);
+
+        await().atMost(WAIT).until(() -> heard.results.size() == 1);
+        assertThat(heard.results.get(0).outcome()).isEqualTo(Outcome.DURABLE);
+        assertThat(heard.retries).isEmpty();
+        assertThat(store.objects()).containsKey("a");
+        assertThat(uploader.trouble()).isEmpty();
+    }
+
+    @Test
+    void a_retry_waits_without_a_pool_thread_so_other_files_go_up_meanwhile() {
+        store.failKeys(k -> k.equals("stuck"));
+        Heard stuck = new Heard();
+        Heard other = new Heard();
+        uploader(1, Duration.ofMillis(200)).submit(job("stuck"), stuck);
+        await().atMost(WAIT).until(() -> !stuck.retries.isEmpty());
+        uploader.submit(job("other"), other);
+
+        await().atMost(WAIT).until(() -> other.results.size() == 1);
+        assertThat(other.results.get(0).durable()).isTrue();
+        assertThat(uploader.trouble()).hasValueSatisfying(t -> assertThat(t).startsWith("object store failing since"));
+
+        store.failKeys(k -> false);
+        await().atMost(WAIT).until(() -> stuck.results.size() == 1);
+        assertThat(stuck.results.get(0).durable()).isTrue();
+        assertThat(uploader.trouble()).isEmpty();
+    }
+
+    @Test
+    void a_refusal_ends_the_upload_at_once_as_refused() {
+        store.refuseKeys(k -> true);
+        Heard heard = new Heard();
+        uploader(1, Duration.ofMillis(5)).submit(job("denied"), heard);
+
+        await().atMost(WAIT).until(() -> heard.results.size() == 1);
+        assertThat(heard.results.get(0).outcome()).isEqualTo(Outcome.REFUSED);
+        assertThat(heard.results.get(0).error()).hasValueSatisfying(e -> assertThat(e).contains("403"));
+        assertThat(store.putAttempts()).isEqualTo(1);
+        assertThat(heard.retries).isEmpty();
+    }
+
+    @Test
+    void a_runtime_exception_from_the_store_is_retried() {
+        int[] calls = {0};
+        store.throwOnKeys(k -> calls[0]++ == 0, () -> new IllegalStateException("adapter bug"));
+        Heard heard = new Heard();
+        uploader(1, Duration.ofMillis(5)).submit(job("k"), heard);
+
+        await().atMost(WAIT).until(() -> heard.results.size() == 1);
+        assertThat(heard.results.get(0).durable()).isTrue();
+        assertThat(heard.retries).singleElement().asString().contains("adapter bug");
+    }
+
+    @Test
+    void a_file_that_cannot_be_built_is_refused_and_an_error_is_fatal() {
+        SealedFile file = new SealedFile(P, "k", 0, 0, 1, 3, 0, RotationReason.COUNT);
+        Heard broken = new Heard();
+        Heard fatal = new Heard();
+        uploader(1, Duration.ofMillis(5));
+        uploader.submit(new UploadJob(file, () -> {
+            throw new IllegalStateException("compressor broke");
+        }, "x", 3), broken);
+        uploader.submit(new UploadJob(file, () -> {
+            throw new StackOverflowError("simulated");
+        }, "x", 3), fatal);
+
+        await().atMost(WAIT).until(() -> broken.results.size() == 1 && fatal.results.size() == 1);
+        assertThat(broken.results.get(0).outcome()).isEqualTo(Outcome.REFUSED);
+        assertThat(broken.results.get(0).fatal()).isFalse();
+        assertThat(fatal.results.get(0).outcome()).isEqualTo(Outcome.REFUSED);
+        assertThat(fatal.results.get(0).fatal()).isTrue();
+        assertThat(store.putAttempts()).isZero();
+    }
+
+    @Test
+    void abandon_ends_waiting_queued_and_later_uploads_as_given_up_and_is_no_recovery() {
+        store.down(InMemoryObjectStore.unavailable());
+        Heard waiting = new Heard();
+        Heard later = new Heard();
+        uploader(1, Duration.ofSeconds(30)).submit(job("w"), waiting);
+        await().atMost(WAIT).until(() -> !waiting.retries.isEmpty());
+
+        uploader.abandon();
+        uploader.submit(job("l"), later);
+
+        await().atMost(WAIT).until(() -> waiting.results.size() == 1 && later.results.size() == 1);
+        assertThat(waiting.results.get(0).outcome()).isEqualTo(Outcome.GAVE_UP);
+        assertThat(later.results.get(0).outcome()).isEqualTo(Outcome.GAVE_UP);
+        assertThat(uploader.trouble()).isEmpty();
+    }
+}

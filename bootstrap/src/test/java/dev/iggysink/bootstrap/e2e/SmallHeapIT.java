@@ -1,0 +1,66 @@
+package dev.iggysink.bootstrap.e2e;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * A heap far smaller than the default memory budget needs: the sink lowers its budget at start instead of dying of
+ * OutOfMemoryError (which a supervisor would restart into the same death), and delivers everything.
+ */
+class SmallHeapIT {
+    private static final int PARTITIONS = 8;
+    private static final int PER_PARTITION = 10_000;
+
+    private E2eFixture fx;
+
+    @BeforeEach
+    void setUp() throws Exception {
+        fx = E2eFixture.shared();
+    }
+
+    @AfterEach
+    void tearDown() {
+        fx.close();
+    }
+
+    @Test
+    @Timeout(300)
+    void with_a_128_mib_heap_and_the_default_budget_the_sink_keeps_running_and_delivers_everything()
+            throws Exception {
+        fx.topic("events", PARTITIONS);
+        String payload = "{\"pad\":\"" + "x".repeat(1000) + "\",\"i\":%d}";
+        for (int p = 0; p < PARTITIONS; p++) {
+            fx.producer.sendJson(fx.stream, "events", p, PER_PARTITION, i -> payload.formatted(i));
+        }
+        // Default max_buffered_bytes (256 MiB) and default 8 MiB files; the schedule seals the last partial files.
+        Path config = fx.config(List.of("events"), "json", "rotate_schedule_interval = \"2s\"");
+        List<String> cmd = new ArrayList<>(List.of(SinkProcess.javaBinary(), "-Xmx128m", "-XX:+UseSerialGC",
+                "-jar", SinkProcess.jar().toString(), "run", "--config", config.toString(),
+                "--status-interval", "2s"));
+        try (SinkProcess sink = SinkProcess.start(cmd, fx.log("small-heap"), Map.of())) {
+            await().atMost(Duration.ofSeconds(240)).pollInterval(Duration.ofSeconds(2)).until(() -> {
+                for (int p = 0; p < PARTITIONS; p++) {
+                    if (fx.committed(config, p) != PER_PARTITION - 1) return !sink.alive();
+                }
+                return true;
+            });
+            assertThat(sink.alive()).as(sink.logText()).isTrue();
+            sink.terminate();
+            assertThat(sink.waitFor(Duration.ofSeconds(60))).as(sink.logText()).isZero();
+            assertThat(sink.logText()).doesNotContain("OutOfMemoryError").contains("does not fit a heap of");
+        }
+        E2eFixture.AuditResult audit = fx.audit(config);
+        assertThat(audit.exitCode()).as(audit.output()).isZero();
+        assertThat(audit.output()).contains("every committed offset is in exactly one object");
+    }
+}
