@@ -7,8 +7,12 @@
 #   bash scripts/bench.sh             all e2e scenarios (under 10 minutes on 2 cores)
 #   bash scripts/bench.sh --smoke     one 20,000-message run, seconds; what CI can run
 #   bash scripts/bench.sh --profile   as the default, with a JFR recording of the first scenario's sink
-#   bash scripts/bench.sh --jmh       the micro-benchmarks (about 5 minutes; add JMH options after --)
-#   bash scripts/bench.sh --only NAME one scenario by name (see the list below)
+#   bash scripts/bench.sh --jmh       the micro-benchmarks (about 15 minutes, CodecBench has 60 cases; add JMH
+#                                     options after --, e.g. -- CodecBench -p format=json_lines -p payloadSize=1024)
+#   bash scripts/bench.sh --only NAME scenarios by name or glob (see the list below), e.g. --only 'scale-*'
+# Every scenario prints records/s, MB/s, the ratio to a raw-PUT baseline of the same objects in the same run, the
+# sink's CPU time per record (user+system from /proc/<pid>/stat) and its peak RSS; at the end the tables of the run
+# (throughput, scaling over partitions and upload_concurrency, latency) are printed from the results file.
 set -euo pipefail
 repo_root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "${repo_root}"
@@ -49,15 +53,25 @@ case "${mode}" in
   jmh) exec java -jar "${bench_jar}" jmh -prof gc -rf json -rff bench-results/jmh.json "${jmh_args[@]}" ;;
 esac
 
-# name | flags. Message counts are sized so the whole list stays under 10 minutes on 2 shared cores.
+# name | flags. Message counts are sized so the whole list stays about 10 minutes on 2 shared cores.
+# scale-*: the same 1 KiB json_lines run over 1, 8, 64 partitions (upload_concurrency 4) and over upload_concurrency
+# 1, 2, 8 (8 partitions); scale-p8 is the uc 4 point of both series.
+# latency-1s: rotate_schedule_interval = "1s", 20 records/s for 8 s; how long after its send each record was durable.
 scenarios=(
   "1kib-8mib|--messages 1000000 --size 1KiB --partitions 8 --rotation size:8MiB ${profile}"
-  "100b-1000rec|--messages 1000000 --size 100 --partitions 8 --rotation messages:1000"
+  "100b-1000rec|--messages 500000 --size 100 --partitions 8 --rotation messages:1000"
   "64kib-8mib|--messages 16000 --size 64KiB --partitions 8 --rotation size:8MiB"
-  "1kib-gzip|--messages 300000 --size 1KiB --partitions 8 --rotation size:8MiB --compression gzip"
-  "1kib-zstd|--messages 300000 --size 1KiB --partitions 8 --rotation size:8MiB --compression zstd"
-  "1kib-parquet|--messages 300000 --size 1KiB --partitions 8 --rotation size:8MiB --format parquet"
-  "p64-budget16mib|--messages 300000 --size 1KiB --partitions 64 --rotation size:8MiB --max-buffered-bytes 16MiB"
+  "1kib-gzip|--messages 200000 --size 1KiB --partitions 8 --rotation size:8MiB --compression gzip"
+  "1kib-zstd|--messages 200000 --size 1KiB --partitions 8 --rotation size:8MiB --compression zstd"
+  "1kib-parquet|--messages 200000 --size 1KiB --partitions 8 --rotation size:8MiB --format parquet"
+  "p64-budget16mib|--messages 200000 --size 1KiB --partitions 64 --rotation size:8MiB --max-buffered-bytes 16MiB"
+  "scale-p1|--messages 200000 --size 1KiB --partitions 1 --rotation size:8MiB --upload-concurrency 4"
+  "scale-p8|--messages 200000 --size 1KiB --partitions 8 --rotation size:8MiB --upload-concurrency 4"
+  "scale-p64|--messages 200000 --size 1KiB --partitions 64 --rotation size:8MiB --upload-concurrency 4"
+  "scale-p8-uc1|--messages 200000 --size 1KiB --partitions 8 --rotation size:8MiB --upload-concurrency 1"
+  "scale-p8-uc2|--messages 200000 --size 1KiB --partitions 8 --rotation size:8MiB --upload-concurrency 2"
+  "scale-p8-uc8|--messages 200000 --size 1KiB --partitions 8 --rotation size:8MiB --upload-concurrency 8"
+  "latency-1s|--latency --rotate-schedule 1s --trickle-rate 20 --trickle-seconds 8 --partitions 2"
 )
 mkdir -p bench-results
 failed=0
@@ -65,9 +79,11 @@ start=$(date +%s)
 for entry in "${scenarios[@]}"; do
   name="${entry%%|*}"
   flags="${entry#*|}"
-  [[ -n "${only}" && "${only}" != "${name}" ]] && continue
+  # shellcheck disable=SC2053 # --only is a glob on purpose
+  [[ -n "${only}" && "${name}" != ${only} ]] && continue
   # shellcheck disable=SC2086 # flags are word lists on purpose
   "${bench_java[@]}" e2e "${sink_flag[@]}" --name "${name}" ${flags} || { echo "bench.sh: ${name} failed" >&2; failed=1; }
 done
+java -jar "${bench_jar}" e2e-table --since "${start}" || true
 echo "bench.sh: done in $(( $(date +%s) - start )) s; results in bench-results/results.jsonl"
 exit "${failed}"

@@ -22,11 +22,35 @@ public final class Payloads {
     private Payloads() {
     }
 
+    /** How a payload is laid out; the sink's pass-through copies the first two without building a tree. */
+    public enum Shape {
+        /** Fields in the producer's order (id, level, user, latency_ms, msg), compact: the default. */
+        AS_PRODUCED,
+        /** Compact with keys sorted: exactly what the sink prints. */
+        SORTED,
+        /** As produced with a space after each colon and comma: the sink must parse and re-print it. */
+        SPACED
+    }
+
     /** A JSON document of exactly {@code size} bytes (at least the size of the fixed fields, about 80 B). */
     public static byte[] json(long id, int size) {
-        String head = "{\"id\":" + id + ",\"level\":\"" + LEVELS[(int) (id & 3)] + "\",\"user\":\"user-"
-                + (id % 9973) + "\",\"latency_ms\":" + ((id % 1000) / 10.0) + ",\"msg\":\"";
-        String tail = "\"}";
+        return json(id, size, Shape.AS_PRODUCED);
+    }
+
+    /** As {@link #json(long, int)} in the given layout (same fields and values, same size). */
+    public static byte[] json(long id, int size, Shape shape) {
+        String level = LEVELS[(int) (id & 3)];
+        String user = "user-" + (id % 9973);
+        double latency = (id % 1000) / 10.0;
+        String head = switch (shape) {
+            case AS_PRODUCED -> "{\"id\":" + id + ",\"level\":\"" + level + "\",\"user\":\"" + user
+                    + "\",\"latency_ms\":" + latency + ",\"msg\":\"";
+            case SPACED -> "{\"id\": " + id + ", \"level\": \"" + level + "\", \"user\": \"" + user
+                    + "\", \"latency_ms\": " + latency + ", \"msg\": \"";
+            case SORTED -> "{\"id\":" + id + ",\"latency_ms\":" + latency + ",\"level\":\"" + level
+                    + "\",\"msg\":\"";
+        };
+        String tail = shape == Shape.SORTED ? "\",\"user\":\"" + user + "\"}" : "\"}";
         int pad = Math.max(0, size - head.length() - tail.length());
         StringBuilder b = new StringBuilder(size + 8).append(head);
         while (pad > 0) {

@@ -11,7 +11,8 @@ import dev.iggysink.application.settings.Compression;
  * uncompressed record bytes (the Rust rule counts formatted records, and compressed sizes are unknown until the end).
  */
 abstract class BufferedFileEncoder implements FileEncoder {
-    final ByteBuf buf = new ByteBuf(64 * 1024);
+    /** 64 KiB less the header slack: the chunks that follow are then 128 KiB, 256 KiB ... less it too. */
+    final ByteBuf buf = new ByteBuf(64 * 1024 - ByteBuf.HEADER_SLACK);
     private final Compression compression;
     private int count;
     private boolean finished;

@@ -1,29 +1,64 @@
 package dev.iggysink.adapters.format;
 
+import java.io.IOException;
+import java.io.OutputStream;
 import java.util.Arrays;
 
-/** A growable byte array: the open file's bytes, written in place without a stream per record. Not thread-safe. */
+/**
+ * A growable byte buffer: the open file's bytes, written in place without a stream per record. Not thread-safe.
+ *
+ * <p>It grows by adding chunks, never by copying: each chunk twice the last, up to {@value #MAX_CHUNK} bytes. A
+ * file of 8 MiB then holds at most 12 MiB, where one doubling array held 16 MiB (its last growth step) and 24 MiB
+ * while growing, and copied every byte once more per step. The one copy left is {@link #takeBytes}, at seal time.
+ *
+ * <p>Chunk sizes are powers of two less {@value #HEADER_SLACK} bytes, so that an array with its header fits whole
+ * G1 regions: the large chunks are humongous objects on any heap with regions up to 8 MiB, reclaimed as soon as they
+ * are free and never copied by young collections; a power of two itself would take one more region (twice the
+ * memory with 1 MiB regions, a heap of 256 MiB).
+ */
 final class ByteBuf {
-    private byte[] bytes;
-    private int length;
+    /** Room for an array header (16 bytes with compressed class pointers, 24 without) and then some. */
+    static final int HEADER_SLACK = 64;
+    private static final int MAX_CHUNK = (4 << 20) - HEADER_SLACK;
+    private static final int MAX_LENGTH = Integer.MAX_VALUE - 8;
+    private static final byte[] EMPTY = new byte[0];
+
+    private byte[][] chunks = new byte[4][];
+    /** Bytes used in each chunk before the current one. */
+    private int[] fills = new int[4];
+    /** Chunks in use; the last one is {@link #current}. */
+    private int count;
+    private byte[] current;
+    /** Bytes used in {@link #current}. */
+    private int pos;
+    /** Bytes in the chunks before the current one. */
+    private int before;
 
     ByteBuf(int initialCapacity) {
-        bytes = new byte[Math.max(16, initialCapacity)];
+        current = new byte[Math.max(16, initialCapacity)];
+        chunks[0] = current;
+        count = 1;
     }
 
     int length() {
-        return length;
+        return before + pos;
     }
 
     /** Drops everything after {@code newLength}: how a record that failed half-way is taken back. */
     void truncate(int newLength) {
-        if (newLength < 0 || newLength > length) throw new IllegalArgumentException("bad length " + newLength);
-        length = newLength;
+        if (newLength < 0 || newLength > length()) throw new IllegalArgumentException("bad length " + newLength);
+        while (newLength < before) {
+            chunks[--count] = null;
+            current = chunks[count - 1];
+            pos = fills[count - 1];
+            before -= pos;
+        }
+        pos = newLength - before;
     }
 
     void write(int b) {
-        ensure(1);
-        bytes[length++] = (byte) b;
+        if (pos == current.length) nextChunk(1);
+        current[pos++] = (byte) b;
     }
 
     void write(byte[] src) {
@@ -31,16 +66,24 @@ final class ByteBuf {
     }
 
     void write(byte[] src, int offset, int count) {
-        ensure(count);
-        System.arraycopy(src, offset, bytes, length, count);
-        length += count;
+        checkRoom(count);
+        while (count > 0) {
+            if (pos == current.length) nextChunk(count);
+            int n = Math.min(count, current.length - pos);
+            System.arraycopy(src, offset, current, pos, n);
+            pos += n;
+            offset += n;
+            count -= n;
+        }
     }
 
     /** Writes a string known to be ASCII (digits, field names, base64). */
     void writeAscii(String s) {
         int n = s.length();
-        ensure(n);
-        for (int i = 0; i < n; i++) bytes[length++] = (byte) s.charAt(i);
+        byte[] a = reserve(n);
+        int p = pos;
+        for (int i = 0; i < n; i++) a[p++] = (byte) s.charAt(i);
+        pos = p;
     }
 
     /** Writes {@code v} in decimal, as {@link Long#toString(long)} prints it, without the String. */
@@ -49,52 +92,111 @@ final class ByteBuf {
             writeAscii("-9223372036854775808");
             return;
         }
-        ensure(20);
+        byte[] a = reserve(20);
         if (v < 0) {
-            bytes[length++] = '-';
+            a[pos++] = '-';
             v = -v;
         }
         int n = 1;
         for (long t = v; t >= 10; t /= 10) n++;
-        int end = length + n;
-        for (int i = end - 1; i >= length; i--) {
-            bytes[i] = (byte) ('0' + (int) (v % 10));
+        int end = pos + n;
+        for (int i = end - 1; i >= pos; i--) {
+            a[i] = (byte) ('0' + (int) (v % 10));
             v /= 10;
         }
-        length = end;
+        pos = end;
     }
 
+    /** A copy of the content. */
     byte[] toByteArray() {
-        return Arrays.copyOf(bytes, length);
+        byte[] out = new byte[length()];
+        int at = 0;
+        for (int i = 0; i < count - 1; i++) {
+            System.arraycopy(chunks[i], 0, out, at, fills[i]);
+            at += fills[i];
+        }
+        System.arraycopy(current, 0, out, at, pos);
+        return out;
+    }
+
+    /** Writes the content to {@code out}, chunk by chunk. */
+    void writeTo(OutputStream out) throws IOException {
+        for (int i = 0; i < count - 1; i++) out.write(chunks[i], 0, fills[i]);
+        out.write(current, 0, pos);
     }
 
     /**
-     * Makes room for {@code extra} more bytes and returns the backing array; the caller writes from {@link #length()}
-     * and then calls {@link #setLength}. The array is only valid until the next write.
+     * The content as one array of its own length (the only chunk itself when it is exactly full, else a copy), and
+     * the buffer lets go of its chunks: a sealed file's bytes then live once on the heap while it uploads.
+     */
+    byte[] takeBytes() {
+        byte[] out = count == 1 && pos == current.length ? current : toByteArray();
+        release();
+        return out;
+    }
+
+    /** Empties the buffer and drops its chunks. */
+    void release() {
+        Arrays.fill(chunks, null);
+        current = EMPTY;
+        chunks[0] = current;
+        count = 1;
+        pos = 0;
+        before = 0;
+    }
+
+    /** Bytes the buffer holds on the heap, used or not. */
+    long capacity() {
+        long sum = 0;
+        for (int i = 0; i < count; i++) sum += chunks[i].length;
+        return sum;
+    }
+
+    /**
+     * Makes room for {@code extra} more contiguous bytes and returns the array to write them into, from
+     * {@link #position()}; the caller then calls {@link #setPosition}. The array is only valid until the next write.
      */
     byte[] reserve(int extra) {
-        ensure(extra);
-        return bytes;
+        if (extra > current.length - pos) {
+            checkRoom(extra);
+            nextChunk(extra);
+        }
+        return current;
     }
 
-    /** Commits bytes written directly into the array from {@link #reserve}. */
-    void setLength(int newLength) {
-        if (newLength < 0 || newLength > bytes.length) throw new IllegalArgumentException("bad length " + newLength);
-        length = newLength;
+    /** Where the next byte goes in the array {@link #reserve} returned. */
+    int position() {
+        return pos;
     }
 
-    private void ensure(int extra) {
-        int needed = length + extra;
-        if (needed < 0 || needed > MAX_CAPACITY) throw new OutOfMemoryError("file buffer above 2 GiB");
-        if (needed > bytes.length) grow(needed);
+    /** Commits bytes written directly into the array from {@link #reserve}, up to (not including) {@code p}. */
+    void setPosition(int p) {
+        if (p < 0 || p > current.length) throw new IllegalArgumentException("bad position " + p);
+        pos = p;
     }
 
-    /** Doubles (at least): an 8 MiB file from 64 KiB copies its bytes about once, not twice as with 1.5x. */
-    private void grow(int needed) {
-        long doubled = 2L * bytes.length;
-        int grown = (int) Math.min(MAX_CAPACITY, Math.max(needed, doubled));
-        bytes = Arrays.copyOf(bytes, grown);
+    private void checkRoom(int extra) {
+        long needed = (long) length() + extra;
+        if (extra < 0 || needed > MAX_LENGTH) throw new OutOfMemoryError("file buffer above 2 GiB");
     }
 
-    private static final int MAX_CAPACITY = Integer.MAX_VALUE - 8;
+    /** Closes the current chunk as it is and starts one with room for at least {@code extra} bytes. */
+    private void nextChunk(int extra) {
+        long doubled = 2L * (Math.max(16, current.length) + HEADER_SLACK) - HEADER_SLACK;
+        int size = Math.max(extra, (int) Math.min(MAX_CHUNK, doubled));
+        if (count == chunks.length) {
+            chunks = Arrays.copyOf(chunks, count * 2);
+            fills = Arrays.copyOf(fills, count * 2);
+        }
+        if (current.length == 0) {
+            // Released or empty: replace the empty chunk rather than keep it.
+            count--;
+        } else {
+            fills[count - 1] = pos;
+            before += pos;
+        }
+        current = new byte[size];
+        chunks[count++] = current;
+        pos = 0;
+    }
 }

@@ -7,10 +7,15 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 
-/** A record with its decoded, transformed payload. Immutable once built: the codec hands it on and forgets it. */
+/**
+ * A record with its decoded, transformed payload. Immutable once built (the codec hands it on and forgets it), but
+ * for the tree of a passed-through payload, parsed on the first field lookup and kept for the next ones.
+ */
 final class CodecRecord implements DecodedRecord {
     private final SinkRecord source;
     private final Payload payload;
+    /** The parsed tree of a {@link Payload.Printed} payload, once a field was looked up; racy but idempotent. */
+    private Object printedTree;
 
     CodecRecord(SinkRecord source, Payload payload) {
         this.source = Objects.requireNonNull(source, "source");
@@ -32,16 +37,23 @@ final class CodecRecord implements DecodedRecord {
      */
     @Override
     public Optional<String> fieldText(String dottedPath) {
-        Object root = null;
-        if (payload instanceof Payload.JsonDoc doc) root = doc.value();
-        else if (payload instanceof Payload.Raw raw) root = RawJson.parseOrNull(raw.bytes());
-        Object v = root;
+        Object v = root();
         for (String part : dottedPath.split("\\.", -1)) {
             if (!(v instanceof Map<?, ?> m)) return Optional.empty();
             v = m.get(part);
         }
         if (v == null || v instanceof Map || v instanceof List) return Optional.empty();
         return Optional.ofNullable(JsonOut.scalarText(v));
+    }
+
+    private Object root() {
+        if (payload instanceof Payload.JsonDoc doc) return doc.value();
+        if (payload instanceof Payload.Raw raw) return RawJson.parseOrNull(raw.bytes());
+        if (payload instanceof Payload.Printed printed) {
+            if (printedTree == null) printedTree = RawJson.parseOrNull(printed.bytes());
+            return printedTree;
+        }
+        return null;
     }
 
     @Override

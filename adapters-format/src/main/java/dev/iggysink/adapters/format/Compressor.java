@@ -15,22 +15,30 @@ final class Compressor {
     private Compressor() {
     }
 
+    /**
+     * The file's bytes, compressed as asked (gzip reads the buffer's chunks, no plain copy first); the buffer is
+     * released, so only the result stays on the heap.
+     */
     static byte[] apply(Compression compression, ByteBuf content) {
         return switch (compression) {
-            case NONE -> content.toByteArray();
+            case NONE -> content.takeBytes();
             case GZIP -> gzip(content);
-            case ZSTD -> Zstd.compress(content.toByteArray(), ZSTD_LEVEL);
+            case ZSTD -> zstd(content);
         };
     }
 
     private static byte[] gzip(ByteBuf content) {
-        byte[] plain = content.toByteArray();
-        ByteArrayOutputStream out = new ByteArrayOutputStream(Math.max(64, plain.length / 4));
+        ByteArrayOutputStream out = new ByteArrayOutputStream(Math.max(64, content.length() / 4));
         try (GZIPOutputStream gz = new GZIPOutputStream(out, 64 * 1024)) {
-            gz.write(plain);
+            content.writeTo(gz);
         } catch (IOException e) {
             throw new UncheckedIOException("gzip into memory failed", e); // cannot happen with a byte array
         }
+        content.release();
         return out.toByteArray();
+    }
+
+    private static byte[] zstd(ByteBuf content) {
+        return Zstd.compress(content.takeBytes(), ZSTD_LEVEL); // zstd wants one array; the chunks go at once
     }
 }

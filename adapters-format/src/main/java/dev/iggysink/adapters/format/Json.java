@@ -226,7 +226,7 @@ final class Json {
      * The length of the well-formed UTF-8 sequence at {@code i} (2 to 4), or 0 when it is not one, by the rules of
      * {@link #utf8}.
      */
-    private static int utf8Length(byte[] in, int i) {
+    static int utf8Length(byte[] in, int i) {
         int b0 = in[i] & 0xFF;
         int need;
         int cp;

@@ -124,20 +124,20 @@ final class JsonOut {
         int n = s.length();
         // Room for the common case (plain ASCII) at once: no capacity check per char.
         byte[] a = out.reserve(n + 2);
-        int p = out.length();
+        int p = out.position();
         a[p++] = '"';
         for (int i = 0; i < n; i++) {
             char c = s.charAt(i);
             if (c < 0x80 && PLAIN[c]) {
                 a[p++] = (byte) c;
             } else {
-                out.setLength(p);
+                out.setPosition(p);
                 escaped(out, s, i);
                 return;
             }
         }
         a[p++] = '"';
-        out.setLength(p);
+        out.setPosition(p);
     }
 
     /** The rest of {@link #string} from {@code from}, the first char that is not plain ASCII, to the closing quote. */
@@ -146,7 +146,7 @@ final class JsonOut {
         // Worst case for the rest, reserved once; then plain writes into the array.
         long worst = (long) MAX_BYTES_PER_CHAR * (n - from) + 1;
         byte[] a = out.reserve((int) Math.min(Integer.MAX_VALUE, worst));
-        int p = out.length();
+        int p = out.position();
         for (int i = from; i < n; i++) {
             char c = s.charAt(i);
             if (c < 0x80) {
@@ -189,7 +189,7 @@ final class JsonOut {
             }
         }
         a[p++] = '"';
-        out.setLength(p);
+        out.setPosition(p);
     }
 
     /** The JSON text of a scalar, for path variables: strings unquoted, numbers and booleans as printed. */

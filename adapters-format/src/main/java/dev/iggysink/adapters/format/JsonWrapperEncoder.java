@@ -74,7 +74,9 @@ final class JsonWrapperEncoder extends BufferedFileEncoder {
     }
 
     private void payload(Payload payload) {
-        if (payload instanceof Payload.JsonDoc doc) {
+        if (payload instanceof Payload.Printed printed) {
+            CompactJson.write(buf, printed.bytes(), printed.plan());
+        } else if (payload instanceof Payload.JsonDoc doc) {
             JsonOut.value(buf, doc.value(), JsonOut.Keys.SORTED);
         } else if (payload instanceof Payload.Text text) {
             JsonOut.string(buf, text.text());

@@ -24,4 +24,13 @@ sealed interface Payload {
     /** Bytes as received ({@code Payload::Raw}); printed as their JSON value when they parse, else base64. */
     record Raw(byte[] bytes) implements Payload {
     }
+
+    /**
+     * JSON bytes (of a json or raw stream) that {@link CompactJson#check} found already printed as the sorted printer
+     * prints them, perhaps with members out of key order ({@code plan} says which): written without a tree. Only made
+     * when nothing but the json_lines/json_array printer reads the payload (no transforms); its tree, for a
+     * {@code {field:...}} path, is parsed on demand.
+     */
+    record Printed(byte[] bytes, int[] plan) implements Payload {
+    }
 }

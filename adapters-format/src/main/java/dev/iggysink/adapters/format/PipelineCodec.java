@@ -17,10 +17,18 @@ final class PipelineCodec implements RecordCodec {
     private final Supplier<FileEncoder> files;
     private final String extension;
     private final String contentType;
+    private final boolean passThrough;
 
+    /**
+     * @param passThrough whether a JSON payload already in the printer's form may skip the tree (see
+     *                    {@link Payload.Printed}): only when the payload is JSON or raw, there are no transforms and
+     *                    the file is json_lines or json_array, the one consumer of such a payload
+     */
     PipelineCodec(PayloadDecoder decoder, List<PayloadTransforms.Step> transforms, Supplier<FileEncoder> files,
-                  OutputFormat format, Compression compression) {
+                  OutputFormat format, Compression compression, boolean passThrough) {
         this.decoder = decoder;
+        this.passThrough = passThrough && transforms.isEmpty()
+                && (format == OutputFormat.JSON_LINES || format == OutputFormat.JSON_ARRAY);
         this.transforms = List.copyOf(transforms);
         this.files = files;
         this.extension = format.extension() + compression.suffix();
@@ -34,6 +42,11 @@ final class PipelineCodec implements RecordCodec {
 
     @Override
     public DecodedRecord decode(SinkRecord record) throws BadRecordException {
+        if (passThrough) {
+            byte[] bytes = record.payload();
+            int[] plan = CompactJson.check(bytes);
+            if (plan != null) return new CodecRecord(record, new Payload.Printed(bytes, plan));
+        }
         Payload payload;
         try {
             payload = decoder.decode(record.payload());

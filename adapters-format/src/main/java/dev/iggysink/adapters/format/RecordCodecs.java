@@ -4,6 +4,7 @@ import dev.iggysink.application.port.out.FileEncoder;
 import dev.iggysink.application.port.out.RecordCodec;
 import dev.iggysink.application.settings.Compression;
 import dev.iggysink.application.settings.OutputSettings;
+import dev.iggysink.application.settings.PayloadSchema;
 import dev.iggysink.application.settings.StreamSettings;
 import dev.iggysink.application.settings.TransformSettings;
 import java.time.InstantSource;
@@ -37,6 +38,17 @@ public final class RecordCodecs {
      */
     public static RecordCodec forStream(StreamSettings stream, OutputSettings output,
                                         List<TransformSettings> transforms, InstantSource clock) {
+        return forStream(stream, output, transforms, clock, true);
+    }
+
+    /**
+     * As {@link #forStream(StreamSettings, OutputSettings, List, InstantSource)}, for tests and benchmarks.
+     *
+     * @param passThrough false forces every JSON payload through the tree (parse, print): the reference the
+     *                    pass-through is tested and measured against
+     */
+    public static RecordCodec forStream(StreamSettings stream, OutputSettings output, List<TransformSettings> transforms,
+                                 InstantSource clock, boolean passThrough) {
         Objects.requireNonNull(stream, "stream");
         Objects.requireNonNull(output, "output");
         Objects.requireNonNull(transforms, "transforms");
@@ -51,7 +63,8 @@ public final class RecordCodecs {
             case PARQUET -> parquetFiles(stream, output);
         };
         return new PipelineCodec(PayloadDecoders.forSchema(stream.schema(), stream.avroSchemaJson()),
-                PayloadTransforms.build(transforms, clock), files, output.format(), output.compression());
+                PayloadTransforms.build(transforms, clock), files, output.format(), output.compression(),
+                passThrough && (stream.schema() == PayloadSchema.JSON || stream.schema() == PayloadSchema.RAW));
     }
 
     /**

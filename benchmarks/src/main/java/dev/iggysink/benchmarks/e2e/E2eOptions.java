@@ -1,5 +1,6 @@
 package dev.iggysink.benchmarks.e2e;
 
+import dev.iggysink.benchmarks.Payloads;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -12,10 +13,18 @@ final class E2eOptions {
               --size S                  JSON payload size, e.g. 100, 1KiB, 64KiB (default 1KiB)
               --partitions P            partitions of the topic (default 8)
               --format F                json_lines | json_array | raw | avro | parquet (default json_lines)
+              --payload-shape S         as_produced | sorted | spaced: keys in producer order, sorted (what the sink prints),
+                                        or with spaces (default as_produced)
               --rotation R              size:8MiB | messages:1000 (default size:8MiB)
               --compression C           none | gzip | zstd (default none)
               --max-buffered-bytes B    sink memory budget (default: the sink's, 256MiB)
               --upload-concurrency C    sink upload_concurrency and the raw-PUT baseline's threads (default 4)
+              --rotate-schedule D       the sink's rotate_schedule_interval, e.g. 1s (default unset)
+              --latency                 trickle mode: the sink runs first, messages arrive at --trickle-rate for
+                                        --trickle-seconds (defaults 20/s, 8 s; 2 partitions, rotate_schedule 1s);
+                                        prints how long after being sent each record was committed (durable)
+              --trickle-rate N          messages per second in --latency mode
+              --trickle-seconds S       length of the trickle in --latency mode
               --name NAME               scenario label in the output and results file (default: derived)
               --sink-jar PATH           default: bootstrap/target/iggy-s3-sink.jar in this or a parent directory
               --sink-java-opts "..."    extra JVM options of the sink child (also env SINK_JAVA_OPTS)
@@ -45,6 +54,11 @@ final class E2eOptions {
     int timeoutSeconds = 300;
     boolean smoke;
     boolean help;
+    String rotateSchedule;
+    Payloads.Shape shape = Payloads.Shape.AS_PRODUCED;
+    boolean latency;
+    int trickleRate = 20;
+    int trickleSeconds = 8;
 
     static E2eOptions parse(String[] args) {
         E2eOptions o = new E2eOptions();
@@ -88,6 +102,11 @@ final class E2eOptions {
                 case "--no-baseline" -> o.baseline = false;
                 case "--timeout" -> o.timeoutSeconds = Integer.parseInt(value(args, ++i, a));
                 case "--smoke" -> o.smoke = true;
+                case "--rotate-schedule" -> o.rotateSchedule = value(args, ++i, a);
+                case "--latency" -> o.latency = true;
+                case "--payload-shape" -> o.shape = shape(value(args, ++i, a));
+                case "--trickle-rate" -> o.trickleRate = Integer.parseInt(value(args, ++i, a));
+                case "--trickle-seconds" -> o.trickleSeconds = Integer.parseInt(value(args, ++i, a));
                 case "--help", "-h" -> o.help = true;
                 default -> throw new IllegalArgumentException("unknown option " + a + "\n" + USAGE);
             }
@@ -100,15 +119,31 @@ final class E2eOptions {
                 o.rotationValue = "1000";
             }
         }
+        if (o.latency) {
+            if (!partitionsSet) o.partitions = 2;
+            if (o.rotateSchedule == null) o.rotateSchedule = "1s";
+            if (o.trickleRate <= 0 || o.trickleSeconds <= 0) {
+                throw new IllegalArgumentException("--trickle-rate and --trickle-seconds must be > 0");
+            }
+            o.messages = (long) o.trickleRate * o.trickleSeconds;
+        }
         if (o.messages <= 0 || o.partitions <= 0 || o.size <= 0 || o.uploadConcurrency <= 0) {
             throw new IllegalArgumentException("--messages, --size, --partitions, --upload-concurrency must be > 0");
         }
         if (o.name == null) {
-            o.name = (o.smoke ? "smoke-" : "") + o.format + "-" + Sizes.human(o.size) + "-" + o.rotationKind + "_"
+            o.name = (o.smoke ? "smoke-" : "") + (o.latency ? "latency-" : "") + o.format + "-" + Sizes.human(o.size) + "-" + o.rotationKind + "_"
                     + o.rotationValue + "-p" + o.partitions + (o.compression.equals("none") ? "" : "-" + o.compression)
                     + (o.maxBufferedBytes == null ? "" : "-budget_" + o.maxBufferedBytes);
         }
         return o;
+    }
+
+    private static Payloads.Shape shape(String name) {
+        try {
+            return Payloads.Shape.valueOf(name.toUpperCase(Locale.ROOT));
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("--payload-shape is as_produced, sorted or spaced, not " + name);
+        }
     }
 
     private static String value(String[] args, int i, String flag) {

@@ -20,6 +20,7 @@ import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -85,8 +86,10 @@ public final class EndToEndBench {
         Path jar = sinkJar();
         Path runDir = Path.of("bench-results", "runs", o.name + "-" + Instant.now().getEpochSecond());
         Files.createDirectories(runDir);
-        out.printf("== e2e %s: %,d x %s JSON, %d partitions, %s, rotation %s:%s, compression %s, budget %s,"
-                        + " upload_concurrency %d%n", o.name, o.messages, Sizes.human(o.size), o.partitions, o.format,
+        if (o.latency) return runLatency(jar, runDir);
+        out.printf("== e2e %s: %,d x %s JSON (%s), %d partitions, %s, rotation %s:%s, compression %s, budget %s,"
+                        + " upload_concurrency %d%n", o.name, o.messages, Sizes.human(o.size),
+                o.shape.name().toLowerCase(Locale.ROOT), o.partitions, o.format,
                 o.rotationKind, o.rotationValue, o.compression, o.maxBufferedBytes == null ? "default"
                         : o.maxBufferedBytes, o.uploadConcurrency);
         try (IggyEndpoint iggy = IggyEndpoint.fromEnvOrEmbedded(); MinioServer minio = MinioServer.start()) {
@@ -113,6 +116,7 @@ public final class EndToEndBench {
             r.put("size", o.size);
             r.put("partitions", o.partitions);
             r.put("format", o.format);
+            r.put("payload_shape", o.shape.name().toLowerCase(Locale.ROOT));
             r.put("rotation", o.rotationKind + ":" + o.rotationValue);
             r.put("compression", o.compression);
             r.put("max_buffered_bytes", o.maxBufferedBytes == null ? "default" : o.maxBufferedBytes);
@@ -131,6 +135,7 @@ public final class EndToEndBench {
             r.put("sigterm_needed", s.sigterm > 0);
             r.put("time_to_durable_last_ms", round((s.end - s.readAll) / 1e6));
             r.put("sink_exit", s.exit);
+            putCpu(r, s.cpuFirst, s.cpuEnd, o.messages);
             r.put("peak_rss_mib", s.peakRssKib / 1024);
             long[] heap = s.heapMib;
             r.put("heap_used_peak_mib", heap[0]);
@@ -166,6 +171,9 @@ public final class EndToEndBench {
         long[] heapMib;
         long maxBuffered;
         boolean pausedSeen;
+        /** Child CPU ticks (user + system) at the first consumed record and when everything was committed. */
+        long cpuFirst = -1;
+        long cpuEnd = -1;
     }
 
     private Sample runSink(Path jar, Path config, Path runDir, int adminPort, IggyEndpoint iggy, long[] perPartition)
@@ -199,7 +207,10 @@ public final class EndToEndBench {
                     long consumed = SinkChild.number(st, "records_consumed").orElse(0);
                     s.maxBuffered = Math.max(s.maxBuffered, SinkChild.number(st, "buffered_bytes").orElse(0));
                     s.pausedSeen |= st.contains("\"paused\":true");
-                    if (consumed > 0 && s.first == 0) s.first = now;
+                    if (consumed > 0 && s.first == 0) {
+                        s.first = now;
+                        s.cpuFirst = sink.cpuTicks();
+                    }
                     if (consumed >= o.messages && s.readAll == 0) s.readAll = now;
                     idle = s.readAll != 0 && SinkChild.sum(st, "pending_uploads") == 0;
                 }
@@ -209,6 +220,7 @@ public final class EndToEndBench {
                     lastCommitCheck = now;
                     if (covered(offsets, perPartition)) {
                         s.end = System.nanoTime();
+                        s.cpuEnd = sink.cpuTicks();
                         break;
                     }
                 }
@@ -233,6 +245,159 @@ public final class EndToEndBench {
             s.heapMib = sink.heapMib();
         }
         return s;
+    }
+
+    /**
+     * The latency scenario: the sink runs on an empty topic; one record per partition is sent and waited for (the
+     * group has joined, the path is warm); then records trickle in at {@code --trickle-rate}, round robin over the
+     * partitions. A second thread reads the group's committed offsets from Iggy every {@value #LATENCY_POLL_MILLIS}
+     * ms; a record counts as durable at the first read that covers its offset. The sink commits an offset only
+     * after the object holding it was PUT, so this is an upper bound of the time to durable (by at most one poll
+     * plus one offsets request), measured from the moment the broker acknowledged the send.
+     */
+    private int runLatency(Path jar, Path runDir) throws Exception {
+        out.printf("== e2e %s: latency, %d x %s JSON at %d/s over %d partitions, rotate_schedule_interval %s,"
+                        + " rotation %s:%s%n", o.name, o.messages, Sizes.human(o.size), o.trickleRate, o.partitions,
+                o.rotateSchedule, o.rotationKind, o.rotationValue);
+        try (IggyEndpoint iggy = IggyEndpoint.fromEnvOrEmbedded(); MinioServer minio = MinioServer.start()) {
+            minio.createBucket(BUCKET);
+            try (IggyProducer admin = IggyProducer.connect(iggy.host(), iggy.port())) {
+                admin.deleteStream(STREAM);
+                admin.createStreamIfMissing(STREAM);
+                admin.createTopicIfMissing(STREAM, TOPIC, o.partitions);
+            }
+            Path config = runDir.resolve("connector.toml");
+            int adminPort = freePort();
+            Files.writeString(config, toml(iggy.address(), minio, adminPort), StandardCharsets.UTF_8);
+            IggySettings settings = new IggySettings(iggy.host(), iggy.port(), "iggy", Secret.of("iggy"),
+                    Optional.empty(), false, Optional.empty(), Optional.empty());
+            int n = Math.toIntExact(o.messages);
+            long[] sentAt = new long[n];
+            long[] durableAt = new long[n];
+            long[] offsetOf = new long[n];
+            long[] nextOffset = new long[o.partitions];
+            long peakRssKib = 0;
+            long cpuStart;
+            long cpuEnd;
+            double trickleSeconds;
+            try (SinkChild sink = SinkChild.start(jar, config, runDir.resolve("sink.log"), runDir.resolve("gc.log"),
+                    o.sinkJavaOpts, null, adminPort);
+                 IggyGroupOffsets offsets = new IggyGroupOffsets(settings, STREAM, TOPIC, GROUP, Duration.ofSeconds(5));
+                 IggyGroupOffsets watch = new IggyGroupOffsets(settings, STREAM, TOPIC, GROUP, Duration.ofSeconds(5));
+                 IggyProducer producer = IggyProducer.connect(iggy.host(), iggy.port())) {
+                out.printf("sink pid %d, log %s%n", sink.pid(), runDir.resolve("sink.log"));
+                for (int p = 0; p < o.partitions; p++) {
+                    producer.send(STREAM, TOPIC, p, List.of(Payloads.json(-1 - p, o.size)));
+                    nextOffset[p] = 1;
+                }
+                long warmDeadline = System.nanoTime() + Duration.ofSeconds(o.timeoutSeconds).toNanos();
+                while (!covered(offsets, nextOffset)) {
+                    if (System.nanoTime() > warmDeadline || !sink.alive()) {
+                        out.printf("the sink did not commit the warm-up records; see %s%n", runDir.resolve("sink.log"));
+                        return 1;
+                    }
+                    Thread.sleep(50);
+                }
+                cpuStart = sink.cpuTicks();
+                ExecutorService poller = Executors.newSingleThreadExecutor();
+                long start = System.nanoTime();
+                try {
+                    Future<Boolean> watched = poller.submit(() -> watchCommits(watch, sentAt, durableAt, offsetOf,
+                            start + Duration.ofSeconds(o.trickleSeconds + 60L).toNanos()));
+                    for (int i = 0; i < n; i++) {
+                        long wait = start + (long) (i * 1e9 / o.trickleRate) - System.nanoTime();
+                        if (wait > 0) Thread.sleep(wait / 1_000_000, (int) (wait % 1_000_000));
+                        int p = i % o.partitions;
+                        long offset = nextOffset[p]++;
+                        producer.send(STREAM, TOPIC, p, List.of(Payloads.json(i, o.size)));
+                        long sent = System.nanoTime();
+                        synchronized (sentAt) {
+                            offsetOf[i] = offset;
+                            sentAt[i] = sent;
+                        }
+                        long rss = sink.procKib("VmHWM");
+                        if (rss > 0) peakRssKib = Math.max(peakRssKib, rss);
+                    }
+                    if (!watched.get()) {
+                        out.printf("not every record was committed in time; see %s%n", runDir.resolve("sink.log"));
+                        return 1;
+                    }
+                } finally {
+                    poller.shutdownNow();
+                }
+                trickleSeconds = (System.nanoTime() - start) / 1e9;
+                cpuEnd = sink.cpuTicks();
+                long rss = sink.procKib("VmHWM");
+                if (rss > 0) peakRssKib = Math.max(peakRssKib, rss);
+                sink.terminate();
+                sink.waitFor(Duration.ofSeconds(60));
+            }
+            double[] ms = new double[n];
+            for (int i = 0; i < n; i++) ms[i] = (durableAt[i] - sentAt[i]) / 1e6;
+            double last = ms[n - 1];
+            double[] sorted = ms.clone();
+            Arrays.sort(sorted);
+            double p50 = sorted[n / 2];
+            double p99 = sorted[Math.max(0, (int) Math.ceil(n * 0.99) - 1)];
+            double max = sorted[n - 1];
+            double tick = 1.0 / SinkChild.clockTicksPerSecond();
+            double cpu = (cpuEnd - cpuStart) * tick;
+            Map<String, Object> r = new LinkedHashMap<>();
+            r.put("name", o.name);
+            r.put("at", Instant.now().toString());
+            r.put("scenario", "latency");
+            r.put("messages", o.messages);
+            r.put("size", o.size);
+            r.put("partitions", o.partitions);
+            r.put("trickle_per_s", o.trickleRate);
+            r.put("rotate_schedule_interval", o.rotateSchedule);
+            r.put("rotation", o.rotationKind + ":" + o.rotationValue);
+            r.put("latency_last_ms", round(last));
+            r.put("latency_p50_ms", round(p50));
+            r.put("latency_p99_ms", round(p99));
+            r.put("latency_max_ms", round(max));
+            r.put("cpu_s", round(cpu));
+            r.put("cpu_share_of_one_core", round(cpu / trickleSeconds));
+            r.put("peak_rss_mib", peakRssKib / 1024);
+            r.put("run_dir", runDir.toString());
+            out.printf(Locale.ROOT, """
+                    -- %s --
+                      last record durable (committed) %.0f ms after it was sent; all %d: p50 %.0f ms, p99 %.0f ms, max %.0f ms
+                      (goal: last record <= 2000 ms with rotate_schedule_interval = "1s")
+                      cpu while trickling: %.2f s in %.1f s (%.0f %% of one core); peak RSS %d MiB
+                    """, o.name, last, n, p50, p99, max, cpu, trickleSeconds, 100 * cpu / trickleSeconds,
+                    peakRssKib / 1024);
+            append(r);
+            return 0;
+        }
+    }
+
+    private static final long LATENCY_POLL_MILLIS = 10;
+
+    /** Marks each sent record durable at the first committed-offset read that covers it; false on timeout. */
+    private boolean watchCommits(IggyGroupOffsets offsets, long[] sentAt, long[] durableAt, long[] offsetOf,
+                                 long deadline) throws Exception {
+        int n = sentAt.length;
+        long[] committed = new long[o.partitions];
+        while (true) {
+            if (System.nanoTime() > deadline) return false;
+            for (int p = 0; p < o.partitions; p++) {
+                OptionalLong c = offsets.committedOffset(new PartitionRef(STREAM, TOPIC, p));
+                committed[p] = c.isPresent() ? c.getAsLong() : -1;
+            }
+            long now = System.nanoTime();
+            int done = 0;
+            synchronized (sentAt) {
+                for (int i = 0; i < n; i++) {
+                    if (durableAt[i] == 0 && sentAt[i] != 0 && offsetOf[i] <= committed[i % o.partitions]) {
+                        durableAt[i] = now;
+                    }
+                    if (durableAt[i] != 0) done++;
+                }
+            }
+            if (done == n) return true;
+            Thread.sleep(LATENCY_POLL_MILLIS);
+        }
     }
 
     private boolean covered(IggyGroupOffsets offsets, long[] perPartition) throws Exception {
@@ -270,7 +435,7 @@ public final class EndToEndBench {
                         for (int p = first; p < o.partitions; p += threads) {
                             List<byte[]> payloads = new ArrayList<>(batch);
                             for (long i = 0; i < perPartition[p]; i++) {
-                                payloads.add(Payloads.json(i * o.partitions + p, o.size));
+                                payloads.add(Payloads.json(i * o.partitions + p, o.size, o.shape));
                                 if (payloads.size() == batch) {
                                     producer.send(STREAM, TOPIC, p, payloads);
                                     payloads = new ArrayList<>(batch);
@@ -308,6 +473,9 @@ public final class EndToEndBench {
                     .append('\n');
         }
         plugin.append("output_format = \"").append(o.format).append("\"\n");
+        if (o.rotateSchedule != null) {
+            plugin.append("rotate_schedule_interval = \"").append(o.rotateSchedule).append("\"\n");
+        }
         plugin.append("compression = \"").append(o.compression).append("\"\n");
         plugin.append("upload_concurrency = ").append(o.uploadConcurrency).append('\n');
         if (o.maxBufferedBytes != null) {
@@ -386,6 +554,7 @@ public final class EndToEndBench {
                 -- %s --
                   sink:      %,.0f records/s   %.1f MB/s payload   %.1f MB/s objects   %.1f objects/s   (%d objects, %.1f MB, %.2f s; start-up %.2f s before)
                   raw PUT:   %s objects/s   %s MB/s   (%s s)   sink/raw-PUT = %s
+                  cpu:       %s us/record (%s s user+system from the first record to the last commit); with start-up %s us/record (%s s)
                   last record: durable and committed %s ms after the sink had read it (SIGTERM flush: %s)
                   memory:    peak RSS %d MiB; heap used peak %d MiB, live max %d MiB, committed max %d MiB; buffered peak %s MiB, paused: %s
                   producer:  %,.0f msg/s; sink exit %s
@@ -394,6 +563,7 @@ public final class EndToEndBench {
                 (double) r.get("object_mb"), (double) r.get("sink_seconds"), (double) r.get("sink_startup_s"),
                 r.getOrDefault("raw_put_objects_per_s", "-"), r.getOrDefault("raw_put_mb_per_s", "-"),
                 r.getOrDefault("raw_put_seconds", "-"), r.getOrDefault("sink_vs_raw_put", "-"),
+                r.get("cpu_us_per_record"), r.get("cpu_s"), r.get("cpu_total_us_per_record"), r.get("cpu_total_s"),
                 r.get("time_to_durable_last_ms"), r.get("sigterm_needed"), (long) r.get("peak_rss_mib"),
                 (long) r.get("heap_used_peak_mib"), (long) r.get("heap_live_max_mib"),
                 (long) r.get("heap_committed_max_mib"), r.get("buffered_peak_mib"), r.get("paused_seen"),
@@ -414,6 +584,19 @@ public final class EndToEndBench {
         if (file.getParent() != null) Files.createDirectories(file.getParent());
         Files.writeString(file, json, StandardCharsets.UTF_8, StandardOpenOption.CREATE, StandardOpenOption.APPEND);
         out.println("appended to " + file);
+    }
+
+    /**
+     * CPU per record from the child's {@code /proc/<pid>/stat}: from the first consumed record to the commit that
+     * covered everything (start-up excluded), and from process start (start-up included).
+     */
+    private static void putCpu(Map<String, Object> r, long first, long end, long records) {
+        double tick = 1.0 / SinkChild.clockTicksPerSecond();
+        boolean known = first >= 0 && end >= first;
+        r.put("cpu_s", known ? round((end - first) * tick) : -1.0);
+        r.put("cpu_us_per_record", known ? round((end - first) * tick * 1e6 / records) : -1.0);
+        r.put("cpu_total_s", end >= 0 ? round(end * tick) : -1.0);
+        r.put("cpu_total_us_per_record", end >= 0 ? round(end * tick * 1e6 / records) : -1.0);
     }
 
     private static double round(double v) {

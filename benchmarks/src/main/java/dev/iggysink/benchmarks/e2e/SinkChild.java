@@ -97,6 +97,39 @@ final class SinkChild implements AutoCloseable {
         return -1;
     }
 
+    /**
+     * CPU time the child has used so far, user + system, in clock ticks ({@code utime + stime} of
+     * {@code /proc/<pid>/stat}); −1 when gone or not Linux.
+     */
+    long cpuTicks() {
+        try {
+            String stat = Files.readString(Path.of("/proc", Long.toString(process.pid()), "stat"));
+            // Fields after the command name (which may hold spaces) start at "state", field 3; utime is 14.
+            String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+            return Long.parseLong(f[11]) + Long.parseLong(f[12]);
+        } catch (IOException | RuntimeException e) {
+            return -1;
+        }
+    }
+
+    private static long clockTicks;
+
+    /** Clock ticks per second ({@code getconf CLK_TCK}); 100, the Linux value, when getconf is missing. */
+    static synchronized long clockTicksPerSecond() {
+        if (clockTicks > 0) return clockTicks;
+        clockTicks = 100;
+        try {
+            Process p = new ProcessBuilder("getconf", "CLK_TCK").redirectErrorStream(true).start();
+            String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.US_ASCII).trim();
+            if (p.waitFor(5, TimeUnit.SECONDS) && p.exitValue() == 0) clockTicks = Long.parseLong(out);
+        } catch (IOException | RuntimeException e) {
+            // keep 100
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        return clockTicks;
+    }
+
     /** SIGTERM: the graceful stop (seal, upload, commit). */
     void terminate() {
         process.destroy();

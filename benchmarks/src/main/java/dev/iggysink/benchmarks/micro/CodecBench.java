@@ -8,6 +8,8 @@ import dev.iggysink.application.settings.Compression;
 import dev.iggysink.application.settings.OutputFormat;
 import dev.iggysink.application.settings.PayloadSchema;
 import dev.iggysink.domain.message.SinkRecord;
+import dev.iggysink.benchmarks.Payloads;
+import java.time.InstantSource;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.TimeUnit;
@@ -30,6 +32,12 @@ import org.openjdk.jmh.annotations.Warmup;
  * the file's {@code finish()} included (amortised over its records), so buffer growth and the final copy count.
  * Formats: json_lines, json_array, raw (schema raw, so the payload bytes pass through), and avro/parquet with the
  * payloads' schema. Score: ns per record; bytes per record with {@code -prof gc}.
+ *
+ * <p>{@code shape}: payload keys in the producer's order ({@code as_produced}: the JSON pass-through reorders the
+ * members), sorted ({@code sorted}: the bytes are copied as they are) or with spaces ({@code spaced}: parsed into a
+ * tree and printed again). {@code passThrough=false} forces the tree for every payload, the path before the
+ * pass-through. The pass-through compared with the tree:
+ * {@code jmh CodecBench -p format=json_lines -p headers=false -p passThrough=true,false -prof gc}.
  */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.AverageTime)
@@ -50,6 +58,12 @@ public class CodecBench {
     @Param({"false", "true"})
     public boolean headers;
 
+    @Param({"as_produced", "sorted", "spaced"})
+    public String shape;
+
+    @Param({"true"})
+    public boolean passThrough;
+
     private RecordCodec codec;
     private SinkRecord[] records;
 
@@ -58,8 +72,9 @@ public class CodecBench {
         OutputFormat out = OutputFormat.valueOf(format.toUpperCase(Locale.ROOT));
         PayloadSchema schema = out == OutputFormat.RAW ? PayloadSchema.RAW : PayloadSchema.JSON;
         codec = RecordCodecs.forStream(Fixtures.stream(schema), Fixtures.output(out, Compression.NONE, headers),
-                List.of());
-        records = Fixtures.records(FILE, payloadSize, headers);
+                List.of(), InstantSource.system(), passThrough);
+        records = Fixtures.records(FILE, payloadSize, headers,
+                Payloads.Shape.valueOf(shape.toUpperCase(Locale.ROOT)));
     }
 
     @Benchmark

@@ -38,6 +38,10 @@ final class Fixtures {
 
     /** {@code count} records of consecutive offsets, 1 ms apart, optionally with two string headers each. */
     static SinkRecord[] records(int count, int payloadSize, boolean headers) {
+        return records(count, payloadSize, headers, Payloads.Shape.AS_PRODUCED);
+    }
+
+    static SinkRecord[] records(int count, int payloadSize, boolean headers, Payloads.Shape shape) {
         List<RecordHeader> h = headers
                 ? List.of(RecordHeader.ofStrings("trace_id", "4bf92f3577b34da6a3ce929d0e0e4736"),
                         RecordHeader.ofStrings("source", "gateway-eu-1"))
@@ -45,7 +49,7 @@ final class Fixtures {
         SinkRecord[] out = new SinkRecord[count];
         for (int i = 0; i < count; i++) {
             out[i] = new SinkRecord(PARTITION, 1_000_000L + i, T0_MICROS + i * 1_000L, T0_MICROS + i * 1_000L,
-                    new MessageId(0, 1_000_000L + i), h, Payloads.json(i, payloadSize));
+                    new MessageId(0, 1_000_000L + i), h, Payloads.json(i, payloadSize, shape));
         }
         return out;
     }

@@ -40,4 +40,23 @@ class E2eOptionsTest {
         assertThatThrownBy(() -> E2eOptions.parse(new String[] {"--bogus"}))
                 .isInstanceOf(IllegalArgumentException.class);
     }
+
+    @Test
+    void latency_mode_trickles_rate_times_seconds_with_a_one_second_schedule() {
+        E2eOptions o = E2eOptions.parse(new String[] {"--latency", "--trickle-rate", "10", "--trickle-seconds", "3"});
+        assertThat(o.messages).isEqualTo(30);
+        assertThat(o.rotateSchedule).isEqualTo("1s");
+        assertThat(o.partitions).isEqualTo(2);
+        assertThat(o.name).startsWith("latency-");
+        assertThatThrownBy(() -> E2eOptions.parse(new String[] {"--latency", "--trickle-rate", "0"}))
+                .isInstanceOf(IllegalArgumentException.class);
+    }
+
+    @Test
+    void results_lines_read_back_as_fields() {
+        var row = ResultsTable.parse("{\"name\":\"scale-p8\",\"at\":\"2026-01-01T00:00:00Z\",\"records_per_s\":51234.5,"
+                + "\"sigterm_needed\":true,\"run_dir\":\"a\\\\b \\\"c\\\"\"}");
+        assertThat(row).containsEntry("name", "scale-p8").containsEntry("records_per_s", "51234.5")
+                .containsEntry("sigterm_needed", "true").containsEntry("run_dir", "a\\b \"c\"");
+    }
 }
