@@ -51,6 +51,11 @@ abstract class BufferedFileEncoder implements FileEncoder {
     }
 
     @Override
+    public final long heapBytes() {
+        return finished ? 0 : buf.capacity();
+    }
+
+    @Override
     public final byte[] finish() {
         if (finished) throw new IllegalStateException("file already finished");
         finished = true;

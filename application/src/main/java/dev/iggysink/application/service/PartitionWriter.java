@@ -189,8 +189,10 @@ final class PartitionWriter {
         if (slot.file.isEmpty()) ledger.opened(record.offset());
         slot.file.add(record.offset(), record.timestampMicros(), recordBytes);
         ledger.read(record.offset());
-        slot.reserved += recordBytes;
-        budget.reserve(recordBytes);
+        // The budget holds what the heap carries: the record bytes, or the encoder's buffer when it runs ahead.
+        long held = Math.max(slot.file.recordBytes(), slot.encoder.heapBytes());
+        budget.reserve(held - slot.reserved);
+        slot.reserved = held;
         metrics.encoded(partition, recordBytes);
         Slot target = slot;
         policy.afterAppend(target.file).ifPresent(reason -> seal(target, reason));

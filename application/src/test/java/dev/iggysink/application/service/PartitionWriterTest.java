@@ -142,6 +142,68 @@ class PartitionWriterTest {
     }
 
     @Test
+    void the_budget_holds_the_encoders_buffer_when_it_runs_ahead_of_the_records_and_frees_it_with_the_upload() {
+        LinesCodec lines = new LinesCodec();
+        dev.iggysink.application.port.out.RecordCodec buffered = new dev.iggysink.application.port.out.RecordCodec() {
+            @Override
+            public dev.iggysink.application.port.out.DecodedRecord decode(SinkRecord record)
+                    throws dev.iggysink.application.port.out.BadRecordException {
+                return lines.decode(record);
+            }
+
+            @Override
+            public dev.iggysink.application.port.out.FileEncoder newFile() {
+                dev.iggysink.application.port.out.FileEncoder inner = lines.newFile();
+                return new dev.iggysink.application.port.out.FileEncoder() {
+                    @Override
+                    public long append(dev.iggysink.application.port.out.DecodedRecord record)
+                            throws dev.iggysink.application.port.out.BadRecordException {
+                        return inner.append(record);
+                    }
+
+                    @Override
+                    public int count() {
+                        return inner.count();
+                    }
+
+                    @Override
+                    public byte[] finish() {
+                        return inner.finish();
+                    }
+
+                    @Override
+                    public long heapBytes() {
+                        return 64 * 1024; // a buffer allocated ahead, as the real encoders do
+                    }
+                };
+            }
+
+            @Override
+            public String extension() {
+                return "jsonl";
+            }
+
+            @Override
+            public String contentType() {
+                return "application/x-ndjson";
+            }
+        };
+        PartitionWriter w = new PartitionWriter(P, buffered, new FileLayout(OutputSettings.jsonLines("", "{topic}"),
+                "jsonl"), RotationPolicy.byCount(3), 1, ErrorTolerance.NONE, "_dlq", budget, InstantSource.system(),
+                SinkMetrics.NONE, (from, job, generation) -> handed.add(new Handed(job, generation)));
+        w.restart(-1, true);
+
+        w.accept(records(0, "a", "b"));
+        assertThat(budget.used()).isEqualTo(64 * 1024);
+        assertThat(w.openBytes()).isEqualTo(64 * 1024);
+
+        w.accept(records(2, "c"));
+        assertThat(handed.get(0).job().reservedBytes()).isEqualTo(64 * 1024);
+        w.uploaded(result(handed.get(0), Outcome.DURABLE), handed.get(0).generation());
+        assertThat(budget.used()).isZero();
+    }
+
+    @Test
     void discarding_after_a_crash_drops_open_files_without_handing_them_over() {
         PartitionWriter w = writer("{topic}", 1, ErrorTolerance.NONE);
         w.restart(-1, true);

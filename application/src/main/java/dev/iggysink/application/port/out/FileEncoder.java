@@ -16,6 +16,14 @@ public interface FileEncoder {
     /** Records appended so far. */
     int count();
 
+    /**
+     * The heap this file holds now, buffers included (an encoder's buffer grows ahead of its data), so the memory
+     * budget counts what the heap really carries; 0 when the encoder does not know, and then the record bytes count.
+     */
+    default long heapBytes() {
+        return 0;
+    }
+
     /** Seals the file: frames it (brackets, footer) and compresses it. The encoder is unusable afterwards. */
     byte[] finish();
 }
