@@ -75,6 +75,8 @@ class RunLogsIT {
             assertThat(fx.objects()).isEmpty();
             assertThat(post(base + "/flush", "Bearer " + token).statusCode()).isEqualTo(202);
             await().atMost(Duration.ofSeconds(30)).until(() -> fx.objects().size() == 1);
+            // The run can be over in less than one status interval: wait for the first status line.
+            await().atMost(Duration.ofSeconds(30)).until(() -> sink.logText().contains("status: "));
 
             sink.terminate();
             assertThat(sink.waitFor(Duration.ofSeconds(60))).as(sink.logText()).isZero();
