@@ -195,10 +195,7 @@ public final class AwsS3ObjectStore extends S3WritePath<CompletedPart> {
                     e);
         }
         // Timeouts (ApiCallAttemptTimeoutException) and I/O failures: the request got no complete answer.
-        if (StoreFailures.isTransport(e) || e.getClass().getSimpleName().contains("Timeout")) {
-            return StoreFailures.transport(operation, bucket, key, e);
-        }
-        return StoreFailures.local(operation, bucket, key, e);
+        return StoreFailures.withoutAnswer(operation, bucket, key, e);
     }
 
     private static AwsCredentialsProvider credentialsOf(StorageSettings settings) {

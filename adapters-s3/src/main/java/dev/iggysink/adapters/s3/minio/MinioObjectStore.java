@@ -231,10 +231,7 @@ public final class MinioObjectStore extends S3WritePath<Part> {
                         "non-XML error response", null, invalid);
             }
         }
-        if (StoreFailures.isTransport(e)) {
-            return StoreFailures.transport(operation, bucket, key, e);
-        }
-        return StoreFailures.local(operation, bucket, key, e);
+        return StoreFailures.withoutAnswer(operation, bucket, key, e);
     }
 
     private static OkHttpClient httpClient(StorageSettings settings) {
