@@ -51,6 +51,7 @@ class PlantedViolationsTest {
     void rule3_fails_when_a_dependency_points_outwards() {
         assertViolation("planted.r3adapterToBootstrap", ArchitectureRules::layers, "bootstrap.Main");
         assertViolation("planted.r3domainToApplication", ArchitectureRules::layers, "application.Service");
+        assertViolation("planted.r5testkitInBootstrap", ArchitectureRules::layers, "testkit.FakeBroker");
         assertClean("planted.r3ok", ArchitectureRules::layers);
     }
 
@@ -65,12 +66,15 @@ class PlantedViolationsTest {
         assertViolation("planted.r5", ArchitectureRules::adaptersAreUsedOnlyByThemselvesAndBootstrap, "FakeBroker");
         assertViolation("planted.r2", ArchitectureRules::adaptersAreUsedOnlyByThemselvesAndBootstrap, "S3Store");
         assertViolation("planted.r4", ArchitectureRules::adaptersAreUsedOnlyByThemselvesAndBootstrap, "JsonEncoder");
+        assertViolation("planted.r5testkitInBootstrap", ArchitectureRules::adaptersAreUsedOnlyByThemselvesAndBootstrap,
+                "FakeBroker");
         assertClean("planted.r5ok", ArchitectureRules::adaptersAreUsedOnlyByThemselvesAndBootstrap);
     }
 
     @Test
-    void rule6_fails_on_a_package_cycle_but_accepts_the_rotation_reason_edge() {
+    void rule6_fails_on_a_package_cycle_even_the_rotation_reason_one_it_once_exempted() {
         assertViolation("planted.r6", ArchitectureRules::noPackageCycles, "Names");
+        assertViolation("planted.r6reason", ArchitectureRules::noPackageCycles, "RotationReason");
         assertClean("planted.r6ok", ArchitectureRules::noPackageCycles);
     }
 

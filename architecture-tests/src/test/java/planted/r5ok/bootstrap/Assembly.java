@@ -2,6 +2,6 @@ package planted.r5ok.bootstrap;
 
 public class Assembly {
     public Object[] wire() {
-        return new Object[] {new planted.r5ok.adapters.s3.aws.AwsStore(), new planted.r5ok.testkit.FakeBroker()};
+        return new Object[] {new planted.r5ok.adapters.s3.aws.AwsStore()};
     }
 }

@@ -6,6 +6,8 @@ import dev.iggysink.adapters.config.ConnectorConfigLoader;
 import dev.iggysink.adapters.format.ObjectOffsets;
 import dev.iggysink.adapters.iggy.IggyGroupOffsets;
 import dev.iggysink.application.port.out.ObjectStore;
+import dev.iggysink.application.port.out.SourceException;
+import dev.iggysink.application.port.out.StoreException;
 import dev.iggysink.application.service.Audit;
 import dev.iggysink.application.settings.SinkSettings;
 import dev.iggysink.application.settings.StreamSettings;
@@ -28,7 +30,9 @@ import picocli.CommandLine.Option;
  * to a live sink.
  */
 @Command(name = "audit", mixinStandardHelpOptions = true,
-        description = "Check the bucket against the committed offsets: coverage, gaps, overlaps. Exit 1 on a gap.")
+        description = "Check the bucket against the committed offsets: coverage, gaps, overlaps. Exit 1 on a gap.",
+        exitCodeListHeading = "%nExit codes:%n",
+        exitCodeList = {ExitCodes.AUDIT_HELP_0, ExitCodes.AUDIT_HELP_1, ExitCodes.HELP_2, ExitCodes.AUDIT_HELP_3})
 final class AuditCommand implements Callable<Integer> {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
@@ -42,44 +46,53 @@ final class AuditCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         PrintWriter out = spec.commandLine().getOut();
+        PrintWriter err = spec.commandLine().getErr();
         ConfigResult result = ConnectorConfigLoader.load(config, System.getenv());
         if (!result.ok()) {
             for (ConfigError e : result.errors()) out.println("config error: " + e);
             out.flush();
             return ExitCodes.CONFIG;
         }
-        boolean ok = true;
-        int overlapping = 0;
-        Map<String, Integer> unchecked = new TreeMap<>();
+        Totals totals = new Totals();
         for (SinkSettings s : result.sinks()) {
-            try (ObjectStore store = SinkAssembly.store(s)) {
-                for (StreamSettings stream : s.streams()) {
-                    for (String topic : stream.topics()) {
-                        try (IggyGroupOffsets offsets = new IggyGroupOffsets(s.iggy(), stream.stream(), topic,
-                                stream.consumerGroup(), SinkAssembly.IGGY_CALL_TIMEOUT)) {
-                            List<PartitionRef> partitions = offsets.partitions();
-                            String prefix = Audit.listPrefix(s.output().prefix(), s.output().pathTemplate(),
-                                    stream.stream(), topic);
-                            List<Audit.PartitionAudit> audits = Audit.run(store, prefix, s.delivery().dlqPrefix(),
-                                    partitions, p -> committed(offsets, p),
-                                    noContent ? (k, c) -> Optional.empty() : (k, c) -> inside(k, c, unchecked));
-                            for (Audit.PartitionAudit a : audits) {
-                                ok &= a.ok();
-                                overlapping += a.overlaps().size();
-                                print(out, a);
-                            }
-                        }
-                    }
-                }
+            String failure = null;
+            try {
+                audit(s, out, totals);
+            } catch (SourceException | Unreadable e) {
+                failure = e.getMessage();
+            } catch (StoreException e) {
+                failure = "the object store at " + StartupChecks.storeEndpoint(s) + ": " + e.getMessage();
+            }
+            if (failure != null) {
+                out.flush();
+                err.println("audit failed: " + failure);
+                err.flush();
+                return ExitCodes.STARTUP;
             }
         }
-        unchecked.forEach((why, n) -> out.println("content not checked (key trusted) for " + n + " object(s): "
-                + why));
-        out.println(ok ? (overlapping == 0 ? "AUDIT OK: every committed offset is in exactly one object"
-                : "AUDIT OK with " + overlapping + " overlapping object(s) (duplicates, nothing missing)")
-                : "AUDIT FAILED: see gaps/mismatches above");
+        totals.unchecked.forEach((why, n) -> out.println("content not checked (key trusted) for " + n
+                + " object(s): " + why));
+        if (!totals.ok) {
+            out.println("AUDIT FAILED: see gaps/mismatches above");
+        } else {
+            StringBuilder line = new StringBuilder("AUDIT OK: ");
+            line.append(totals.overlapping == 0 ? "every committed offset is in exactly one object"
+                    : totals.overlapping + " overlapping object(s) (duplicates, nothing missing)");
+            if (totals.deadLettered > 0) {
+                line.append("; ").append(totals.deadLettered)
+                        .append(" offset(s) are only in dead-letter objects (listed above)");
+            }
+            out.println(line);
+        }
         out.flush();
-        return ok ? ExitCodes.OK : ExitCodes.INCOMPLETE;
+        return totals.ok ? ExitCodes.OK : ExitCodes.INCOMPLETE;
+    }
+
+    private static final class Totals {
+        boolean ok = true;
+        int overlapping;
+        int deadLettered;
+        final Map<String, Integer> unchecked = new TreeMap<>();
     }
 
     /** The offsets an object holds; one that cannot be read is counted under its reason and trusted by its key. */
@@ -90,17 +103,57 @@ final class AuditCommand implements Callable<Integer> {
         return Optional.empty();
     }
 
-    private static OptionalLong committed(IggyGroupOffsets offsets, PartitionRef p) {
-        try {
-            return offsets.committedOffset(p);
-        } catch (Exception e) {
-            throw new IllegalStateException("reading the committed offset of " + p + ": " + e.getMessage(), e);
+    private void audit(SinkSettings s, PrintWriter out, Totals totals) throws SourceException, StoreException {
+        try (ObjectStore store = SinkAssembly.store(s)) {
+            for (StreamSettings stream : s.streams()) {
+                for (String topic : stream.topics()) {
+                    try (IggyGroupOffsets offsets = new IggyGroupOffsets(s.iggy(), stream.stream(), topic,
+                            stream.consumerGroup(), SinkAssembly.IGGY_CALL_TIMEOUT)) {
+                        List<PartitionRef> partitions = offsets.partitions();
+                        String prefix = Audit.listPrefix(s.output().prefix(), s.output().pathTemplate(),
+                                stream.stream(), topic);
+                        String dlq = Audit.deadLetterPrefix(s.output().prefix(), s.delivery().dlqPrefix(),
+                                stream.stream(), topic);
+                        List<Audit.PartitionAudit> audits = Audit.run(store, prefix, s.delivery().dlqPrefix(), dlq,
+                                partitions, p -> committed(offsets, p),
+                                noContent ? (k, c) -> Optional.empty() : (k, c) -> inside(k, c, totals.unchecked));
+                        for (Audit.PartitionAudit a : audits) {
+                            totals.ok &= a.ok();
+                            totals.overlapping += a.overlaps().size();
+                            totals.deadLettered += a.deadLettered().size();
+                            print(out, a, dlq);
+                        }
+                    }
+                }
+            }
         }
     }
 
-    private static void print(PrintWriter out, Audit.PartitionAudit a) {
+    /** A committed offset that could not be read; carries the source's one-line message. */
+    private static final class Unreadable extends RuntimeException {
+        Unreadable(SourceException e) {
+            super(e.getMessage(), e);
+        }
+    }
+
+    private static OptionalLong committed(IggyGroupOffsets offsets, PartitionRef p) {
+        try {
+            return offsets.committedOffset(p);
+        } catch (SourceException e) {
+            throw new Unreadable(e);
+        }
+    }
+
+    private static void print(PrintWriter out, Audit.PartitionAudit a, String deadLetterPrefix) {
         out.printf("%s: committed=%d objects=%d covered=%s gaps=%s overlaps=%d mismatches=%d%n", a.partition(),
                 a.committed(), a.objects(), a.covered(), a.gaps(), a.overlaps().size(), a.mismatches().size());
+        if (!a.deadLettered().isEmpty()) {
+            StringBuilder list = new StringBuilder();
+            for (long o : a.deadLettered()) list.append(list.length() == 0 ? "" : ", ").append(o);
+            out.println("  dead letters: offset" + (a.deadLettered().size() == 1 ? " " : "s ") + list
+                    + (a.deadLettered().size() == 1 ? " is" : " are") + " in dead-letter objects under "
+                    + deadLetterPrefix);
+        }
         a.overlaps().forEach(o -> out.println("  overlap: " + o));
         a.mismatches().forEach(m -> out.println("  mismatch: " + m));
     }

@@ -1,16 +1,25 @@
 package dev.iggysink.bootstrap;
 
+import dev.iggysink.adapters.config.Durations;
 import java.time.Duration;
 import picocli.CommandLine;
 
-/** "30s", "500ms", "2m" for command-line options. */
+/**
+ * Duration options ({@code 30s}, {@code 1h}, {@code 1h 30m}) in the same syntax as the config file, and more than
+ * zero: every duration option of the command line is an interval.
+ */
 final class DurationConverter implements CommandLine.ITypeConverter<Duration> {
     @Override
     public Duration convert(String value) {
-        String v = value.trim().toLowerCase(java.util.Locale.ROOT);
-        if (v.endsWith("ms")) return Duration.ofMillis(Long.parseLong(v.substring(0, v.length() - 2)));
-        if (v.endsWith("s")) return Duration.ofSeconds(Long.parseLong(v.substring(0, v.length() - 1)));
-        if (v.endsWith("m")) return Duration.ofMinutes(Long.parseLong(v.substring(0, v.length() - 1)));
-        return Duration.ofSeconds(Long.parseLong(v));
+        Duration d;
+        try {
+            d = Durations.parse(value);
+        } catch (IllegalArgumentException e) {
+            String why = e.getMessage().equals("not a duration") ? "" : e.getMessage() + "; ";
+            throw new CommandLine.TypeConversionException("'" + value + "' is not a duration (" + why
+                    + "write it like 30s, 500ms, 1h or 1h 30m)");
+        }
+        if (d.isZero()) throw new CommandLine.TypeConversionException("must be more than zero, was '" + value + "'");
+        return d;
     }
 }

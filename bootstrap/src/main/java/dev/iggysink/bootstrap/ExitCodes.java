@@ -1,15 +1,31 @@
 package dev.iggysink.bootstrap;
 
-/** Process exit codes, documented in the README. */
+/** Process exit codes, documented in the README's Commands table and in every command's {@code --help}. */
 final class ExitCodes {
-    /** Everything read was made durable and committed; or the command succeeded. */
+    /** Everything read was made durable and committed (or nothing was read: stopped while starting); success. */
     static final int OK = 0;
     /** Stopped with data not yet durable (it will be read again), a halted partition, or an audit found a gap. */
     static final int INCOMPLETE = 1;
     /** The configuration is invalid, or the command line is wrong. */
     static final int CONFIG = 2;
-    /** Iggy or the object store refused us at startup (credentials, missing bucket/stream/topic, unreachable). */
+    /**
+     * Could not start: Iggy or the object store refused us (wrong credentials, missing stream/topic/bucket, an Iggy
+     * server of another version), the admin port is taken, or (with {@code --fail-fast}, and always for
+     * {@code audit}) Iggy or the store did not answer.
+     */
     static final int STARTUP = 3;
+
+    /** For picocli's {@code exitCodeList}: the lines of {@code --help}'s "Exit codes:" section. */
+    static final String RUN_HELP_0 = " 0:everything read became durable and was committed (or stopped while starting)";
+    static final String RUN_HELP_1 = " 1:stopped with data not yet durable (read again on the next start), or a"
+            + " partition halted on a bad record";
+    static final String HELP_2 = " 2:bad configuration or command line";
+    static final String RUN_HELP_3 = " 3:could not start: admin port taken; Iggy refused the login (wrong password),"
+            + " the stream or topic is missing, or the server speaks another Iggy version; the store refused the"
+            + " bucket check; with --fail-fast also Iggy or the store unreachable";
+    static final String AUDIT_HELP_0 = " 0:no gap below the committed offsets";
+    static final String AUDIT_HELP_1 = " 1:a gap or a mismatch";
+    static final String AUDIT_HELP_3 = " 3:Iggy or the store refused or did not answer (one line says which)";
 
     private ExitCodes() {
     }

@@ -4,7 +4,6 @@ import dev.iggysink.adapters.config.ConfigError;
 import dev.iggysink.adapters.config.ConfigResult;
 import dev.iggysink.adapters.config.ConnectorConfigLoader;
 import dev.iggysink.adapters.config.SettingsPrinter;
-import dev.iggysink.application.port.out.StoreException;
 import dev.iggysink.application.settings.AdminSettings;
 import dev.iggysink.application.settings.SinkSettings;
 import dev.iggysink.bootstrap.admin.AdminHttpServer;
@@ -24,9 +23,13 @@ import picocli.CommandLine.Option;
 
 /** Validates, probes the store, and runs until SIGTERM/SIGINT; exits 0 only when everything read became durable. */
 @Command(name = "run", mixinStandardHelpOptions = true,
-        description = "Run the sink(s) of a connector file or runtime config until stopped (SIGTERM/SIGINT).")
+        description = "Run the sink(s) of a connector file or runtime config until stopped (SIGTERM/SIGINT).",
+        exitCodeListHeading = "%nExit codes:%n",
+        exitCodeList = {ExitCodes.RUN_HELP_0, ExitCodes.RUN_HELP_1, ExitCodes.HELP_2, ExitCodes.RUN_HELP_3})
 final class RunCommand implements Callable<Integer> {
     private static final Logger LOG = LoggerFactory.getLogger(RunCommand.class);
+    /** After this long without an answer from a service at start, say so (and again each time it passes). */
+    static final Duration SLOW_ANSWER = Duration.ofSeconds(10);
 
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
@@ -35,8 +38,12 @@ final class RunCommand implements Callable<Integer> {
     Path config;
 
     @Option(names = "--status-interval", defaultValue = "30s", converter = DurationConverter.class,
-            description = "how often to log the status line (default ${DEFAULT-VALUE})")
+            description = "how often to log the status line, e.g. 30s, 5m, 1h (default ${DEFAULT-VALUE})")
     Duration statusInterval;
+
+    @Option(names = "--fail-fast", description = "exit 3 at once when Iggy or the object store cannot be reached at"
+            + " start, instead of retrying (with a log line per attempt and degraded health) until they answer")
+    boolean failFast;
 
     @Option(names = LogFormat.OPTION, converter = LogFormat.Converter.class,
             description = "text (default) or json: one JSON object per log line; overrides [logging] format")
@@ -102,13 +109,11 @@ final class RunCommand implements Callable<Integer> {
             LOG.info("stop requested: sealing, uploading and committing what was read");
             runner.requestStop();
         });
+        StartupChecks checks = new StartupChecks(failFast, SLOW_ANSWER, Signals::stopRequested);
         for (SinkSettings s : sinks) {
             if (Signals.stopRequested()) break;
             LOG.info("effective configuration of sink {}:\n{}", s.key(), SettingsPrinter.redacted(s));
-            try {
-                runner.start(s, metrics.forSink(s.key()));
-            } catch (StoreException e) {
-                LOG.error("sink {}: the object store check failed: {}", s.key(), e.getMessage());
+            if (runner.start(s, metrics.forSink(s.key()), checks) == StartupChecks.Outcome.FAILED) {
                 runner.requestStop();
                 runner.awaitAll();
                 return ExitCodes.STARTUP;

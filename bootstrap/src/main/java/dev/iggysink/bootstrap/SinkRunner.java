@@ -46,6 +46,27 @@ final class SinkRunner implements AutoCloseable {
             store.close();
             throw e;
         }
+        return launch(settings, store, metrics);
+    }
+
+    /**
+     * Checks the store and Iggy, then starts the sink; nothing is consumed unless every check passed. Not started
+     * when a check failed or a stop came first.
+     */
+    StartupChecks.Outcome start(SinkSettings settings, SinkMetrics metrics, StartupChecks checks)
+            throws InterruptedException {
+        ObjectStore store = SinkAssembly.store(settings);
+        StartupChecks.Outcome outcome = checks.check(settings, store);
+        if (outcome != StartupChecks.Outcome.READY) {
+            // After a stop the check may still be waiting on the store: the process exits without it.
+            if (outcome == StartupChecks.Outcome.FAILED) store.close();
+            return outcome;
+        }
+        launch(settings, store, metrics);
+        return outcome;
+    }
+
+    private Running launch(SinkSettings settings, ObjectStore store, SinkMetrics metrics) {
         SinkService service = SinkAssembly.service(settings, store, metrics);
         service.start();
         Running r = new Running(settings, store, service);

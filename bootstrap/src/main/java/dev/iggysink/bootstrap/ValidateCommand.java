@@ -14,7 +14,8 @@ import picocli.CommandLine.Option;
 
 /** Checks a connector file (or runtime config) and prints every problem at once; touches neither Iggy nor S3. */
 @Command(name = "validate", mixinStandardHelpOptions = true,
-        description = "Check a connector or runtime config file; print OK or every error. Exit 0 or 2.")
+        description = "Check a connector or runtime config file; print OK or every error. Exit 0 or 2.",
+        exitCodeListHeading = "%nExit codes:%n", exitCodeList = {" 0:the configuration is valid", ExitCodes.HELP_2})
 final class ValidateCommand implements Callable<Integer> {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;

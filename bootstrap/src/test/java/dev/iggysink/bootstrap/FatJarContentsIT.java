@@ -15,7 +15,8 @@ import org.junit.jupiter.api.Test;
 /**
  * The shaded jar (built by {@code package}, checked by failsafe after it) ships Avro and Parquet but no Hadoop:
  * hadoop-common is only {@code provided} for javac and test-scoped for the Parquet reader, and a Hadoop that slipped
- * in through a transitive dependency would add tens of MiB and a second logging and Guava stack.
+ * in through a transitive dependency would add tens of MiB and a second logging and Guava stack. It ships no test
+ * infrastructure either: the in-JVM broker and s3proxy belong to the demo's own jar (demo/).
  */
 class FatJarContentsIT {
     private static List<String> entries;
@@ -34,6 +35,14 @@ class FatJarContentsIT {
     @Test
     void no_hadoop_class_is_shipped() {
         assertThat(entries).noneMatch(name -> name.startsWith("org/apache/hadoop/"));
+    }
+
+    @Test
+    void no_test_infrastructure_is_shipped() {
+        assertThat(entries).as("testkit (in-JVM broker, MinIO launcher)")
+                .noneMatch(name -> name.startsWith("dev/iggysink/testkit/"));
+        assertThat(entries).as("s3proxy").noneMatch(name -> name.startsWith("org/gaul/"));
+        assertThat(entries).as("the demo").noneMatch(name -> name.startsWith("dev/iggysink/demo/"));
     }
 
     @Test

@@ -33,8 +33,9 @@ import tools.jackson.databind.json.JsonMapper;
 
 /**
  * Validates one sink connector file's tree (environment overrides already applied) and converts it to
- * {@link SinkSettings}: every key, alias, default and rule of the reference (sections 2 to 5) plus our additions
- * (section 7). All problems are recorded; settings are produced only when this file had none.
+ * {@link SinkSettings}: every key, alias, default and rule of the Rust S3 sink's connector file plus our additions
+ * (see the README's configuration section). All problems are recorded; settings are produced only when this file
+ * had none.
  */
 final class ConnectorReader {
     static final List<String> TOP_LEVEL_KEYS = List.of("type", "key", "enabled", "version", "name", "path",

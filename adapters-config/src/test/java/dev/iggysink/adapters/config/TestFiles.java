@@ -39,7 +39,7 @@ final class TestFiles {
         }
     }
 
-    /** The seed connector file with one exact line replaced (the line must exist, so a stale edit fails loudly). */
+    /** The upstream guide's connector file (seed/s3.toml) with one exact line replaced (the line must exist, so a stale edit fails loudly). */
     static String seedWith(String line, String replacement) {
         String seed = read("seed/s3.toml");
         if (!seed.contains(line + "\n")) {

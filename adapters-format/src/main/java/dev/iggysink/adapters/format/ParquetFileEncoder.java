@@ -13,8 +13,8 @@ import org.apache.parquet.hadoop.ParquetWriter;
 import org.apache.parquet.hadoop.metadata.CompressionCodecName;
 
 /**
- * A Parquet file built in memory with parquet-avro, without Hadoop at run time. Three settings make that work
- * (DEPENDENCIES.md §4): a {@link PlainParquetConfiguration} instead of Hadoop's Configuration, the
+ * A Parquet file built in memory with parquet-avro, without Hadoop at run time. Three settings make that work:
+ * a {@link PlainParquetConfiguration} instead of Hadoop's Configuration, the
  * {@code GenericData} data model given explicitly (else parquet-avro asks Hadoop for it), and {@link ParquetCodecs}
  * instead of parquet-hadoop's codec factory.
  *

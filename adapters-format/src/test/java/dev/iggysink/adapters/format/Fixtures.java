@@ -22,7 +22,7 @@ import java.time.ZoneId;
 import java.util.List;
 import java.util.Optional;
 
-/** The seed's example (stream application_logs/api_requests, partition 1, offset 42) and small builders. */
+/** The upstream S3 sink guide's example (stream application_logs/api_requests, partition 1, offset 42) and small builders. */
 final class Fixtures {
     static final Instant SEED_TIME = Instant.parse("2026-03-16T14:02:31Z");
     /** Sub-second part that the whole-second timestamp must drop. */

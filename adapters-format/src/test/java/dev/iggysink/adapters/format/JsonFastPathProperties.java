@@ -1,5 +1,6 @@
 package dev.iggysink.adapters.format;
 
+import static dev.iggysink.adapters.format.Seeded.longBetween;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -8,12 +9,7 @@ import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
-import net.jqwik.api.Arbitraries;
-import net.jqwik.api.Arbitrary;
-import net.jqwik.api.ForAll;
-import net.jqwik.api.Property;
-import net.jqwik.api.Provide;
-import net.jqwik.api.constraints.Size;
+import java.util.Random;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -25,25 +21,30 @@ class JsonFastPathProperties {
 
     // ---- DoubleFormat: fast path vs exact search ----
 
-    @Property(tries = 3000)
-    void fast_double_text_is_the_exact_search_text(@ForAll("doubles") double d) {
-        String fast = DoubleFormat.ryuFast(d);
-        if (fast != null) assertThat(fast).as("%s", d).isEqualTo(DoubleFormat.ryuExact(d));
-        assertThat(DoubleFormat.ryu(d)).isEqualTo(DoubleFormat.ryuExact(d));
+    @Test
+    void fast_double_text_is_the_exact_search_text() {
+        Seeded.check(3000, r -> {
+            double d = nonZeroDouble(r);
+            String fast = DoubleFormat.ryuFast(d);
+            if (fast != null) assertThat(fast).as("%s", d).isEqualTo(DoubleFormat.ryuExact(d));
+            assertThat(DoubleFormat.ryu(d)).as("%s", d).isEqualTo(DoubleFormat.ryuExact(d));
+        });
     }
 
-    @Provide
-    Arbitrary<Double> doubles() {
-        return Arbitraries.oneOf(
+    private static double nonZeroDouble(Random r) {
+        double d;
+        do {
+            d = switch (r.nextInt(4)) {
                 // any bit pattern: mostly 16-17 digits, subnormals, extremes
-                Arbitraries.longs().map(Double::longBitsToDouble).filter(d -> Double.isFinite(d) && d != 0),
+                case 0 -> Double.longBitsToDouble(r.nextLong());
                 // short decimals at every scale: the fast path's domain and its edges
-                Arbitraries.longs().between(-999_999_999_999_999L, 999_999_999_999_999L).filter(l -> l != 0)
-                        .flatMap(m -> Arbitraries.integers().between(-330, 310)
-                                .map(e -> Double.parseDouble(m + "e" + e)))
-                        .filter(d -> Double.isFinite(d) && d != 0),
-                Arbitraries.integers().between(-1000, 1000).map(i -> i / 10.0).filter(d -> d != 0),
-                Arbitraries.doubles().filter(d -> Double.isFinite(d) && d != 0));
+                case 1 -> Double.parseDouble(longBetween(r, -999_999_999_999_999L, 999_999_999_999_999L) + "e"
+                        + (r.nextInt(641) - 330));
+                case 2 -> (r.nextInt(2001) - 1000) / 10.0;
+                default -> (r.nextDouble() - 0.5) * Math.pow(10, r.nextInt(40) - 20);
+            };
+        } while (!Double.isFinite(d) || d == 0);
+        return d;
     }
 
     @Test
@@ -57,28 +58,40 @@ class JsonFastPathProperties {
 
     // ---- JsonOut.string: bulk path vs the char-by-char printer ----
 
-    @Property(tries = 2000)
-    void printed_strings_are_the_char_by_char_printers_bytes(@ForAll("texts") String s, @ForAll("prefill") int fill) {
-        ByteBuf out = new ByteBuf(16);
-        for (int i = 0; i < fill; i++) out.write('x'); // land near the capacity boundary
-        JsonOut.string(out, s);
-        byte[] all = out.toByteArray();
-        assertThat(Arrays.copyOfRange(all, fill, all.length)).isEqualTo(referenceString(s));
+    @Test
+    void printed_strings_are_the_char_by_char_printers_bytes() {
+        Seeded.check(2000, r -> {
+            String s = text(r);
+            int fill = r.nextInt(41);
+            ByteBuf out = new ByteBuf(16);
+            for (int i = 0; i < fill; i++) out.write('x'); // land near the capacity boundary
+            JsonOut.string(out, s);
+            byte[] all = out.toByteArray();
+            assertThat(Arrays.copyOfRange(all, fill, all.length)).as("%s", s).isEqualTo(referenceString(s));
+        });
     }
 
-    @Provide
-    Arbitrary<String> texts() {
-        return Arbitraries.oneOf(
-                Arbitraries.strings().ascii().ofMaxLength(200),
-                Arbitraries.strings().all().ofMaxLength(60),
-                Arbitraries.strings().withChars("a\"\\\b\f\n\r\t\u0000\u001f\u007f\u00e9\u07ff\u0800\uffff\ud83d\ude00")
-                        .ofMaxLength(40),
-                Arbitraries.strings().alpha().ofMinLength(100).ofMaxLength(3000));
-    }
-
-    @Provide
-    Arbitrary<Integer> prefill() {
-        return Arbitraries.integers().between(0, 40);
+    /** Short ASCII, any text, the characters that need escaping or several bytes, long plain runs. */
+    private static String text(Random r) {
+        switch (r.nextInt(4)) {
+            case 0: {
+                char[] c = new char[r.nextInt(201)];
+                for (int i = 0; i < c.length; i++) c[i] = (char) r.nextInt(0x80);
+                return new String(c);
+            }
+            case 1: return Seeded.text(r, 60);
+            case 2: {
+                String pool = "a\"\\\b\f\n\r\t\u0000\u001f\u007f\u00e9\u07ff\u0800\uffff\ud83d\ude00";
+                char[] c = new char[r.nextInt(41)];
+                for (int i = 0; i < c.length; i++) c[i] = pool.charAt(r.nextInt(pool.length()));
+                return new String(c);
+            }
+            default: {
+                char[] c = new char[100 + r.nextInt(2901)];
+                for (int i = 0; i < c.length; i++) c[i] = (char) ((r.nextBoolean() ? 'a' : 'A') + r.nextInt(26));
+                return new String(c);
+            }
+        }
     }
 
     /** The printer before the fast path, byte for byte (serde_json's escaping). */
@@ -130,36 +143,55 @@ class JsonFastPathProperties {
 
     // ---- Json.string: byte scan vs strict UTF-8 ----
 
-    @Property(tries = 2000)
-    void unescaped_string_bytes_parse_as_strict_utf8_or_fail(@ForAll @Size(max = 40) byte[] raw) {
-        byte[] body = raw.clone();
-        for (int i = 0; i < body.length; i++) {
-            // no quote, backslash or control: what is left is the UTF-8 question
-            if (body[i] == '"' || body[i] == '\\' || (body[i] >= 0 && body[i] < 0x20)) body[i] = 'a';
-        }
-        byte[] doc = quoted(body);
-        String strict = strictUtf8(body);
-        if (strict == null) {
-            assertThatThrownBy(() -> Json.parse(doc, Json.Dialect.SIMD)).isInstanceOf(JsonException.class);
-        } else {
-            assertThat(parse(doc)).isEqualTo(strict);
-        }
+    @Test
+    void unescaped_string_bytes_parse_as_strict_utf8_or_fail() {
+        Seeded.check(2000, r -> {
+            byte[] body = utf8ish(r);
+            for (int i = 0; i < body.length; i++) {
+                // no quote, backslash or control: what is left is the UTF-8 question
+                if (body[i] == '"' || body[i] == '\\' || (body[i] >= 0 && body[i] < 0x20)) body[i] = 'a';
+            }
+            byte[] doc = quoted(body);
+            String strict = strictUtf8(body);
+            if (strict == null) {
+                assertThatThrownBy(() -> Json.parse(doc, Json.Dialect.SIMD)).as(Arrays.toString(body))
+                        .isInstanceOf(JsonException.class);
+            } else {
+                assertThat(parse(doc)).as(Arrays.toString(body)).isEqualTo(strict);
+            }
+        });
     }
 
-    @Property(tries = 1000)
-    void printed_strings_parse_back(@ForAll("texts") String s) {
-        ByteBuf out = new ByteBuf(16);
-        JsonOut.string(out, s);
-        StringBuilder expected = new StringBuilder();
-        for (int i = 0; i < s.length(); i++) {
-            char c = s.charAt(i);
-            if (Character.isHighSurrogate(c) && i + 1 < s.length() && Character.isLowSurrogate(s.charAt(i + 1))) {
-                expected.append(c).append(s.charAt(++i));
-            } else {
-                expected.append(Character.isSurrogate(c) ? '\uFFFD' : c);
+    /**
+     * Up to 40 bytes: random ones (mostly invalid UTF-8), or valid text with one byte changed now and then, so the
+     * scan meets well-formed two-, three- and four-byte sequences and near misses of them, not only noise.
+     */
+    private static byte[] utf8ish(Random r) {
+        if (r.nextBoolean()) return Seeded.bytes(r, 40);
+        byte[] b = Seeded.validText(r, 10).getBytes(StandardCharsets.UTF_8);
+        if (b.length > 40) b = Arrays.copyOf(b, 40);
+        if (b.length > 0 && r.nextBoolean()) b[r.nextInt(b.length)] = (byte) r.nextInt(256);
+        return b;
+    }
+
+    @Test
+    void printed_strings_parse_back() {
+        Seeded.check(1000, r -> {
+            String s = text(r);
+            ByteBuf out = new ByteBuf(16);
+            JsonOut.string(out, s);
+            StringBuilder expected = new StringBuilder();
+            for (int i = 0; i < s.length(); i++) {
+                char c = s.charAt(i);
+                if (Character.isHighSurrogate(c) && i + 1 < s.length()
+                        && Character.isLowSurrogate(s.charAt(i + 1))) {
+                    expected.append(c).append(s.charAt(++i));
+                } else {
+                    expected.append(Character.isSurrogate(c) ? '\uFFFD' : c);
+                }
             }
-        }
-        assertThat(parse(out.toByteArray())).isEqualTo(expected.toString());
+            assertThat(parse(out.toByteArray())).as("%s", s).isEqualTo(expected.toString());
+        });
     }
 
     @Test
@@ -176,10 +208,24 @@ class JsonFastPathProperties {
 
     // ---- Json.number: integers without a String ----
 
-    @Property(tries = 1000)
-    void integers_parse_to_their_value(@ForAll long v) throws JsonException {
-        assertThat(Json.parse(utf8(Long.toString(v)), Json.Dialect.SIMD)).isEqualTo(v);
-        assertThat(Json.parse(utf8("[" + v + "]"), Json.Dialect.SERDE)).isEqualTo(java.util.List.of(v));
+    @Test
+    void integers_parse_to_their_value() {
+        Seeded.check(1000, r -> {
+            long v = anyLong(r);
+            try {
+                assertThat(Json.parse(utf8(Long.toString(v)), Json.Dialect.SIMD)).isEqualTo(v);
+                assertThat(Json.parse(utf8("[" + v + "]"), Json.Dialect.SERDE)).isEqualTo(java.util.List.of(v));
+            } catch (JsonException e) {
+                throw new AssertionError(String.valueOf(v), e);
+            }
+        });
+    }
+
+    /** Any long, with every length of decimal digits equally likely and the bounds now and then. */
+    private static long anyLong(Random r) {
+        long v = longBetween(r, Long.MIN_VALUE, Long.MAX_VALUE);
+        int digits = 1 + r.nextInt(19);
+        return r.nextBoolean() ? v : v % (long) Math.pow(10, digits);
     }
 
     @Test
@@ -189,11 +235,14 @@ class JsonFastPathProperties {
         assertThat(Json.parse(utf8("-999999999999999999"), Json.Dialect.SIMD)).isEqualTo(-999_999_999_999_999_999L);
     }
 
-    @Property(tries = 500)
-    void buffer_longs_are_long_to_string(@ForAll long v) {
-        ByteBuf out = new ByteBuf(16);
-        out.writeLong(v);
-        assertThat(new String(out.toByteArray(), StandardCharsets.US_ASCII)).isEqualTo(Long.toString(v));
+    @Test
+    void buffer_longs_are_long_to_string() {
+        Seeded.check(500, r -> {
+            long v = anyLong(r);
+            ByteBuf out = new ByteBuf(16);
+            out.writeLong(v);
+            assertThat(new String(out.toByteArray(), StandardCharsets.US_ASCII)).isEqualTo(Long.toString(v));
+        });
     }
 
     private static String parse(byte[] doc) {

@@ -53,6 +53,17 @@ final class IggyFailures {
                 || code == 8 || code == 30 || code == 52;
     }
 
+    /** Why a login was refused, for a code that {@link #rejectsCredentials} or {@link #USER_INACTIVE}. */
+    static String whyRejected(int code) {
+        return switch (code) {
+            case INVALID_CREDENTIALS -> "wrong password or unknown user";
+            case INVALID_USERNAME -> "the username must be 3 to 50 characters";
+            case INVALID_PASSWORD -> "the password must be 3 to 100 characters";
+            case USER_INACTIVE -> "the user is inactive";
+            default -> "login refused";
+        };
+    }
+
     static boolean rejectsCredentials(int code) {
         return code == INVALID_CREDENTIALS || code == INVALID_USERNAME || code == INVALID_PASSWORD;
     }

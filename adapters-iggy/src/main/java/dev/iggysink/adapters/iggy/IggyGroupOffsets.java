@@ -11,16 +11,23 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import org.apache.iggy.exception.IggyTlsException;
 
 /**
  * Reads a consumer group's stored offsets without joining the group (GET_CONSUMER_OFFSET needs no membership), so
- * the audit can run beside a live sink without triggering a rebalance. One connection; every call bounded.
+ * the audit can run beside a live sink without triggering a rebalance, and {@code run} can check Iggy before it
+ * consumes. One connection; every call bounded; every failure one line that says what is wrong. Retryable: Iggy
+ * could not be reached or did not answer. Not retryable: the credentials, a missing stream or topic, a server that
+ * does not speak the Iggy 0.8 protocol.
  */
 public final class IggyGroupOffsets implements AutoCloseable {
+    /** The last of the codes (from 40) an Iggy 0.8 server gives about the identity in a login. */
+    private static final int LAST_LOGIN_CODE = 54;
     private final String stream;
     private final String topic;
     private final String group;
     private final Duration timeout;
+    private final String endpoint;
     private final IggyConnection connection;
 
     public IggyGroupOffsets(IggySettings settings, String stream, String topic, String group, Duration timeout)
@@ -29,20 +36,88 @@ public final class IggyGroupOffsets implements AutoCloseable {
         this.topic = topic;
         this.group = group;
         this.timeout = timeout;
+        this.endpoint = settings.host() + ":" + settings.port();
         this.connection = new AsyncIggyConnection(settings, timeout);
-        await(connection.connect(), "connect to " + settings.host() + ":" + settings.port());
-        if (settings.token().isPresent()) {
-            await(connection.loginWithToken(settings.token().get().reveal()), "log in with the access token");
-        } else {
-            await(connection.login(settings.username(), settings.password().reveal()),
-                    "log in as " + settings.username());
+        try {
+            connect();
+            logIn(settings);
+        } catch (SourceException | RuntimeException e) {
+            close();
+            throw e;
         }
     }
 
+    private void connect() throws SourceException {
+        try {
+            connection.connect().get(timeout.toNanos(), TimeUnit.NANOSECONDS);
+        } catch (TimeoutException e) {
+            throw new SourceException("cannot reach Iggy at " + endpoint + ": no connection within "
+                    + timeout.toMillis() + " ms", true, e);
+        } catch (ExecutionException e) {
+            if (IggyFailures.unwrap(e.getCause()) instanceof IggyTlsException) {
+                // A bad CA file or TLS setup does not fix itself by trying again.
+                throw new SourceException("TLS setup for Iggy at " + endpoint + " failed: " + describe(e.getCause()),
+                        false, e.getCause());
+            }
+            throw new SourceException("cannot reach Iggy at " + endpoint + ": " + describe(e.getCause()), true,
+                    e.getCause());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new SourceException("interrupted while connecting to Iggy at " + endpoint, true, e);
+        }
+    }
+
+    private void logIn(IggySettings settings) throws SourceException {
+        boolean token = settings.token().isPresent();
+        String principal = token ? "the personal access token" : "user '" + settings.username() + "'";
+        CompletableFuture<Void> login = token ? connection.loginWithToken(settings.token().get().reveal())
+                : connection.login(settings.username(), settings.password().reveal());
+        try {
+            login.get(timeout.toNanos(), TimeUnit.NANOSECONDS);
+        } catch (TimeoutException e) {
+            // The connection was accepted and the login frame sent: an Iggy 0.8 server answers it at once, right or
+            // wrong. Silence here means a server that does not read our frames as we write them, which is what an
+            // Iggy server of another version does.
+            login.cancel(false);
+            throw notIggy08(e);
+        } catch (ExecutionException e) {
+            int code = IggyFailures.errorCode(e.getCause());
+            if (code < 0) {
+                throw new SourceException("connection to Iggy at " + endpoint + " failed while logging in: "
+                        + describe(e.getCause()), true, e.getCause());
+            }
+            if (IggyFailures.rejectsCredentials(code) || code == IggyFailures.USER_INACTIVE) {
+                throw new SourceException("Iggy at " + endpoint + " rejected the credentials of " + principal + " ("
+                        + IggyFailures.whyRejected(code) + ", error " + code + ")", false, e.getCause());
+            }
+            if (code >= IggyFailures.UNAUTHENTICATED && code <= LAST_LOGIN_CODE) {
+                throw new SourceException("Iggy at " + endpoint + " refused the login of " + principal + " (error "
+                        + code + ")", false, e.getCause());
+            }
+            // A 0.8 server answers a login with success or a code about who we are (40-54); anything else is a
+            // server that read our frame as something else.
+            throw new SourceException("the server at " + endpoint + " did not answer the Iggy 0.8 protocol (it"
+                    + " answered error " + code + " to the login); this sink supports Iggy server 0.8.x", false,
+                    e.getCause());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new SourceException("interrupted while logging in to Iggy at " + endpoint, true, e);
+        }
+    }
+
+    private SourceException notIggy08(Throwable cause) {
+        return new SourceException("the server at " + endpoint + " did not answer the Iggy 0.8 protocol; this sink"
+                + " supports Iggy server 0.8.x", false, cause);
+    }
+
+    /** The topic's partitions; fails (not retryable) when the stream or the topic is missing. */
     public List<PartitionRef> partitions() throws SourceException {
+        if (!await(connection.streamExists(stream), "read stream " + stream)) {
+            throw new SourceException("stream '" + stream + "' does not exist on Iggy at " + endpoint, false);
+        }
         List<Integer> ids = await(connection.topicPartitions(stream, topic), "read topic " + stream + "/" + topic)
-                .orElseThrow(() -> new SourceException("topic " + topic + " of stream " + stream + " not found",
-                        false));
+                .orElseThrow(() -> new SourceException("topic '" + topic + "' does not exist in stream '" + stream
+                        + "' on Iggy at " + endpoint, false));
         List<PartitionRef> out = new ArrayList<>();
         for (int id : ids) out.add(new PartitionRef(stream, topic, id));
         return out;
@@ -57,13 +132,35 @@ public final class IggyGroupOffsets implements AutoCloseable {
         try {
             return future.get(timeout.toNanos(), TimeUnit.NANOSECONDS);
         } catch (TimeoutException e) {
-            throw new SourceException("no answer from Iggy within " + timeout.toMillis() + " ms to " + what, true, e);
+            throw new SourceException("no answer from Iggy at " + endpoint + " within " + timeout.toMillis()
+                    + " ms to " + what, true, e);
         } catch (ExecutionException e) {
-            throw new SourceException("could not " + what + ": " + e.getCause(), false, e.getCause());
+            int code = IggyFailures.errorCode(e.getCause());
+            if (code == IggyFailures.STREAM_NOT_FOUND) {
+                throw new SourceException("stream '" + stream + "' does not exist on Iggy at " + endpoint, false,
+                        e.getCause());
+            }
+            if (code == IggyFailures.TOPIC_NOT_FOUND) {
+                throw new SourceException("topic '" + topic + "' does not exist in stream '" + stream
+                        + "' on Iggy at " + endpoint, false, e.getCause());
+            }
+            if (code < 0) {
+                throw new SourceException("connection to Iggy at " + endpoint + " failed while trying to " + what
+                        + ": " + describe(e.getCause()), true, e.getCause());
+            }
+            throw new SourceException("Iggy at " + endpoint + " answered error " + code + " to " + what, false,
+                    e.getCause());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new SourceException("interrupted while trying to " + what, true, e);
         }
+    }
+
+    private static String describe(Throwable failure) {
+        Throwable t = IggyFailures.unwrap(failure);
+        while (t.getMessage() == null && t.getCause() != null && t.getCause() != t) t = t.getCause();
+        String m = t.getMessage();
+        return m == null ? t.getClass().getSimpleName() : m.lines().findFirst().orElse(m);
     }
 
     @Override
@@ -72,7 +169,7 @@ public final class IggyGroupOffsets implements AutoCloseable {
             connection.close().get(timeout.toNanos(), TimeUnit.NANOSECONDS);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-        } catch (ExecutionException | TimeoutException ignored) {
+        } catch (ExecutionException | TimeoutException | RuntimeException ignored) {
             // Closing is best effort: the connection is dropped either way.
         }
     }

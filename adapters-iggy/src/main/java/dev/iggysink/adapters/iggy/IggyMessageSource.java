@@ -46,7 +46,8 @@ public final class IggyMessageSource implements MessageSource {
     static final Duration MAX_REBUILD_DELAY = Duration.ofSeconds(5);
     /* No jitter: one sink has one session per topic to rebuild, so there is no herd of retries to spread. */
     private static final Backoff REBUILD_BACKOFF = new Backoff(FIRST_REBUILD_DELAY, MAX_REBUILD_DELAY, 0);
-    /* The client writes name lengths with String.length() and reads them as a signed byte (reference §7 quirk 6). */
+    /* The 0.8 Java client writes a name's length as String.length() in one byte and reads it back as a signed byte,
+       so only names up to 127 bytes survive the round trip. */
     private static final int MAX_NAME_BYTES = 127;
 
     private final IggySettings settings;

@@ -23,8 +23,8 @@ import org.apache.iggy.message.MessageHeader;
 import org.apache.iggy.message.PolledMessages;
 
 /**
- * A scripted stand-in for one Iggy topic with one consumer group, answering as §5–6 of the protocol reference
- * describes (not-owned polls are {@code 0/0/empty}, stores need ownership, 4100 past the end). Faults are queued per
+ * A scripted stand-in for one Iggy topic with one consumer group, answering as the 0.8 server does (see
+ * docs/adr/0003-explicit-offset-consumer.md; not-owned polls are {@code 0/0/empty}, stores need ownership, 4100 past the end). Faults are queued per
  * operation name: a never-completing future (a wedged client) or a server error code.
  */
 final class FakeBroker {

@@ -38,11 +38,56 @@ public final class Audit {
     }
 
     public record PartitionAudit(PartitionRef partition, long committed, int objects, List<Range> covered,
-                                 List<Range> gaps, List<String> overlaps, List<String> mismatches) {
+                                 List<Range> gaps, List<String> overlaps, List<String> mismatches,
+                                 List<Long> deadLettered) {
         /** No record below the committed offset is missing and no object disagrees with its key. */
         public boolean ok() {
             return gaps.isEmpty() && mismatches.isEmpty();
         }
+    }
+
+    /** Where the dead-letter objects of one topic live: {@code [prefix/]<dlq>/<stream>/<topic>/}. */
+    public static String deadLetterPrefix(String prefix, String dlqPrefix, String stream, String topic) {
+        return DeadLetters.topicPrefix(prefix, dlqPrefix, stream, topic);
+    }
+
+    /**
+     * As {@link #run(ObjectStore, String, String, List, Function, ContentOffsets)}, and also lists the dead-letter
+     * objects under {@code deadLetterPrefix}: their offsets are reported as dead-lettered, and count as delivered
+     * (a record that went to the dead letters is not a gap).
+     */
+    public static List<PartitionAudit> run(ObjectStore store, String listPrefix, String excludeSegment,
+                                           String deadLetterPrefix, List<PartitionRef> partitions,
+                                           Function<PartitionRef, OptionalLong> committedOffsets,
+                                           ContentOffsets content) throws StoreException {
+        List<StoredObject> letters = store.list(deadLetterPrefix);
+        List<PartitionAudit> out = new ArrayList<>();
+        for (PartitionAudit a : run(store, listPrefix, excludeSegment, partitions, committedOffsets, content)) {
+            List<Long> dead = new ArrayList<>();
+            for (StoredObject o : letters) {
+                DeadLetters.offset(o.key().substring(deadLetterPrefix.length()), a.partition().partitionId())
+                        .ifPresent(dead::add);
+            }
+            dead.sort(null);
+            List<Range> gaps = new ArrayList<>();
+            for (Range g : a.gaps()) gaps.addAll(without(g, dead));
+            out.add(new PartitionAudit(a.partition(), a.committed(), a.objects(), a.covered(), gaps, a.overlaps(),
+                    a.mismatches(), List.copyOf(dead)));
+        }
+        return out;
+    }
+
+    /** The parts of {@code gap} that are not among the sorted {@code offsets}. */
+    private static List<Range> without(Range gap, List<Long> offsets) {
+        List<Range> out = new ArrayList<>();
+        long next = gap.first();
+        for (long o : offsets) {
+            if (o < next || o > gap.last()) continue;
+            if (o > next) out.add(new Range(next, o - 1));
+            next = o + 1;
+        }
+        if (next <= gap.last()) out.add(new Range(next, gap.last()));
+        return out;
     }
 
     /**
@@ -120,6 +165,6 @@ public final class Audit {
             next = Math.max(next, r.last() + 1);
         }
         if (next <= committed) gaps.add(new Range(next, committed));
-        return new PartitionAudit(p, committed, ranges.size(), covered, gaps, overlaps, mismatches);
+        return new PartitionAudit(p, committed, ranges.size(), covered, gaps, overlaps, mismatches, List.of());
     }
 }

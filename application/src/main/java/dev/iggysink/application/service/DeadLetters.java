@@ -13,14 +13,29 @@ final class DeadLetters {
     private DeadLetters() {
     }
 
+    private static final java.util.regex.Pattern NAME =
+            java.util.regex.Pattern.compile("(\\d{5,9})-(\\d{20})\\.json");
+
     static String key(String prefix, String dlqPrefix, SinkRecord record) {
+        return topicPrefix(prefix, dlqPrefix, record.partition().stream(), record.partition().topic())
+                + String.format("%05d-%020d.json", record.partition().partitionId(), record.offset());
+    }
+
+    /** {@code [prefix/]<dlq>/<stream>/<topic>/}: where one topic's dead letters are. */
+    static String topicPrefix(String prefix, String dlqPrefix, String stream, String topic) {
         StringBuilder sb = new StringBuilder();
         if (!prefix.isEmpty()) sb.append(prefix).append('/');
         if (!dlqPrefix.isEmpty()) sb.append(dlqPrefix).append('/');
-        sb.append(dev.iggysink.domain.naming.KeySanitizer.sanitize(record.partition().stream())).append('/')
-                .append(dev.iggysink.domain.naming.KeySanitizer.sanitize(record.partition().topic())).append('/')
-                .append(String.format("%05d-%020d.json", record.partition().partitionId(), record.offset()));
+        sb.append(dev.iggysink.domain.naming.KeySanitizer.sanitize(stream)).append('/')
+                .append(dev.iggysink.domain.naming.KeySanitizer.sanitize(topic)).append('/');
         return sb.toString();
+    }
+
+    /** The offset of a dead letter of {@code partition}, from its name below the topic prefix. */
+    static java.util.OptionalLong offset(String name, int partition) {
+        java.util.regex.Matcher m = NAME.matcher(name);
+        if (!m.matches() || Integer.parseInt(m.group(1)) != partition) return java.util.OptionalLong.empty();
+        return java.util.OptionalLong.of(Long.parseLong(m.group(2)));
     }
 
     static byte[] content(SinkRecord record, String error) {

@@ -75,8 +75,6 @@ final class PartitionWriter {
     /** First offsets of this generation's files whose upload failed at least once and is being retried. */
     private final java.util.Set<Long> retrying = new java.util.HashSet<>();
     private long currentOffset = -1;
-    private long bufferedRecords;
-    private long bufferedBytes;
     private Optional<String> lastUploadKey = Optional.empty();
     private Optional<Instant> lastUploadAt = Optional.empty();
     private long lastUploadMillis;
@@ -193,8 +191,6 @@ final class PartitionWriter {
         ledger.read(record.offset());
         slot.reserved += recordBytes;
         budget.reserve(recordBytes);
-        bufferedRecords++;
-        bufferedBytes += recordBytes;
         metrics.encoded(partition, recordBytes);
         Slot target = slot;
         policy.afterAppend(target.file).ifPresent(reason -> seal(target, reason));
@@ -247,8 +243,6 @@ final class PartitionWriter {
         String key = layout.key(slot.file.directory(), partition, slot.file.firstOffset(), slot.file.lastOffset());
         SealedFile file = slot.file.seal(key, reason);
         ledger.sealed(file);
-        bufferedRecords -= file.recordCount();
-        bufferedBytes -= slot.reserved;
         // The file keeps its share of the budget until its upload ends; framing and compression run on the upload
         // thread (the encoder is handed over and no longer touched here).
         // The supplier lets go of the encoder once it finished the file, so the encoder's buffer is garbage while
@@ -281,8 +275,6 @@ final class PartitionWriter {
             budget.release(it.next().reserved);
             it.remove();
         }
-        bufferedRecords = 0;
-        bufferedBytes = 0;
     }
 
     /**
@@ -305,6 +297,12 @@ final class PartitionWriter {
         for (Slot slot : new ArrayList<>(open.values())) {
             seal(slot, reason);
         }
+    }
+
+    long openRecords() {
+        long sum = 0;
+        for (Slot s : open.values()) sum += s.file.recordCount();
+        return sum;
     }
 
     long openBytes() {
@@ -432,7 +430,7 @@ final class PartitionWriter {
     dev.iggysink.application.status.PartitionStatus status() {
         return new dev.iggysink.application.status.PartitionStatus(partition.stream(), partition.topic(),
                 partition.partitionId(), owned, ledger.position(), ledger.lastCommitted(), currentOffset,
-                bufferedRecords, bufferedBytes, open.size(), pendingFiles(), lastUploadKey, lastUploadAt,
+                openRecords(), openBytes(), open.size(), pendingFiles(), lastUploadKey, lastUploadAt,
                 lastUploadMillis, lastError, halted != null);
     }
 }

@@ -22,32 +22,90 @@ import java.util.concurrent.CopyOnWriteArrayList;
  * A topic in memory behaving like one Iggy consumer-group member: partitions, records, the group's stored offsets,
  * which partitions this member owns, and scriptable failures. Thread-safe, so a test can append records and change
  * ownership while the consumer loop runs.
+ *
+ * <p>{@link #newMember()} opens another member of the same group on the same topic: records, stored offsets and
+ * {@link #backwardStores()} are shared, everything else (ownership, scripted failures, the commit log, the session
+ * epoch) is per member. As on Iggy 0.8, a joining member takes one partition from the member owning the most, but
+ * a partition the group has polled moves only once its holder has committed what was polled (until then the holder
+ * keeps polling and committing it); a closing member hands its partitions to the remaining ones.
+ * {@code MessageSourceContract} keeps this fake honest against the real adapter and server.
  */
 public final class ScriptedMessageSource implements MessageSource {
     private final String stream;
     private final String topic;
-    private final List<List<SinkRecord>> partitions = new CopyOnWriteArrayList<>();
-    private final Map<Integer, Long> stored = new ConcurrentHashMap<>();
+    private final Shared shared;
+    private final List<List<SinkRecord>> partitions;
+    private final Map<Integer, Long> stored;
     private final Set<Integer> owned = ConcurrentHashMap.newKeySet();
+    /* What this member stored last per partition: like the adapter, it ignores a commit not larger than that. */
+    private final Map<Integer, Long> lastCommitted = new ConcurrentHashMap<>();
+    /* Partitions this member still owns but has to hand to another member (the value) once completable. */
+    private final Map<Integer, ScriptedMessageSource> pendingMoves = new ConcurrentHashMap<>();
     private final ConcurrentLinkedQueue<SourceException> pollFailures = new ConcurrentLinkedQueue<>();
     private final ConcurrentLinkedQueue<SourceException> commitFailures = new ConcurrentLinkedQueue<>();
     private final Map<Integer, SourceException> failingPartitions = new ConcurrentHashMap<>();
     private final Map<Integer, Runnable> beforeNextPoll = new ConcurrentHashMap<>();
     private final List<String> commitLog = new CopyOnWriteArrayList<>();
-    private final List<String> backwardStores = new CopyOnWriteArrayList<>();
     private volatile SourceException commitsFailing;
     private volatile long epoch;
-    private volatile long timestampMicros = 1_773_669_751_000_000L; // 2026-03-16T14:02:31Z
     private volatile boolean closed;
     private volatile SourceException connectFailure;
 
+    /** The topic and its consumer group, shared by every member of the group. */
+    private static final class Shared {
+        final List<List<SinkRecord>> partitions = new CopyOnWriteArrayList<>();
+        final Map<Integer, Long> stored = new ConcurrentHashMap<>();
+        final List<String> backwardStores = new CopyOnWriteArrayList<>();
+        /* The last offset the group's latest non-empty poll of each partition returned, as the server keeps it. */
+        final Map<Integer, Long> lastPolled = new ConcurrentHashMap<>();
+        final List<ScriptedMessageSource> members = new ArrayList<>(); // guarded by this
+        volatile long timestampMicros = 1_773_669_751_000_000L; // 2026-03-16T14:02:31Z
+    }
+
     public ScriptedMessageSource(String stream, String topic, int partitionCount) {
-        this.stream = stream;
-        this.topic = topic;
+        this(stream, topic, new Shared());
         for (int i = 0; i < partitionCount; i++) {
             partitions.add(new CopyOnWriteArrayList<>());
             owned.add(i);
         }
+        shared.members.add(this);
+    }
+
+    private ScriptedMessageSource(String stream, String topic, Shared shared) {
+        this.stream = stream;
+        this.topic = topic;
+        this.shared = shared;
+        this.partitions = shared.partitions;
+        this.stored = shared.stored;
+    }
+
+    /**
+     * Another member joining the same group (a second instance, or this one restarted). Alone in the group it owns
+     * every partition; otherwise it takes the highest partition of the member owning the most, when that member owns
+     * more than one (Iggy 0.8 moves at most one partition per joining member). When the group has polled that
+     * partition past its stored offset, the move waits until the holder commits what was polled.
+     */
+    public ScriptedMessageSource newMember() {
+        ScriptedMessageSource member = new ScriptedMessageSource(stream, topic, shared);
+        synchronized (shared) {
+            List<ScriptedMessageSource> others = List.copyOf(shared.members);
+            shared.members.add(member);
+            if (others.isEmpty()) {
+                for (int i = 0; i < partitions.size(); i++) member.owned.add(i);
+                return member;
+            }
+            ScriptedMessageSource richest = others.get(0);
+            for (ScriptedMessageSource m : others) {
+                if (m.servable().size() > richest.servable().size()) richest = m;
+            }
+            List<Integer> servable = richest.servable();
+            if (servable.size() > 1) {
+                int moved = servable.stream().max(Integer::compare).orElseThrow();
+                richest.pendingMoves.put(moved, member);
+                richest.completeMoveIfCommitted(moved);
+            }
+        }
+        return member;
     }
 
     public PartitionRef partition(int id) {
@@ -59,8 +117,19 @@ public final class ScriptedMessageSource implements MessageSource {
         List<SinkRecord> list = partitions.get(partition);
         synchronized (list) {
             for (String p : payloads) {
-                list.add(new SinkRecord(partition(partition), list.size(), timestampMicros, 0, MessageId.ZERO,
-                        List.of(), p.getBytes(StandardCharsets.UTF_8)));
+                list.add(new SinkRecord(partition(partition), list.size(), shared.timestampMicros, 0,
+                        MessageId.ZERO, List.of(), p.getBytes(StandardCharsets.UTF_8)));
+            }
+        }
+    }
+
+    /** Appends records with the given payload bytes (copied); each gets the next offset and the current record time. */
+    public void appendBytes(int partition, List<byte[]> payloads) {
+        List<SinkRecord> list = partitions.get(partition);
+        synchronized (list) {
+            for (byte[] p : payloads) {
+                list.add(new SinkRecord(partition(partition), list.size(), shared.timestampMicros, 0,
+                        MessageId.ZERO, List.of(), p.clone()));
             }
         }
     }
@@ -73,7 +142,7 @@ public final class ScriptedMessageSource implements MessageSource {
     }
 
     public void recordTimeMicros(long micros) {
-        timestampMicros = micros;
+        shared.timestampMicros = micros;
     }
 
     public void own(int partition, boolean isOwned) {
@@ -117,11 +186,12 @@ public final class ScriptedMessageSource implements MessageSource {
     }
 
     /**
-     * Stores that moved a partition's offset below the value stored before (by the sink or by another member):
-     * the server accepts them, so the fake does too, and tests assert this list stays empty.
+     * Stores that moved a partition's offset below the value stored before (by another member, or by this one
+     * before it committed the partition itself): the server accepts them, so the fake does too, and tests assert
+     * this list stays empty. Shared by the members of the group.
      */
     public List<String> backwardStores() {
-        return List.copyOf(backwardStores);
+        return List.copyOf(shared.backwardStores);
     }
 
     public void failConnect(SourceException e) {
@@ -143,6 +213,10 @@ public final class ScriptedMessageSource implements MessageSource {
         stored.put(partition, offset);
     }
 
+    /**
+     * Every commit this member was asked for and answered without an exception, in order ("partition:offset"),
+     * including those it ignored for not being larger than its last: what the caller asked, not what was stored.
+     */
     public List<String> commitLog() {
         return List.copyOf(commitLog);
     }
@@ -166,11 +240,15 @@ public final class ScriptedMessageSource implements MessageSource {
 
     @Override
     public OptionalLong committedOffset(PartitionRef partition) {
+        requireOurs(partition);
         return stored(partition.partitionId());
     }
 
     @Override
     public Batch poll(PartitionRef partition, long fromOffset, int maxRecords) throws SourceException {
+        requireOurs(partition);
+        if (fromOffset < 0) throw new IllegalArgumentException("fromOffset must be >= 0, was " + fromOffset);
+        if (maxRecords <= 0) throw new IllegalArgumentException("maxRecords must be > 0, was " + maxRecords);
         SourceException e = pollFailures.poll();
         if (e != null) throw e;
         int id = partition.partitionId();
@@ -183,22 +261,33 @@ public final class ScriptedMessageSource implements MessageSource {
         List<SinkRecord> out = new ArrayList<>();
         synchronized (list) {
             for (long o = fromOffset; o < list.size() && out.size() < maxRecords; o++) out.add(list.get((int) o));
+            if (!out.isEmpty()) shared.lastPolled.put(id, out.get(out.size() - 1).offset());
             return new Batch(partition, true, epoch, list.size() - 1, out);
         }
     }
 
     @Override
     public void commit(PartitionRef partition, long offset) throws SourceException {
+        requireOurs(partition);
+        if (offset < 0) throw new IllegalArgumentException("offset must be >= 0, was " + offset);
+        int id = partition.partitionId();
+        Long mine = lastCommitted.get(id);
+        if (mine != null && offset <= mine) {
+            // As the adapter: this member already stored as much, so nothing reaches the server (nor can fail).
+            commitLog.add(id + ":" + offset);
+            return;
+        }
         SourceException e = commitFailures.poll();
         if (e != null) throw e;
         if (commitsFailing != null) throw commitsFailing;
-        int id = partition.partitionId();
         if (!owned.contains(id)) throw new PartitionRevokedException(partition, null);
         if (offset >= partitions.get(id).size()) throw new SourceException("4100 offset beyond end", false);
         // As the server: the stored offset is replaced, whatever it was.
         Long before = stored.put(id, offset);
-        if (before != null && offset < before) backwardStores.add(id + ": " + before + " -> " + offset);
+        if (before != null && offset < before) shared.backwardStores.add(id + ": " + before + " -> " + offset);
+        lastCommitted.put(id, offset);
         commitLog.add(id + ":" + offset);
+        completeMoveIfCommitted(id);
     }
 
     @Override
@@ -206,9 +295,53 @@ public final class ScriptedMessageSource implements MessageSource {
         return epoch;
     }
 
+    /**
+     * Leaves the group: the partitions go to the first remaining member. Alone in the group, the member keeps them
+     * (and stays usable), so a test may start a sink again on the same instance.
+     */
     @Override
     public void close() {
-        closed = true;
+        synchronized (shared) {
+            if (closed) return;
+            closed = true;
+            shared.members.remove(this);
+            // As the server's full rebalance on leave: pending moves are dropped.
+            pendingMoves.clear();
+            for (ScriptedMessageSource m : shared.members) m.pendingMoves.values().remove(this);
+            if (!shared.members.isEmpty()) {
+                shared.members.get(0).owned.addAll(owned);
+                owned.clear();
+            }
+        }
+    }
+
+    /** Owned partitions not already promised to another member. */
+    private List<Integer> servable() {
+        List<Integer> out = new ArrayList<>();
+        for (int p : owned) {
+            if (!pendingMoves.containsKey(p)) out.add(p);
+        }
+        return out;
+    }
+
+    /** Completes a pending move once the group never polled the partition or has committed what it polled. */
+    private void completeMoveIfCommitted(int partition) {
+        synchronized (shared) {
+            ScriptedMessageSource target = pendingMoves.get(partition);
+            if (target == null) return;
+            Long polled = shared.lastPolled.get(partition);
+            Long committed = stored.get(partition);
+            if (polled != null && (committed == null || committed < polled)) return;
+            pendingMoves.remove(partition);
+            owned.remove(partition);
+            (shared.members.contains(target) ? target : this).owned.add(partition);
+        }
+    }
+
+    private void requireOurs(PartitionRef partition) {
+        if (!partition.stream().equals(stream) || !partition.topic().equals(topic)) {
+            throw new IllegalArgumentException(partition + " is not a partition of " + stream + "/" + topic);
+        }
     }
 
     public Set<Integer> ownedPartitions() {

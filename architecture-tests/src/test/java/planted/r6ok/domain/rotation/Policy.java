@@ -1,7 +1,7 @@
 package planted.r6ok.domain.rotation;
 
 public class Policy {
-    public boolean seal(planted.r6ok.domain.buffer.Sealed file) {
-        return file.reason() == RotationReason.SIZE;
+    public RotationReason decide(Progress file) {
+        return file.bytes() > 10 ? RotationReason.SIZE : null;
     }
 }

@@ -20,7 +20,7 @@ import org.openjdk.jmh.annotations.Warmup;
 import org.openjdk.jmh.infra.Blackhole;
 
 /**
- * One file's life in the {@code DeliveryLedger}: opened, every record read, sealed, uploading, durable, then the
+ * One file's life in the {@code DeliveryLedger}: opened, every record read, sealed, durable, then the
  * commit query and the commit, with {@code inFlight} files sealed but not yet durable ahead of it (the upload pool's
  * depth), so the commit-point scan sees a realistic map. Score: ns per file (divide by {@code recordsPerFile} for
  * the per-record share).
@@ -64,7 +64,6 @@ public class LedgerBench {
     public void fileCycle(Blackhole bh) {
         sealed.add(fill());
         SealedFile oldest = sealed.poll();
-        ledger.uploading(oldest.firstOffset());
         ledger.durable(oldest.firstOffset());
         OptionalLong c = ledger.committable();
         if (c.isPresent()) ledger.committed(c.getAsLong());

@@ -68,7 +68,7 @@ import tools.jackson.databind.node.ObjectNode;
  * Every {@code GET} endpoint answers {@code HEAD} too. On Netty (already in the jar for the Iggy client), not the
  * JDK's HTTP server: that one reads a request on a pool thread, so a few clients that never finish their headers
  * froze it; here reading never holds a thread, and a request reaches the worker pool only once it is complete (see
- * docs/adr/0001-admin-http-server.md).
+ * docs/adr/0004-admin-http-server-on-netty.md).
  */
 public final class AdminHttpServer implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(AdminHttpServer.class);

@@ -3,7 +3,7 @@
  * {@code /metrics} (Prometheus text via Micrometer) and the control endpoints {@code /flush}, {@code /pause},
  * {@code /resume}.
  *
- * <p>A driving adapter on Netty's HTTP codec (docs/adr/0001-admin-http-server.md): it reads
+ * <p>A driving adapter on Netty's HTTP codec (docs/adr/0004-admin-http-server-on-netty.md): it reads
  * {@code SinkService.status()} and calls its controls, nothing more. No pipeline rule lives here, and no Iggy or S3
  * type is touched: what the sinks do is only seen through the application's status records and {@code SinkMetrics}
  * callbacks.

@@ -235,6 +235,10 @@ class DeliveryIT {
         Map<Long, Integer> seen = coverage("bad", 0);
         assertThat(seen.keySet()).containsExactly(0L, 1L, 2L, 3L, 5L, 6L, 7L, 8L, 9L);
         assertThat(seen.values()).containsOnly(1);
-        assertThat(fx.audit(all).output()).contains("committed=9 ");
+        E2eFixture.AuditResult audit = fx.audit(all);
+        assertThat(audit.exitCode()).as(audit.output()).isZero();
+        assertThat(audit.output()).contains("committed=9 ")
+                .contains("offset 4 is in dead-letter objects under _dlq/" + fx.stream + "/bad/")
+                .contains("1 offset(s) are only in dead-letter objects");
     }
 }

@@ -1,16 +1,17 @@
 package dev.iggysink.domain.buffer;
 
 import dev.iggysink.domain.message.PartitionRef;
+import dev.iggysink.domain.rotation.FileProgress;
 import dev.iggysink.domain.rotation.RotationReason;
 import java.time.Instant;
 import java.util.Objects;
 
 /**
  * The bookkeeping of a file being filled for one partition and one rendered directory. Record bytes count the
- * encoded records only, without separators, brackets or framing, as the Rust sink counts them (seed 000), so a
+ * encoded records only, without separators, brackets or framing, as the Rust sink counts them, so a
  * sealed object can be somewhat larger than the size limit. Not thread-safe; once sealed it takes no more records.
  */
-public final class OpenFile {
+public final class OpenFile implements FileProgress {
     private final PartitionRef partition;
     private final String directory;
     private final Instant openedAt;
@@ -70,10 +71,12 @@ public final class OpenFile {
         return directory;
     }
 
+    @Override
     public Instant openedAt() {
         return openedAt;
     }
 
+    @Override
     public boolean isEmpty() {
         return recordCount == 0;
     }
@@ -82,10 +85,12 @@ public final class OpenFile {
         return sealed;
     }
 
+    @Override
     public long recordCount() {
         return recordCount;
     }
 
+    @Override
     public long recordBytes() {
         return recordBytes;
     }
@@ -100,6 +105,7 @@ public final class OpenFile {
         return lastOffset;
     }
 
+    @Override
     public long firstTimestampMicros() {
         requireRecords();
         return firstTimestampMicros;

@@ -83,63 +83,23 @@ public final class DeliveryLedger {
         e.state = FileState.PENDING;
     }
 
-    /**
-     * Drops the open file at {@code firstOffset}; its offsets become unread and the position rewinds to it. Files
-     * starting after it are forgotten too, since their offsets will be read again. Fails when a file starting
-     * before it might hold later offsets (another open file, or a sealed one reaching past it): use
-     * {@link #rewind()} then.
-     */
-    public void discardOpen(long firstOffset) {
-        if (revoked) return;
-        require(firstOffset, FileState.OPEN);
-        for (Map.Entry<Long, Entry> before : files.headMap(firstOffset, false).entrySet()) {
-            Entry e = before.getValue();
-            if (e.state == FileState.OPEN || e.file.lastOffset() >= firstOffset) {
-                throw new IllegalStateException(partition + ": discarding the file at " + firstOffset
-                        + " would re-read offsets of the " + e.state + " file at " + before.getKey());
-            }
-        }
-        files.tailMap(firstOffset, true).clear();
-        position = Math.min(position, firstOffset);
-    }
-
-    /**
-     * Restarts the partition from its commit point (after a reconnect): forgets every file at or after the first
-     * offset that is not durable and rewinds the position there. Returns the new position.
-     */
-    public long rewind() {
-        if (revoked) return position;
-        long restart = commitPoint() + 1;
-        // A durable file starting below the restart but reaching past it (records interleaved with another file)
-        // is forgotten as well: its later offsets are read again. Only then can records repeat in the store.
-        files.values().removeIf(e -> e.state == FileState.DURABLE && e.file.lastOffset() >= restart);
-        files.tailMap(restart, true).clear();
-        position = restart;
-        return position;
-    }
-
-    public void uploading(long firstOffset) {
-        if (revoked) return;
-        Entry e = require(firstOffset, FileState.PENDING, FileState.FAILED, FileState.UPLOADING);
-        e.state = FileState.UPLOADING;
-    }
-
     /** The object store holds the file; idempotent. */
     public void durable(long firstOffset) {
         if (revoked) return;
-        Entry e = require(firstOffset, FileState.PENDING, FileState.UPLOADING, FileState.FAILED, FileState.DURABLE);
+        Entry e = require(firstOffset, FileState.PENDING, FileState.FAILED, FileState.DURABLE);
         e.state = FileState.DURABLE;
     }
 
+    /** The last upload attempt failed; the file stays in the way of the commit point until it is durable. */
     public void failed(long firstOffset) {
         if (revoked) return;
-        Entry e = require(firstOffset, FileState.PENDING, FileState.UPLOADING, FileState.FAILED);
+        Entry e = require(firstOffset, FileState.PENDING, FileState.FAILED);
         e.state = FileState.FAILED;
     }
 
     /**
-     * The state of a tracked file; fails for an unknown one (never opened, forgotten by a rewind or revoke, or
-     * durable and dropped once its last offset was committed).
+     * The state of a tracked file; fails for an unknown one (never opened, forgotten by a revoke, or durable and
+     * dropped once its last offset was committed).
      */
     public FileState state(long firstOffset) {
         Entry e = files.get(firstOffset);
@@ -147,20 +107,6 @@ public final class DeliveryLedger {
             throw new IllegalArgumentException(partition + ": no file at " + firstOffset);
         }
         return e.state;
-    }
-
-    /** True while a file starting at {@code firstOffset} is tracked. */
-    public boolean isTracked(long firstOffset) {
-        return files.containsKey(firstOffset);
-    }
-
-    /**
-     * True when {@code file} is the very file tracked at its first offset, so a late upload completion of a file
-     * that was forgotten (rewind, discard) and read again is recognised as stale.
-     */
-    public boolean tracks(SealedFile file) {
-        Entry e = files.get(file.firstOffset());
-        return e != null && file.equals(e.file);
     }
 
     /** The next offset to read. */
@@ -224,7 +170,7 @@ public final class DeliveryLedger {
         return lastCommitted;
     }
 
-    /** Sealed files not yet durable (pending, uploading, failed), in offset order. */
+    /** Sealed files not yet durable (pending or failed), in offset order. */
     public List<SealedFile> notDurable() {
         List<SealedFile> out = new ArrayList<>();
         for (Entry e : files.values()) {

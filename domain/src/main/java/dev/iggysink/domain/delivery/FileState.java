@@ -4,12 +4,10 @@ package dev.iggysink.domain.delivery;
 public enum FileState {
     /** Still taking records. */
     OPEN,
-    /** Sealed, waiting for an upload slot. */
+    /** Sealed and handed to the uploader; its upload has not finished yet. */
     PENDING,
-    /** An upload is in flight. */
-    UPLOADING,
     /** The object store acknowledged the object; its offsets may be committed. */
     DURABLE,
-    /** The last upload attempt failed; it will be retried (a file is never dropped). */
+    /** The last upload attempt failed; the uploader retries it (a file is never dropped). */
     FAILED
 }

@@ -20,19 +20,6 @@ public final class MemoryBudget {
         used.getAndUpdate(u -> Math.addExact(u, bytes));
     }
 
-    /**
-     * Reserves only when the bytes fit, or when nothing is reserved at all (so one file larger than the whole
-     * budget can still make progress). True when reserved.
-     */
-    public boolean tryReserve(long bytes) {
-        requireNonNegative(bytes);
-        while (true) {
-            long u = used.get();
-            if (u != 0 && u + bytes > max) return false;
-            if (used.compareAndSet(u, Math.addExact(u, bytes))) return true;
-        }
-    }
-
     /** Gives bytes back; releasing more than is reserved is a bookkeeping bug and fails without changing anything. */
     public void release(long bytes) {
         requireNonNegative(bytes);

@@ -7,7 +7,7 @@ import java.util.regex.Pattern;
 
 /**
  * The object key of a sealed file: {@code [prefix/]path/PPPPP-FFFFFFFFFFFFFFFFFFFF-LLLLLLLLLLLLLLLLLLLL.ext}.
- * The 5-digit partition and 20-digit offsets match seed 000 byte for byte; re-reading the same offsets must give
+ * The 5-digit partition and 20-digit offsets match the Rust sink's keys byte for byte; re-reading the same offsets must give
  * the same key, which is what makes a re-upload after a crash overwrite instead of duplicate. Do not change them.
  */
 public final class ObjectKey {

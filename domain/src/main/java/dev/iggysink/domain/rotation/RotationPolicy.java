@@ -1,6 +1,5 @@
 package dev.iggysink.domain.rotation;
 
-import dev.iggysink.domain.buffer.OpenFile;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Objects;
@@ -71,7 +70,7 @@ public record RotationPolicy(OptionalLong maxBytes, OptionalLong maxRecords, Opt
      * (Kafka Connect's {@code rotate.interval.ms}); the file is sealed first and the record opens the next one.
      * A record older than the first never triggers it.
      */
-    public Optional<RotationReason> beforeAppend(OpenFile file, long recordTimestampMicros) {
+    public Optional<RotationReason> beforeAppend(FileProgress file, long recordTimestampMicros) {
         if (file.isEmpty() || maxRecordSpan.isEmpty()) return Optional.empty();
         long spanMicros = toMicrosSaturated(maxRecordSpan.get());
         long elapsed = recordTimestampMicros - file.firstTimestampMicros();
@@ -79,7 +78,7 @@ public record RotationPolicy(OptionalLong maxBytes, OptionalLong maxRecords, Opt
     }
 
     /** After a record was added: SIZE, then COUNT, when the file reached the limit. */
-    public Optional<RotationReason> afterAppend(OpenFile file) {
+    public Optional<RotationReason> afterAppend(FileProgress file) {
         if (file.isEmpty()) return Optional.empty();
         if (maxBytes.isPresent() && file.recordBytes() >= maxBytes.getAsLong()) {
             return Optional.of(RotationReason.SIZE);
@@ -91,7 +90,7 @@ public record RotationPolicy(OptionalLong maxBytes, OptionalLong maxRecords, Opt
     }
 
     /** On a clock tick: SCHEDULE once a boundary after the file's opening has passed. */
-    public Optional<RotationReason> onTick(OpenFile file, Instant now) {
+    public Optional<RotationReason> onTick(FileProgress file, Instant now) {
         Objects.requireNonNull(now, "now");
         if (file.isEmpty() || schedule.isEmpty()) return Optional.empty();
         return now.isBefore(schedule.get().nextBoundaryAfter(file.openedAt()))

@@ -1,171 +1,255 @@
 package dev.iggysink.domain.delivery;
 
+import static dev.iggysink.domain.Seeded.longBetween;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.iggysink.domain.Seeded;
 import dev.iggysink.domain.buffer.SealedFile;
 import dev.iggysink.domain.message.PartitionRef;
 import dev.iggysink.domain.rotation.RotationReason;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.OptionalLong;
 import java.util.Random;
 import java.util.TreeMap;
-import net.jqwik.api.ForAll;
-import net.jqwik.api.Property;
-import net.jqwik.api.constraints.IntRange;
-import net.jqwik.api.constraints.LongRange;
-import net.jqwik.api.constraints.Size;
+import org.junit.jupiter.api.Test;
 
 /**
- * Random interleavings of what a partition writer does, checked against a model that knows every offset's file:
- * the commit point is exactly one before the smallest read offset that is not durable, and commits only grow.
+ * The ledger driven the way the partition writer drives it — records routed to up to three interleaved open files
+ * (or one, the default), seals for size, record time, schedule, the open-file limit, flush and shutdown, one-record
+ * dead-letter files, uploads finishing in any order and failing before they succeed, commits that land or fail, and
+ * revocation followed by a restart from the group's offset — checked after every step against a model that knows
+ * every offset's file. The model's commit point is stated as what it means, not as the ledger computes it: the
+ * largest offset p such that every file holding an offset up to p is durable and holds nothing past p (a replay
+ * from p + 1 then rebuilds exactly the files that are not yet stored).
  */
 class DeliveryLedgerProperties {
     private static final PartitionRef P = new PartitionRef("s", "t", 0);
 
+    /** A file of the model: its offsets, its directory (while open) and how far its upload got. */
     private static final class ModelFile {
-        final long first;
+        final String directory;
         final List<Long> offsets = new ArrayList<>();
         FileState state = FileState.OPEN;
         SealedFile sealed;
 
-        ModelFile(long first) {
-            this.first = first;
+        ModelFile(String directory) {
+            this.directory = directory;
+        }
+
+        long first() {
+            return offsets.get(0);
+        }
+
+        long last() {
+            return offsets.get(offsets.size() - 1);
         }
     }
 
-    @Property(tries = 400)
-    void never_commits_past_a_file_that_is_not_durable(
-            @ForAll @Size(min = 1, max = 250) List<@IntRange(min = 0, max = 99) Integer> steps,
-            @ForAll long seed, @ForAll @LongRange(min = -1, max = 1000) long committedAtStart) {
-        Random random = new Random(seed);
-        DeliveryLedger ledger = new DeliveryLedger(P, committedAtStart);
-        TreeMap<Long, ModelFile> files = new TreeMap<>();
-        long next = committedAtStart + 1;
-        long lastCommitted = committedAtStart;
+    /** The writer's side: the ledger, the open files by directory (oldest first) and every file since the start. */
+    private static final class Writer {
+        final Random random;
+        final int maxOpenFiles;
+        DeliveryLedger ledger;
+        final Map<String, ModelFile> open = new LinkedHashMap<>();
+        final TreeMap<Long, ModelFile> files = new TreeMap<>();
+        long next;
+        long lastCommitted;
 
-        for (int step : steps) {
-            List<ModelFile> open = files.values().stream().filter(f -> f.state == FileState.OPEN).toList();
-            List<ModelFile> sealed = files.values().stream()
-                    .filter(f -> f.state != FileState.OPEN && f.state != FileState.DURABLE).toList();
-            if (step < 35) { // read one record, into an open file or a new one (at most 3 open)
-                long offset = next + (random.nextInt(4) == 0 ? random.nextInt(3) : 0);
-                ledger.read(offset);
-                next = offset + 1;
-                ModelFile target;
-                if (open.isEmpty() || (open.size() < 3 && random.nextInt(4) == 0)) {
-                    target = new ModelFile(offset);
-                    files.put(offset, target);
-                    ledger.opened(offset);
-                } else {
-                    target = open.get(random.nextInt(open.size()));
+        Writer(Random random, int maxOpenFiles, long committed) {
+            this.random = random;
+            this.maxOpenFiles = maxOpenFiles;
+            start(committed);
+        }
+
+        void start(long committed) {
+            ledger = new DeliveryLedger(P, committed);
+            open.clear();
+            files.clear();
+            next = committed + 1;
+            lastCommitted = committed;
+        }
+
+        /** One record, as PartitionWriter.append does: route, seal before, open (sealing the oldest), seal after. */
+        void record() {
+            long offset = next + (random.nextInt(20) == 0 ? 1 + random.nextInt(3) : 0); // retention may leave gaps
+            String directory = maxOpenFiles == 1 ? "d" : "d" + random.nextInt(4);
+            ModelFile file = maxOpenFiles == 1 ? open.values().stream().findFirst().orElse(null) : open.get(directory);
+            if (file != null && random.nextInt(20) == 0) {
+                seal(file, RotationReason.RECORD_TIME);
+                file = null;
+            }
+            if (file == null) {
+                if (open.size() >= maxOpenFiles) {
+                    seal(open.values().iterator().next(),
+                            maxOpenFiles == 1 ? RotationReason.PATH_CHANGE : RotationReason.OPEN_FILE_LIMIT);
                 }
-                target.offsets.add(offset);
-            } else if (step < 45) { // a dead-lettered record: a one-record file
-                long offset = next;
-                ledger.read(offset);
-                next = offset + 1;
-                ModelFile dlq = new ModelFile(offset);
-                dlq.offsets.add(offset);
-                files.put(offset, dlq);
+                file = new ModelFile(directory);
+                open.put(directory, file);
+            }
+            if (file.offsets.isEmpty()) {
                 ledger.opened(offset);
-                seal(ledger, dlq, RotationReason.FLUSH);
-            } else if (step < 55) {
-                if (!open.isEmpty()) seal(ledger, open.get(random.nextInt(open.size())), RotationReason.SIZE);
-            } else if (step < 62) {
-                if (!sealed.isEmpty()) {
-                    ModelFile f = sealed.get(random.nextInt(sealed.size()));
-                    ledger.uploading(f.first);
-                    f.state = FileState.UPLOADING;
-                }
-            } else if (step < 75) {
-                if (!sealed.isEmpty()) {
-                    ModelFile f = sealed.get(random.nextInt(sealed.size()));
-                    ledger.durable(f.first);
-                    f.state = FileState.DURABLE;
-                }
-            } else if (step < 80) {
-                if (!sealed.isEmpty()) {
-                    ModelFile f = sealed.get(random.nextInt(sealed.size()));
-                    ledger.failed(f.first);
-                    f.state = FileState.FAILED;
-                }
-            } else if (step < 92) { // the writer commits what it may, sometimes tries too far or too little
-                var committable = ledger.committable();
-                if (committable.isPresent()) {
-                    long c = committable.getAsLong();
-                    assertThat(c).isGreaterThan(lastCommitted);
-                    long tooFar = c + 1 + random.nextInt(3);
-                    assertThatThrownBy(() -> ledger.committed(tooFar)).isInstanceOf(IllegalArgumentException.class);
-                    long chosen = random.nextBoolean() ? c : lastCommitted + 1 + random.nextLong(c - lastCommitted);
-                    ledger.committed(chosen);
-                    lastCommitted = chosen;
-                }
-                ledger.committed(lastCommitted - random.nextInt(3)); // stale acknowledgements are ignored
-            } else if (step < 96) { // reconnect: restart from the durable prefix
-                long restart = ledger.rewind();
-                files.values().removeIf(f -> f.offsets.stream().anyMatch(o -> o >= restart));
-                next = restart;
-            } else if (!open.isEmpty()) { // discard the oldest open file (always allowed when nothing overlaps it)
-                ModelFile oldest = open.get(0);
-                boolean overlapped = files.headMap(oldest.first, false).values().stream()
-                        .anyMatch(f -> f.offsets.get(f.offsets.size() - 1) >= oldest.first);
-                if (overlapped) {
-                    assertThatThrownBy(() -> ledger.discardOpen(oldest.first))
-                            .isInstanceOf(IllegalStateException.class);
-                } else {
-                    ledger.discardOpen(oldest.first);
-                    files.tailMap(oldest.first, true).clear();
-                    next = Math.min(next, oldest.first);
-                }
+                files.put(offset, file);
             }
-            checkAgainstModel(ledger, files, next, lastCommitted);
+            file.offsets.add(offset);
+            ledger.read(offset);
+            next = offset + 1;
+            if (random.nextInt(8) == 0) seal(file, random.nextBoolean() ? RotationReason.SIZE : RotationReason.COUNT);
         }
-    }
 
-    private static void seal(DeliveryLedger ledger, ModelFile f, RotationReason reason) {
-        if (f.offsets.isEmpty()) return; // opened but not yet filled: the writer never seals an empty file
-        f.sealed = new SealedFile(P, "k" + f.first, f.first, f.offsets.get(f.offsets.size() - 1), f.offsets.size(),
-                f.offsets.size() * 10L, 0, reason);
-        ledger.sealed(f.sealed);
-        f.state = FileState.PENDING;
-    }
+        /** A bad record under errors_tolerance = all: a one-record file, sealed at once. */
+        void deadLetter() {
+            long offset = next;
+            ModelFile file = new ModelFile("dlq");
+            file.offsets.add(offset);
+            ledger.opened(offset);
+            ledger.read(offset);
+            files.put(offset, file);
+            next = offset + 1;
+            sealFile(file, RotationReason.DEAD_LETTER);
+        }
 
-    private static void checkAgainstModel(DeliveryLedger ledger, TreeMap<Long, ModelFile> files, long next,
-                                          long lastCommitted) {
-        long smallestNotDurable = next;
-        for (ModelFile f : files.values()) {
-            if (f.state != FileState.DURABLE) {
-                for (long o : f.offsets) smallestNotDurable = Math.min(smallestNotDurable, o);
-                smallestNotDurable = Math.min(smallestNotDurable, f.first);
-            }
+        void seal(ModelFile file, RotationReason reason) {
+            open.remove(file.directory);
+            sealFile(file, reason);
         }
-        // Replay-safe: no durable file may straddle the commit point (the sink re-reads from just after it).
-        long point = smallestNotDurable - 1;
-        for (boolean lowered = true; lowered; ) {
-            lowered = false;
-            for (ModelFile f : files.values()) {
-                long last = f.offsets.isEmpty() ? f.first : f.offsets.get(f.offsets.size() - 1);
-                if (f.state == FileState.DURABLE && f.first <= point && last > point) {
-                    point = f.first - 1;
-                    lowered = true;
-                }
-            }
+
+        private void sealFile(ModelFile file, RotationReason reason) {
+            file.sealed = new SealedFile(P, "k" + file.first(), file.first(), file.last(), file.offsets.size(),
+                    file.offsets.size() * 10L, 0, reason);
+            ledger.sealed(file.sealed);
+            file.state = FileState.PENDING;
         }
-        assertThat(ledger.position()).isEqualTo(next);
-        assertThat(ledger.commitPoint()).isEqualTo(point);
-        assertThat(ledger.lastCommitted()).isEqualTo(lastCommitted).isLessThanOrEqualTo(ledger.commitPoint());
-        for (ModelFile f : files.values()) {
-            if (f.state == FileState.DURABLE) {
-                if (ledger.isTracked(f.first)) assertThat(ledger.state(f.first)).isEqualTo(FileState.DURABLE);
+
+        /** An upload result for any file in flight: uploads finish in any order and may fail before they succeed. */
+        void uploadFinished() {
+            List<ModelFile> inFlight = files.values().stream()
+                    .filter(f -> f.state == FileState.PENDING || f.state == FileState.FAILED).toList();
+            if (inFlight.isEmpty()) return;
+            ModelFile file = inFlight.get(random.nextInt(inFlight.size()));
+            if (random.nextInt(4) == 0) {
+                ledger.failed(file.first());
+                file.state = FileState.FAILED;
             } else {
-                assertThat(ledger.state(f.first)).isEqualTo(f.state);
-                assertThat(f.first).isGreaterThan(ledger.lastCommitted());
+                ledger.durable(file.first());
+                file.state = FileState.DURABLE;
             }
         }
-        assertThat(ledger.notDurable()).containsExactlyElementsOf(files.values().stream()
-                .filter(f -> f.sealed != null && f.state != FileState.DURABLE).map(f -> f.sealed).toList());
-        assertThat(ledger.bufferedFiles())
-                .isEqualTo(files.values().stream().filter(f -> f.state != FileState.DURABLE).count());
+
+        /** The consumer's commit turn: commit what is committable; the commit may fail and is tried again later. */
+        void commitTurn() {
+            OptionalLong committable = ledger.committable();
+            if (committable.isEmpty()) return;
+            long c = committable.getAsLong();
+            assertThat(c).as("commits only grow").isGreaterThan(lastCommitted);
+            assertThatThrownBy(() -> ledger.committed(c + 1 + random.nextInt(3)))
+                    .isInstanceOf(IllegalArgumentException.class);
+            if (random.nextInt(5) == 0) return; // the store refused the commit
+            ledger.committed(c);
+            lastCommitted = c;
+            // files wholly at or below the commit are settled: no later step can depend on them
+            files.values().removeIf(f -> f.state == FileState.DURABLE && f.last() <= c);
+        }
+
+        /** The partition moved away, or came back: forget everything and restart from the group's stored offset. */
+        void revokeAndRestart() {
+            ledger.revoke();
+            assertThat(ledger.committable()).isEmpty();
+            assertThat(ledger.notDurable()).isEmpty();
+            if (!files.isEmpty()) ledger.durable(files.firstKey()); // a late upload result is ignored
+            start(lastCommitted + (random.nextBoolean() ? 0 : random.nextInt(5))); // another member may have gone on
+        }
+    }
+
+    @Test
+    void the_commit_point_is_the_longest_replay_safe_durable_prefix() {
+        Seeded.check(400, r -> {
+            Writer w = new Writer(r, r.nextBoolean() ? 3 : 1, longBetween(r, -1, 1000));
+            int steps = 1 + r.nextInt(250);
+            StringBuilder trace = new StringBuilder("max open files " + w.maxOpenFiles + ":");
+            for (int i = 0; i < steps; i++) {
+                int step = r.nextInt(100);
+                String name;
+                if (step < 45) {
+                    name = "record";
+                    w.record();
+                } else if (step < 50) {
+                    name = "dead-letter";
+                    w.deadLetter();
+                } else if (step < 57) {
+                    name = "schedule";
+                    if (!w.open.isEmpty()) {
+                        List<ModelFile> open = new ArrayList<>(w.open.values());
+                        w.seal(open.get(r.nextInt(open.size())), RotationReason.SCHEDULE);
+                    }
+                } else if (step < 60) {
+                    name = "flush";
+                    for (ModelFile f : new ArrayList<>(w.open.values())) w.seal(f, RotationReason.FLUSH);
+                } else if (step < 82) {
+                    name = "upload";
+                    w.uploadFinished();
+                } else if (step < 97) {
+                    name = "commit";
+                    w.commitTurn();
+                } else {
+                    name = "revoke";
+                    w.revokeAndRestart();
+                }
+                trace.append(' ').append(name);
+                if (trace.length() > 4000) trace.delete(0, trace.length() - 4000);
+                checkAgainstModel(w, trace);
+            }
+        });
+    }
+
+    private static void checkAgainstModel(Writer w, StringBuilder trace) {
+        DeliveryLedger ledger = w.ledger;
+        long point = replaySafePoint(w);
+        expect("position", ledger.position(), w.next, trace);
+        expect("commit point", ledger.commitPoint(), point, trace);
+        expect("last commit", ledger.lastCommitted(), w.lastCommitted, trace);
+        expect("committable", ledger.committable(),
+                point > w.lastCommitted ? OptionalLong.of(point) : OptionalLong.empty(), trace);
+        List<SealedFile> notDurable = new ArrayList<>();
+        for (ModelFile f : w.files.values()) {
+            if (f.state == FileState.DURABLE) continue;
+            expect("state of the file at " + f.first(), ledger.state(f.first()), f.state, trace);
+            if (f.sealed != null) notDurable.add(f.sealed);
+        }
+        expect("files not durable", ledger.notDurable(), notDurable, trace);
+    }
+
+    // Plain comparisons: this runs after every step of every try.
+    private static void expect(String what, Object actual, Object expected, StringBuilder trace) {
+        if (!actual.equals(expected)) {
+            throw new AssertionError(what + " is " + actual + ", the model says " + expected + " after " + trace);
+        }
+    }
+
+    /**
+     * The largest p in [last commit, next - 1] such that every file with an offset at or below p is durable and
+     * ends at or below p. Only p = next - 1 and p = (a file's first offset) - 1 need trying: past any other valid p,
+     * p + 1 is valid too.
+     */
+    private static long replaySafePoint(Writer w) {
+        List<Long> candidates = new ArrayList<>();
+        candidates.add(w.next - 1);
+        for (long first : w.files.descendingKeySet()) candidates.add(first - 1);
+        for (long p : candidates) {
+            if (p < w.lastCommitted) break;
+            boolean safe = true;
+            for (ModelFile f : w.files.values()) {
+                if (f.first() > p) break;
+                if (f.state != FileState.DURABLE || f.last() > p) {
+                    safe = false;
+                    break;
+                }
+            }
+            if (safe) return p;
+        }
+        throw new AssertionError("no replay-safe point at or above the last commit " + w.lastCommitted);
     }
 }

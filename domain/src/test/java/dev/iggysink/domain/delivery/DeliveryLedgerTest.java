@@ -49,16 +49,13 @@ class DeliveryLedgerTest {
         assertThat(ledger.notDurable()).containsExactly(a, b);
         assertThat(ledger.bufferedFiles()).isEqualTo(3);
 
-        ledger.uploading(10);
         ledger.durable(10);
         assertThat(ledger.commitPoint()).isEqualTo(-1);
         assertThat(ledger.committable()).isEmpty();
 
-        ledger.uploading(0);
         ledger.failed(0);
         assertThat(ledger.state(0)).isEqualTo(FileState.FAILED);
         assertThat(ledger.committable()).isEmpty();
-        ledger.uploading(0);
         ledger.durable(0);
         assertThat(ledger.commitPoint()).isEqualTo(19);
         assertThat(ledger.committable()).isEqualTo(OptionalLong.of(19));
@@ -67,8 +64,9 @@ class DeliveryLedgerTest {
         ledger.committed(19);
         assertThat(ledger.lastCommitted()).isEqualTo(19);
         assertThat(ledger.committable()).isEmpty();
-        assertThat(ledger.isTracked(0)).isFalse();
-        assertThat(ledger.isTracked(10)).isFalse();
+        // durable files whose offsets are all committed are forgotten
+        assertThatThrownBy(() -> ledger.state(0)).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> ledger.state(10)).isInstanceOf(IllegalArgumentException.class);
         assertThat(ledger.openFiles()).containsExactly(20L);
         assertThat(ledger.bufferedFiles()).isEqualTo(1);
     }
@@ -113,64 +111,13 @@ class DeliveryLedgerTest {
     }
 
     @Test
-    void discarding_the_open_file_rewinds_to_its_first_offset() {
-        DeliveryLedger ledger = new DeliveryLedger(P, -1);
-        readAndSeal(ledger, 0, 4);
-        ledger.opened(5);
-        for (long o = 5; o < 8; o++) ledger.read(o);
-        ledger.discardOpen(5);
-        assertThat(ledger.position()).isEqualTo(5);
-        assertThat(ledger.isTracked(5)).isFalse();
-        assertThat(ledger.state(0)).isEqualTo(FileState.PENDING);
-        ledger.durable(0);
-        assertThat(ledger.committable()).isEqualTo(OptionalLong.of(4));
-        ledger.opened(5);
-        ledger.read(5);
-        assertThatThrownBy(() -> ledger.read(5)).isInstanceOf(IllegalArgumentException.class);
-    }
-
-    @Test
-    void discarding_a_file_another_open_file_may_interleave_with_is_refused() {
-        DeliveryLedger ledger = new DeliveryLedger(P, -1);
-        ledger.opened(0);
-        ledger.read(0);
-        ledger.opened(1);
-        ledger.read(1);
-        ledger.read(2);
-        assertThatThrownBy(() -> ledger.discardOpen(1)).isInstanceOf(IllegalStateException.class);
-        ledger.discardOpen(0); // the file at 1 goes with it
-        assertThat(ledger.isTracked(1)).isFalse();
-        assertThat(ledger.position()).isZero();
-    }
-
-    @Test
-    void rewind_restarts_after_the_durable_prefix() {
-        DeliveryLedger ledger = new DeliveryLedger(P, -1);
-        readAndSeal(ledger, 0, 4);
-        SealedFile second = readAndSeal(ledger, 5, 9);
-        readAndSeal(ledger, 10, 14);
-        ledger.opened(15);
-        ledger.read(15);
-        ledger.durable(0);
-        ledger.durable(10);
-        ledger.uploading(5);
-        assertThat(ledger.rewind()).isEqualTo(5);
-        assertThat(ledger.position()).isEqualTo(5);
-        assertThat(ledger.notDurable()).isEmpty();
-        assertThat(ledger.tracks(second)).isFalse();
-        assertThat(ledger.isTracked(0)).isTrue();
-        assertThat(ledger.committable()).isEqualTo(OptionalLong.of(4));
-        assertThatThrownBy(() -> ledger.durable(5)).isInstanceOf(IllegalArgumentException.class);
-    }
-
-    @Test
     void illegal_transitions_fail() {
         DeliveryLedger ledger = new DeliveryLedger(P, 4);
         assertThatThrownBy(() -> ledger.opened(4)).isInstanceOf(IllegalArgumentException.class);
         ledger.opened(5);
         assertThatThrownBy(() -> ledger.opened(5)).isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> ledger.durable(5)).isInstanceOf(IllegalStateException.class);
-        assertThatThrownBy(() -> ledger.uploading(5)).isInstanceOf(IllegalStateException.class);
+        assertThatThrownBy(() -> ledger.failed(5)).isInstanceOf(IllegalStateException.class);
         assertThatThrownBy(() -> ledger.sealed(file(6, 7))).isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> ledger.sealed(new SealedFile(new PartitionRef("s", "t", 2), "k", 5, 5, 1, 0, 0,
                 RotationReason.SIZE))).isInstanceOf(IllegalArgumentException.class);
@@ -198,7 +145,8 @@ class DeliveryLedgerTest {
         ledger.opened(8);
         ledger.durable(0);
         ledger.committed(4);
-        ledger.discardOpen(8);
+        ledger.sealed(file(8, 8));
+        ledger.failed(8);
         assertThat(ledger.lastCommitted()).isEqualTo(-1);
         assertThat(ledger.committable()).isEmpty();
         assertThat(ledger.notDurable()).isEqualTo(List.of());
@@ -215,7 +163,6 @@ class DeliveryLedgerTest {
         for (long o = 2; o <= 4; o++) ledger.read(o);
         SealedFile a = new SealedFile(P, "a", 0, 4, 3, 30, 0, RotationReason.COUNT);
         ledger.sealed(a);
-        ledger.uploading(0);
         ledger.durable(0);
         // B (first offset 1) is open: offsets up to 0 are durable, but A holds offsets on both sides of 0, so a
         // replay from 1 would write 2 and 4 again under a new key. Nothing may be committed yet.
@@ -223,7 +170,6 @@ class DeliveryLedgerTest {
         assertThat(ledger.committable()).isEmpty();
 
         ledger.sealed(new SealedFile(P, "b", 1, 3, 2, 20, 0, RotationReason.COUNT));
-        ledger.uploading(1);
         ledger.durable(1);
         assertThat(ledger.commitPoint()).isEqualTo(4);
         assertThat(ledger.committable()).isEqualTo(OptionalLong.of(4));

@@ -27,18 +27,6 @@ class MemoryBudgetTest {
     }
 
     @Test
-    void try_reserve_admits_what_fits_and_always_one_thing_when_empty() {
-        MemoryBudget budget = new MemoryBudget(100);
-        assertThat(budget.tryReserve(500)).isTrue();
-        assertThat(budget.tryReserve(1)).isFalse();
-        budget.release(500);
-        assertThat(budget.tryReserve(70)).isTrue();
-        assertThat(budget.tryReserve(31)).isFalse();
-        assertThat(budget.tryReserve(30)).isTrue();
-        assertThat(budget.used()).isEqualTo(100);
-    }
-
-    @Test
     void releasing_more_than_reserved_is_a_bug() {
         MemoryBudget budget = new MemoryBudget(10);
         budget.reserve(5);

@@ -22,7 +22,7 @@ final class S3Clients {
                 .region(Region.of(region))
                 .forcePathStyle(true)
                 .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create(accessKey, secretKey)))
-                // S3-compatible servers do not all accept the SDK's default CRC trailers (DEPENDENCIES.md gotcha 6).
+                // S3-compatible servers do not all accept the SDK's default CRC trailers: checksums only when required.
                 .requestChecksumCalculation(RequestChecksumCalculation.WHEN_REQUIRED)
                 .responseChecksumValidation(ResponseChecksumValidation.WHEN_REQUIRED)
                 // s3 2.57 also has apache5-client at runtime; naming the client avoids the ambiguous-provider error.

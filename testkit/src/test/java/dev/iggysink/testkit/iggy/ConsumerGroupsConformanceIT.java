@@ -27,8 +27,9 @@ import org.apache.iggy.topic.CompressionAlgorithm;
 import org.junit.jupiter.api.Test;
 
 /**
- * Consumer groups: CRUD, membership per connection, partition resolution, group offsets and the rebalancing
- * walk-through of reference section 9. Group calls always use {@code Consumer.group(...)}: the client's Long-id
+ * Consumer groups: CRUD, membership per connection, partition resolution, group offsets and the 0.8 server's
+ * rebalancing (a join moves at most one partition per idle member, pending revocations, a leave rebalances fully;
+ * see docs/adr/0003-explicit-offset-consumer.md). Group calls always use {@code Consumer.group(...)}: the client's Long-id
  * overloads build a single consumer.
  */
 class ConsumerGroupsConformanceIT extends ConformanceSupport {

@@ -1,0 +1,4 @@
+package planted.r5testkitInBootstrap.testkit;
+
+public class FakeBroker {
+}

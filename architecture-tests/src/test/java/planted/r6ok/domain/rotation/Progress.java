@@ -1,0 +1,5 @@
+package planted.r6ok.domain.rotation;
+
+public interface Progress {
+    long bytes();
+}

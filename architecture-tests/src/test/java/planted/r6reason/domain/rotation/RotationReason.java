@@ -1,0 +1,3 @@
+package planted.r6reason.domain.rotation;
+
+public enum RotationReason { SIZE }

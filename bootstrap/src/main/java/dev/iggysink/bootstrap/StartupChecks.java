@@ -1,0 +1,188 @@
+package dev.iggysink.bootstrap;
+
+import dev.iggysink.adapters.iggy.IggyGroupOffsets;
+import dev.iggysink.application.port.out.ObjectStore;
+import dev.iggysink.application.port.out.SourceException;
+import dev.iggysink.application.port.out.StoreException;
+import dev.iggysink.application.settings.SinkSettings;
+import dev.iggysink.application.settings.StreamSettings;
+import java.time.Duration;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.function.BooleanSupplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * What {@code run} checks before a sink consumes anything: the store takes a write (the probe object), and Iggy
+ * takes our login and has every configured stream and topic. A refusal (credentials, a missing bucket, stream or
+ * topic, a server of another Iggy version) fails at once. A service that cannot be reached or does not answer is
+ * retried with a log line for each attempt (health stays degraded meanwhile: no sink is running yet), or fails at
+ * once with {@code --fail-fast}; Iggy and the store are treated alike.
+ *
+ * <p>Every check runs on its own daemon thread while the caller watches for a stop request, so a SIGTERM is honoured
+ * within a fraction of a second even when a service accepts the connection and never answers; a check left
+ * behind dies with the process.
+ */
+final class StartupChecks {
+    private static final Logger LOG = LoggerFactory.getLogger(StartupChecks.class);
+    private static final Duration TICK = Duration.ofMillis(100);
+    static final Duration FIRST_RETRY = Duration.ofSeconds(1);
+    static final Duration MAX_RETRY = Duration.ofSeconds(30);
+
+    /** How a check ended. */
+    enum Outcome {
+        READY, STOPPED, FAILED
+    }
+
+    private final boolean failFast;
+    private final Duration slowAfter;
+    private final BooleanSupplier stopRequested;
+
+    StartupChecks(boolean failFast, Duration slowAfter, BooleanSupplier stopRequested) {
+        this.failFast = failFast;
+        this.slowAfter = slowAfter;
+        this.stopRequested = stopRequested;
+    }
+
+    /** The store first (it holds what we will have read), then every (stream, topic) on Iggy. */
+    Outcome check(SinkSettings settings, ObjectStore store) throws InterruptedException {
+        Outcome o = checkStore(settings, store);
+        if (o != Outcome.READY) return o;
+        for (StreamSettings stream : settings.streams()) {
+            for (String topic : stream.topics()) {
+                o = checkIggy(settings, stream, topic);
+                if (o != Outcome.READY) return o;
+            }
+        }
+        return Outcome.READY;
+    }
+
+    Outcome checkStore(SinkSettings settings, ObjectStore store) throws InterruptedException {
+        String endpoint = storeEndpoint(settings);
+        for (int attempt = 1; ; attempt++) {
+            try {
+                Answer<Void> a = await(endpoint, () -> {
+                    store.probe();
+                    return null;
+                });
+                if (a.stopped()) return stopped(settings);
+                return Outcome.READY;
+            } catch (StoreException e) {
+                if (!e.retryable()) {
+                    LOG.error("sink {}: the object store at {} refused the startup check (bucket {}): {}",
+                            settings.key(), endpoint, settings.storage().bucket(), e.getMessage());
+                    return Outcome.FAILED;
+                }
+                Outcome o = retryOrFail(settings, "the object store at " + endpoint, e.getMessage(), attempt);
+                if (o != null) return o;
+            } catch (Exception e) {
+                LOG.error("sink {}: the startup check of the object store at {} failed: {}", settings.key(),
+                        endpoint, e.toString());
+                return Outcome.FAILED;
+            }
+        }
+    }
+
+    Outcome checkIggy(SinkSettings settings, StreamSettings stream, String topic) throws InterruptedException {
+        String endpoint = settings.iggy().host() + ":" + settings.iggy().port();
+        for (int attempt = 1; ; attempt++) {
+            try {
+                Answer<Integer> a = await(endpoint, () -> {
+                    try (IggyGroupOffsets offsets = new IggyGroupOffsets(settings.iggy(), stream.stream(), topic,
+                            stream.consumerGroup(), SinkAssembly.IGGY_CALL_TIMEOUT)) {
+                        return offsets.partitions().size();
+                    }
+                });
+                if (a.stopped()) return stopped(settings);
+                return Outcome.READY;
+            } catch (SourceException e) {
+                if (!e.retryable()) {
+                    LOG.error("sink {}: {}", settings.key(), e.getMessage());
+                    return Outcome.FAILED;
+                }
+                Outcome o = retryOrFail(settings, "Iggy at " + endpoint, e.getMessage(), attempt);
+                if (o != null) return o;
+            } catch (Exception e) {
+                LOG.error("sink {}: the startup check of Iggy at {} failed: {}", settings.key(), endpoint,
+                        e.toString());
+                return Outcome.FAILED;
+            }
+        }
+    }
+
+    /** Null to try again (after waiting), or how the start ends. */
+    private Outcome retryOrFail(SinkSettings settings, String service, String why, int attempt)
+            throws InterruptedException {
+        if (failFast) {
+            LOG.error("sink {}: {} cannot be used: {} (--fail-fast: not retrying)", settings.key(), service, why);
+            return Outcome.FAILED;
+        }
+        Duration delay = retryDelay(attempt);
+        LOG.warn("sink {}: {} cannot be used yet: {}; retrying in {} s (attempt {}; health is degraded until it"
+                + " answers; --fail-fast exits 3 instead)", settings.key(), service, why, delay.toSeconds(), attempt);
+        long until = System.nanoTime() + delay.toNanos();
+        while (System.nanoTime() - until < 0) {
+            if (stopRequested.getAsBoolean()) return stopped(settings);
+            Thread.sleep(TICK.toMillis());
+        }
+        return null;
+    }
+
+    static Duration retryDelay(int attempt) {
+        int doublings = Math.min(Math.max(attempt - 1, 0), 10);
+        Duration d = FIRST_RETRY.multipliedBy(1L << doublings);
+        return d.compareTo(MAX_RETRY) > 0 ? MAX_RETRY : d;
+    }
+
+    private static Outcome stopped(SinkSettings settings) {
+        LOG.info("sink {}: stop requested while starting; nothing was consumed", settings.key());
+        return Outcome.STOPPED;
+    }
+
+    /** A finished check's value, or that a stop came first. */
+    private record Answer<T>(T value, boolean stopped) {
+    }
+
+    /**
+     * Runs {@code check} on a daemon thread and waits for it, watching for a stop and logging every
+     * {@code slowAfter} that the service has not answered yet. The check's own exception is rethrown.
+     */
+    private <T> Answer<T> await(String endpoint, Callable<T> check) throws Exception {
+        CompletableFuture<T> result = new CompletableFuture<>();
+        Thread t = new Thread(() -> {
+            try {
+                result.complete(check.call());
+            } catch (Throwable e) {
+                result.completeExceptionally(e);
+            }
+        }, "startup-check");
+        t.setDaemon(true);
+        t.start();
+        long start = System.nanoTime();
+        long nextNotice = slowAfter.toNanos();
+        while (true) {
+            if (stopRequested.getAsBoolean()) return new Answer<>(null, true);
+            try {
+                return new Answer<>(result.get(TICK.toMillis(), TimeUnit.MILLISECONDS), false);
+            } catch (TimeoutException e) {
+                long waited = System.nanoTime() - start;
+                if (waited >= nextNotice) {
+                    LOG.warn("no answer from {} after {} s, still waiting", endpoint,
+                            TimeUnit.NANOSECONDS.toSeconds(waited));
+                    nextNotice += slowAfter.toNanos();
+                }
+            } catch (ExecutionException e) {
+                if (e.getCause() instanceof Exception cause) throw cause;
+                throw e;
+            }
+        }
+    }
+
+    static String storeEndpoint(SinkSettings settings) {
+        return settings.storage().endpoint().orElse("AWS S3 (" + settings.storage().region() + ")");
+    }
+}

@@ -1,0 +1,116 @@
+package dev.iggysink.bootstrap;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
+
+import dev.iggysink.application.fakes.InMemoryObjectStore;
+import dev.iggysink.application.fakes.TestSettings;
+import dev.iggysink.application.port.out.ObjectStore;
+import dev.iggysink.application.port.out.StoreException;
+import dev.iggysink.application.port.out.StoredObject;
+import java.util.List;
+import dev.iggysink.application.settings.SinkSettings;
+import java.time.Duration;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.junit.jupiter.api.Test;
+
+/** The store check before consuming: refusals end the start, silence and outages are waited out until a stop. */
+class StartupChecksTest {
+    private static final SinkSettings SETTINGS = TestSettings.countRotation(TestSettings.stream("s", "t"), 10);
+
+    @FunctionalInterface
+    private interface Probe {
+        void run() throws StoreException;
+    }
+
+    /** A store whose probe does what the test says; nothing else is called before consuming. */
+    private static ObjectStore probing(Probe probe) {
+        return new ObjectStore() {
+            @Override
+            public void put(String key, byte[] content, String contentType) {
+                throw new UnsupportedOperationException();
+            }
+
+            @Override
+            public void probe() throws StoreException {
+                probe.run();
+            }
+
+            @Override
+            public List<StoredObject> list(String prefix) {
+                throw new UnsupportedOperationException();
+            }
+
+            @Override
+            public byte[] get(String key) {
+                throw new UnsupportedOperationException();
+            }
+
+            @Override
+            public void close() {
+            }
+        };
+    }
+
+    @Test
+    void a_stop_ends_a_check_that_never_returns() {
+        CountDownLatch probing = new CountDownLatch(1);
+        ObjectStore hanging = probing(() -> {
+            probing.countDown();
+            try {
+                Thread.sleep(Long.MAX_VALUE);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        });
+        AtomicBoolean stop = new AtomicBoolean();
+        StartupChecks checks = new StartupChecks(false, Duration.ofMillis(50), stop::get);
+
+        assertTimeoutPreemptively(Duration.ofSeconds(30), () -> {
+            Thread stopper = new Thread(() -> {
+                try {
+                    probing.await();
+                    Thread.sleep(200);
+                } catch (InterruptedException e) {
+                    return;
+                }
+                stop.set(true);
+            });
+            stopper.start();
+            assertThat(checks.checkStore(SETTINGS, hanging)).isEqualTo(StartupChecks.Outcome.STOPPED);
+        });
+    }
+
+    @Test
+    void a_refusing_store_fails_at_once_and_an_unavailable_one_only_with_fail_fast() throws Exception {
+        AtomicBoolean stop = new AtomicBoolean();
+        assertThat(new StartupChecks(false, Duration.ofSeconds(10), stop::get)
+                .checkStore(SETTINGS, InMemoryObjectStore.denying())).isEqualTo(StartupChecks.Outcome.FAILED);
+
+        InMemoryObjectStore down = new InMemoryObjectStore();
+        down.down(InMemoryObjectStore.unavailable());
+        assertThat(new StartupChecks(true, Duration.ofSeconds(10), stop::get).checkStore(SETTINGS, down))
+                .isEqualTo(StartupChecks.Outcome.FAILED);
+    }
+
+    @Test
+    void an_unavailable_store_is_retried_until_it_answers() throws Exception {
+        java.util.concurrent.atomic.AtomicInteger probes = new java.util.concurrent.atomic.AtomicInteger();
+        ObjectStore flaky = probing(() -> {
+            if (probes.incrementAndGet() == 1) throw InMemoryObjectStore.unavailable();
+        });
+        AtomicBoolean stop = new AtomicBoolean();
+
+        assertThat(new StartupChecks(false, Duration.ofSeconds(10), stop::get).checkStore(SETTINGS, flaky))
+                .isEqualTo(StartupChecks.Outcome.READY);
+        assertThat(probes).hasValue(2);
+    }
+
+    @Test
+    void retries_back_off_to_a_cap() {
+        assertThat(StartupChecks.retryDelay(1)).isEqualTo(Duration.ofSeconds(1));
+        assertThat(StartupChecks.retryDelay(3)).isEqualTo(Duration.ofSeconds(4));
+        assertThat(StartupChecks.retryDelay(50)).isEqualTo(StartupChecks.MAX_RETRY);
+    }
+}

@@ -1,0 +1,98 @@
+package dev.iggysink.demo;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+import java.util.jar.JarFile;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.zip.ZipEntry;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The demo's fat jar (built by {@code package}) as a user runs it: {@code --keep-running} prints the admin server's
+ * URL, which answers {@code /health} while the sink runs; SIGTERM then stops it cleanly and it lists the objects.
+ */
+class DemoJarIT {
+    private static final Path JAR = Paths.get("target", "iggy-s3-sink-demo.jar");
+    private static final Pattern ADMIN = Pattern.compile("Admin server: (http://127\\.0\\.0\\.1:\\d+) ");
+
+    @Test
+    void keep_running_serves_the_admin_server_and_stops_cleanly_on_sigterm(@TempDir Path dir) throws Exception {
+        assertThat(JAR).as("demo jar; run `mvn package` first").exists();
+        Process demo = new ProcessBuilder(javaBin(), "-jar", JAR.toString(), "--keep-running", "--messages", "25",
+                "--dir", dir.toString())
+                .redirectError(dir.resolve("demo.log").toFile()).start();
+        List<String> out = new CopyOnWriteArrayList<>();
+        Thread reader = new Thread(() -> {
+            try (BufferedReader r = new BufferedReader(
+                    new InputStreamReader(demo.getInputStream(), StandardCharsets.UTF_8))) {
+                for (String line; (line = r.readLine()) != null; ) out.add(line);
+            } catch (IOException ignored) {
+                // the process ended
+            }
+        });
+        reader.start();
+        try {
+            // Liveness bound only: the demo normally reaches "Running." in a few seconds.
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
+            while (out.stream().noneMatch(l -> l.startsWith("Running.")) && demo.isAlive()
+                    && System.nanoTime() < deadline) {
+                Thread.sleep(50);
+            }
+            assertThat(out).as("demo output; log in %s", dir.resolve("demo.log"))
+                    .anyMatch(l -> l.startsWith("Running."));
+            String url = out.stream().map(ADMIN::matcher).filter(Matcher::find).map(m -> m.group(1))
+                    .findFirst().orElseThrow(() -> new AssertionError("no admin URL in " + out));
+
+            HttpResponse<String> health = HttpClient.newHttpClient().send(
+                    HttpRequest.newBuilder(URI.create(url + "/health")).build(),
+                    HttpResponse.BodyHandlers.ofString());
+            assertThat(health.statusCode()).isEqualTo(200);
+            assertThat(health.body()).contains("\"ok\"");
+        } finally {
+            // SIGTERM: the sink seals, uploads and commits, then the demo lists the objects. Through the handle,
+            // because Process.destroy() also closes our end of the demo's stdout.
+            demo.toHandle().destroy();
+        }
+        assertThat(demo.waitFor(120, TimeUnit.SECONDS)).isTrue();
+        reader.join();
+        assertThat(demo.exitValue()).as("exit code; log in %s", dir.resolve("demo.log")).isZero();
+        assertThat(out).contains("Objects in s3://my-data-lake (6):")
+                .anyMatch(l -> l.contains("application_logs/api_requests/")
+                        && l.contains("00000-00000000000000000020-00000000000000000024.jsonl"))
+                .anyMatch(l -> l.startsWith("  {\"offset\":0,"))
+                .contains("Sink stopped cleanly: every message read is in the store and committed.");
+        assertThat(Files.list(dir.resolve("s3"))).isNotEmpty();
+    }
+
+    @Test
+    void the_jar_ships_the_demo_and_its_test_infrastructure() throws IOException {
+        try (JarFile jar = new JarFile(JAR.toFile())) {
+            List<String> entries = jar.stream().map(ZipEntry::getName).toList();
+            assertThat(entries).contains("dev/iggysink/demo/Demo.class",
+                    "dev/iggysink/bootstrap/EmbeddedSink.class",
+                    "dev/iggysink/testkit/iggy/EmbeddedIggyServer.class");
+            assertThat(jar.getManifest().getMainAttributes().getValue("Main-Class"))
+                    .isEqualTo("dev.iggysink.demo.Demo");
+        }
+    }
+
+    private static String javaBin() {
+        return Paths.get(System.getProperty("java.home"), "bin", "java").toString();
+    }
+}

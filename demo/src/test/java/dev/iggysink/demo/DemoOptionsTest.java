@@ -1,0 +1,35 @@
+package dev.iggysink.demo;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import org.junit.jupiter.api.Test;
+import picocli.CommandLine;
+
+/** Options are checked before anything starts: one line naming the option, exit 2. */
+class DemoOptionsTest {
+    @Test
+    void a_message_count_below_one_is_refused_with_exit_2() {
+        StringWriter err = new StringWriter();
+        CommandLine cl = new CommandLine(new Demo());
+        cl.setErr(new PrintWriter(err));
+        assertThat(cl.execute("--messages", "-5")).isEqualTo(2);
+        assertThat(err.toString()).startsWith("--messages must be at least 1, got -5");
+    }
+
+    @Test
+    void a_message_count_that_is_not_a_number_is_refused_with_exit_2() {
+        StringWriter err = new StringWriter();
+        CommandLine cl = new CommandLine(new Demo());
+        cl.setErr(new PrintWriter(err));
+        assertThat(cl.execute("--messages", "many")).isEqualTo(2);
+        assertThat(err.toString()).contains("--messages").doesNotContain("Exception");
+    }
+
+    @Test
+    void the_connector_file_turns_the_admin_server_on_at_the_given_address() {
+        String file = Demo.connectorFile("127.0.0.1:8090", "http://127.0.0.1:9000", "a", "s", "127.0.0.1:4711");
+        assertThat(file).contains("[admin]\naddress = \"127.0.0.1:4711\"").doesNotContain("\"off\"");
+    }
+}

@@ -1,0 +1,160 @@
+package dev.iggysink.distribution;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.iggysink.adapters.config.ConfigResult;
+import dev.iggysink.adapters.config.ConnectorConfigLoader;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The tarball {@code package} builds, as an operator gets it: its entries and modes, config files the sink accepts,
+ * and a launcher that runs from the unpacked directory with overridable JVM defaults.
+ */
+class TarballIT {
+    private static final String VERSION = System.getProperty("dist.version", "0.1.0-SNAPSHOT");
+    private static final String ROOT = "iggy-s3-sink-" + VERSION + "/";
+    private static Map<String, Tarball.Entry> entries;
+
+    @TempDir
+    static Path unpacked;
+
+    @BeforeAll
+    static void readAndUnpack() throws IOException {
+        Path tarball = Paths.get("target", "iggy-s3-sink-" + VERSION + ".tar.gz");
+        assertThat(tarball).as("tarball; run `mvn package` first").exists();
+        entries = Tarball.read(tarball);
+        Tarball.unpack(entries, unpacked);
+    }
+
+    @Test
+    void ships_launcher_jar_configs_deploy_files_and_licences_under_one_versioned_directory() {
+        assertThat(Tarball.names(entries)).allMatch(n -> n.startsWith(ROOT)).contains(
+                ROOT + "bin/iggy-s3-sink",
+                ROOT + "lib/iggy-s3-sink.jar",
+                ROOT + "config/s3_sink.toml",
+                ROOT + "config/s3_sink.full.toml",
+                ROOT + "deploy/systemd/iggy-s3-sink.service",
+                ROOT + "deploy/kubernetes/iggy-s3-sink.yaml",
+                ROOT + "LICENSE",
+                ROOT + "NOTICE");
+        assertThat(Tarball.string(entries.get(ROOT + "LICENSE"))).contains("Apache License", "Version 2.0");
+    }
+
+    @Test
+    void the_launcher_is_executable_and_nothing_else_is() {
+        assertThat(entries.get(ROOT + "bin/iggy-s3-sink").mode() & 0777).isEqualTo(0755);
+        entries.values().stream().filter(e -> !e.directory() && !e.name().startsWith(ROOT + "bin/"))
+                .forEach(e -> assertThat(e.mode() & 0111).as("mode of %s", e.name()).isZero());
+        assertThat(Tarball.string(entries.get(ROOT + "bin/iggy-s3-sink"))).startsWith("#!/bin/sh\n")
+                .doesNotContain("\r");
+    }
+
+    @Test
+    void the_example_connector_file_is_read_by_the_sink_without_errors_or_warnings() {
+        ConfigResult result = ConnectorConfigLoader.load(unpacked.resolve(ROOT + "config/s3_sink.toml"), Map.of());
+        assertThat(result.errors()).isEmpty();
+        assertThat(result.warnings()).isEmpty();
+        assertThat(result.sinks()).hasSize(1);
+    }
+
+    @Test
+    void the_full_connector_file_is_read_by_the_sink_without_errors_or_warnings() {
+        ConfigResult result = ConnectorConfigLoader.load(unpacked.resolve(ROOT + "config/s3_sink.full.toml"),
+                Map.of());
+        assertThat(result.errors()).isEmpty();
+        assertThat(result.warnings()).isEmpty();
+        assertThat(result.sinks()).hasSize(1);
+    }
+
+    @Test
+    void the_full_connector_file_shows_every_key_the_sink_reads() throws IOException {
+        String full = Files.readString(unpacked.resolve(ROOT + "config/s3_sink.full.toml"), StandardCharsets.UTF_8);
+        for (String key : List.of("bucket", "region", "prefix", "endpoint", "access_key_id", "secret_access_key",
+                "path_template", "file_rotation", "max_file_size", "max_messages_per_file", "output_format",
+                "include_metadata", "include_headers", "max_attempts", "retry_delay", "path_style", "rotate_interval",
+                "rotate_schedule_interval", "timezone", "max_open_files_per_partition", "missing_field_placeholder",
+                "compression", "parquet_codec", "avro_codec", "multipart_threshold", "multipart_part_size",
+                "upload_concurrency", "max_buffered_bytes", "errors_tolerance", "dlq_prefix", "sse",
+                "sse_kms_key_id", "storage_class", "canned_acl", "[plugin_config.object_tags]", "storage_client",
+                "request_timeout",
+                "shutdown_timeout", "batch_length", "poll_interval", "consumer_group", "avro_schema_json",
+                "avro_schema_path", "[iggy]", "address", "username", "password", "token", "[iggy.tls]", "enabled",
+                "ca_file", "domain", "[admin]", "[logging]", "format", "[transforms.add_fields]",
+                "[transforms.delete_fields]", "[transforms.update_fields]", "[transforms.filter_fields]",
+                "[transforms.unwrap_envelope]")) {
+            String line = key.startsWith("[") ? "\\Q" + key + "\\E$" : "\\Q" + key + "\\E\\s*=";
+            assertThat(full).as("key %s", key).containsPattern("(?m)^(# )?" + line);
+        }
+    }
+
+    @Test
+    void the_launcher_runs_the_jar_from_the_unpacked_directory() throws Exception {
+        Run run = launcher(Map.of(), "--version");
+        assertThat(run.exit()).as(run.output()).isZero();
+        assertThat(run.output().strip()).isEqualTo("iggy-s3-sink " + VERSION);
+    }
+
+    @Test
+    void the_launcher_sets_g1_and_exit_on_out_of_memory_by_default() throws Exception {
+        Run run = launcher(Map.of("JAVA_OPTS", "-XX:+PrintCommandLineFlags"), "--version");
+        assertThat(run.exit()).as(run.output()).isZero();
+        assertThat(run.output()).contains("-XX:+UseG1GC", "-XX:+ExitOnOutOfMemoryError");
+    }
+
+    @Test
+    void java_opts_replace_the_collector_and_the_heap() throws Exception {
+        Run run = launcher(Map.of("JAVA_OPTS", "-XX:+UseSerialGC -Xmx300m -XX:+PrintCommandLineFlags"),
+                "--version");
+        assertThat(run.exit()).as(run.output()).isZero();
+        assertThat(run.output()).contains("-XX:+UseSerialGC", "-XX:MaxHeapSize=314572800")
+                .doesNotContain("-XX:+UseG1GC");
+    }
+
+    @Test
+    void the_heap_variable_sets_the_heap() throws Exception {
+        Run run = launcher(Map.of("IGGY_S3_SINK_HEAP", "700m", "JAVA_OPTS", "-XX:+PrintCommandLineFlags"),
+                "--version");
+        assertThat(run.exit()).as(run.output()).isZero();
+        assertThat(run.output()).contains("-XX:MaxHeapSize=734003200");
+    }
+
+    @Test
+    void the_launcher_passes_arguments_and_the_exit_code_through() throws Exception {
+        Run run = launcher(Map.of(), "validate", "--config",
+                unpacked.resolve(ROOT + "config/missing.toml").toString());
+        assertThat(run.exit()).as(run.output()).isEqualTo(2);
+        assertThat(run.output()).contains("missing.toml");
+    }
+
+    private record Run(int exit, String output) {
+    }
+
+    private static Run launcher(Map<String, String> env, String... args) throws Exception {
+        List<String> command = new ArrayList<>();
+        command.add(unpacked.resolve(ROOT + "bin/iggy-s3-sink").toString());
+        command.addAll(List.of(args));
+        ProcessBuilder pb = new ProcessBuilder(command).redirectErrorStream(true);
+        Map<String, String> environment = pb.environment();
+        environment.remove("JAVA_OPTS");
+        environment.remove("IGGY_S3_SINK_HEAP");
+        // The JDK that runs the tests, found as an operator's JAVA_HOME would be.
+        environment.put("JAVA_HOME", System.getProperty("java.home"));
+        environment.putAll(new HashMap<>(env));
+        Process p = pb.start();
+        String output = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
+        return new Run(p.exitValue(), output);
+    }
+}
