@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.iggysink.application.port.out.FileEncoder;
 import dev.iggysink.application.port.out.RecordCodec;
 import dev.iggysink.application.settings.OutputFormat;
+import dev.iggysink.domain.naming.ObjectKey;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -27,6 +28,9 @@ class WritesWithoutHadoopTest {
         byte[] magic = "PAR1".getBytes(StandardCharsets.US_ASCII);
         assertThat(Arrays.copyOfRange(bytes, 0, 4)).isEqualTo(magic);
         assertThat(Arrays.copyOfRange(bytes, bytes.length - 4, bytes.length)).isEqualTo(magic);
+        // The audit reads the offsets back from the footer, also without Hadoop.
+        assertThat(ObjectOffsets.read(ObjectKey.of("", "", 1, 42, 43, "parquet"), bytes))
+                .isEqualTo(new ObjectOffsets.Found(42, 43));
     }
 
     @ParameterizedTest

@@ -7,6 +7,7 @@ import dev.iggysink.application.port.out.SourceException;
 import dev.iggysink.application.settings.IggySettings;
 import dev.iggysink.domain.message.PartitionRef;
 import dev.iggysink.domain.message.SinkRecord;
+import dev.iggysink.domain.retry.Backoff;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -43,6 +44,8 @@ public final class IggyMessageSource implements MessageSource {
     private static final Logger LOG = LoggerFactory.getLogger(IggyMessageSource.class);
     static final Duration FIRST_REBUILD_DELAY = Duration.ofMillis(100);
     static final Duration MAX_REBUILD_DELAY = Duration.ofSeconds(5);
+    /* No jitter: one sink has one session per topic to rebuild, so there is no herd of retries to spread. */
+    private static final Backoff REBUILD_BACKOFF = new Backoff(FIRST_REBUILD_DELAY, MAX_REBUILD_DELAY, 0);
     /* The 0.8 Java client writes a name's length as String.length() in one byte and reads it back as a signed byte,
        so only names up to 127 bytes survive the round trip. */
     private static final int MAX_NAME_BYTES = 127;
@@ -465,10 +468,7 @@ public final class IggyMessageSource implements MessageSource {
     }
 
     static long backoffNanos(int failedAttempts) {
-        long first = FIRST_REBUILD_DELAY.toNanos();
-        long max = MAX_REBUILD_DELAY.toNanos();
-        int doublings = Math.min(Math.max(failedAttempts - 1, 0), 30);
-        return Math.min(max, first << doublings);
+        return REBUILD_BACKOFF.delay(failedAttempts, Optional.empty(), 0).toNanos();
     }
 
     private String endpoint() {

@@ -5,8 +5,8 @@ import dev.iggysink.application.port.out.StoreException;
 import dev.iggysink.application.port.out.StoredObject;
 import dev.iggysink.domain.message.PartitionRef;
 import dev.iggysink.domain.naming.KeyRange;
-import dev.iggysink.domain.naming.KeySanitizer;
 import dev.iggysink.domain.naming.ObjectKey;
+import dev.iggysink.domain.naming.PathTemplate;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -97,10 +97,7 @@ public final class Audit {
     public static String listPrefix(String prefix, String template, String stream, String topic) {
         StringBuilder sb = new StringBuilder();
         if (!prefix.isEmpty()) sb.append(prefix).append('/');
-        String t = template.replace("{stream}", KeySanitizer.sanitize(stream))
-                .replace("{topic}", KeySanitizer.sanitize(topic));
-        int brace = t.indexOf('{');
-        String fixed = brace < 0 ? t : t.substring(0, brace);
+        String fixed = PathTemplate.parse(template).fixedPrefix(stream, topic);
         int slash = fixed.lastIndexOf('/');
         if (slash >= 0) sb.append(fixed, 0, slash + 1);
         return sb.toString();

@@ -71,7 +71,7 @@ class FormatsIT {
         }
         assertThat(lines).hasSize(30).allSatisfy(l -> assertThat(l).startsWith("{\"offset\":"));
         assertThat(lines).anySatisfy(l -> assertThat(l).endsWith("\"payload\":{\"method\":\"GET\",\"status\":229}}"));
-        assertThat(fx.audit(config).output()).contains("AUDIT OK", "committed=29 ");
+        assertThat(fx.audit(config).output()).contains("AUDIT OK", "committed=29 ").doesNotContain("not checked");
     }
 
     @Test
@@ -127,6 +127,7 @@ class FormatsIT {
             String footer = new String(file, StandardCharsets.ISO_8859_1);
             assertThat(footer).contains("method", "status", "iggy_offset", "iggy_timestamp", "iggy_partition_id");
         }
-        assertThat(fx.audit(config).output()).contains("AUDIT OK", "committed=39 ");
+        // The audit reads the offsets from each parquet footer, not only from the keys.
+        assertThat(fx.audit(config).output()).contains("AUDIT OK", "committed=39 ").doesNotContain("not checked");
     }
 }

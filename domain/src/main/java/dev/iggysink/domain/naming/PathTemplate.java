@@ -172,6 +172,28 @@ public final class PathTemplate {
         return out.toString();
     }
 
+    /**
+     * The text every key rendered for this stream and topic starts with: the literal text, with {@code {stream}}
+     * and {@code {topic}} filled in (sanitised), up to the first variable that depends on the partition, the time or
+     * a record. A reader lists objects under it to find a topic's files.
+     */
+    public String fixedPrefix(String stream, String topic) {
+        Objects.requireNonNull(stream, "stream");
+        Objects.requireNonNull(topic, "topic");
+        StringBuilder out = new StringBuilder();
+        for (Part part : parts) {
+            switch (part.kind) {
+                case LITERAL -> out.append(part.text);
+                case STREAM -> out.append(KeySanitizer.sanitize(stream));
+                case TOPIC -> out.append(KeySanitizer.sanitize(topic));
+                default -> {
+                    return out.toString();
+                }
+            }
+        }
+        return out.toString();
+    }
+
     /** True when rendering reads record fields, so records of one file may differ in directory. */
     public boolean usesFields() {
         return usesFields;

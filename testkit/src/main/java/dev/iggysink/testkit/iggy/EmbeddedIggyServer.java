@@ -70,10 +70,6 @@ public final class EmbeddedIggyServer implements AutoCloseable {
             return new Options(port, users, rebalancingTimeout);
         }
 
-        public Options withExtraUsers(Map<String, String> users) {
-            return new Options(port, users, rebalancingTimeout);
-        }
-
         public Options withRebalancingTimeout(Duration timeout) {
             return new Options(port, extraUsers, timeout);
         }

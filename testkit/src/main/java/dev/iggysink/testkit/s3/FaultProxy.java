@@ -100,13 +100,6 @@ public final class FaultProxy implements AutoCloseable {
         }
     }
 
-    /** Drops the faults not yet taken. */
-    public void clearFaults() {
-        synchronized (schedule) {
-            schedule.clear();
-        }
-    }
-
     /** Every request line seen so far, in arrival order (relayed or failed). */
     public List<String> requestLines() {
         synchronized (requestLines) {

@@ -4,15 +4,14 @@ import java.io.ByteArrayInputStream;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import java.util.concurrent.ExecutorService;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import dev.iggysink.adapters.s3.support.AdapterSupport;
 import dev.iggysink.adapters.s3.support.ObjectOptions;
-import dev.iggysink.adapters.s3.support.ParallelParts;
 import dev.iggysink.adapters.s3.support.PartPlan;
+import dev.iggysink.adapters.s3.support.S3WritePath;
 import dev.iggysink.adapters.s3.support.StoreFailures;
 import dev.iggysink.application.port.out.ObjectStore;
 import dev.iggysink.application.port.out.StoreException;
@@ -50,45 +49,18 @@ import software.amazon.awssdk.services.s3.model.S3Object;
  * identity, the shared credentials/config files honouring {@code AWS_PROFILE}, ECS container, EC2 IMDS).
  * Thread-safe.
  */
-public final class AwsS3ObjectStore implements ObjectStore {
+public final class AwsS3ObjectStore extends S3WritePath<CompletedPart> {
     private static final Logger LOG = LoggerFactory.getLogger(AwsS3ObjectStore.class);
 
-    private final StorageSettings settings;
-    private final String bucket;
     private final ObjectOptions options;
     private final AwsCredentialsProvider credentials;
     private final S3Client s3;
-    private final ExecutorService parts;
 
     public AwsS3ObjectStore(StorageSettings settings) {
-        this.settings = settings;
-        this.bucket = settings.bucket();
+        super(settings, "s3-aws");
         this.options = ObjectOptions.from(settings);
         this.credentials = credentialsOf(settings);
         this.s3 = clientOf(settings, credentials);
-        this.parts = AdapterSupport.partPool(settings.uploadConcurrency(), "s3-aws");
-    }
-
-    @Override
-    public void put(String key, byte[] content, String contentType) throws StoreException {
-        if (content.length <= settings.multipartThreshold()) {
-            putSingle("PUT", key, content, contentType);
-        } else {
-            putMultipart(key, content, contentType);
-        }
-    }
-
-    @Override
-    public void probe() throws StoreException {
-        String key = AdapterSupport.PROBE_KEY;
-        putSingle("PUT (startup probe)", key, new byte[0], "application/octet-stream");
-        try {
-            s3.deleteObject(b -> b.bucket(bucket).key(key));
-        } catch (SdkException e) {
-            // Seed 000: cleanup is best effort; write access is what the sink needs.
-            LOG.warn("Startup probe: could not delete {} ({}); the sink starts anyway",
-                    StoreFailures.location(bucket, key), e.getMessage());
-        }
     }
 
     @Override
@@ -131,7 +103,9 @@ public final class AwsS3ObjectStore implements ObjectStore {
         return "AwsS3ObjectStore[" + bucket + " @ " + settings.endpoint().orElse("aws:" + settings.region()) + "]";
     }
 
-    private void putSingle(String operation, String key, byte[] content, String contentType) throws StoreException {
+    @Override
+    protected void putObject(String operation, String key, byte[] content, String contentType)
+            throws StoreException {
         PutObjectRequest.Builder request = PutObjectRequest.builder()
                 .bucket(bucket).key(key).contentType(contentType).contentLength((long) content.length);
         options.sse().ifPresent(request::serverSideEncryption);
@@ -146,7 +120,17 @@ public final class AwsS3ObjectStore implements ObjectStore {
         }
     }
 
-    private void putMultipart(String key, byte[] content, String contentType) throws StoreException {
+    @Override
+    protected void deleteObject(String key) throws StoreException {
+        try {
+            s3.deleteObject(b -> b.bucket(bucket).key(key));
+        } catch (SdkException e) {
+            throw translate("DELETE", key, e);
+        }
+    }
+
+    @Override
+    protected String createMultipartUpload(String key, String contentType) throws StoreException {
         CreateMultipartUploadRequest.Builder create = CreateMultipartUploadRequest.builder()
                 .bucket(bucket).key(key).contentType(contentType);
         options.sse().ifPresent(create::serverSideEncryption);
@@ -154,44 +138,43 @@ public final class AwsS3ObjectStore implements ObjectStore {
         options.storageClass().ifPresent(create::storageClass);
         options.cannedAcl().ifPresent(create::acl);
         options.tagging().ifPresent(create::tagging);
-        String uploadId;
         try {
-            uploadId = s3.createMultipartUpload(create.build()).uploadId();
+            return s3.createMultipartUpload(create.build()).uploadId();
         } catch (SdkException e) {
             throw translate("CREATE MULTIPART UPLOAD", key, e);
         }
+    }
+
+    @Override
+    protected CompletedPart uploadPart(String key, String uploadId, PartPlan.Part part, byte[] content,
+                                       String contentType) throws StoreException {
         try {
-            List<CompletedPart> completed = ParallelParts.run(parts,
-                    PartPlan.of(content.length, settings.multipartPartSize()), part -> {
-                        try {
-                            String etag = s3.uploadPart(b -> b.bucket(bucket).key(key).uploadId(uploadId)
-                                            .partNumber(part.number()).contentLength((long) part.length()),
-                                    body(content, part.offset(), part.length(), contentType)).eTag();
-                            return CompletedPart.builder().partNumber(part.number()).eTag(etag).build();
-                        } catch (SdkException e) {
-                            throw translate("UPLOAD PART " + part.number(), key, e);
-                        }
-                    });
-            s3.completeMultipartUpload(b -> b.bucket(bucket).key(key).uploadId(uploadId)
-                    .multipartUpload(m -> m.parts(completed)));
-        } catch (StoreException e) {
-            abort(key, uploadId, e);
-            throw e;
+            String etag = s3.uploadPart(b -> b.bucket(bucket).key(key).uploadId(uploadId)
+                            .partNumber(part.number()).contentLength((long) part.length()),
+                    body(content, part.offset(), part.length(), contentType)).eTag();
+            return CompletedPart.builder().partNumber(part.number()).eTag(etag).build();
         } catch (SdkException e) {
-            StoreException failure = translate("COMPLETE MULTIPART UPLOAD", key, e);
-            abort(key, uploadId, failure);
-            throw failure;
+            throw translate("UPLOAD PART " + part.number(), key, e);
         }
     }
 
-    /** Removes the parts of a failed upload, so nothing is billed or left for a lifecycle rule to find. */
-    private void abort(String key, String uploadId, StoreException failure) {
+    @Override
+    protected void completeMultipartUpload(String key, String uploadId, List<CompletedPart> uploaded)
+            throws StoreException {
+        try {
+            s3.completeMultipartUpload(b -> b.bucket(bucket).key(key).uploadId(uploadId)
+                    .multipartUpload(m -> m.parts(uploaded)));
+        } catch (SdkException e) {
+            throw translate("COMPLETE MULTIPART UPLOAD", key, e);
+        }
+    }
+
+    @Override
+    protected void abortMultipartUpload(String key, String uploadId) throws StoreException {
         try {
             s3.abortMultipartUpload(b -> b.bucket(bucket).key(key).uploadId(uploadId));
         } catch (SdkException e) {
-            LOG.warn("Could not abort multipart upload {} of {}: {}", uploadId, StoreFailures.location(bucket, key),
-                    e.getMessage());
-            failure.addSuppressed(translate("ABORT MULTIPART UPLOAD", key, e));
+            throw translate("ABORT MULTIPART UPLOAD", key, e);
         }
     }
 
@@ -212,10 +195,7 @@ public final class AwsS3ObjectStore implements ObjectStore {
                     e);
         }
         // Timeouts (ApiCallAttemptTimeoutException) and I/O failures: the request got no complete answer.
-        if (StoreFailures.isTransport(e) || e.getClass().getSimpleName().contains("Timeout")) {
-            return StoreFailures.transport(operation, bucket, key, e);
-        }
-        return StoreFailures.local(operation, bucket, key, e);
+        return StoreFailures.withoutAnswer(operation, bucket, key, e);
     }
 
     private static AwsCredentialsProvider credentialsOf(StorageSettings settings) {

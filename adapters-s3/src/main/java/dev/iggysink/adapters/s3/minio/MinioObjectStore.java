@@ -10,21 +10,17 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 import com.google.common.collect.LinkedListMultimap;
 import com.google.common.collect.Multimap;
 
 import dev.iggysink.adapters.s3.support.AdapterSupport;
 import dev.iggysink.adapters.s3.support.ObjectOptions;
-import dev.iggysink.adapters.s3.support.ParallelParts;
 import dev.iggysink.adapters.s3.support.PartPlan;
+import dev.iggysink.adapters.s3.support.S3WritePath;
 import dev.iggysink.adapters.s3.support.StoreFailures;
 import dev.iggysink.application.port.out.ObjectStore;
 import dev.iggysink.application.port.out.StoreException;
@@ -60,22 +56,17 @@ import okhttp3.Protocol;
  * array (the client hashes a {@code byte[]} from offset 0); at most {@code upload_concurrency} copies exist at once.
  * Thread-safe.
  */
-public final class MinioObjectStore implements ObjectStore {
-    private static final Logger LOG = LoggerFactory.getLogger(MinioObjectStore.class);
+public final class MinioObjectStore extends S3WritePath<Part> {
     private static final Pattern NON_XML_STATUS = Pattern.compile("Response code: (\\d{3})");
 
-    private final StorageSettings settings;
-    private final String bucket;
     private final String region;
     private final ObjectOptions options;
     private final OkHttpClient http;
     private final AwsChainCredentials chain;
     private final SinkMinioClient minio;
-    private final ExecutorService parts;
 
     public MinioObjectStore(StorageSettings settings) {
-        this.settings = settings;
-        this.bucket = settings.bucket();
+        super(settings, "s3-minio");
         this.region = settings.region();
         this.options = ObjectOptions.from(settings);
         this.http = httpClient(settings);
@@ -98,30 +89,6 @@ public final class MinioObjectStore implements ObjectStore {
             minio.disableVirtualStyleEndpoint();
         } else {
             minio.enableVirtualStyleEndpoint();
-        }
-        this.parts = AdapterSupport.partPool(settings.uploadConcurrency(), "s3-minio");
-    }
-
-    @Override
-    public void put(String key, byte[] content, String contentType) throws StoreException {
-        if (content.length <= settings.multipartThreshold()) {
-            putSingle("PUT", key, content, contentType);
-        } else {
-            putMultipart(key, content, contentType);
-        }
-    }
-
-    @Override
-    public void probe() throws StoreException {
-        String key = AdapterSupport.PROBE_KEY;
-        putSingle("PUT (startup probe)", key, new byte[0], "application/octet-stream");
-        try {
-            await("DELETE", key, () -> minio.removeObject(RemoveObjectArgs.builder().bucket(bucket).region(region)
-                    .object(key).build()));
-        } catch (StoreException e) {
-            // Seed 000: cleanup is best effort; write access is what the sink needs.
-            LOG.warn("Startup probe: could not delete {} ({}); the sink starts anyway",
-                    StoreFailures.location(bucket, key), e.getMessage());
         }
     }
 
@@ -169,40 +136,45 @@ public final class MinioObjectStore implements ObjectStore {
         return "MinioObjectStore[" + bucket + " @ " + settings.endpoint().orElse("aws:" + region) + "]";
     }
 
-    private void putSingle(String operation, String key, byte[] content, String contentType) throws StoreException {
+    @Override
+    protected void putObject(String operation, String key, byte[] content, String contentType)
+            throws StoreException {
         Multimap<String, String> headers = objectHeaders(contentType);
         await(operation, key, () -> minio.putBytes(bucket, region, key, content, headers));
     }
 
-    private void putMultipart(String key, byte[] content, String contentType) throws StoreException {
-        String uploadId = await("CREATE MULTIPART UPLOAD", key, () -> minio.createMultipartUploadAsync(bucket, region,
-                key, objectHeaders(contentType), null)).result().uploadId();
-        try {
-            List<Part> uploaded = ParallelParts.run(parts, PartPlan.of(content.length, settings.multipartPartSize()),
-                    part -> {
-                        byte[] slice = Arrays.copyOfRange(content, part.offset(), part.offset() + part.length());
-                        String etag = await("UPLOAD PART " + part.number(), key, () -> minio.uploadPartAsync(bucket,
-                                region, key, slice, slice.length, uploadId, part.number(), null, null)).etag();
-                        return new Part(part.number(), etag);
-                    });
-            await("COMPLETE MULTIPART UPLOAD", key, () -> minio.completeMultipartUploadAsync(bucket, region, key,
-                    uploadId, uploaded.toArray(new Part[0]), null, null));
-        } catch (StoreException e) {
-            abort(key, uploadId, e);
-            throw e;
-        }
+    @Override
+    protected void deleteObject(String key) throws StoreException {
+        await("DELETE", key, () -> minio.removeObject(RemoveObjectArgs.builder().bucket(bucket).region(region)
+                .object(key).build()));
     }
 
-    /** Removes the parts of a failed upload, so nothing is billed or left for a lifecycle rule to find. */
-    private void abort(String key, String uploadId, StoreException failure) {
-        try {
-            await("ABORT MULTIPART UPLOAD", key, () -> minio.abortMultipartUploadAsync(bucket, region, key, uploadId,
-                    null, null));
-        } catch (StoreException e) {
-            LOG.warn("Could not abort multipart upload {} of {}: {}", uploadId, StoreFailures.location(bucket, key),
-                    e.getMessage());
-            failure.addSuppressed(e);
-        }
+    @Override
+    protected String createMultipartUpload(String key, String contentType) throws StoreException {
+        return await("CREATE MULTIPART UPLOAD", key, () -> minio.createMultipartUploadAsync(bucket, region, key,
+                objectHeaders(contentType), null)).result().uploadId();
+    }
+
+    /** The part is copied out of the caller's array: the client hashes a {@code byte[]} from offset 0. */
+    @Override
+    protected Part uploadPart(String key, String uploadId, PartPlan.Part part, byte[] content, String contentType)
+            throws StoreException {
+        byte[] slice = Arrays.copyOfRange(content, part.offset(), part.offset() + part.length());
+        String etag = await("UPLOAD PART " + part.number(), key, () -> minio.uploadPartAsync(bucket, region, key,
+                slice, slice.length, uploadId, part.number(), null, null)).etag();
+        return new Part(part.number(), etag);
+    }
+
+    @Override
+    protected void completeMultipartUpload(String key, String uploadId, List<Part> uploaded) throws StoreException {
+        await("COMPLETE MULTIPART UPLOAD", key, () -> minio.completeMultipartUploadAsync(bucket, region, key,
+                uploadId, uploaded.toArray(new Part[0]), null, null));
+    }
+
+    @Override
+    protected void abortMultipartUpload(String key, String uploadId) throws StoreException {
+        await("ABORT MULTIPART UPLOAD", key, () -> minio.abortMultipartUploadAsync(bucket, region, key, uploadId,
+                null, null));
     }
 
     private Multimap<String, String> objectHeaders(String contentType) {
@@ -259,10 +231,7 @@ public final class MinioObjectStore implements ObjectStore {
                         "non-XML error response", null, invalid);
             }
         }
-        if (StoreFailures.isTransport(e)) {
-            return StoreFailures.transport(operation, bucket, key, e);
-        }
-        return StoreFailures.local(operation, bucket, key, e);
+        return StoreFailures.withoutAnswer(operation, bucket, key, e);
     }
 
     private static OkHttpClient httpClient(StorageSettings settings) {

@@ -92,6 +92,15 @@ public final class StoreFailures {
                 + describe(cause) + ")", false, 0, null, cause);
     }
 
+    /**
+     * The store's answer could not be read from {@code cause} (no status): a transport failure when the cause chain
+     * holds an I/O failure or a timeout, else a {@link #local} one.
+     */
+    public static StoreException withoutAnswer(String operation, String bucket, String key, Throwable cause) {
+        return isTransport(cause) || isTimeout(cause) ? transport(operation, bucket, key, cause)
+                : local(operation, bucket, key, cause);
+    }
+
     /** True when the cause chain holds an I/O failure (the request did not get a complete answer). */
     public static boolean isTransport(Throwable t) {
         for (Throwable c = t; c != null; c = c.getCause() == c ? null : c.getCause()) {

@@ -79,4 +79,21 @@ class StoreFailuresTest {
         assertThat(StoreFailures.isTransport(new RuntimeException(new IOException("x")))).isTrue();
         assertThat(StoreFailures.isTransport(new RuntimeException("x"))).isFalse();
     }
+
+    @Test
+    void a_failure_without_an_answer_is_transport_when_io_or_a_timeout_else_local() {
+        StoreException io = StoreFailures.withoutAnswer("GET", "b", "k", new RuntimeException(new IOException("x")));
+        StoreException timeout = StoreFailures.withoutAnswer("GET", "b", "k", new ApiCallAttemptTimeoutException());
+        StoreException local = StoreFailures.withoutAnswer("GET", "b", "k", new IllegalStateException("no signer"));
+
+        assertThat(io.retryable()).isTrue();
+        assertThat(timeout.retryable()).isTrue();
+        assertThat(timeout.getMessage()).contains("timed out");
+        assertThat(local.retryable()).isFalse();
+        assertThat(local.getMessage()).contains("failed before reaching the store").contains("no signer");
+    }
+
+    /** Named as the AWS SDK's attempt timeout, which is not an IOException. */
+    private static final class ApiCallAttemptTimeoutException extends RuntimeException {
+    }
 }

@@ -1,0 +1,97 @@
+package dev.iggysink.adapters.s3.support;
+
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import dev.iggysink.application.port.out.ObjectStore;
+import dev.iggysink.application.port.out.StoreException;
+import dev.iggysink.application.settings.StorageSettings;
+
+/**
+ * The write path both S3 adapters share, written once: one PUT up to {@code multipart_threshold}, else a multipart
+ * upload (parts on the store's bounded pool, aborted on any failure so no part is left behind), and the startup probe
+ * (an empty object at {@link AdapterSupport#PROBE_KEY}, deleted best effort). A subclass sends the single requests
+ * with its SDK and translates every failure into a {@link StoreException} named by the operation.
+ *
+ * @param <P> what the SDK needs of an uploaded part to complete the upload (part number and ETag)
+ */
+public abstract class S3WritePath<P> implements ObjectStore {
+    /** The concrete adapter's logger, so log lines keep naming the adapter. */
+    private final Logger log = LoggerFactory.getLogger(getClass());
+    protected final StorageSettings settings;
+    protected final String bucket;
+    /** Multipart parts of every upload of this store run here; the subclass shuts it down in {@code close}. */
+    protected final ExecutorService parts;
+
+    protected S3WritePath(StorageSettings settings, String poolName) {
+        this.settings = settings;
+        this.bucket = settings.bucket();
+        this.parts = AdapterSupport.partPool(settings.uploadConcurrency(), poolName);
+    }
+
+    /** One PutObject of the whole content, with the configured object options. */
+    protected abstract void putObject(String operation, String key, byte[] content, String contentType)
+            throws StoreException;
+
+    protected abstract void deleteObject(String key) throws StoreException;
+
+    /** Starts a multipart upload with the configured object options; returns its upload id. */
+    protected abstract String createMultipartUpload(String key, String contentType) throws StoreException;
+
+    /** Uploads one slice of {@code content}; failures as operation {@code "UPLOAD PART <number>"}. */
+    protected abstract P uploadPart(String key, String uploadId, PartPlan.Part part, byte[] content,
+                                    String contentType) throws StoreException;
+
+    protected abstract void completeMultipartUpload(String key, String uploadId, List<P> uploaded)
+            throws StoreException;
+
+    protected abstract void abortMultipartUpload(String key, String uploadId) throws StoreException;
+
+    @Override
+    public final void put(String key, byte[] content, String contentType) throws StoreException {
+        if (content.length <= settings.multipartThreshold()) {
+            putObject("PUT", key, content, contentType);
+        } else {
+            putMultipart(key, content, contentType);
+        }
+    }
+
+    @Override
+    public final void probe() throws StoreException {
+        String key = AdapterSupport.PROBE_KEY;
+        putObject("PUT (startup probe)", key, new byte[0], "application/octet-stream");
+        try {
+            deleteObject(key);
+        } catch (StoreException e) {
+            // Cleanup is best effort; write access is what the sink needs.
+            log.warn("Startup probe: could not delete {} ({}); the sink starts anyway",
+                    StoreFailures.location(bucket, key), e.getMessage());
+        }
+    }
+
+    private void putMultipart(String key, byte[] content, String contentType) throws StoreException {
+        String uploadId = createMultipartUpload(key, contentType);
+        try {
+            List<P> uploaded = ParallelParts.run(parts, PartPlan.of(content.length, settings.multipartPartSize()),
+                    part -> uploadPart(key, uploadId, part, content, contentType));
+            completeMultipartUpload(key, uploadId, uploaded);
+        } catch (StoreException e) {
+            abort(key, uploadId, e);
+            throw e;
+        }
+    }
+
+    /** Removes the parts of a failed upload, so nothing is billed or left for a lifecycle rule to find. */
+    private void abort(String key, String uploadId, StoreException failure) {
+        try {
+            abortMultipartUpload(key, uploadId);
+        } catch (StoreException e) {
+            log.warn("Could not abort multipart upload {} of {}: {}", uploadId, StoreFailures.location(bucket, key),
+                    e.getMessage());
+            failure.addSuppressed(e);
+        }
+    }
+}
