@@ -1,5 +1,9 @@
 package dev.iggysink.architecture;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.tngtech.archunit.core.domain.JavaClass;
+import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ImportOption.DoNotIncludeTests;
 import com.tngtech.archunit.junit.AnalyzeClasses;
 import com.tngtech.archunit.junit.ArchTest;
@@ -36,4 +40,18 @@ class ArchitectureTest {
 
     @ArchTest
     static final ArchRule rule8_general_coding_rules = ArchitectureRules.generalCodingRules();
+
+    /**
+     * The rules name no adapter: they hold for whatever is on this module's classpath. An adapter module missing from
+     * its dependencies would pass every rule unchecked, so each one is required here.
+     */
+    @ArchTest
+    static void every_adapter_module_is_analysed(JavaClasses classes) {
+        assertThat(classes.stream().map(JavaClass::getPackageName))
+                .anyMatch(p -> p.startsWith("dev.iggysink.adapters.iggy"))
+                .anyMatch(p -> p.startsWith("dev.iggysink.adapters.s3"))
+                .anyMatch(p -> p.startsWith("dev.iggysink.adapters.filesystem"))
+                .anyMatch(p -> p.startsWith("dev.iggysink.adapters.format"))
+                .anyMatch(p -> p.startsWith("dev.iggysink.adapters.config"));
+    }
 }

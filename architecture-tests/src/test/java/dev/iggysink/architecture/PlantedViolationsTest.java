@@ -58,6 +58,7 @@ class PlantedViolationsTest {
     @Test
     void rule4_fails_when_an_adapter_uses_another() {
         assertViolation("planted.r4", ArchitectureRules::adaptersDoNotDependOnEachOther, "JsonEncoder");
+        assertViolation("planted.r4filesystem", ArchitectureRules::adaptersDoNotDependOnEachOther, "StoreFailures");
         assertClean("planted.r5ok", ArchitectureRules::adaptersDoNotDependOnEachOther);
     }
 
@@ -66,6 +67,8 @@ class PlantedViolationsTest {
         assertViolation("planted.r5", ArchitectureRules::adaptersAreUsedOnlyByThemselvesAndBootstrap, "FakeBroker");
         assertViolation("planted.r2", ArchitectureRules::adaptersAreUsedOnlyByThemselvesAndBootstrap, "S3Store");
         assertViolation("planted.r4", ArchitectureRules::adaptersAreUsedOnlyByThemselvesAndBootstrap, "JsonEncoder");
+        assertViolation("planted.r4filesystem", ArchitectureRules::adaptersAreUsedOnlyByThemselvesAndBootstrap,
+                "StoreFailures");
         assertViolation("planted.r5testkitInBootstrap", ArchitectureRules::adaptersAreUsedOnlyByThemselvesAndBootstrap,
                 "FakeBroker");
         assertClean("planted.r5ok", ArchitectureRules::adaptersAreUsedOnlyByThemselvesAndBootstrap);

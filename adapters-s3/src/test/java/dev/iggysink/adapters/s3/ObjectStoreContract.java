@@ -26,8 +26,10 @@ import dev.iggysink.application.port.out.StoreException;
 import dev.iggysink.application.port.out.StoredObject;
 
 /**
- * What every {@link ObjectStore} must do, run against the in-memory fake and each real adapter. Each test writes
- * under its own key prefix, so implementations may share one bucket per class.
+ * What every {@link ObjectStore} must do, run against the in-memory fake and each real adapter (this module's test-jar
+ * carries it to adapters outside it). Each test writes under its own key prefix, so implementations may share one
+ * bucket per class. For a store without credentials or buckets (a directory), "wrong secret" means a place the sink
+ * may not write and "bucket" means its root directory.
  *
  * <p>Sizes: a 5 MiB part and a 6 MiB threshold keep multipart cases small; implementations must be configured with
  * {@link #PART_SIZE} and {@link #THRESHOLD}.
@@ -52,6 +54,11 @@ public abstract class ObjectStoreContract {
     protected abstract ObjectStore storeOnMissingBucket();
 
     protected abstract String missingBucketName();
+
+    /** What the failure on a missing bucket must say: that the sink will not make one itself. */
+    protected String doesNotCreateTheBucket() {
+        return "does not create buckets";
+    }
 
     protected String prefix;
 
@@ -199,7 +206,7 @@ public abstract class ObjectStoreContract {
             assertThat(e).isNotNull();
             assertThat(e.retryable()).as(e.getMessage()).isFalse();
             assertThat(e.httpStatus()).as(e.getMessage()).isEqualTo(404);
-            assertThat(e.getMessage()).contains("'" + missingBucketName() + "'").contains("does not create buckets");
+            assertThat(e.getMessage()).contains("'" + missingBucketName() + "'").contains(doesNotCreateTheBucket());
         }
     }
 

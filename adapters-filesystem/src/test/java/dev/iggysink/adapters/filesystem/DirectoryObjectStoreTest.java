@@ -1,0 +1,236 @@
+package dev.iggysink.adapters.filesystem;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.stream.Stream;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+import dev.iggysink.application.port.out.StoreException;
+import dev.iggysink.application.port.out.StoredObject;
+
+/** What only a directory store has to get right: paths, temp files, atomic replace and real file-system failures. */
+class DirectoryObjectStoreTest {
+    @TempDir
+    Path tmp;
+
+    private Path root() throws Exception {
+        return Files.createDirectories(tmp.resolve("lake"));
+    }
+
+    private static byte[] utf8(String s) {
+        return s.getBytes(StandardCharsets.UTF_8);
+    }
+
+    @Test
+    void a_key_is_a_relative_path_and_its_directories_are_created() throws Exception {
+        Path root = root();
+        DirectoryObjectStore store = new DirectoryObjectStore(root);
+
+        store.put("a/b/c.jsonl", utf8("{}\n"), "application/x-ndjson");
+
+        assertThat(root.resolve("a").resolve("b").resolve("c.jsonl")).hasContent("{}");
+        assertThat(store.list("")).containsExactly(new StoredObject("a/b/c.jsonl", 3));
+    }
+
+    @Test
+    void an_object_gets_the_permissions_of_any_new_file_not_owner_only() throws Exception {
+        Path root = root();
+        new DirectoryObjectStore(root).put("k", utf8("x"), "text/plain");
+        Path plain = Files.createFile(root.resolve("plain"));
+
+        assertThat(Files.getPosixFilePermissions(root.resolve("k")))
+                .isEqualTo(Files.getPosixFilePermissions(plain));
+    }
+
+    @ParameterizedTest(name = "[{index}] {0}")
+    @ValueSource(strings = {"..", "../outside", "a/../../outside", "a/../b", "/etc/outside", "a\0b", "", "a//b",
+            "a/", "./a", "a/.iggy-sink-tmp-0"})
+    void a_key_that_escapes_or_is_malformed_is_refused_for_good(String key) throws Exception {
+        DirectoryObjectStore store = new DirectoryObjectStore(root());
+
+        StoreException put = catchThrowableOfType(StoreException.class, () -> store.put(key, utf8("x"), "text/plain"));
+        StoreException get = catchThrowableOfType(StoreException.class, () -> store.get(key));
+
+        for (StoreException e : List.of(put, get)) {
+            assertThat(e).isNotNull();
+            assertThat(e.retryable()).isFalse();
+            assertThat(e.httpStatus()).isEqualTo(400);
+            assertThat(e.getMessage()).contains("'" + FileFailures.printable(key) + "'").doesNotContain("\0");
+        }
+        assertThat(put.getMessage()).startsWith("PUT");
+        try (Stream<Path> everything = Files.walk(tmp)) {
+            assertThat(everything.filter(Files::isRegularFile)).isEmpty();
+        }
+    }
+
+    @ParameterizedTest(name = "[{index}] {0}")
+    @ValueSource(strings = {"../", "/etc", "a/../../", "\0"})
+    void a_prefix_that_escapes_is_refused_for_good(String prefix) throws Exception {
+        StoreException e = catchThrowableOfType(StoreException.class,
+                () -> new DirectoryObjectStore(root()).list(prefix));
+
+        assertThat(e).isNotNull();
+        assertThat(e.retryable()).isFalse();
+        assertThat(e.getMessage()).startsWith("LIST");
+    }
+
+    @Test
+    void list_skips_temp_files_and_separates_with_slashes_in_byte_order() throws Exception {
+        Path root = root();
+        DirectoryObjectStore store = new DirectoryObjectStore(root);
+        store.put("p/b", utf8("1"), "text/plain");
+        store.put("p/a/z", utf8("22"), "text/plain");
+        store.put("p/a-", utf8("333"), "text/plain");
+        store.put("p/\u00e9", utf8("4"), "text/plain");
+        Files.write(root.resolve("p").resolve(".iggy-sink-tmp-abc"), utf8("half a file"));
+
+        // '-' (0x2d) sorts before '/' (0x2f): the order is of the keys, not of a directory walk
+        assertThat(store.list("p/")).extracting(StoredObject::key)
+                .containsExactly("p/a-", "p/a/z", "p/b", "p/\u00e9");
+        assertThat(store.list("p/a")).extracting(StoredObject::key).containsExactly("p/a-", "p/a/z");
+    }
+
+    @Test
+    void puts_leave_no_temp_file_behind() throws Exception {
+        Path root = root();
+        DirectoryObjectStore store = new DirectoryObjectStore(root);
+        for (int i = 0; i < 5; i++) {
+            store.put("d/k", utf8("v" + i), "text/plain");
+        }
+        store.probe();
+
+        try (Stream<Path> files = Files.walk(root)) {
+            assertThat(files.filter(Files::isRegularFile).map(root::relativize).map(Path::toString))
+                    .containsExactly("d" + root.getFileSystem().getSeparator() + "k");
+        }
+    }
+
+    /** A reader racing replacing writers sees one whole version or the other, never a mix or a short file. */
+    @Test
+    void a_replace_is_atomic_for_a_concurrent_reader() throws Exception {
+        DirectoryObjectStore store = new DirectoryObjectStore(root());
+        byte[] ones = new byte[256 * 1024];
+        byte[] twos = new byte[128 * 1024];
+        Arrays.fill(ones, (byte) 1);
+        Arrays.fill(twos, (byte) 2);
+        store.put("k", ones, "application/octet-stream");
+        ExecutorService pool = Executors.newSingleThreadExecutor();
+        try {
+            Future<?> writer = pool.submit(() -> {
+                for (int i = 0; i < 100; i++) {
+                    store.put("k", i % 2 == 0 ? twos : ones, "application/octet-stream");
+                }
+                return null;
+            });
+            while (!writer.isDone()) {
+                assertThat(store.get("k")).satisfiesAnyOf(b -> assertThat(b).isEqualTo(ones),
+                        b -> assertThat(b).isEqualTo(twos));
+            }
+            writer.get();
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    @Test
+    void permission_denied_is_final_403_and_says_so() throws Exception {
+        Path root = root();
+        DirectoryObjectStore store = new DirectoryObjectStore(root);
+        try (Provoke.Undo undo = Provoke.denyWrites(root)) {
+            for (Provoke.ThrowingCall call : List.<Provoke.ThrowingCall>of(
+                    () -> store.put("new.jsonl", utf8("x"), "text/plain"),
+                    () -> store.put("new-dir/f.jsonl", utf8("x"), "text/plain"),
+                    store::probe)) {
+                StoreException e = catchThrowableOfType(StoreException.class, call::run);
+                assertThat(e).isNotNull();
+                assertThat(e.retryable()).as(e.getMessage()).isFalse();
+                assertThat(e.httpStatus()).as(e.getMessage()).isEqualTo(403);
+                assertThat(e.getMessage()).startsWith("PUT").contains("permission denied");
+            }
+        }
+    }
+
+    @Test
+    void a_root_that_is_missing_or_a_file_is_final_and_never_created() throws Exception {
+        Path missing = tmp.resolve("not-mounted");
+        Path file = Files.write(tmp.resolve("a-file"), utf8("not a directory"));
+
+        for (Path root : List.of(missing, file)) {
+            DirectoryObjectStore store = new DirectoryObjectStore(root);
+            for (Provoke.ThrowingCall call : List.<Provoke.ThrowingCall>of(
+                    () -> store.put("a/b.jsonl", utf8("x"), "text/plain"), store::probe,
+                    () -> store.list(""), () -> store.get("a/b.jsonl"))) {
+                StoreException e = catchThrowableOfType(StoreException.class, call::run);
+                assertThat(e).isNotNull();
+                assertThat(e.retryable()).as(e.getMessage()).isFalse();
+                assertThat(e.httpStatus()).as(e.getMessage()).isEqualTo(404);
+                assertThat(e.getMessage()).contains("'" + root + "'").contains("does not create its root directory");
+            }
+        }
+        assertThat(missing).doesNotExist();
+        assertThat(file).hasContent("not a directory");
+    }
+
+    @Test
+    void a_key_under_a_file_or_over_a_directory_is_a_final_conflict() throws Exception {
+        DirectoryObjectStore store = new DirectoryObjectStore(root());
+        store.put("file", utf8("x"), "text/plain");
+        store.put("dir/inner", utf8("y"), "text/plain");
+
+        for (Provoke.ThrowingCall call : List.<Provoke.ThrowingCall>of(
+                () -> store.put("file/below", utf8("z"), "text/plain"),
+                () -> store.put("dir", utf8("z"), "text/plain"))) {
+            StoreException e = catchThrowableOfType(StoreException.class, call::run);
+            assertThat(e).isNotNull();
+            assertThat(e.retryable()).as(e.getMessage()).isFalse();
+            assertThat(e.httpStatus()).as(e.getMessage()).isEqualTo(409);
+        }
+        assertThat(catchThrowableOfType(StoreException.class, () -> store.get("file/below")).httpStatus())
+                .isEqualTo(404);
+        assertThat(store.list("")).extracting(StoredObject::key).containsExactly("dir/inner", "file");
+    }
+
+    /**
+     * A real full disk: a 64 KiB tmpfs mounted on the root. Mounting needs CAP_SYS_ADMIN (root in CI); where it is
+     * not allowed, {@link FileFailuresTest} still checks the classification on the exception the JDK throws.
+     */
+    @Test
+    void a_full_disk_is_a_retryable_507_that_says_disk_full_and_keeps_the_old_object() throws Exception {
+        Path root = root();
+        Provoke.Undo undo = Provoke.tinyDisk(root, "64k");
+        assumeTrue(undo != null, "mounting a tmpfs is not allowed here");
+        try (undo) {
+            DirectoryObjectStore store = new DirectoryObjectStore(root);
+            store.put("logs/k.jsonl", utf8("old"), "text/plain");
+
+            StoreException e = catchThrowableOfType(StoreException.class,
+                    () -> store.put("logs/k.jsonl", new byte[256 * 1024], "text/plain"));
+
+            assertThat(e).isNotNull();
+            assertThat(e.retryable()).isTrue();
+            assertThat(e.httpStatus()).isEqualTo(507);
+            assertThat(e.getMessage()).startsWith("PUT 'logs/k.jsonl'").contains("disk full");
+            assertThat(store.get("logs/k.jsonl")).isEqualTo(utf8("old"));
+            try (Stream<Path> files = Files.walk(root)) {
+                assertThat(files.map(p -> p.getFileName().toString()))
+                        .noneMatch(n -> n.startsWith(DirectoryObjectStore.TEMP_PREFIX));
+            }
+            store.put("logs/k.jsonl", new byte[16 * 1024], "text/plain");
+            assertThat(store.list("logs/")).containsExactly(new StoredObject("logs/k.jsonl", 16 * 1024));
+        }
+    }
+}
