@@ -174,11 +174,16 @@ final class E2eFixture implements AutoCloseable {
 
     /** Runs {@code audit} in-process; returns the exit code and output. */
     AuditResult audit(Path config) {
+        return audit(config, false);
+    }
+
+    private AuditResult audit(Path config, boolean keysOnly) {
         StringWriter out = new StringWriter();
         var cl = dev.iggysink.bootstrap.TestAccess.commandLine();
         cl.setOut(new PrintWriter(out));
         cl.setErr(new PrintWriter(out));
-        int code = cl.execute("audit", "--config", config.toString());
+        int code = keysOnly ? cl.execute("audit", "--config", config.toString(), "--no-content")
+                : cl.execute("audit", "--config", config.toString());
         return new AuditResult(code, out.toString());
     }
 
@@ -190,6 +195,17 @@ final class E2eFixture implements AutoCloseable {
         java.util.regex.Matcher m = java.util.regex.Pattern.compile("/" + partition + ": committed=(-?\\d+) ")
                 .matcher(audit(config).output());
         return m.find() ? Long.parseLong(m.group(1)) : Long.MIN_VALUE;
+    }
+
+    /**
+     * Every partition's committed offset from one {@code audit --no-content} (objects are not read: cheap enough to
+     * poll while the sink runs).
+     */
+    Map<Integer, Long> committedOffsets(Path config) {
+        Map<Integer, Long> out = new TreeMap<>();
+        Matcher m = Pattern.compile("/(\\d+): committed=(-?\\d+) ").matcher(audit(config, true).output());
+        while (m.find()) out.put(Integer.parseInt(m.group(1)), Long.parseLong(m.group(2)));
+        return out;
     }
 
     @Override

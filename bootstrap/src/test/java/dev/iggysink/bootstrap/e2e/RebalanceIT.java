@@ -89,18 +89,20 @@ class RebalanceIT {
                 producing.get(60, TimeUnit.SECONDS);
                 perPartition = (long) rounds.get() * PER_ROUND;
                 // Within one file of the end everywhere: the rest is c's open file, sealed and committed by its stop.
-                await().atMost(Duration.ofSeconds(120)).pollInterval(Duration.ofSeconds(1)).until(() ->
-                        IntStream.range(0, PARTITIONS).allMatch(p -> fx.committed(config, p)
-                                >= perPartition - 1 - recordsPerFileAtMost));
+                await().atMost(Duration.ofSeconds(120)).pollInterval(Duration.ofMillis(500)).until(() -> {
+                    Map<Integer, Long> committed = fx.committedOffsets(config);
+                    return IntStream.range(0, PARTITIONS).allMatch(p ->
+                            committed.getOrDefault(p, -1L) >= perPartition - 1 - recordsPerFileAtMost);
+                });
                 Thread.sleep(1000);
                 c.terminate();
                 assertThat(c.waitFor(Duration.ofSeconds(60))).as("graceful stop of c:\n%s", c.logText()).isZero();
             }
         }
 
+        Map<Integer, Long> committed = fx.committedOffsets(config);
         for (int p = 0; p < PARTITIONS; p++) {
-            assertThat(fx.committed(config, p)).as("committed offset of partition %d", p)
-                    .isEqualTo(perPartition - 1);
+            assertThat(committed.get(p)).as("committed offset of partition %d", p).isEqualTo(perPartition - 1);
         }
         E2eFixture.AuditResult audit = fx.audit(config);
         assertThat(audit.exitCode()).as(audit.output()).isZero();
