@@ -63,17 +63,25 @@ final class StoreRelay implements AutoCloseable {
 
     private void accept() {
         while (!closed) {
+            Socket client;
             try {
-                Socket client = server.accept();
-                Socket upstream = new Socket();
-                upstream.connect(target, 5_000);
-                sockets.add(client);
-                sockets.add(upstream);
-                threads.execute(() -> pump(client, upstream, false));
-                threads.execute(() -> pump(upstream, client, true));
+                client = server.accept();
             } catch (IOException e) {
                 if (closed) return;
+                continue;
             }
+            sockets.add(client);
+            Socket upstream = new Socket();
+            sockets.add(upstream);
+            try {
+                upstream.connect(target, 5_000);
+            } catch (IOException e) {
+                close(client); // the store is not there: the client sees a closed connection
+                close(upstream);
+                continue;
+            }
+            threads.execute(() -> pump(client, upstream, false));
+            threads.execute(() -> pump(upstream, client, true));
         }
     }
 
