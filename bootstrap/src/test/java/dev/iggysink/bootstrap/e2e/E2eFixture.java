@@ -1,5 +1,7 @@
 package dev.iggysink.bootstrap.e2e;
 
+import dev.iggysink.domain.naming.KeyRange;
+import dev.iggysink.domain.naming.ObjectKey;
 import dev.iggysink.testkit.iggy.IggyEndpoint;
 import dev.iggysink.testkit.iggy.IggyProducer;
 import dev.iggysink.testkit.s3.MinioServer;
@@ -12,7 +14,11 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
+import java.util.TreeMap;
 import java.util.UUID;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import software.amazon.awssdk.services.s3.model.ListObjectsV2Request;
 import software.amazon.awssdk.services.s3.model.S3Object;
 
@@ -100,6 +106,50 @@ final class E2eFixture implements AutoCloseable {
         return sb.toString();
     }
 
+    /** A copy of {@code config} under another name that reaches the store at {@code endpoint} instead. */
+    Path withEndpoint(Path config, java.net.URI endpoint, String name) throws IOException {
+        String toml = Files.readString(config, StandardCharsets.UTF_8);
+        String line = "endpoint = \"" + minio.endpoint() + "\"";
+        if (!toml.contains(line)) throw new IllegalStateException("no " + line + " in " + config);
+        Path file = dir.resolve(name + ".toml");
+        Files.writeString(file, toml.replace(line, "endpoint = \"" + endpoint + "\""), StandardCharsets.UTF_8);
+        return file;
+    }
+
+    /**
+     * Reads the bucket without the sink's help: every object of {@code topic}, its key parsed with
+     * {@link ObjectKey#parse}, its lines read; each object must hold exactly the offsets its key names, in order, all
+     * of its key's partition. Returns partition → offset → number of objects holding it.
+     */
+    Map<Integer, Map<Long, Integer>> copies(String topic) {
+        Map<Integer, Map<Long, Integer>> out = new TreeMap<>();
+        for (S3Object o : objects()) {
+            if (!o.key().startsWith(stream + "/" + topic + "/")) continue;
+            KeyRange range = ObjectKey.parse(o.key())
+                    .orElseThrow(() -> new AssertionError("not a sink key: " + o.key()));
+            Matcher m = LINE.matcher(read(o.key()));
+            long expected = range.firstOffset();
+            while (m.find()) {
+                long offset = Long.parseLong(m.group(1));
+                int partition = Integer.parseInt(m.group(2));
+                if (offset != expected || partition != range.partitionId()) {
+                    throw new AssertionError(o.key() + " holds partition " + partition + " offset " + offset
+                            + " where its key says partition " + range.partitionId() + " offset " + expected);
+                }
+                out.computeIfAbsent(partition, p -> new TreeMap<>()).merge(offset, 1, Integer::sum);
+                expected++;
+            }
+            if (expected != range.lastOffset() + 1) {
+                throw new AssertionError(o.key() + " ends at offset " + (expected - 1) + ", its key says "
+                        + range.lastOffset());
+            }
+        }
+        return out;
+    }
+
+    private static final Pattern LINE = Pattern.compile(
+            "^\\{\"offset\":(\\d+),.*?\"partition_id\":(\\d+),", Pattern.MULTILINE);
+
     Path log(String name) {
         return dir.resolve(name + ".log");
     }
@@ -124,11 +174,16 @@ final class E2eFixture implements AutoCloseable {
 
     /** Runs {@code audit} in-process; returns the exit code and output. */
     AuditResult audit(Path config) {
+        return audit(config, false);
+    }
+
+    private AuditResult audit(Path config, boolean keysOnly) {
         StringWriter out = new StringWriter();
         var cl = dev.iggysink.bootstrap.TestAccess.commandLine();
         cl.setOut(new PrintWriter(out));
         cl.setErr(new PrintWriter(out));
-        int code = cl.execute("audit", "--config", config.toString());
+        int code = keysOnly ? cl.execute("audit", "--config", config.toString(), "--no-content")
+                : cl.execute("audit", "--config", config.toString());
         return new AuditResult(code, out.toString());
     }
 
@@ -140,6 +195,17 @@ final class E2eFixture implements AutoCloseable {
         java.util.regex.Matcher m = java.util.regex.Pattern.compile("/" + partition + ": committed=(-?\\d+) ")
                 .matcher(audit(config).output());
         return m.find() ? Long.parseLong(m.group(1)) : Long.MIN_VALUE;
+    }
+
+    /**
+     * Every partition's committed offset from one {@code audit --no-content} (objects are not read: cheap enough to
+     * poll while the sink runs).
+     */
+    Map<Integer, Long> committedOffsets(Path config) {
+        Map<Integer, Long> out = new TreeMap<>();
+        Matcher m = Pattern.compile("/(\\d+): committed=(-?\\d+) ").matcher(audit(config, true).output());
+        while (m.find()) out.put(Integer.parseInt(m.group(1)), Long.parseLong(m.group(2)));
+        return out;
     }
 
     @Override
