@@ -26,7 +26,7 @@ import java.time.Clock;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The architecture rules 1–8 (listed in docs/architecture.md) for a base package. Production code is checked with {@code dev.iggysink}; the
+ * The architecture rules 1–9 (listed in docs/architecture.md) for a base package. Production code is checked with {@code dev.iggysink}; the
  * planted-violation tests check the very same rules against fixture trees under other bases, which is what proves
  * a rule can fail at all (a rule naming a package that does not exist would pass silently).
  */
@@ -93,6 +93,17 @@ final class ArchitectureRules {
                 .allowEmptyShould(true)
                 .because("only bootstrap constructs and wires adapters, and the sink's jar ships no test"
                         + " infrastructure; nobody else may reach into one");
+    }
+
+    /**
+     * Rule 9. Driving adapters (the admin server) reach a running sink through the inbound port only, so the pipeline
+     * can change behind it and another front end can drive the same port.
+     */
+    ArchRule adminUsesTheInboundPortOnly() {
+        return noClasses().that().resideInAPackage(pkg("bootstrap.admin.."))
+                .should().dependOnClassesThat().resideInAPackage(pkg("application.service.."))
+                .allowEmptyShould(true)
+                .because("the admin server asks a sink through SinkControl (application.port.in), not its classes");
     }
 
     /** Rule 6. No exceptions: a package that needs a type of another declares what it needs, as rotation does. */

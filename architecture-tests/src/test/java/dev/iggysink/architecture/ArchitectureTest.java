@@ -41,6 +41,9 @@ class ArchitectureTest {
     @ArchTest
     static final ArchRule rule8_general_coding_rules = ArchitectureRules.generalCodingRules();
 
+    @ArchTest
+    static final ArchRule rule9_admin_uses_the_inbound_port_only = RULES.adminUsesTheInboundPortOnly();
+
     /**
      * The rules name no adapter: they hold for whatever is on this module's classpath. An adapter module missing from
      * its dependencies would pass every rule unchecked, so each one is required here.

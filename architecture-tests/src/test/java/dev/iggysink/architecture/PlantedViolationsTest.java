@@ -104,4 +104,10 @@ class PlantedViolationsTest {
     void rule8_accepts_constructor_wiring_and_specific_exceptions() {
         assertClean("planted.r8ok", r -> ArchitectureRules.generalCodingRules());
     }
+
+    @Test
+    void rule9_fails_when_the_admin_server_uses_the_pipeline_instead_of_the_inbound_port() {
+        assertViolation("planted.r9", ArchitectureRules::adminUsesTheInboundPortOnly, "planted.r9.bootstrap.admin");
+        assertClean("planted.r9ok", ArchitectureRules::adminUsesTheInboundPortOnly);
+    }
 }

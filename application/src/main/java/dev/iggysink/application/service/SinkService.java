@@ -1,5 +1,6 @@
 package dev.iggysink.application.service;
 
+import dev.iggysink.application.port.in.SinkControl;
 import dev.iggysink.application.port.out.CodecFactory;
 import dev.iggysink.application.port.out.MessageSource;
 import dev.iggysink.application.port.out.ObjectStore;
@@ -35,7 +36,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * One sink connector: a consumer loop per (stream, topic), one upload pool, one memory budget. Start it, let it run,
  * stop it; {@link #status()} is safe to call from any thread at any time.
  */
-public final class SinkService {
+public final class SinkService implements SinkControl {
     private static final System.Logger LOG = System.getLogger(SinkService.class.getName());
 
     private final SinkSettings settings;
@@ -144,6 +145,7 @@ public final class SinkService {
     }
 
     /** Asks every loop to stop polling and drain; returns at once. */
+    @Override
     public void requestStop() {
         controls.stopping = true;
     }
@@ -197,19 +199,23 @@ public final class SinkService {
     }
 
     /** Seals every open file now; the files upload and commit as usual. */
+    @Override
     public void flush() {
         controls.flushRequests.incrementAndGet();
     }
 
+    @Override
     public void pause() {
         controls.paused = true;
     }
 
+    @Override
     public void resume() {
         controls.paused = false;
     }
 
     /** How many files were sealed for each reason since start (size, count, record time, schedule, ...). */
+    @Override
     public Map<String, Long> rotationCounts() {
         Map<String, Long> out = new java.util.TreeMap<>();
         rotations.forEach((reason, n) -> out.put(reason.name().toLowerCase(java.util.Locale.ROOT), n.get()));
@@ -220,6 +226,7 @@ public final class SinkService {
         return Optional.ofNullable(controls.fatal.get());
     }
 
+    @Override
     public StatusSnapshot status() {
         List<PartitionStatus> partitions = new ArrayList<>(statusBoard.values());
         partitions.sort(Comparator.comparing(PartitionStatus::stream).thenComparing(PartitionStatus::topic)

@@ -1,0 +1,27 @@
+package dev.iggysink.application.port.in;
+
+import dev.iggysink.application.status.StatusSnapshot;
+import java.util.Map;
+
+/**
+ * What a driving adapter (the admin server, a CLI, a test) may ask of a running sink. The admin server depends on
+ * this port only, never on the pipeline's classes.
+ */
+public interface SinkControl {
+    /** Seals every open file now; the files upload and commit as usual. */
+    void flush();
+
+    /** Stops polling; uploads and commits go on. */
+    void pause();
+
+    void resume();
+
+    /** Health, per-partition state and totals; safe from any thread at any time. */
+    StatusSnapshot status();
+
+    /** How many files were sealed for each reason since start (size, count, record time, schedule, ...). */
+    Map<String, Long> rotationCounts();
+
+    /** Asks the sink to stop polling and drain; returns at once. */
+    void requestStop();
+}

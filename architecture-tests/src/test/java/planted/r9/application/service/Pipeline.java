@@ -1,0 +1,6 @@
+package planted.r9.application.service;
+
+public final class Pipeline {
+    public void flush() {
+    }
+}

@@ -1,0 +1,5 @@
+package planted.r9ok.application.port.in;
+
+public interface Control {
+    void flush();
+}
