@@ -29,10 +29,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.concurrent.BlockingQueue;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
@@ -60,10 +56,6 @@ final class TopicConsumer implements Runnable {
     private record Completed(PartitionWriter writer, long generation, UploadResult result) implements Event {
     }
 
-    /** A poll started ahead, while the previous batch was being encoded; valid only if nothing moved meanwhile. */
-    private record Prefetch(PartitionWriter writer, long from, long generation, Future<Batch> batch) {
-    }
-
     private final StreamSettings stream;
     private final String topic;
     private final MessageSource source;
@@ -79,20 +71,17 @@ final class TopicConsumer implements Runnable {
     private final AtomicLong recordsConsumed;
     private final AtomicLong bytesConsumed;
     private final BlockingQueue<Event> events = new LinkedBlockingQueue<>();
-    private final ExecutorService fetcher;
+    private final Fetcher fetcher;
     private final List<PartitionWriter> writers = new ArrayList<>();
     private final FileLayout layout;
     private final RotationPolicy policy;
     private final PollGate gate;
     private final OutageTracker sourceOutage;
     private DurableFileRecovery recovery;
-    private Prefetch prefetch;
 
     private long epoch;
     private long passes;
     private Instant partitionsReadAt = Instant.MIN;
-    /** Payload bytes per record in the last non-empty poll; sizes the next poll against the memory budget. */
-    private long averageRecordBytes = 1;
     private long seenFlushes;
     private int sessionFailures;
     private volatile boolean finished;
@@ -126,11 +115,7 @@ final class TopicConsumer implements Runnable {
             this.recovery = new DurableFileRecovery(this.source, store, codec, layout,
                     settings.delivery().errorsTolerance() == ErrorTolerance.ALL, settings.delivery().dlqPrefix());
         }
-        this.fetcher = Executors.newSingleThreadExecutor(r -> {
-            Thread t = new Thread(r, "fetch-" + stream.stream() + "/" + topic);
-            t.setDaemon(true);
-            return t;
-        });
+        this.fetcher = new Fetcher(stream.stream() + "/" + topic, this.source, budget, stream.batchLength());
     }
 
     String name() {
@@ -164,7 +149,7 @@ final class TopicConsumer implements Runnable {
                 problems.add("the stop of " + name() + " failed: " + t);
                 controls.fail("the stop of " + name() + " failed: " + t);
             } finally {
-                fetcher.shutdownNow();
+                fetcher.close();
                 source.close();
                 finished = true;
             }
@@ -263,7 +248,7 @@ final class TopicConsumer implements Runnable {
             if (controls.stopping || budget.exhausted()) break;
             if (!pollable(w)) continue;
             try {
-                Batch batch = fetch(w);
+                Batch batch = fetcher.fetch(w, x -> pollable(x) && x.owned());
                 gate.succeeded(w);
                 sourceOutage.ended(w.partition(), true);
                 if (batch.sessionEpoch() != epoch) return got; // resync on the next turn
@@ -281,7 +266,7 @@ final class TopicConsumer implements Runnable {
                     got = true;
                     long bytes = 0;
                     for (SinkRecord r : records) bytes += r.payload().length;
-                    averageRecordBytes = Math.max(1, bytes / records.size());
+                    fetcher.learned(records, bytes);
                     recordsConsumed.addAndGet(records.size());
                     bytesConsumed.addAndGet(bytes);
                     metrics.consumed(w.partition(), records.size(), bytes);
@@ -335,55 +320,19 @@ final class TopicConsumer implements Runnable {
         LOG.log(Level.INFO, "partition " + w.partition() + " assigned; reading from offset " + (committed + 1));
     }
 
-    /** The batch of {@code w} at its position: the prefetched one when it is still valid, else a fresh poll. */
-    private Batch fetch(PartitionWriter w) throws SourceException, InterruptedException {
-        Prefetch p = prefetch;
-        prefetch = null;
-        if (p != null && p.writer() != w && pollable(p.writer()) && p.writer().owned()) {
-            prefetch = p; // meant for a partition polled later in this pass (this one was skipped by the guess)
-            p = null;
-        }
-        if (p != null) {
-            boolean valid = p.writer() == w && p.from() == w.position() && p.generation() == w.generation()
-                    && w.owned();
-            try {
-                Batch b = p.batch().get();
-                if (valid) return b;
-            } catch (ExecutionException e) {
-                if (valid && e.getCause() instanceof SourceException se) throw se;
-                if (valid && e.getCause() instanceof RuntimeException re) throw re;
-            }
-        }
-        return source.poll(w.partition(), w.position(), pollSize());
-    }
-
     /**
      * Starts the poll that comes after writer {@code i}'s batch: the next owned writer that may be polled, or, with one
-     * partition, the same writer at {@code nextOfThis}. A guess: {@link #fetch} drops it when the writer's position or
+     * partition, the same writer at {@code nextOfThis}. A guess: {@link Fetcher#fetch} drops it when the writer's position or
      * generation moved (a bad record, a revocation, a restart).
      */
     private void prefetchAfter(int i, long nextOfThis) {
-        if (prefetch != null || budget.exhausted()) return;
+        if (fetcher.hasAhead()) return;
         for (int k = 1; k <= writers.size(); k++) {
             PartitionWriter next = writers.get((i + k) % writers.size());
             if (!pollable(next) || !next.owned()) continue;
-            long from = next == writers.get(i) ? nextOfThis : next.position();
-            int size = pollSize();
-            PartitionRef partition = next.partition();
-            prefetch = new Prefetch(next, from, next.generation(),
-                    fetcher.submit(() -> source.poll(partition, from, size)));
+            fetcher.fetchAhead(next, next == writers.get(i) ? nextOfThis : next.position());
             return;
         }
-    }
-
-    /**
-     * {@code batch_length}, cut down so that one poll cannot overshoot the memory budget by more than about one
-     * record: a poll of 1,000 records of 64 KiB is 64 MiB on the heap before anything is encoded.
-     */
-    private int pollSize() {
-        long room = Math.max(0, budget.max() - budget.used());
-        long fits = Math.max(1, room / Math.max(1, averageRecordBytes));
-        return (int) Math.min(stream.batchLength(), fits);
     }
 
     /**
@@ -406,7 +355,7 @@ final class TopicConsumer implements Runnable {
     private void resync() {
         epoch = source.sessionEpoch();
         for (PartitionWriter w : writers) w.restart(w.lastCommitted(), false);
-        prefetch = null;
+        fetcher.forget();
         LOG.log(Level.INFO, "session of " + name() + " was rebuilt; every partition restarts from its committed"
                 + " offset (records not yet durable are read again)");
     }

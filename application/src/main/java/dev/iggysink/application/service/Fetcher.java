@@ -1,0 +1,107 @@
+package dev.iggysink.application.service;
+
+import dev.iggysink.application.port.out.Batch;
+import dev.iggysink.application.port.out.MessageSource;
+import dev.iggysink.application.port.out.SourceException;
+import dev.iggysink.domain.delivery.MemoryBudget;
+import dev.iggysink.domain.message.PartitionRef;
+import dev.iggysink.domain.message.SinkRecord;
+import java.util.List;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.function.Predicate;
+
+/**
+ * The polls of one consumer loop, sized to the memory budget, with one poll started ahead on a thread of its own
+ * while the current batch is encoded. The poll ahead is a guess: it is used only if the partition's position and
+ * generation did not move meanwhile (a bad record, a revocation, a restart), else dropped. The source must allow the
+ * two threads (the loop's {@link SerializedSource} does).
+ */
+final class Fetcher implements AutoCloseable {
+    private record Ahead(PartitionWriter writer, long from, long generation, Future<Batch> batch) {
+    }
+
+    private final MessageSource source;
+    private final MemoryBudget budget;
+    private final int batchLength;
+    private final ExecutorService thread;
+    private Ahead ahead;
+    /** Payload bytes per record in the last non-empty poll; sizes the next poll against the memory budget. */
+    private long averageRecordBytes = 1;
+
+    Fetcher(String name, MessageSource source, MemoryBudget budget, int batchLength) {
+        this.source = source;
+        this.budget = budget;
+        this.batchLength = batchLength;
+        this.thread = Executors.newSingleThreadExecutor(r -> {
+            Thread t = new Thread(r, "fetch-" + name);
+            t.setDaemon(true);
+            return t;
+        });
+    }
+
+    /**
+     * The batch of {@code w} at its position: the poll ahead when it was for this very position, else a fresh poll.
+     * A poll ahead meant for another writer that {@code stillWanted} is kept for later in the pass.
+     */
+    Batch fetch(PartitionWriter w, Predicate<PartitionWriter> stillWanted) throws SourceException,
+            InterruptedException {
+        Ahead a = ahead;
+        ahead = null;
+        if (a != null && a.writer() != w && stillWanted.test(a.writer())) {
+            ahead = a;
+            a = null;
+        }
+        if (a != null) {
+            boolean valid = a.writer() == w && a.from() == w.position() && a.generation() == w.generation()
+                    && w.owned();
+            try {
+                Batch b = a.batch().get();
+                if (valid) return b;
+            } catch (ExecutionException e) {
+                if (valid && e.getCause() instanceof SourceException se) throw se;
+                if (valid && e.getCause() instanceof RuntimeException re) throw re;
+            }
+        }
+        return source.poll(w.partition(), w.position(), pollSize());
+    }
+
+    /** Starts the poll of {@code next} from {@code from}, unless one is already ahead or the budget is full. */
+    void fetchAhead(PartitionWriter next, long from) {
+        if (ahead != null || budget.exhausted()) return;
+        int size = pollSize();
+        PartitionRef partition = next.partition();
+        ahead = new Ahead(next, from, next.generation(), thread.submit(() -> source.poll(partition, from, size)));
+    }
+
+    boolean hasAhead() {
+        return ahead != null;
+    }
+
+    /** Positions are void (a new session): whatever is ahead is dropped. */
+    void forget() {
+        ahead = null;
+    }
+
+    /** Learns the size of records from a batch, for the next poll's size. */
+    void learned(List<SinkRecord> records, long payloadBytes) {
+        if (!records.isEmpty()) averageRecordBytes = Math.max(1, payloadBytes / records.size());
+    }
+
+    /**
+     * {@code batch_length}, cut down so that one poll cannot overshoot the memory budget by more than about one
+     * record: a poll of 1,000 records of 64 KiB is 64 MiB on the heap before anything is encoded.
+     */
+    int pollSize() {
+        long room = Math.max(0, budget.max() - budget.used());
+        long fits = Math.max(1, room / Math.max(1, averageRecordBytes));
+        return (int) Math.min(batchLength, fits);
+    }
+
+    @Override
+    public void close() {
+        thread.shutdownNow();
+    }
+}

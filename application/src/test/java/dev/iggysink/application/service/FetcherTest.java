@@ -1,0 +1,140 @@
+package dev.iggysink.application.service;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.iggysink.application.fakes.LinesCodec;
+import dev.iggysink.application.fakes.ScriptedMessageSource;
+import dev.iggysink.application.port.out.Batch;
+import dev.iggysink.application.port.out.MessageSource;
+import dev.iggysink.application.port.out.SinkMetrics;
+import dev.iggysink.application.port.out.SourceException;
+import dev.iggysink.application.settings.ErrorTolerance;
+import dev.iggysink.application.settings.OutputSettings;
+import dev.iggysink.domain.delivery.MemoryBudget;
+import dev.iggysink.domain.message.PartitionRef;
+import dev.iggysink.domain.rotation.RotationPolicy;
+import java.time.InstantSource;
+import java.util.List;
+import java.util.OptionalLong;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+class FetcherTest {
+    private final ScriptedMessageSource topic = new ScriptedMessageSource("s", "t", 2);
+    private final AtomicInteger polls = new AtomicInteger();
+    private final MemoryBudget budget = new MemoryBudget(1 << 20);
+    private Fetcher fetcher;
+
+    /** The topic, counting polls. */
+    private final MessageSource counting = new MessageSource() {
+        @Override
+        public void connect() {
+        }
+
+        @Override
+        public List<PartitionRef> partitions() {
+            return topic.partitions();
+        }
+
+        @Override
+        public OptionalLong committedOffset(PartitionRef partition) {
+            return topic.committedOffset(partition);
+        }
+
+        @Override
+        public Batch poll(PartitionRef partition, long fromOffset, int maxRecords) throws SourceException {
+            polls.incrementAndGet();
+            return topic.poll(partition, fromOffset, maxRecords);
+        }
+
+        @Override
+        public void commit(PartitionRef partition, long offset) throws SourceException {
+            topic.commit(partition, offset);
+        }
+
+        @Override
+        public long sessionEpoch() {
+            return topic.sessionEpoch();
+        }
+
+        @Override
+        public void close() {
+        }
+    };
+
+    private PartitionWriter writer(int partition) {
+        PartitionWriter w = new PartitionWriter(topic.partition(partition), new LinesCodec(),
+                new FileLayout(OutputSettings.jsonLines("", "{topic}"), "jsonl"), RotationPolicy.byCount(1000), 1,
+                ErrorTolerance.NONE, "_dlq", budget, InstantSource.system(), SinkMetrics.NONE,
+                (from, job, generation) -> { });
+        w.restart(-1, true);
+        return w;
+    }
+
+    @AfterEach
+    void close() {
+        if (fetcher != null) fetcher.close();
+    }
+
+    @Test
+    void a_poll_started_ahead_for_the_position_is_used_instead_of_a_second_poll() throws Exception {
+        topic.append(0, 10, i -> "r" + i);
+        fetcher = new Fetcher("s/t", counting, budget, 100);
+        PartitionWriter w = writer(0);
+
+        fetcher.fetchAhead(w, 0);
+        Batch b = fetcher.fetch(w, x -> true);
+
+        assertThat(b.records()).hasSize(10);
+        assertThat(polls).hasValue(1);
+    }
+
+    @Test
+    void a_poll_ahead_whose_partition_moved_on_is_dropped_and_polled_afresh() throws Exception {
+        topic.append(0, 10, i -> "r" + i);
+        fetcher = new Fetcher("s/t", counting, budget, 100);
+        PartitionWriter w = writer(0);
+
+        fetcher.fetchAhead(w, 0);
+        w.restart(4, true); // e.g. revoked and assigned again: now at 5
+        Batch b = fetcher.fetch(w, x -> true);
+
+        assertThat(b.records().get(0).offset()).isEqualTo(5);
+        assertThat(polls).hasValue(2);
+    }
+
+    @Test
+    void a_poll_ahead_for_another_partition_is_kept_for_later_in_the_pass() throws Exception {
+        topic.append(0, 3, i -> "a" + i);
+        topic.append(1, 3, i -> "b" + i);
+        fetcher = new Fetcher("s/t", counting, budget, 100);
+        PartitionWriter w0 = writer(0);
+        PartitionWriter w1 = writer(1);
+
+        fetcher.fetchAhead(w1, 0);
+        fetcher.fetch(w0, x -> true);
+        Batch b1 = fetcher.fetch(w1, x -> true);
+
+        assertThat(b1.partition().partitionId()).isEqualTo(1);
+        assertThat(polls).hasValue(2);
+    }
+
+    @Test
+    void polls_are_cut_to_what_still_fits_the_memory_budget() {
+        fetcher = new Fetcher("s/t", counting, budget, 1000);
+        topic.append(0, 1, i -> "x".repeat(1000));
+        fetcher.learned(List.of(sampleRecord()), 1024); // 1 KiB per record
+        budget.reserve((1 << 20) - 10 * 1024);
+
+        assertThat(fetcher.pollSize()).isEqualTo(10);
+    }
+
+    private dev.iggysink.domain.message.SinkRecord sampleRecord() {
+        try {
+            return topic.poll(topic.partition(0), 0, 1).records().get(0);
+        } catch (SourceException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+}
