@@ -31,6 +31,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.openqa.selenium.By;
 import org.openqa.selenium.OutputType;
 import org.openqa.selenium.WebDriver;
+import org.openqa.selenium.StaleElementReferenceException;
 import org.openqa.selenium.WebElement;
 import org.openqa.selenium.chrome.ChromeDriver;
 import org.openqa.selenium.chrome.ChromeDriverService;
@@ -110,8 +111,17 @@ class StatusPageIT {
         return sink.status().partitions().stream().filter(p -> p.partition() == id).findFirst().orElseThrow();
     }
 
-    private WebElement cell(int partition, String column) {
-        return browser.findElement(By.cssSelector("tr[data-partition='" + partition + "'] td." + column));
+    /**
+     * The text of an element the page may be re-rendering right now (it redraws on every poll): read again when the
+     * element found went stale before its text was read.
+     */
+    private String textOf(By by) {
+        return new WebDriverWait(browser, WAIT).ignoring(StaleElementReferenceException.class)
+                .until(d -> d.findElement(by).getText());
+    }
+
+    private String cell(int partition, String column) {
+        return textOf(By.cssSelector("tr[data-partition='" + partition + "'] td." + column));
     }
 
     private String cellText(int partition, String column) {
@@ -121,7 +131,8 @@ class StatusPageIT {
     }
 
     private void until(String what, java.util.function.BooleanSupplier condition) {
-        new WebDriverWait(browser, WAIT).withMessage(what).until(d -> condition.getAsBoolean());
+        new WebDriverWait(browser, WAIT).withMessage(what).ignoring(StaleElementReferenceException.class)
+                .until(d -> condition.getAsBoolean());
     }
 
     @Test
@@ -142,12 +153,12 @@ class StatusPageIT {
         assertThat(store.objects()).hasSize(4);
 
         until("partition 0 shows committed 99", () -> cellText(0, "committed").equals("99"));
-        assertThat(cell(0, "position").getText()).isEqualTo("120");
-        assertThat(cell(0, "owned").getText()).isEqualTo("yes");
-        assertThat(cell(0, "buffered").getText()).startsWith("20 rec");
-        assertThat(cell(0, "last-upload").getText()).contains("00000000000000000099");
-        assertThat(browser.findElement(By.id("health-text")).getText()).startsWith("Healthy");
-        assertThat(browser.findElement(By.cssSelector("#rotations tr[data-reason='count']")).getText())
+        assertThat(cell(0, "position")).isEqualTo("120");
+        assertThat(cell(0, "owned")).isEqualTo("yes");
+        assertThat(cell(0, "buffered")).startsWith("20 rec");
+        assertThat(cell(0, "last-upload")).contains("00000000000000000099");
+        assertThat(textOf(By.id("health-text"))).startsWith("Healthy");
+        assertThat(textOf(By.cssSelector("#rotations tr[data-reason='count']")))
                 .contains("count").contains("4");
         assertThat(browser.findElements(By.cssSelector("#records-chart polyline"))).hasSize(1);
 
@@ -155,7 +166,7 @@ class StatusPageIT {
         browser.findElement(By.id("flush")).click();
         WebElement tokenInput = new WebDriverWait(browser, WAIT)
                 .until(ExpectedConditions.visibilityOfElementLocated(By.id("token")));
-        assertThat(browser.findElement(By.id("control-result")).getText()).contains("needs the admin token");
+        assertThat(textOf(By.id("control-result"))).contains("needs the admin token");
         HttpResponse<String> withoutToken = http.send(HttpRequest.newBuilder(URI.create(base + "/flush"))
                 .POST(HttpRequest.BodyPublishers.noBody()).build(), HttpResponse.BodyHandlers.ofString());
         assertThat(withoutToken.statusCode()).as("a flush without the token is refused").isEqualTo(401);
@@ -167,7 +178,7 @@ class StatusPageIT {
         await().atMost(WAIT).until(() -> store.objects().size() == 6);
         await().atMost(WAIT).until(() -> source.stored(0).orElse(-1) == 119 && source.stored(1).orElse(-1) == 119);
         until("partition 0 shows committed 119", () -> cellText(0, "committed").equals("119"));
-        assertThat(browser.findElement(By.id("control-result")).getText()).contains("flush sent to sink(s) s3");
+        assertThat(textOf(By.id("control-result"))).contains("flush sent to sink(s) s3");
         assertThat(browser.findElement(By.id("token")).isDisplayed()).as("the token form closed").isFalse();
         until("the flush rotations shown", () -> browser.findElements(
                 By.cssSelector("#rotations tr[data-reason='flush']")).size() == 1);
@@ -197,8 +208,8 @@ class StatusPageIT {
         source.append(0, RECORDS_PER_FILE, i -> "{\"i\":" + i + "}");
         browser.get(base + "/?every_ms=300");
         until("the page shows failed", () -> browser.findElement(By.id("health")).getText().equals("FAILED"));
-        assertThat(browser.findElement(By.id("reasons")).getText()).isNotBlank();
-        assertThat(browser.findElement(By.id("health-text")).getText()).startsWith("Failed");
+        assertThat(textOf(By.id("reasons"))).isNotBlank();
+        assertThat(textOf(By.id("health-text"))).startsWith("Failed");
         List<LogEntry> severe = browser.manage().logs().get(LogType.BROWSER).getAll().stream()
                 .filter(e -> e.getLevel().intValue() >= Level.SEVERE.intValue()).toList();
         assertThat(severe).as("errors in the browser console").isEmpty();
