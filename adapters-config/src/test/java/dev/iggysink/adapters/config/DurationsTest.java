@@ -1,6 +1,7 @@
 package dev.iggysink.adapters.config;
 
-import static dev.iggysink.adapters.config.Seeded.longBetween;
+import dev.iggysink.domain.Seeded;
+import static dev.iggysink.domain.Seeded.longBetween;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 

@@ -1,5 +1,6 @@
 package dev.iggysink.adapters.format;
 
+import dev.iggysink.domain.Seeded;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.iggysink.application.port.out.BadRecordException;
@@ -80,7 +81,7 @@ class AvroOutputProperties {
     /** Like {@link CodecProperties#json}, with the strings and keys the wide schema's fields react to. */
     private static Object json(Random r, int depth) {
         switch (r.nextInt(depth >= 3 ? 5 : 7)) {
-            case 0: return Seeded.text(r, 12);
+            case 0: return Generators.text(r, 12);
             case 1: return List.of("2026-03-16T14:02:31Z", "2026-03-16", "1e999999999", "NaN", "PAID",
                     "0191f3a0-7c1e-7cc2-8a51-1a2b3c4d5e6f", "12.5").get(r.nextInt(7));
             case 2: return Seeded.longBetween(r, Long.MIN_VALUE, Long.MAX_VALUE);

@@ -1,8 +1,9 @@
 package dev.iggysink.adapters.format;
 
-import static dev.iggysink.adapters.format.Seeded.bytes;
-import static dev.iggysink.adapters.format.Seeded.longBetween;
-import static dev.iggysink.adapters.format.Seeded.validText;
+import dev.iggysink.domain.Seeded;
+import static dev.iggysink.adapters.format.Generators.bytes;
+import static dev.iggysink.domain.Seeded.longBetween;
+import static dev.iggysink.adapters.format.Generators.validText;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.github.luben.zstd.Zstd;

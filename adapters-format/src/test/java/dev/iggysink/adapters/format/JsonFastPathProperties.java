@@ -1,6 +1,7 @@
 package dev.iggysink.adapters.format;
 
-import static dev.iggysink.adapters.format.Seeded.longBetween;
+import dev.iggysink.domain.Seeded;
+import static dev.iggysink.domain.Seeded.longBetween;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -79,7 +80,7 @@ class JsonFastPathProperties {
                 for (int i = 0; i < c.length; i++) c[i] = (char) r.nextInt(0x80);
                 return new String(c);
             }
-            case 1: return Seeded.text(r, 60);
+            case 1: return Generators.text(r, 60);
             case 2: {
                 String pool = "a\"\\\b\f\n\r\t\u0000\u001f\u007f\u00e9\u07ff\u0800\uffff\ud83d\ude00";
                 char[] c = new char[r.nextInt(41)];
@@ -167,8 +168,8 @@ class JsonFastPathProperties {
      * scan meets well-formed two-, three- and four-byte sequences and near misses of them, not only noise.
      */
     private static byte[] utf8ish(Random r) {
-        if (r.nextBoolean()) return Seeded.bytes(r, 40);
-        byte[] b = Seeded.validText(r, 10).getBytes(StandardCharsets.UTF_8);
+        if (r.nextBoolean()) return Generators.bytes(r, 40);
+        byte[] b = Generators.validText(r, 10).getBytes(StandardCharsets.UTF_8);
         if (b.length > 40) b = Arrays.copyOf(b, 40);
         if (b.length > 0 && r.nextBoolean()) b[r.nextInt(b.length)] = (byte) r.nextInt(256);
         return b;
