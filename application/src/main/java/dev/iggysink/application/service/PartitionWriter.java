@@ -72,6 +72,8 @@ final class PartitionWriter {
     private String everHalted;
     /** Uploads handed over and not yet applied back here, of any generation. */
     private int outstanding;
+    /** The next sealed file is this generation's first since the partition was assigned (see Uploader). */
+    private boolean firstFileSinceAssignment;
     /** First offsets of this generation's files whose upload failed at least once and is being retried. */
     private final java.util.Set<Long> retrying = new java.util.HashSet<>();
     private long currentOffset = -1;
@@ -250,7 +252,10 @@ final class PartitionWriter {
         // The supplier lets go of the encoder once it finished the file, so the encoder's buffer is garbage while
         // the finished bytes wait for the store (a pending file is then held once, not twice).
         AtomicReference<FileEncoder> encoder = new AtomicReference<>(slot.encoder);
-        submit(new UploadJob(file, () -> encoder.getAndSet(null).finish(), codec.contentType(), slot.reserved));
+        boolean first = firstFileSinceAssignment && maxOpenFiles <= 1;
+        firstFileSinceAssignment = false;
+        submit(new UploadJob(file, () -> encoder.getAndSet(null).finish(), codec.contentType(), slot.reserved,
+                first));
     }
 
     private void submit(UploadJob job) {
@@ -355,6 +360,11 @@ final class PartitionWriter {
                 ledger.failed(first);
                 lastError = result.error();
             }
+            case SUPERSEDED -> {
+                // The consumer assigns the partition anew: the key lookup then commits the other copy.
+                ledger.failed(first);
+                lastError = result.error();
+            }
         }
     }
 
@@ -416,6 +426,7 @@ final class PartitionWriter {
         retrying.clear();
         halted = null;
         owned = nowOwned;
+        firstFileSinceAssignment = nowOwned;
     }
 
     void lost() {

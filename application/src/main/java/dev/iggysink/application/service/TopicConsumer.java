@@ -406,6 +406,11 @@ final class TopicConsumer implements Runnable {
             r.writer().retrying(r.job(), r.error(), r.generation());
         } else if (e instanceof Completed c) {
             c.writer().uploaded(c.result(), c.generation());
+            if (c.result().outcome() == UploadResult.Outcome.SUPERSEDED && c.generation() == c.writer().generation()) {
+                LOG.log(Level.INFO, "partition " + c.writer().partition() + ": " + c.result().error().orElse("")
+                        + "; not writing them again: the partition is assigned anew from its committed offset");
+                c.writer().restart(c.writer().lastCommitted(), false);
+            }
             if (c.result().fatal()) {
                 controls.fail(c.result().error().orElse("an upload of " + name() + " ended by an error"));
             }

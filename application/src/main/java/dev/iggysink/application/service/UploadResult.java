@@ -8,7 +8,11 @@ import java.util.Optional;
  * {@link Error} ended it, which stops the sink.
  */
 record UploadResult(UploadJob job, Outcome outcome, Duration took, long bytes, Optional<String> error,
-                    boolean fatal) {
+                    boolean fatal, long supersededUpTo) {
+
+    UploadResult(UploadJob job, Outcome outcome, Duration took, long bytes, Optional<String> error, boolean fatal) {
+        this(job, outcome, took, bytes, error, fatal, -1);
+    }
 
     enum Outcome {
         /** The store holds the object. */
@@ -16,7 +20,12 @@ record UploadResult(UploadJob job, Outcome outcome, Duration took, long bytes, O
         /** It can never succeed as it is (403, 400, a file that cannot be built): its partition halts. */
         REFUSED,
         /** The sink is stopping and stopped retrying; the records are read again on the next start. */
-        GAVE_UP
+        GAVE_UP,
+        /**
+         * Not uploaded: another object of the partition starting at the same offset appeared since the partition was
+         * assigned (its previous owner's upload landed late); it holds the records up to {@code supersededUpTo}.
+         */
+        SUPERSEDED
     }
 
     boolean durable() {

@@ -3,7 +3,10 @@ package dev.iggysink.application.service;
 import dev.iggysink.application.port.out.ObjectStore;
 import dev.iggysink.application.port.out.SinkMetrics;
 import dev.iggysink.application.port.out.StoreException;
+import dev.iggysink.application.port.out.StoredObject;
 import dev.iggysink.application.service.UploadResult.Outcome;
+import dev.iggysink.domain.naming.KeyRange;
+import dev.iggysink.domain.naming.ObjectKey;
 import dev.iggysink.domain.retry.RetryPolicy;
 import java.lang.System.Logger.Level;
 import java.time.Duration;
@@ -90,6 +93,7 @@ final class Uploader implements AutoCloseable {
         byte[] content;
         int attempts;
         boolean failing;
+        boolean checkedForOtherCopy;
 
         Attempt(UploadJob job, Listener listener, Instant started) {
             this.job = job;
@@ -118,6 +122,21 @@ final class Uploader implements AutoCloseable {
             }
             attempts++;
             try {
+                if (job.firstAfterAssignment() && !checkedForOtherCopy) {
+                    long other;
+                    try {
+                        other = otherCopy();
+                    } catch (StoreException e) {
+                        if (e.retryable()) throw e;
+                        other = -1; // no permission to list: upload as the Rust sink would
+                    }
+                    checkedForOtherCopy = true;
+                    if (other >= 0) {
+                        finish(Outcome.SUPERSEDED, "offsets " + job.file().firstOffset() + "-" + other
+                                + " were written meanwhile by the partition's previous owner", false, other);
+                        return;
+                    }
+                }
                 store.put(key, content, job.contentType());
                 objects.incrementAndGet();
                 bytes.addAndGet(content.length);
@@ -175,11 +194,33 @@ final class Uploader implements AutoCloseable {
             }
         }
 
+        /**
+         * The last offset of another object of this partition starting where this file starts, or -1. The key lookup at
+         * assignment cannot see an upload the previous owner still had in flight (a slow drain, a kill during a PUT);
+         * looking once more just before the first upload since then catches every such upload that landed meanwhile.
+         * An object with the very same key is this file written before: not another copy.
+         */
+        private long otherCopy() throws StoreException {
+            long last = -1;
+            for (StoredObject o : store.list(job.keyStart())) {
+                KeyRange r = ObjectKey.parse(o.key()).orElse(null);
+                if (r != null && !o.key().equals(job.file().key()) && r.firstOffset() == job.file().firstOffset()
+                        && r.partitionId() == job.file().partition().partitionId()) {
+                    last = Math.max(last, r.lastOffset());
+                }
+            }
+            return last;
+        }
+
         void finish(Outcome outcome, String error, boolean fatal) {
+            finish(outcome, error, fatal, -1);
+        }
+
+        void finish(Outcome outcome, String error, boolean fatal, long supersededUpTo) {
             if (!done.compareAndSet(false, true)) return;
             if (failing) outage.ended(this, outcome == Outcome.DURABLE);
             UploadResult result = new UploadResult(job, outcome, Duration.between(started, clock.instant()),
-                    content == null ? 0 : content.length, Optional.ofNullable(error), fatal);
+                    content == null ? 0 : content.length, Optional.ofNullable(error), fatal, supersededUpTo);
             try {
                 listener.done(result);
             } catch (Throwable t) {

@@ -37,6 +37,7 @@ public final class InMemoryObjectStore implements ObjectStore {
     private int puts;
     private int probes;
     private int lists;
+    private Runnable afterNextList;
     private int overwrites;
 
     private InMemoryObjectStore(String bucket, Mode mode) {
@@ -132,8 +133,24 @@ public final class InMemoryObjectStore implements ObjectStore {
         probes++;
     }
 
+    /** Runs {@code action} once, right after the next {@code list} has read the store (as another writer would). */
+    public synchronized void afterNextList(Runnable action) {
+        afterNextList = action;
+    }
+
     @Override
-    public synchronized List<StoredObject> list(String prefix) throws StoreException {
+    public List<StoredObject> list(String prefix) throws StoreException {
+        List<StoredObject> result = listNow(prefix);
+        Runnable after;
+        synchronized (this) {
+            after = afterNextList;
+            afterNextList = null;
+        }
+        if (after != null) after.run();
+        return result;
+    }
+
+    private synchronized List<StoredObject> listNow(String prefix) throws StoreException {
         lists++;
         check("LIST", prefix + "*");
         List<StoredObject> result = new ArrayList<>();

@@ -273,6 +273,27 @@ class DeliveryHardeningTest {
         assertThat(store.overwrites()).isZero();
     }
 
+    @Test
+    void an_old_owners_file_landing_after_the_lookup_is_found_before_the_first_upload_and_not_written_twice() {
+        source.append(0, 150, i -> "r" + i);
+        // The partition's previous owner sealed 0-49 at its stop; its upload lands just after this member looked.
+        String late = "iggy/raw/application_logs/api_requests/2026-03-16/14/"
+                + "00000-00000000000000000000-00000000000000000049.jsonl";
+        StringBuilder lines = new StringBuilder();
+        for (int i = 0; i < 50; i++) lines.append(i).append(":r").append(i).append('\n');
+        store.afterNextList(() -> {
+            try {
+                store.put(late, lines.toString().getBytes(java.nio.charset.StandardCharsets.UTF_8), "x");
+            } catch (dev.iggysink.application.port.out.StoreException e) {
+                throw new IllegalStateException(e);
+            }
+        });
+        start(TestSettings.countRotation(stream, 100));
+
+        await().atMost(WAIT).until(() -> source.stored(0).orElse(-1) == 149);
+        assertThat(coverage(0)).hasSize(150).allSatisfy((o, n) -> assertThat(n).as("copies of %s", o).isEqualTo(1));
+    }
+
     // --- 6. polling is fair ------------------------------------------------------------------------------------
 
     @Test
@@ -351,7 +372,8 @@ class DeliveryHardeningTest {
             await().atMost(WAIT).until(() -> partition(0).map(p -> p.bufferedRecords() == 100).orElse(false));
             store.down(InMemoryObjectStore.unavailable());
             sink.flush();
-            await().atMost(WAIT).until(() -> store.putAttempts() > 2);
+            await().atMost(WAIT).until(() -> sink.status().reasons().stream()
+                    .anyMatch(r -> r.startsWith("object store failing")));
             sink.stop();
             sink = null;
         } finally {

@@ -101,7 +101,8 @@ class SinkServiceTest {
         source.append(0, 300, i -> "r" + i);
         start(TestSettings.countRotation(stream, 100));
 
-        await().atMost(WAIT).until(() -> store.objects().size() == 2);
+        // 0-99 goes up; 100-199 keeps failing (and its partition reads no further than what it already had).
+        await().atMost(WAIT).until(() -> store.objects().size() >= 1);
         await().during(Duration.ofMillis(300)).atMost(WAIT).until(() -> source.stored(0).orElse(-1) == 99);
         assertThat(sink.status().health()).isEqualTo(Health.DEGRADED);
         assertThat(source.commitLog()).allSatisfy(c -> assertThat(Long.parseLong(c.split(":")[1])).isLessThan(100));

@@ -150,4 +150,33 @@ class UploaderTest {
         assertThat(later.results.get(0).outcome()).isEqualTo(Outcome.GAVE_UP);
         assertThat(uploader.trouble()).isEmpty();
     }
+
+    @Test
+    void the_first_file_since_an_assignment_is_not_uploaded_when_another_copy_of_its_start_appeared() throws Exception {
+        store.put("p/00000-00000000000000000000-00000000000000000049.jsonl", new byte[] {9}, "x");
+        SealedFile file = new SealedFile(P, "p/00000-00000000000000000000-00000000000000000099.jsonl", 0, 99, 100, 3,
+                0, RotationReason.COUNT);
+        Heard heard = new Heard();
+        uploader(1, Duration.ofMillis(5)).submit(new UploadJob(file, () -> new byte[] {1}, "x", 3, true), heard);
+
+        await().atMost(WAIT).until(() -> heard.results.size() == 1);
+        assertThat(heard.results.get(0).outcome()).isEqualTo(Outcome.SUPERSEDED);
+        assertThat(heard.results.get(0).supersededUpTo()).isEqualTo(49);
+        assertThat(store.objects()).doesNotContainKey(file.key());
+    }
+
+    @Test
+    void the_same_file_written_before_is_not_another_copy() {
+        SealedFile file = new SealedFile(P, "p/00000-00000000000000000000-00000000000000000099.jsonl", 0, 99, 100, 3,
+                0, RotationReason.COUNT);
+        Heard again = new Heard();
+        uploader(1, Duration.ofMillis(5)).submit(new UploadJob(file, () -> new byte[] {1}, "x", 3, true), again);
+        await().atMost(WAIT).until(() -> again.results.size() == 1);
+        Heard twice = new Heard();
+        uploader.submit(new UploadJob(file, () -> new byte[] {1}, "x", 3, true), twice);
+
+        await().atMost(WAIT).until(() -> twice.results.size() == 1);
+        assertThat(twice.results.get(0).outcome()).isEqualTo(Outcome.DURABLE);
+        assertThat(store.overwrites()).isEqualTo(1);
+    }
 }
