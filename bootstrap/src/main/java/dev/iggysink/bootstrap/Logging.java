@@ -10,6 +10,8 @@ final class Logging {
     static void bridgeJul() {
         SLF4JBridgeHandler.removeHandlersForRootLogger();
         SLF4JBridgeHandler.install();
-        java.util.logging.Logger.getLogger("").setLevel(java.util.logging.Level.FINE);
+        // INFO, not finer: our own System.Logger goes to SLF4J directly; a finer JUL level would make libraries
+        // logging through JUL format their debug output (an HTTP wire log, say) only for Logback to drop it.
+        java.util.logging.Logger.getLogger("").setLevel(java.util.logging.Level.INFO);
     }
 }

@@ -45,6 +45,17 @@ class FatJarContentsIT {
         assertThat(entries).as("the demo").noneMatch(name -> name.startsWith("dev/iggysink/demo/"));
     }
 
+    /**
+     * Apache HttpClient (under the AWS SDK) logs through commons-logging. The real commons-logging falls back to
+     * java.util.logging, where its wire logger formats every byte of every upload before the event is dropped: the
+     * sink ran at a third of its speed. jcl-over-slf4j sends it to SLF4J, whose level check stops it early.
+     */
+    @Test
+    void commons_logging_goes_to_slf4j_not_java_util_logging() {
+        assertThat(entries).contains("org/apache/commons/logging/impl/SLF4JLogFactory.class");
+        assertThat(entries).doesNotContain("org/apache/commons/logging/impl/Jdk14Logger.class");
+    }
+
     @Test
     void parquet_writer_and_avro_are_shipped() {
         assertThat(entries).contains(
