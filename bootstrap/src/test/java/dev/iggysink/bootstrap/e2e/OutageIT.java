@@ -3,6 +3,7 @@ package dev.iggysink.bootstrap.e2e;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.iggysink.testkit.iggy.IggyProducer;
 import dev.iggysink.testkit.s3.MinioServer;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -98,8 +99,12 @@ class OutageIT {
                 """);
         try (SinkProcess sink = SinkProcess.run(config, fx.log("drop"), Map.of())) {
             for (int round = 0; round < 3; round++) {
-                for (int p = 0; p < 2; p++) {
-                    fx.producer.sendJson(fx.stream, "stream", p, 1000, i -> "{\"i\":" + i + "}");
+                // A connection of its own each round: the cuts below close every connection of the broker, the
+                // test's own too, and a client whose idle socket was reset fails its next call.
+                try (IggyProducer producer = IggyProducer.connect(fx.iggy.host(), fx.iggy.port())) {
+                    for (int p = 0; p < 2; p++) {
+                        producer.sendJson(fx.stream, "stream", p, 1000, i -> "{\"i\":" + i + "}");
+                    }
                 }
                 long target = (round + 1) * 1000L - 1;
                 await().atMost(Duration.ofSeconds(90)).until(() -> fx.committed(config, 0) >= target - 500);
