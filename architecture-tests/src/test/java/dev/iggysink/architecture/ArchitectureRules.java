@@ -26,7 +26,7 @@ import java.time.Clock;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The architecture rules 1–9 (listed in docs/architecture.md) for a base package. Production code is checked with {@code dev.iggysink}; the
+ * The architecture rules 1–10 (listed in docs/architecture.md) for a base package. Production code is checked with {@code dev.iggysink}; the
  * planted-violation tests check the very same rules against fixture trees under other bases, which is what proves
  * a rule can fail at all (a rule naming a package that does not exist would pass silently).
  */
@@ -106,6 +106,19 @@ final class ArchitectureRules {
                 .because("the admin server asks a sink through SinkControl (application.port.in), not its classes");
     }
 
+    /**
+     * Rule 10. The core knows what the pipeline needs (rotation, output, delivery, upload concurrency, memory, error
+     * policy), never how a source or a store is reached: no field of an application type (record components included)
+     * is named after a connection, credential or store option, or holds a credential. That is what lets another store
+     * or source plug in without editing the core.
+     */
+    ArchRule applicationCarriesNoTechnologyOption() {
+        return classes().that().resideInAPackage(pkg("application.."))
+                .should(carryNoTechnologyOption())
+                .because("storage and source options belong to their adapters; bootstrap hands them over, the"
+                        + " pipeline never sees them");
+    }
+
     /** Rule 6. No exceptions: a package that needs a type of another declares what it needs, as rotation does. */
     ArchRule noPackageCycles() {
         return slices().matching(pkg("(*).(*)..")).should().beFreeOfCycles()
@@ -144,6 +157,32 @@ final class ArchitectureRules {
                     boolean allowed = own.equals(adapterOf(origin)) || within(origin, "demo")
                             || (!testkit && within(origin, "bootstrap"));
                     if (!allowed) events.add(SimpleConditionEvent.violated(d, d.getDescription()));
+                }
+            }
+        };
+    }
+
+    /** Words of a field name that say "how to reach a store or a source". */
+    private static final java.util.Set<String> TECHNOLOGY_WORDS = java.util.Set.of("bucket", "region", "endpoint",
+            "acl", "sse", "kms", "multipart", "storage", "host", "port", "username", "password", "credential",
+            "credentials", "tls", "token", "address", "url", "uri", "directory", "iggy", "s3", "aws", "minio");
+
+    private static ArchCondition<JavaClass> carryNoTechnologyOption() {
+        return new ArchCondition<>("carry no storage- or source-specific option") {
+            @Override
+            public void check(JavaClass target, ConditionEvents events) {
+                for (com.tngtech.archunit.core.domain.JavaField field : target.getFields()) {
+                    java.util.Optional<String> word = java.util.Arrays.stream(
+                                    field.getName().split("(?<=[a-z0-9])(?=[A-Z])|[^A-Za-z0-9]+"))
+                            .map(w -> w.toLowerCase(java.util.Locale.ROOT))
+                            .filter(TECHNOLOGY_WORDS::contains).findFirst();
+                    if (word.isPresent()) {
+                        events.add(SimpleConditionEvent.violated(field, field.getFullName() + " is named after a"
+                                + " storage or source option (\"" + word.get() + "\")"));
+                    } else if (field.getRawType().getSimpleName().equals("Secret")) {
+                        events.add(SimpleConditionEvent.violated(field, field.getFullName()
+                                + " holds a credential: the pipeline needs none"));
+                    }
                 }
             }
         };

@@ -44,6 +44,10 @@ class ArchitectureTest {
     @ArchTest
     static final ArchRule rule9_admin_uses_the_inbound_port_only = RULES.adminUsesTheInboundPortOnly();
 
+    @ArchTest
+    static final ArchRule rule10_application_carries_no_technology_option =
+            RULES.applicationCarriesNoTechnologyOption();
+
     /**
      * The rules name no adapter: they hold for whatever is on this module's classpath. An adapter module missing from
      * its dependencies would pass every rule unchecked, so each one is required here.

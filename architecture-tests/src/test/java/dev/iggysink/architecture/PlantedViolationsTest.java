@@ -110,4 +110,14 @@ class PlantedViolationsTest {
         assertViolation("planted.r9", ArchitectureRules::adminUsesTheInboundPortOnly, "planted.r9.bootstrap.admin");
         assertClean("planted.r9ok", ArchitectureRules::adminUsesTheInboundPortOnly);
     }
+
+    @Test
+    void rule10_fails_when_the_application_carries_a_store_option_or_a_credential() {
+        assertViolation("planted.r10", ArchitectureRules::applicationCarriesNoTechnologyOption, "StoreSettings.bucket");
+        assertViolation("planted.r10secret", ArchitectureRules::applicationCarriesNoTechnologyOption,
+                "SourceSettings.password");
+        assertViolation("planted.r10secret", ArchitectureRules::applicationCarriesNoTechnologyOption,
+                "SourceSettings.login");
+        assertClean("planted.r10ok", ArchitectureRules::applicationCarriesNoTechnologyOption);
+    }
 }

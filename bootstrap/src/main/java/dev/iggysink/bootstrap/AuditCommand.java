@@ -1,5 +1,6 @@
 package dev.iggysink.bootstrap;
 
+import dev.iggysink.adapters.config.ConnectorConfig;
 import dev.iggysink.adapters.config.ConfigError;
 import dev.iggysink.adapters.config.ConfigResult;
 import dev.iggysink.adapters.config.ConnectorConfigLoader;
@@ -54,14 +55,14 @@ final class AuditCommand implements Callable<Integer> {
             return ExitCodes.CONFIG;
         }
         Totals totals = new Totals();
-        for (SinkSettings s : result.sinks()) {
+        for (ConnectorConfig s : result.sinks()) {
             String failure = null;
             try {
                 audit(s, out, totals);
             } catch (SourceException | Unreadable e) {
                 failure = e.getMessage();
             } catch (StoreException e) {
-                failure = "the object store at " + StartupChecks.storeEndpoint(s) + ": " + e.getMessage();
+                failure = "the object store at " + SinkAssembly.storeEndpoint(s.storage()) + ": " + e.getMessage();
             }
             if (failure != null) {
                 out.flush();
@@ -103,11 +104,14 @@ final class AuditCommand implements Callable<Integer> {
         return Optional.empty();
     }
 
-    private void audit(SinkSettings s, PrintWriter out, Totals totals) throws SourceException, StoreException {
-        try (ObjectStore store = SinkAssembly.store(s)) {
+    private void audit(ConnectorConfig config, PrintWriter out, Totals totals)
+            throws SourceException, StoreException {
+        SinkSettings s = config.sink();
+        try (ObjectStore store = SinkAssembly.store(config)) {
             for (StreamSettings stream : s.streams()) {
                 for (String topic : stream.topics()) {
-                    try (IggyGroupOffsets offsets = new IggyGroupOffsets(s.iggy(), stream.stream(), topic,
+                    try (IggyGroupOffsets offsets = new IggyGroupOffsets(SinkAssembly.iggy(config.iggy()), stream.stream(),
+                            topic,
                             stream.consumerGroup(), SinkAssembly.IGGY_CALL_TIMEOUT)) {
                         List<PartitionRef> partitions = offsets.partitions();
                         String prefix = Audit.listPrefix(s.output().prefix(), s.output().pathTemplate(),

@@ -1,11 +1,11 @@
 package dev.iggysink.bootstrap;
 
+import dev.iggysink.adapters.config.ConnectorConfig;
 import dev.iggysink.adapters.config.ConfigError;
 import dev.iggysink.adapters.config.ConfigResult;
 import dev.iggysink.adapters.config.ConnectorConfigLoader;
 import dev.iggysink.application.port.out.ObjectStore;
 import dev.iggysink.application.port.out.StoreException;
-import dev.iggysink.application.settings.SinkSettings;
 import dev.iggysink.application.status.PartitionStatus;
 import dev.iggysink.bootstrap.admin.AdminHttpServer;
 import dev.iggysink.bootstrap.admin.PrometheusMetrics;
@@ -63,7 +63,7 @@ public final class EmbeddedSink implements AutoCloseable {
         Signals.onStop(runner::requestStop);
         Signals.onHurry(runner::hurryStop);
         try {
-            for (SinkSettings s : config.sinks()) runner.start(s, metrics.forSink(s.key()));
+            for (ConnectorConfig s : config.sinks()) runner.start(s, metrics.forSink(s.key()));
         } catch (StoreException e) {
             sink.close();
             throw e;

@@ -1,11 +1,11 @@
 package dev.iggysink.bootstrap;
 
+import dev.iggysink.adapters.config.ConnectorConfig;
+import dev.iggysink.adapters.config.AdminConfig;
 import dev.iggysink.adapters.config.ConfigError;
 import dev.iggysink.adapters.config.ConfigResult;
 import dev.iggysink.adapters.config.ConnectorConfigLoader;
 import dev.iggysink.adapters.config.SettingsPrinter;
-import dev.iggysink.application.settings.AdminSettings;
-import dev.iggysink.application.settings.SinkSettings;
 import dev.iggysink.bootstrap.admin.AdminHttpServer;
 import dev.iggysink.bootstrap.admin.PrometheusMetrics;
 import java.io.IOException;
@@ -85,17 +85,17 @@ final class RunCommand implements Callable<Integer> {
      * One admin server for the process, on the first sink's address: it serves every sink. Empty when it cannot
      * listen; failing before anything is consumed beats running blind.
      */
-    static Optional<AdminHttpServer> startAdmin(List<SinkSettings> sinks, SinkRunner runner,
+    static Optional<AdminHttpServer> startAdmin(List<ConnectorConfig> sinks, SinkRunner runner,
                                                 PrometheusMetrics metrics) {
-        AdminSettings first = sinks.get(0).admin();
-        for (SinkSettings s : sinks.subList(1, sinks.size())) {
+        AdminConfig first = sinks.get(0).admin();
+        for (ConnectorConfig s : sinks.subList(1, sinks.size())) {
             if (!s.admin().equals(first)) {
                 LOG.warn("sink {}: its [admin] settings are ignored; the first sink's ({}) serve the whole process",
                         s.key(), sinks.get(0).key());
             }
         }
         try {
-            return Optional.of(AdminHttpServer.start(first, runner::managed, metrics));
+            return Optional.of(AdminHttpServer.start(SinkAssembly.admin(first), runner::managed, metrics));
         } catch (IOException | IllegalArgumentException e) {
             LOG.error("admin server: cannot listen on {}: {} (set [admin] address to a free host:port, or off)",
                     first.address().orElse("?"), e.getMessage());
@@ -103,7 +103,7 @@ final class RunCommand implements Callable<Integer> {
         }
     }
 
-    private Integer runSinks(List<SinkSettings> sinks, SinkRunner runner, PrometheusMetrics metrics)
+    private Integer runSinks(List<ConnectorConfig> sinks, SinkRunner runner, PrometheusMetrics metrics)
             throws InterruptedException {
         Signals.onStop(() -> {
             LOG.info("stop requested: sealing, uploading and committing what was read");
@@ -111,7 +111,7 @@ final class RunCommand implements Callable<Integer> {
         });
         Signals.onHurry(runner::hurryStop);
         StartupChecks checks = new StartupChecks(failFast, SLOW_ANSWER, Signals::stopRequested);
-        for (SinkSettings s : sinks) {
+        for (ConnectorConfig s : sinks) {
             if (Signals.stopRequested()) break;
             LOG.info("effective configuration of sink {}:\n{}", s.key(), SettingsPrinter.redacted(s));
             if (runner.start(s, metrics.forSink(s.key()), checks) == StartupChecks.Outcome.FAILED) {

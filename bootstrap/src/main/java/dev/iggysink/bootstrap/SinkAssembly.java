@@ -1,16 +1,28 @@
 package dev.iggysink.bootstrap;
 
+import dev.iggysink.adapters.config.AdminConfig;
+import dev.iggysink.adapters.config.ConnectorConfig;
+import dev.iggysink.adapters.config.IggyConfig;
+import dev.iggysink.adapters.config.StorageConfig;
+import dev.iggysink.adapters.filesystem.DirectoryObjectStore;
 import dev.iggysink.adapters.format.RecordCodecs;
 import dev.iggysink.adapters.iggy.IggyMessageSource;
+import dev.iggysink.adapters.iggy.IggySettings;
 import dev.iggysink.adapters.s3.ObjectStores;
+import dev.iggysink.adapters.s3.StorageClient;
+import dev.iggysink.adapters.s3.StorageSettings;
 import dev.iggysink.application.port.out.ObjectStore;
 import dev.iggysink.application.port.out.SinkMetrics;
 import dev.iggysink.application.service.SinkService;
 import dev.iggysink.application.settings.SinkSettings;
+import dev.iggysink.bootstrap.admin.AdminSettings;
 import java.time.Duration;
 import java.time.InstantSource;
 
-/** Wiring only: which adapter serves which port for one configured sink. No rules live here. */
+/**
+ * Wiring only: which adapter serves which port for one configured sink, and each adapter's settings unpacked from
+ * the config file's value. No rules live here.
+ */
 final class SinkAssembly {
     /** Every Iggy call is bounded by this; the 0.8 client has no timeout of its own. */
     static final Duration IGGY_CALL_TIMEOUT = Duration.ofSeconds(10);
@@ -18,14 +30,43 @@ final class SinkAssembly {
     private SinkAssembly() {
     }
 
-    static ObjectStore store(SinkSettings settings) {
-        return ObjectStores.create(settings.storage());
+    /** The store {@code storage_client} names: S3 (AWS SDK or MinIO client) or a directory. */
+    static ObjectStore store(ConnectorConfig config) {
+        if (config.storage() instanceof StorageConfig.Directory d) {
+            return new DirectoryObjectStore(d.directory());
+        }
+        return ObjectStores.create(s3((StorageConfig.S3) config.storage(),
+                config.sink().delivery().uploadConcurrency()));
     }
 
-    static SinkService service(SinkSettings settings, ObjectStore store, SinkMetrics metrics) {
+    /** The S3 adapters' settings; the pipeline's upload concurrency also bounds a multipart upload's parts. */
+    static StorageSettings s3(StorageConfig.S3 s, int uploadConcurrency) {
+        return new StorageSettings(s.bucket(), s.region(), s.endpoint(), s.pathStyle(), s.accessKeyId(),
+                s.secretAccessKey(), s.client() == StorageConfig.S3Client.MINIO ? StorageClient.MINIO
+                : StorageClient.AWS, s.multipartThreshold(), s.multipartPartSize(), uploadConcurrency, s.sse(),
+                s.sseKmsKeyId(), s.storageClass(), s.cannedAcl(), s.objectTags(), s.requestTimeout());
+    }
+
+    static IggySettings iggy(IggyConfig i) {
+        return new IggySettings(i.host(), i.port(), i.username(), i.password(), i.token(), i.tlsEnabled(),
+                i.tlsCaFile(), i.tlsDomain());
+    }
+
+    static AdminSettings admin(AdminConfig a) {
+        return new AdminSettings(a.address(), a.token());
+    }
+
+    /** Where a store is, for messages: the S3 endpoint (or AWS and its region), or the directory. */
+    static String storeEndpoint(StorageConfig storage) {
+        if (storage instanceof StorageConfig.S3 s) return s.endpoint().orElse("AWS S3 (" + s.region() + ")");
+        return storage.describe();
+    }
+
+    static SinkService service(ConnectorConfig config, ObjectStore store, SinkMetrics metrics) {
+        SinkSettings settings = config.sink();
+        IggySettings iggy = iggy(config.iggy());
         return new SinkService(settings,
-                (stream, topic) -> new IggyMessageSource(settings.iggy(), stream.stream(), topic,
-                        stream.consumerGroup(), IGGY_CALL_TIMEOUT),
+                (stream, topic, group) -> new IggyMessageSource(iggy, stream, topic, group, IGGY_CALL_TIMEOUT),
                 stream -> RecordCodecs.forStream(stream, settings.output(), settings.transforms()),
                 store, InstantSource.system(), duration -> Thread.sleep(duration.toMillis()), metrics);
     }

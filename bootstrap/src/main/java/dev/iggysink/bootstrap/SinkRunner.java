@@ -1,11 +1,11 @@
 package dev.iggysink.bootstrap;
 
+import dev.iggysink.adapters.config.ConnectorConfig;
 import dev.iggysink.application.port.out.ObjectStore;
 import dev.iggysink.application.port.out.SinkMetrics;
 import dev.iggysink.application.port.out.StoreException;
 import dev.iggysink.application.service.ShutdownReport;
 import dev.iggysink.application.service.SinkService;
-import dev.iggysink.application.settings.SinkSettings;
 import dev.iggysink.application.status.PartitionStatus;
 import dev.iggysink.application.status.StatusSnapshot;
 import dev.iggysink.bootstrap.admin.ManagedSink;
@@ -26,7 +26,7 @@ final class SinkRunner implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(SinkRunner.class);
 
     /** One running sink and what it owns. */
-    record Running(SinkSettings settings, ObjectStore store, SinkService service) {
+    record Running(ConnectorConfig config, ObjectStore store, SinkService service) {
     }
 
     /** Copy-on-write: the admin server's threads read it while sinks are still being started. */
@@ -38,7 +38,7 @@ final class SinkRunner implements AutoCloseable {
     });
 
     /** Probes the store and starts the sink; a failed probe throws before anything is consumed. */
-    Running start(SinkSettings settings, SinkMetrics metrics) throws StoreException {
+    Running start(ConnectorConfig settings, SinkMetrics metrics) throws StoreException {
         ObjectStore store = SinkAssembly.store(settings);
         try {
             store.probe();
@@ -53,7 +53,7 @@ final class SinkRunner implements AutoCloseable {
      * Checks the store and Iggy, then starts the sink; nothing is consumed unless every check passed. Not started
      * when a check failed or a stop came first.
      */
-    StartupChecks.Outcome start(SinkSettings settings, SinkMetrics metrics, StartupChecks checks)
+    StartupChecks.Outcome start(ConnectorConfig settings, SinkMetrics metrics, StartupChecks checks)
             throws InterruptedException {
         ObjectStore store = SinkAssembly.store(settings);
         StartupChecks.Outcome outcome = checks.check(settings, store);
@@ -66,13 +66,13 @@ final class SinkRunner implements AutoCloseable {
         return outcome;
     }
 
-    private Running launch(SinkSettings settings, ObjectStore store, SinkMetrics metrics) {
+    private Running launch(ConnectorConfig settings, ObjectStore store, SinkMetrics metrics) {
         SinkService service = SinkAssembly.service(settings, store, metrics);
         service.start();
         Running r = new Running(settings, store, service);
         running.add(r);
-        LOG.info("sink {} started: {} stream(s) -> s3://{}/{}", settings.key(), settings.streams().size(),
-                settings.storage().bucket(), settings.output().prefix());
+        LOG.info("sink {} started: {} stream(s) -> {}/{}", settings.key(), settings.sink().streams().size(),
+                settings.storage().describe(), settings.sink().output().prefix());
         return r;
     }
 
@@ -82,7 +82,7 @@ final class SinkRunner implements AutoCloseable {
 
     /** The running sinks as the admin endpoints see them; safe to call from any thread. */
     List<ManagedSink> managed() {
-        return running.stream().map(r -> new ManagedSink(r.settings().key(), r.service())).toList();
+        return running.stream().map(r -> new ManagedSink(r.config().key(), r.service())).toList();
     }
 
     void statusLineEvery(Duration period) {
@@ -138,8 +138,8 @@ final class SinkRunner implements AutoCloseable {
             ShutdownReport report = r.service().awaitTermination();
             if (!report.clean()) {
                 clean = false;
-                report.fatalError().ifPresent(f -> LOG.error("sink {} stopped: {}", r.settings().key(), f));
-                report.problems().forEach(p -> LOG.warn("sink {}: {}", r.settings().key(), p));
+                report.fatalError().ifPresent(f -> LOG.error("sink {} stopped: {}", r.config().key(), f));
+                report.problems().forEach(p -> LOG.warn("sink {}: {}", r.config().key(), p));
             }
         }
         return clean;

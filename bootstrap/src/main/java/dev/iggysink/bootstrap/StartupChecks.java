@@ -1,10 +1,11 @@
 package dev.iggysink.bootstrap;
 
+import dev.iggysink.adapters.iggy.IggySettings;
+import dev.iggysink.adapters.config.ConnectorConfig;
 import dev.iggysink.adapters.iggy.IggyGroupOffsets;
 import dev.iggysink.application.port.out.ObjectStore;
 import dev.iggysink.application.port.out.SourceException;
 import dev.iggysink.application.port.out.StoreException;
-import dev.iggysink.application.settings.SinkSettings;
 import dev.iggysink.application.settings.StreamSettings;
 import java.time.Duration;
 import java.util.concurrent.Callable;
@@ -49,10 +50,10 @@ final class StartupChecks {
     }
 
     /** The store first (it holds what we will have read), then every (stream, topic) on Iggy. */
-    Outcome check(SinkSettings settings, ObjectStore store) throws InterruptedException {
+    Outcome check(ConnectorConfig settings, ObjectStore store) throws InterruptedException {
         Outcome o = checkStore(settings, store);
         if (o != Outcome.READY) return o;
-        for (StreamSettings stream : settings.streams()) {
+        for (StreamSettings stream : settings.sink().streams()) {
             for (String topic : stream.topics()) {
                 o = checkIggy(settings, stream, topic);
                 if (o != Outcome.READY) return o;
@@ -61,8 +62,8 @@ final class StartupChecks {
         return Outcome.READY;
     }
 
-    Outcome checkStore(SinkSettings settings, ObjectStore store) throws InterruptedException {
-        String endpoint = storeEndpoint(settings);
+    Outcome checkStore(ConnectorConfig settings, ObjectStore store) throws InterruptedException {
+        String endpoint = SinkAssembly.storeEndpoint(settings.storage());
         for (int attempt = 1; ; attempt++) {
             try {
                 Answer<Void> a = await(endpoint, () -> {
@@ -73,8 +74,8 @@ final class StartupChecks {
                 return Outcome.READY;
             } catch (StoreException e) {
                 if (!e.retryable()) {
-                    LOG.error("sink {}: the object store at {} refused the startup check (bucket {}): {}",
-                            settings.key(), endpoint, settings.storage().bucket(), e.getMessage());
+                    LOG.error("sink {}: the object store at {} refused the startup check ({}): {}",
+                            settings.key(), endpoint, settings.storage().describe(), e.getMessage());
                     return Outcome.FAILED;
                 }
                 Outcome o = retryOrFail(settings, "the object store at " + endpoint, e.getMessage(), attempt);
@@ -87,12 +88,13 @@ final class StartupChecks {
         }
     }
 
-    Outcome checkIggy(SinkSettings settings, StreamSettings stream, String topic) throws InterruptedException {
+    Outcome checkIggy(ConnectorConfig settings, StreamSettings stream, String topic) throws InterruptedException {
         String endpoint = settings.iggy().host() + ":" + settings.iggy().port();
+        IggySettings iggy = SinkAssembly.iggy(settings.iggy());
         for (int attempt = 1; ; attempt++) {
             try {
                 Answer<Integer> a = await(endpoint, () -> {
-                    try (IggyGroupOffsets offsets = new IggyGroupOffsets(settings.iggy(), stream.stream(), topic,
+                    try (IggyGroupOffsets offsets = new IggyGroupOffsets(iggy, stream.stream(), topic,
                             stream.consumerGroup(), SinkAssembly.IGGY_CALL_TIMEOUT)) {
                         return offsets.partitions().size();
                     }
@@ -115,7 +117,7 @@ final class StartupChecks {
     }
 
     /** Null to try again (after waiting), or how the start ends. */
-    private Outcome retryOrFail(SinkSettings settings, String service, String why, int attempt)
+    private Outcome retryOrFail(ConnectorConfig settings, String service, String why, int attempt)
             throws InterruptedException {
         if (failFast) {
             LOG.error("sink {}: {} cannot be used: {} (--fail-fast: not retrying)", settings.key(), service, why);
@@ -138,7 +140,7 @@ final class StartupChecks {
         return d.compareTo(MAX_RETRY) > 0 ? MAX_RETRY : d;
     }
 
-    private static Outcome stopped(SinkSettings settings) {
+    private static Outcome stopped(ConnectorConfig settings) {
         LOG.info("sink {}: stop requested while starting; nothing was consumed", settings.key());
         return Outcome.STOPPED;
     }
@@ -180,9 +182,5 @@ final class StartupChecks {
                 throw e;
             }
         }
-    }
-
-    static String storeEndpoint(SinkSettings settings) {
-        return settings.storage().endpoint().orElse("AWS S3 (" + settings.storage().region() + ")");
     }
 }

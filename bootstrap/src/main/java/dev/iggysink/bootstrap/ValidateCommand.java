@@ -1,10 +1,10 @@
 package dev.iggysink.bootstrap;
 
+import dev.iggysink.adapters.config.ConnectorConfig;
 import dev.iggysink.adapters.config.ConfigError;
 import dev.iggysink.adapters.config.ConfigResult;
 import dev.iggysink.adapters.config.ConnectorConfigLoader;
 import dev.iggysink.adapters.config.SettingsPrinter;
-import dev.iggysink.application.settings.SinkSettings;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
@@ -40,9 +40,10 @@ final class ValidateCommand implements Callable<Integer> {
             return ExitCodes.CONFIG;
         }
         out.println("OK: " + result.sinks().size() + " sink(s) in " + config);
-        for (SinkSettings s : result.sinks()) {
-            out.println("  " + s.key() + " (" + s.name() + ") -> s3://" + s.storage().bucket()
-                    + (s.output().prefix().isEmpty() ? "" : "/" + s.output().prefix()));
+        for (ConnectorConfig s : result.sinks()) {
+            String prefix = s.sink().output().prefix();
+            out.println("  " + s.key() + " (" + s.sink().name() + ") -> " + s.storage().describe()
+                    + (prefix.isEmpty() ? "" : "/" + prefix));
             if (print) out.println(SettingsPrinter.redacted(s));
         }
         out.flush();

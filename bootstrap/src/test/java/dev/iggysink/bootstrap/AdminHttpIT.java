@@ -9,7 +9,7 @@ import ch.qos.logback.classic.spi.ThrowableProxyUtil;
 import ch.qos.logback.core.read.ListAppender;
 import dev.iggysink.adapters.config.ConfigResult;
 import dev.iggysink.adapters.config.ConnectorConfigLoader;
-import dev.iggysink.application.settings.SinkSettings;
+import dev.iggysink.adapters.config.ConnectorConfig;
 import dev.iggysink.bootstrap.admin.AdminHttpServer;
 import dev.iggysink.bootstrap.admin.PrometheusMetrics;
 import dev.iggysink.bootstrap.admin.PrometheusText;
@@ -81,7 +81,7 @@ class AdminHttpIT {
         Files.writeString(file, config(bucket, port), StandardCharsets.UTF_8);
         ConfigResult config = ConnectorConfigLoader.load(file, Map.of());
         assertThat(config.errors()).isEmpty();
-        SinkSettings settings = config.sinks().get(0);
+        ConnectorConfig settings = config.sinks().get(0);
 
         metrics = new PrometheusMetrics();
         runner = new SinkRunner();

@@ -3,13 +3,13 @@ package dev.iggysink.bootstrap;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
+import dev.iggysink.adapters.config.ConnectorConfig;
 import dev.iggysink.application.fakes.InMemoryObjectStore;
 import dev.iggysink.application.fakes.TestSettings;
 import dev.iggysink.application.port.out.ObjectStore;
 import dev.iggysink.application.port.out.StoreException;
 import dev.iggysink.application.port.out.StoredObject;
 import java.util.List;
-import dev.iggysink.application.settings.SinkSettings;
 import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -17,7 +17,8 @@ import org.junit.jupiter.api.Test;
 
 /** The store check before consuming: refusals end the start, silence and outages are waited out until a stop. */
 class StartupChecksTest {
-    private static final SinkSettings SETTINGS = TestSettings.countRotation(TestSettings.stream("s", "t"), 10);
+    private static final ConnectorConfig SETTINGS =
+            TestConfigs.of(TestSettings.countRotation(TestSettings.stream("s", "t"), 10));
 
     @FunctionalInterface
     private interface Probe {

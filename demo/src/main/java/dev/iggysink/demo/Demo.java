@@ -49,6 +49,14 @@ public final class Demo implements Callable<Integer> {
     @Option(names = "--keep-running", description = "leave broker, store and sink up until Ctrl-C")
     boolean keepRunning;
 
+    /** The two kinds of store the sink can write to, picked in the connector file alone. */
+    enum StoreKind { s3, filesystem }
+
+    @Option(names = "--store", defaultValue = "s3", paramLabel = "KIND",
+            description = "s3: an embedded S3-compatible store (s3proxy); filesystem: plain files in a directory"
+                    + " (storage_client = \"filesystem\") (default ${DEFAULT-VALUE})")
+    StoreKind store;
+
     public static void main(String[] args) {
         System.exit(new CommandLine(new Demo()).execute(args));
     }
@@ -61,16 +69,26 @@ public final class Demo implements Callable<Integer> {
         }
         PrintWriter out = spec.commandLine().getOut();
         Path base = dir != null ? dir : Files.createTempDirectory("iggy-s3-sink-demo");
-        Path storeDir = Files.createDirectories(base.resolve("s3"));
+        boolean filesystem = store == StoreKind.filesystem;
+        Path storeDir = Files.createDirectories(base.resolve(filesystem ? "lake" : "s3"));
+        // A null resource is skipped: the filesystem store needs no server.
         try (EmbeddedIggyServer broker = EmbeddedIggyServer.start();
-             S3ProxyServer s3 = S3ProxyServer.onDirectory(storeDir)) {
-            s3.createBucket(BUCKET);
+             S3ProxyServer s3 = filesystem ? null : S3ProxyServer.onDirectory(storeDir)) {
             out.printf("Iggy broker (in-JVM, Iggy 0.8 TCP protocol): %s (user iggy / iggy)%n", broker.address());
-            out.printf("S3 store (s3proxy on %s): %s bucket %s%n", storeDir, s3.endpoint(), BUCKET);
+            String adminAddress = "127.0.0.1:" + freePort();
+            String connector;
+            if (s3 != null) {
+                s3.createBucket(BUCKET);
+                out.printf("S3 store (s3proxy on %s): %s bucket %s%n", storeDir, s3.endpoint(), BUCKET);
+                connector = connectorFile(broker.address(), s3.endpoint().toString(), s3.accessKey(),
+                        s3.secretKey(), adminAddress);
+            } else {
+                out.printf("Store: the directory %s (storage_client = \"filesystem\")%n", storeDir);
+                connector = connectorFileForDirectory(broker.address(), storeDir, adminAddress);
+            }
             produce(broker);
             Path configFile = base.resolve("s3_sink.toml");
-            Files.writeString(configFile, connectorFile(broker.address(), s3.endpoint().toString(), s3.accessKey(),
-                    s3.secretKey(), "127.0.0.1:" + freePort()), StandardCharsets.UTF_8);
+            Files.writeString(configFile, connector, StandardCharsets.UTF_8);
             out.printf("Connector file: %s%n", configFile);
             out.flush();
 
@@ -88,7 +106,7 @@ public final class Demo implements Callable<Integer> {
                     sink.requestStop();
                 }
                 boolean clean = sink.awaitStopped();
-                printObjects(out, sink.store());
+                printObjects(out, sink.store(), filesystem ? "the directory " + storeDir : "s3://" + BUCKET);
                 out.printf("Sink stopped %s.%n", clean ? "cleanly: every message read is in the store and committed"
                         : "with problems (see the log)");
                 out.flush();
@@ -126,9 +144,9 @@ public final class Demo implements Callable<Integer> {
         }
     }
 
-    private static void printObjects(PrintWriter out, ObjectStore store) throws Exception {
+    private static void printObjects(PrintWriter out, ObjectStore store, String where) throws Exception {
         List<StoredObject> objects = store.list("");
-        out.printf("%nObjects in s3://%s (%d):%n", BUCKET, objects.size());
+        out.printf("%nObjects in %s (%d):%n", where, objects.size());
         for (StoredObject o : objects) out.printf("  %s  (%d bytes)%n", o.key(), o.size());
         if (!objects.isEmpty()) {
             StoredObject first = objects.get(0);
@@ -144,6 +162,25 @@ public final class Demo implements Callable<Integer> {
      */
     static String connectorFile(String iggyAddress, String endpoint, String accessKey, String secretKey,
                                 String adminAddress) {
+        return connector(iggyAddress, """
+                bucket = "%s"
+                region = "us-east-1"
+                endpoint = "%s"
+                access_key_id = "%s"
+                secret_access_key = "%s"
+                """.formatted(BUCKET, endpoint, accessKey, secretKey), adminAddress);
+    }
+
+    /** The same file writing into a directory: only the store's lines differ. */
+    static String connectorFileForDirectory(String iggyAddress, Path directory, String adminAddress) {
+        // TOML basic strings take backslashes as escapes; a literal string does not.
+        return connector(iggyAddress, """
+                storage_client = "filesystem"
+                directory = '%s'
+                """.formatted(directory.toAbsolutePath()), adminAddress);
+    }
+
+    private static String connector(String iggyAddress, String storeLines, String adminAddress) {
         return """
                 type = "sink"
                 key = "s3"
@@ -167,12 +204,7 @@ public final class Demo implements Callable<Integer> {
                 consumer_group = "s3_sink"
 
                 [plugin_config]
-                bucket = "%s"
-                prefix = "iggy/raw"
-                region = "us-east-1"
-                endpoint = "%s"
-                access_key_id = "%s"
-                secret_access_key = "%s"
+                %sprefix = "iggy/raw"
                 path_template = "{stream}/{topic}/{date}/{hour}"
                 file_rotation = "messages"
                 max_messages_per_file = 10
@@ -180,7 +212,7 @@ public final class Demo implements Callable<Integer> {
 
                 [admin]
                 address = "%s"
-                """.formatted(iggyAddress, BUCKET, endpoint, accessKey, secretKey, adminAddress);
+                """.formatted(iggyAddress, storeLines, adminAddress);
     }
 
     static final class Version implements CommandLine.IVersionProvider {

@@ -81,6 +81,30 @@ class DemoJarIT {
     }
 
     @Test
+    void with_the_filesystem_store_the_objects_are_plain_files_in_a_directory(@TempDir Path dir) throws Exception {
+        assertThat(JAR).as("demo jar; run `mvn package` first").exists();
+        Process demo = new ProcessBuilder(javaBin(), "-jar", JAR.toString(), "--store", "filesystem",
+                "--messages", "25", "--dir", dir.toString())
+                .redirectError(dir.resolve("demo.log").toFile()).redirectOutput(dir.resolve("demo.out").toFile())
+                .start();
+        assertThat(demo.waitFor(120, TimeUnit.SECONDS)).isTrue();
+        List<String> out = Files.readAllLines(dir.resolve("demo.out"));
+        assertThat(demo.exitValue()).as("exit code; output %s", out).isZero();
+        Path lake = dir.resolve("lake");
+        assertThat(out).contains("Objects in the directory " + lake + " (6):")
+                .contains("Sink stopped cleanly: every message read is in the store and committed.");
+        Path file = lake.resolve("iggy/raw/application_logs/api_requests");
+        try (var files = Files.walk(file)) {
+            List<Path> objects = files.filter(Files::isRegularFile).toList();
+            assertThat(objects).hasSize(3)
+                    .anyMatch(p -> p.getFileName().toString()
+                            .equals("00000-00000000000000000020-00000000000000000024.jsonl"));
+            assertThat(Files.readString(objects.get(0))).startsWith("{\"offset\":");
+        }
+        assertThat(dir.resolve("s3")).as("no S3 store was started").doesNotExist();
+    }
+
+    @Test
     void the_jar_ships_the_demo_and_its_test_infrastructure() throws IOException {
         try (JarFile jar = new JarFile(JAR.toFile())) {
             List<String> entries = jar.stream().map(ZipEntry::getName).toList();

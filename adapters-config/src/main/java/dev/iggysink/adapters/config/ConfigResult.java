@@ -1,6 +1,5 @@
 package dev.iggysink.adapters.config;
 
-import dev.iggysink.application.settings.SinkSettings;
 import java.util.List;
 import java.util.Optional;
 
@@ -12,7 +11,7 @@ import java.util.Optional;
  * sets one. This is the whole decision {@code validate} and {@code run} share: {@link #ok()} means at least one sink
  * to run (no enabled S3 sink is an error).
  */
-public record ConfigResult(List<SinkSettings> sinks, List<ConfigError> errors, List<String> warnings,
+public record ConfigResult(List<ConnectorConfig> sinks, List<ConfigError> errors, List<String> warnings,
                            List<String> notices, Optional<String> logFormat) {
     public ConfigResult {
         sinks = List.copyOf(sinks);
@@ -22,7 +21,7 @@ public record ConfigResult(List<SinkSettings> sinks, List<ConfigError> errors, L
         java.util.Objects.requireNonNull(logFormat, "logFormat");
     }
 
-    public ConfigResult(List<SinkSettings> sinks, List<ConfigError> errors, List<String> warnings,
+    public ConfigResult(List<ConnectorConfig> sinks, List<ConfigError> errors, List<String> warnings,
                         List<String> notices) {
         this(sinks, errors, warnings, notices, Optional.empty());
     }

@@ -1,7 +1,5 @@
 package dev.iggysink.adapters.config;
 
-import dev.iggysink.application.settings.AdminSettings;
-import dev.iggysink.application.settings.IggySettings;
 import dev.iggysink.application.settings.Secret;
 import java.util.List;
 import java.util.Optional;
@@ -44,7 +42,7 @@ final class ConnectionReader {
      * The Iggy connection from an {@code [iggy]} table (environment overrides already applied); absent keys take the
      * runtime's defaults. An empty token or TLS value means "not set", as in the runtime's sample config.
      */
-    static Optional<IggySettings> iggy(Table iggy) {
+    static Optional<IggyConfig> iggy(Table iggy) {
         iggy.warnUnknown(IGGY_KEYS);
         int before = iggy.problems().errorCount();
         String address = iggy.string("address", DEFAULT_IGGY_ADDRESS);
@@ -63,12 +61,12 @@ final class ConnectionReader {
         if (iggy.problems().errorCount() > before || hostPort.isEmpty()) {
             return Optional.empty();
         }
-        return Optional.of(new IggySettings(hostPort.get().host(), hostPort.get().port(), username, password, token,
+        return Optional.of(new IggyConfig(hostPort.get().host(), hostPort.get().port(), username, password, token,
                 tlsEnabled, caFile, domain));
     }
 
     /** The admin HTTP server: {@code address} host:port or {@code off}; optional bearer {@code token}. */
-    static Optional<AdminSettings> admin(Table admin) {
+    static Optional<AdminConfig> admin(Table admin) {
         admin.warnUnknown(ADMIN_KEYS);
         int before = admin.problems().errorCount();
         String address = admin.string("address", DEFAULT_ADMIN_ADDRESS);
@@ -86,6 +84,6 @@ final class ConnectionReader {
         if (admin.problems().errorCount() > before) {
             return Optional.empty();
         }
-        return Optional.of(new AdminSettings(effective, token));
+        return Optional.of(new AdminConfig(effective, token));
     }
 }

@@ -1,7 +1,5 @@
 package dev.iggysink.adapters.config;
 
-import dev.iggysink.application.settings.IggySettings;
-import dev.iggysink.application.settings.SinkSettings;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -52,7 +50,7 @@ public final class ConnectorConfigLoader {
      */
     public static ConfigResult load(Path file, Map<String, String> env, Path workingDir) {
         Problems problems = new Problems();
-        List<SinkSettings> sinks = new ArrayList<>();
+        List<ConnectorConfig> sinks = new ArrayList<>();
         String label = String.valueOf(file.getFileName());
         Optional<ObjectNode> root = parse(file, label, problems);
         if (root.isPresent()) {
@@ -93,12 +91,12 @@ public final class ConnectorConfigLoader {
     }
 
     private static void single(Path file, ObjectNode root, Map<String, String> env, Problems problems,
-                               List<SinkSettings> sinks) {
+                               List<ConnectorConfig> sinks) {
         Map<String, String> origins = new HashMap<>();
         ObjectNode tree = withEnv(root, env, origins);
         ConnectorReader.read(tree, baseDir(file), problems, origins, false, Optional.empty(), env)
                 .ifPresent(s -> {
-                    if (s.enabled()) {
+                    if (s.sink().enabled()) {
                         sinks.add(s);
                     } else {
                         problems.notice("sink " + s.key() + " is disabled (enabled = false): nothing to run");
@@ -121,7 +119,7 @@ public final class ConnectorConfigLoader {
     }
 
     private static void runtime(Path file, ObjectNode root, Map<String, String> env, Path workingDir,
-                                Problems problems, List<SinkSettings> sinks) {
+                                Problems problems, List<ConnectorConfig> sinks) {
         Map<String, String> origins = new HashMap<>();
         new Table(root, "", problems, origins).warnUnknown(RUNTIME_SECTIONS);
         Table connectors = new Table(EnvOverrides.applyToSection(root.get("connectors"), "connectors", List.of(),
@@ -130,7 +128,7 @@ public final class ConnectorConfigLoader {
         connectors.choice("config_type", Map.of("local", "local"), false,
                 "local (the http provider is not supported)");
         Optional<String> configDir = connectors.requiredNonEmpty("config_dir");
-        Optional<IggySettings> iggy = ConnectionReader.iggy(new Table(
+        Optional<IggyConfig> iggy = ConnectionReader.iggy(new Table(
                 EnvOverrides.applyToSection(root.get("iggy"), "iggy", List.of("tls"), env, origins), "iggy",
                 problems, origins));
         if (configDir.isEmpty()) {
@@ -176,7 +174,7 @@ public final class ConnectorConfigLoader {
             }
             if (!isS3Sink(chosen)) {
                 chosen.problems().notice("sink " + key + " skipped: not an S3 sink (its path is not the S3 sink's "
-                        + "and its [plugin_config] has no bucket)");
+                        + "and its [plugin_config] has no bucket or directory)");
                 continue;
             }
             for (Candidate other : versions) {
@@ -186,7 +184,7 @@ public final class ConnectorConfigLoader {
             }
             ConnectorReader.read(chosen.tree(), baseDir(chosen.path()), chosen.problems(), chosen.origins(), true,
                     iggy, env).ifPresent(s -> {
-                        if (s.enabled()) {
+                        if (s.sink().enabled()) {
                             sinks.add(s);
                         } else {
                             chosen.problems().notice("sink " + key + " is disabled (enabled = false): skipped");
@@ -199,7 +197,7 @@ public final class ConnectorConfigLoader {
      * A version that does not run is still checked: its errors do not stop the sink (the runtime ignores it too), but
      * they are shown, so switching versions later holds no surprise.
      */
-    private static void idleVersion(Candidate c, String key, Optional<IggySettings> iggy, Map<String, String> env) {
+    private static void idleVersion(Candidate c, String key, Optional<IggyConfig> iggy, Map<String, String> env) {
         Problems scratch = new Problems();
         ConnectorReader.read(c.tree(), baseDir(c.path()), scratch, c.origins(), true, iggy, env);
         for (ConfigError e : scratch.errors()) {
@@ -292,8 +290,9 @@ public final class ConnectorConfigLoader {
     }
 
     /**
-     * A sink is ours when its {@code path} names the S3 sink plugin or its {@code [plugin_config]} has a bucket; the
-     * path decides first, so a misspelt {@code bucket} is an error, not a silently skipped connector.
+     * A sink is ours when its {@code path} names the S3 sink plugin or its {@code [plugin_config]} has a bucket (or a
+     * {@code directory}, for the filesystem store); the path decides first, so a misspelt {@code bucket} is an error,
+     * not a silently skipped connector.
      */
     private static boolean isS3Sink(Candidate c) {
         JsonNode path = c.tree().get("path");
@@ -304,7 +303,7 @@ public final class ConnectorConfigLoader {
             }
         }
         JsonNode plugin = c.tree().get("plugin_config");
-        return plugin != null && plugin.isObject() && plugin.has("bucket");
+        return plugin != null && plugin.isObject() && (plugin.has("bucket") || plugin.has("directory"));
     }
 
     /** Every {@code *.toml} directly in the directory, except dot-files and {@code Cargo.toml}, by name. */

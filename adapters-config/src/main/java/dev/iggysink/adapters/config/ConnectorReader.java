@@ -1,15 +1,12 @@
 package dev.iggysink.adapters.config;
 
-import dev.iggysink.application.settings.AdminSettings;
 import dev.iggysink.application.settings.Compression;
 import dev.iggysink.application.settings.ErrorTolerance;
 import dev.iggysink.application.settings.FileRotation;
-import dev.iggysink.application.settings.IggySettings;
 import dev.iggysink.application.settings.OutputFormat;
 import dev.iggysink.application.settings.PayloadSchema;
 import dev.iggysink.application.settings.Secret;
 import dev.iggysink.application.settings.SinkSettings;
-import dev.iggysink.application.settings.StorageClient;
 import dev.iggysink.application.settings.TransformSettings;
 import dev.iggysink.domain.naming.PathTemplate;
 import java.io.IOException;
@@ -32,8 +29,8 @@ import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * Validates one sink connector file's tree (environment overrides already applied) and converts it to
- * {@link SinkSettings}: every key, alias, default and rule of the Rust S3 sink's connector file plus our additions
+ * Validates one sink connector file's tree (environment overrides already applied) and converts it to a
+ * {@link ConnectorConfig} (the pipeline's {@link SinkSettings} and the store, Iggy and admin tables): every key, alias, default and rule of the Rust S3 sink's connector file plus our additions
  * (see the README's configuration section). All problems are recorded; settings are produced only when this file
  * had none.
  */
@@ -53,7 +50,11 @@ final class ConnectorReader {
             "multipart_part_size", "upload_concurrency", "max_buffered_bytes", "errors_tolerance", "dlq_prefix", "sse",
             "sse_kms_key_id", "storage_class", "canned_acl", "object_tags", "storage_client", "shutdown_timeout",
             "request_timeout", "max_open_files_per_partition", "parquet_codec", "avro_codec",
-            "missing_field_placeholder", "avro_schema_json", "avro_schema_path");
+            "missing_field_placeholder", "avro_schema_json", "avro_schema_path", "directory");
+    /** Options of an S3 bucket: with {@code storage_client = "filesystem"} they have no effect. */
+    static final List<String> S3_ONLY_KEYS = List.of("bucket", "region", "endpoint", "access_key_id",
+            "secret_access_key", "path_style", "multipart_threshold", "multipart_part_size", "sse", "sse_kms_key_id",
+            "storage_class", "canned_acl", "object_tags", "request_timeout");
 
     static final String DEFAULT_PATH_TEMPLATE = "{stream}/{topic}/{date}/{hour}";
     static final long MIB = 1024L * 1024;
@@ -74,8 +75,9 @@ final class ConnectorReader {
             "gzip", Compression.GZIP, "zstd", Compression.ZSTD);
     private static final Map<String, ErrorTolerance> TOLERANCES = Map.of("none", ErrorTolerance.NONE,
             "all", ErrorTolerance.ALL);
-    private static final Map<String, StorageClient> CLIENTS = Map.of("aws", StorageClient.AWS,
-            "minio", StorageClient.MINIO);
+    private static final String FILESYSTEM = "filesystem";
+    private static final Map<String, String> CLIENTS = Map.of("aws", "aws", "minio", "minio",
+            FILESYSTEM, FILESYSTEM);
     private static final Map<String, String> SSE = Map.of("aes256", "AES256", "aws:kms", "aws:kms");
     private static final Map<String, String> PARQUET_CODECS = Map.of("snappy", "snappy", "zstd", "zstd",
             "gzip", "gzip", "lz4_raw", "lz4_raw", "none", "none", "uncompressed", "none");
@@ -103,9 +105,9 @@ final class ConnectorReader {
      *                     file's own {@code [iggy]} table (or defaults) applies
      * @return the settings, or empty when this file had errors (recorded in {@code problems})
      */
-    static Optional<SinkSettings> read(JsonNode root, Path baseDir, Problems problems, Map<String, String> origins,
-                                       boolean inDirectory, Optional<IggySettings> runtimeIggy,
-                                       Map<String, String> env) {
+    static Optional<ConnectorConfig> read(JsonNode root, Path baseDir, Problems problems,
+                                          Map<String, String> origins, boolean inDirectory,
+                                          Optional<IggyConfig> runtimeIggy, Map<String, String> env) {
         int before = problems.errorCount();
         Table top = new Table(root, "", problems, origins);
         top.warnUnknown(TOP_LEVEL_KEYS);
@@ -147,7 +149,7 @@ final class ConnectorReader {
 
         List<TransformSettings> transforms = TransformsReader.read(top.table("transforms"));
 
-        Optional<IggySettings> iggy;
+        Optional<IggyConfig> iggy;
         if (inDirectory) {
             iggy = runtimeIggy;
             if (top.has("iggy")) {
@@ -157,7 +159,7 @@ final class ConnectorReader {
             JsonNode iggyNode = EnvOverrides.applyToSection(root.get("iggy"), "iggy", List.of("tls"), env, origins);
             iggy = ConnectionReader.iggy(new Table(iggyNode, "iggy", problems, origins));
         }
-        Optional<AdminSettings> admin = ConnectionReader.admin(top.table("admin"));
+        Optional<AdminConfig> admin = ConnectionReader.admin(top.table("admin"));
 
         if (problems.errorCount() > before || type.isEmpty() || key.isEmpty() || enabled.isEmpty()
                 || version.isEmpty() || name.isEmpty() || plugin.isEmpty() || iggy.isEmpty() || admin.isEmpty()) {
@@ -166,7 +168,8 @@ final class ConnectorReader {
         ConnectorFileDto file = new ConnectorFileDto(key.get(), name.get(), enabled.get(), version.get(), verbose,
                 streams, plugin.get());
         try {
-            return Optional.of(SettingsMapper.INSTANCE.toSettings(file, iggy.get(), admin.get(), transforms));
+            return Optional.of(new ConnectorConfig(SettingsMapper.INSTANCE.toSettings(file, transforms),
+                    plugin.get().storage(), iggy.get(), admin.get()));
         } catch (IllegalArgumentException e) {
             // The checks above mirror every settings invariant; this only guards against them drifting apart.
             problems.error(key.get(), "invalid settings: " + e.getMessage());
@@ -262,9 +265,21 @@ final class ConnectorReader {
         int before = p.problems().errorCount();
         p.warnUnknown(PLUGIN_KEYS);
 
-        Optional<String> bucket = p.requiredNonEmpty("bucket");
-        bucket.flatMap(StoreRules::bucketProblem).ifPresent(problem -> p.error("bucket", problem));
-        Optional<String> region = p.requiredNonEmpty("region");
+        String client = p.choice("storage_client", CLIENTS, true, "aws, minio, filesystem").orElse("aws");
+        boolean filesystem = client.equals(FILESYSTEM);
+        Optional<Path> directory = directory(p, baseDir, filesystem);
+        Optional<String> bucket = filesystem ? p.string("bucket") : p.requiredNonEmpty("bucket");
+        Optional<String> region = filesystem ? p.string("region") : p.requiredNonEmpty("region");
+        if (filesystem) {
+            for (String key : S3_ONLY_KEYS) {
+                if (p.has(key)) {
+                    p.problems().warning(p.path(key) + " has no effect with " + p.path("storage_client")
+                            + " = \"filesystem\"");
+                }
+            }
+        } else {
+            bucket.flatMap(StoreRules::bucketProblem).ifPresent(problem -> p.error("bucket", problem));
+        }
         String prefix = trimSlashes(p.string("prefix", ""));
         StoreRules.keyPartProblem(prefix).ifPresent(problem -> p.error("prefix", problem));
         Optional<String> endpoint = p.string("endpoint").map(String::strip).filter(s -> !s.isEmpty());
@@ -360,7 +375,6 @@ final class ConnectorReader {
                     CANNED_ACLS.stream().sorted().toList()));
         }
         Map<String, String> tags = objectTags(p);
-        StorageClient client = p.choice("storage_client", CLIENTS, true, "aws, minio").orElse(StorageClient.AWS);
         Duration shutdownTimeout = p.duration("shutdown_timeout", false).orElse(Duration.ofSeconds(30));
         Duration requestTimeout = p.duration("request_timeout", false).orElse(Duration.ofSeconds(60));
         if (requestTimeout.isZero()) {
@@ -394,17 +408,46 @@ final class ConnectorReader {
                     + p.path("avro_schema_path") + ")");
         }
 
-        if (p.problems().errorCount() > before || bucket.isEmpty() || region.isEmpty()) {
+        if (p.problems().errorCount() > before || (filesystem ? directory.isEmpty()
+                : bucket.isEmpty() || region.isEmpty())) {
             return Optional.empty();
         }
-        return Optional.of(new PluginConfigDto(bucket.get(), region.get(), endpoint, pathStyle, accessKeyId,
-                secretAccessKey, client, multipartThreshold, partSize, uploadConcurrency, sse, kmsKey, storageClass,
-                cannedAcl, tags, requestTimeout,
+        StorageConfig storage = filesystem ? new StorageConfig.Directory(directory.get())
+                : new StorageConfig.S3(client.equals("minio") ? StorageConfig.S3Client.MINIO
+                : StorageConfig.S3Client.AWS, bucket.get(), region.get(), endpoint, pathStyle, accessKeyId,
+                secretAccessKey, multipartThreshold, partSize, sse, kmsKey, storageClass, cannedAcl, tags,
+                requestTimeout);
+        return Optional.of(new PluginConfigDto(storage, uploadConcurrency,
                 prefix, pathTemplate, format, compression, includeMetadata, includeHeaders, timezone, schema,
                 finalParquetCodec, finalAvroCodec, placeholder,
                 rotation, maxFileSize, maxMessages, rotateInterval, rotateSchedule, maxOpenFiles,
                 maxAttempts, retryDelay,
                 maxBuffered, tolerance, dlqPrefix, shutdownTimeout));
+    }
+
+    /**
+     * {@code directory}: where {@code storage_client = "filesystem"} writes, relative to the config file's directory
+     * when not absolute; required there and refused with any other client (it would be silently ignored).
+     */
+    private static Optional<Path> directory(Table p, Path baseDir, boolean filesystem) {
+        Optional<String> given = p.string("directory").map(String::strip);
+        if (!filesystem) {
+            if (given.isPresent()) {
+                p.error("directory", "only applies with " + p.path("storage_client") + " = \"filesystem\"");
+            }
+            return Optional.empty();
+        }
+        if (given.isEmpty() || given.get().isEmpty()) {
+            p.error("directory", "required when " + p.path("storage_client") + " = \"filesystem\" (the directory"
+                    + " objects are written into, e.g. \"/data/lake\")");
+            return Optional.empty();
+        }
+        try {
+            return Optional.of(baseDir.resolve(Path.of(given.get())).normalize());
+        } catch (java.nio.file.InvalidPathException e) {
+            p.error("directory", StoreRules.quote(given.get()) + " is not a path: " + e.getReason());
+            return Optional.empty();
+        }
     }
 
     private static boolean isSet(Table t, String key) {

@@ -4,8 +4,6 @@ import dev.iggysink.application.settings.Compression;
 import dev.iggysink.application.settings.ErrorTolerance;
 import dev.iggysink.application.settings.FileRotation;
 import dev.iggysink.application.settings.OutputFormat;
-import dev.iggysink.application.settings.Secret;
-import dev.iggysink.application.settings.StorageClient;
 import java.time.Duration;
 import java.time.ZoneId;
 import java.util.Map;
@@ -17,12 +15,10 @@ import java.util.OptionalLong;
  * The mapper splits it into the storage, output, rotation, retry and delivery settings by property name.
  */
 record PluginConfigDto(
-        // storage
-        String bucket, String region, Optional<String> endpoint, boolean pathStyle, Optional<String> accessKeyId,
-        Optional<Secret> secretAccessKey, StorageClient storageClient, long multipartThreshold,
-        long multipartPartSize, int uploadConcurrency, Optional<String> sse, Optional<String> sseKmsKeyId,
-        Optional<String> storageClass, Optional<String> cannedAcl, Map<String, String> objectTags,
-        Duration requestTimeout,
+        // storage: not the pipeline's; handed to bootstrap beside the settings
+        StorageConfig storage,
+        // the pipeline's part of the upload options
+        int uploadConcurrency,
         // output
         String prefix, String pathTemplate, OutputFormat outputFormat, Compression compression,
         boolean includeMetadata, boolean includeHeaders, ZoneId timezone, Optional<String> avroSchemaJson,

@@ -1,13 +1,10 @@
 package dev.iggysink.adapters.config;
 
-import dev.iggysink.application.settings.AdminSettings;
 import dev.iggysink.application.settings.DeliverySettings;
-import dev.iggysink.application.settings.IggySettings;
 import dev.iggysink.application.settings.OutputSettings;
 import dev.iggysink.application.settings.RetrySettings;
 import dev.iggysink.application.settings.RotationSettings;
 import dev.iggysink.application.settings.SinkSettings;
-import dev.iggysink.application.settings.StorageSettings;
 import dev.iggysink.application.settings.StreamSettings;
 import dev.iggysink.application.settings.TransformSettings;
 import java.util.List;
@@ -25,21 +22,14 @@ import org.mapstruct.factory.Mappers;
 interface SettingsMapper {
     SettingsMapper INSTANCE = Mappers.getMapper(SettingsMapper.class);
 
-    @Mapping(target = "iggy", source = "iggy")
-    @Mapping(target = "admin", source = "admin")
     @Mapping(target = "transforms", source = "transforms")
-    @Mapping(target = "storage", source = "file.plugin")
     @Mapping(target = "output", source = "file.plugin")
     @Mapping(target = "rotation", source = "file.plugin")
     @Mapping(target = "retry", source = "file.plugin")
     @Mapping(target = "delivery", source = "file.plugin")
-    SinkSettings toSettings(ConnectorFileDto file, IggySettings iggy, AdminSettings admin,
-                            List<TransformSettings> transforms);
+    SinkSettings toSettings(ConnectorFileDto file, List<TransformSettings> transforms);
 
     StreamSettings toStream(StreamDto stream);
-
-    @Mapping(target = "client", source = "storageClient")
-    StorageSettings toStorage(PluginConfigDto plugin);
 
     @Mapping(target = "format", source = "outputFormat")
     OutputSettings toOutput(PluginConfigDto plugin);

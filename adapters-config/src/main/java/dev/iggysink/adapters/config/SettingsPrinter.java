@@ -1,14 +1,11 @@
 package dev.iggysink.adapters.config;
 
-import dev.iggysink.application.settings.AdminSettings;
 import dev.iggysink.application.settings.DeliverySettings;
-import dev.iggysink.application.settings.IggySettings;
 import dev.iggysink.application.settings.OutputSettings;
 import dev.iggysink.application.settings.RetrySettings;
 import dev.iggysink.application.settings.RotationSettings;
 import dev.iggysink.application.settings.Secret;
 import dev.iggysink.application.settings.SinkSettings;
-import dev.iggysink.application.settings.StorageSettings;
 import dev.iggysink.application.settings.StreamSettings;
 import dev.iggysink.application.settings.TransformSettings;
 import java.time.Duration;
@@ -26,26 +23,27 @@ public final class SettingsPrinter {
     private SettingsPrinter() {
     }
 
-    public static String redacted(SinkSettings s) {
+    public static String redacted(ConnectorConfig c) {
+        SinkSettings s = c.sink();
         StringBuilder out = new StringBuilder();
         out.append("sink ").append(s.key()).append(" \"").append(s.name()).append("\" version ").append(s.version())
                 .append(s.enabled() ? "" : " (disabled)").append(s.verbose() ? " verbose" : "").append('\n');
-        iggy(out, s.iggy());
+        iggy(out, c.iggy());
         for (int i = 0; i < s.streams().size(); i++) {
             stream(out, i, s.streams().get(i));
         }
-        storage(out, s.storage());
+        storage(out, c.storage(), s.delivery().uploadConcurrency());
         output(out, s.output());
         rotation(out, s.rotation());
         retry(out, s.retry());
         delivery(out, s.delivery());
-        admin(out, s.admin());
+        admin(out, c.admin());
         line(out, "transforms", s.transforms().isEmpty() ? "none" : s.transforms().stream()
                 .map(SettingsPrinter::transform).collect(Collectors.joining(", ")) + " (applied in this order)");
         return out.toString();
     }
 
-    private static void iggy(StringBuilder out, IggySettings i) {
+    private static void iggy(StringBuilder out, IggyConfig i) {
         line(out, "iggy", "address=" + hostPort(i.host(), i.port()) + " username=" + i.username()
                 + " password=" + MASK + " token=" + secret(i.token()) + " tls=" + (i.tlsEnabled() ? "on" : "off")
                 + " tls_ca_file=" + opt(i.tlsCaFile()) + " tls_domain=" + opt(i.tlsDomain()));
@@ -58,14 +56,20 @@ public final class SettingsPrinter {
                 + " avro_schema=" + schema(st.avroSchemaJson()));
     }
 
-    private static void storage(StringBuilder out, StorageSettings st) {
+    private static void storage(StringBuilder out, StorageConfig storage, int uploadConcurrency) {
+        if (storage instanceof StorageConfig.Directory d) {
+            line(out, "storage", "storage_client=filesystem directory=" + d.directory());
+            line(out, "upload", "upload_concurrency=" + uploadConcurrency);
+            return;
+        }
+        StorageConfig.S3 st = (StorageConfig.S3) storage;
         line(out, "storage", "bucket=" + st.bucket() + " region=" + st.region() + " endpoint=" + opt(st.endpoint())
                 + " path_style=" + st.pathStyle() + " storage_client=" + lower(st.client())
                 + " access_key_id=" + opt(st.accessKeyId()) + " secret_access_key=" + secret(st.secretAccessKey())
                 + " request_timeout=" + Durations.format(st.requestTimeout()));
         line(out, "upload", "multipart_threshold=" + Sizes.format(st.multipartThreshold())
                 + " multipart_part_size=" + Sizes.format(st.multipartPartSize())
-                + " upload_concurrency=" + st.uploadConcurrency());
+                + " upload_concurrency=" + uploadConcurrency);
         line(out, "objects", "sse=" + opt(st.sse()) + " sse_kms_key_id=" + opt(st.sseKmsKeyId())
                 + " storage_class=" + opt(st.storageClass()) + " canned_acl=" + opt(st.cannedAcl())
                 + " object_tags=" + (st.objectTags().isEmpty() ? "-" : new java.util.TreeMap<>(st.objectTags())));
@@ -99,7 +103,7 @@ public final class SettingsPrinter {
                 + Durations.format(d.shutdownTimeout()));
     }
 
-    private static void admin(StringBuilder out, AdminSettings a) {
+    private static void admin(StringBuilder out, AdminConfig a) {
         line(out, "admin", "address=" + a.address().orElse("off") + " token=" + secret(a.token()));
     }
 

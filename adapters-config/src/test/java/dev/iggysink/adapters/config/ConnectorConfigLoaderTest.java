@@ -8,8 +8,6 @@ import dev.iggysink.application.settings.FileRotation;
 import dev.iggysink.application.settings.OutputFormat;
 import dev.iggysink.application.settings.PayloadSchema;
 import dev.iggysink.application.settings.Secret;
-import dev.iggysink.application.settings.SinkSettings;
-import dev.iggysink.application.settings.StorageClient;
 import dev.iggysink.application.settings.StreamSettings;
 import dev.iggysink.application.settings.TransformSettings;
 import dev.iggysink.application.settings.TransformSettings.Computed;
@@ -32,7 +30,7 @@ class ConnectorConfigLoaderTest {
     @TempDir
     Path tmp;
 
-    private static SinkSettings onlySink(ConfigResult result) {
+    private static ConnectorConfig onlySink(ConfigResult result) {
         assertThat(result.errors()).isEmpty();
         assertThat(result.ok()).isTrue();
         assertThat(result.sinks()).hasSize(1);
@@ -42,53 +40,53 @@ class ConnectorConfigLoaderTest {
     @Test
     void the_seed_connector_file_gives_the_upstream_meaning_and_defaults() {
         ConfigResult result = ConnectorConfigLoader.load(TestFiles.resource("seed/s3.toml"), Map.of());
-        SinkSettings s = onlySink(result);
+        ConnectorConfig s = onlySink(result);
         assertThat(result.warnings()).isEmpty();
 
         assertThat(s.key()).isEqualTo("s3");
-        assertThat(s.name()).isEqualTo("S3 sink");
-        assertThat(s.enabled()).isTrue();
-        assertThat(s.version()).isZero();
-        assertThat(s.verbose()).isFalse();
-        assertThat(s.streams()).containsExactly(new StreamSettings("application_logs",
+        assertThat(s.sink().name()).isEqualTo("S3 sink");
+        assertThat(s.sink().enabled()).isTrue();
+        assertThat(s.sink().version()).isZero();
+        assertThat(s.sink().verbose()).isFalse();
+        assertThat(s.sink().streams()).containsExactly(new StreamSettings("application_logs",
                 List.of("api_requests", "errors"), PayloadSchema.JSON, 1000, Duration.ofMillis(100), "s3_sink",
                 Optional.empty()));
 
-        assertThat(s.storage().bucket()).isEqualTo("my-data-lake");
-        assertThat(s.storage().region()).isEqualTo("us-east-1");
-        assertThat(s.storage().endpoint()).isEmpty();
-        assertThat(s.storage().pathStyle()).isFalse();
-        assertThat(s.storage().accessKeyId()).isEmpty();
-        assertThat(s.storage().secretAccessKey()).isEmpty();
-        assertThat(s.storage().client()).isEqualTo(StorageClient.AWS);
-        assertThat(s.storage().multipartThreshold()).isEqualTo(64 * MIB);
-        assertThat(s.storage().multipartPartSize()).isEqualTo(8 * MIB);
-        assertThat(s.storage().uploadConcurrency()).isEqualTo(4);
-        assertThat(s.storage().requestTimeout()).isEqualTo(Duration.ofSeconds(60));
-        assertThat(s.storage().objectTags()).isEmpty();
+        assertThat(s3(s).bucket()).isEqualTo("my-data-lake");
+        assertThat(s3(s).region()).isEqualTo("us-east-1");
+        assertThat(s3(s).endpoint()).isEmpty();
+        assertThat(s3(s).pathStyle()).isFalse();
+        assertThat(s3(s).accessKeyId()).isEmpty();
+        assertThat(s3(s).secretAccessKey()).isEmpty();
+        assertThat(s3(s).client()).isEqualTo(StorageConfig.S3Client.AWS);
+        assertThat(s3(s).multipartThreshold()).isEqualTo(64 * MIB);
+        assertThat(s3(s).multipartPartSize()).isEqualTo(8 * MIB);
+        assertThat(s.sink().delivery().uploadConcurrency()).isEqualTo(4);
+        assertThat(s3(s).requestTimeout()).isEqualTo(Duration.ofSeconds(60));
+        assertThat(s3(s).objectTags()).isEmpty();
 
-        assertThat(s.output().prefix()).isEqualTo("iggy/raw");
-        assertThat(s.output().pathTemplate()).isEqualTo("{stream}/{topic}/{date}/{hour}");
-        assertThat(s.output().format()).isEqualTo(OutputFormat.JSON_LINES);
-        assertThat(s.output().compression()).isEqualTo(Compression.NONE);
-        assertThat(s.output().includeMetadata()).isTrue();
-        assertThat(s.output().includeHeaders()).isFalse();
-        assertThat(s.output().timezone()).isEqualTo(ZoneId.of("UTC"));
-        assertThat(s.output().parquetCodec()).isEqualTo("snappy");
-        assertThat(s.output().avroCodec()).isEqualTo("null");
-        assertThat(s.output().missingFieldPlaceholder()).isEqualTo("__missing__");
+        assertThat(s.sink().output().prefix()).isEqualTo("iggy/raw");
+        assertThat(s.sink().output().pathTemplate()).isEqualTo("{stream}/{topic}/{date}/{hour}");
+        assertThat(s.sink().output().format()).isEqualTo(OutputFormat.JSON_LINES);
+        assertThat(s.sink().output().compression()).isEqualTo(Compression.NONE);
+        assertThat(s.sink().output().includeMetadata()).isTrue();
+        assertThat(s.sink().output().includeHeaders()).isFalse();
+        assertThat(s.sink().output().timezone()).isEqualTo(ZoneId.of("UTC"));
+        assertThat(s.sink().output().parquetCodec()).isEqualTo("snappy");
+        assertThat(s.sink().output().avroCodec()).isEqualTo("null");
+        assertThat(s.sink().output().missingFieldPlaceholder()).isEqualTo("__missing__");
 
-        assertThat(s.rotation().mode()).isEqualTo(FileRotation.SIZE);
-        assertThat(s.rotation().maxFileSize()).isEqualTo(8_388_608L);
-        assertThat(s.rotation().maxMessagesPerFile()).isEmpty();
-        assertThat(s.rotation().rotateInterval()).isEmpty();
-        assertThat(s.rotation().maxOpenFilesPerPartition()).isEqualTo(1);
-        assertThat(s.retry().maxAttempts()).isEqualTo(3);
-        assertThat(s.retry().retryDelay()).isEqualTo(Duration.ofSeconds(1));
-        assertThat(s.delivery().maxBufferedBytes()).isEqualTo(256 * MIB);
-        assertThat(s.delivery().errorsTolerance()).isEqualTo(ErrorTolerance.NONE);
-        assertThat(s.delivery().dlqPrefix()).isEqualTo("_dlq");
-        assertThat(s.delivery().shutdownTimeout()).isEqualTo(Duration.ofSeconds(30));
+        assertThat(s.sink().rotation().mode()).isEqualTo(FileRotation.SIZE);
+        assertThat(s.sink().rotation().maxFileSize()).isEqualTo(8_388_608L);
+        assertThat(s.sink().rotation().maxMessagesPerFile()).isEmpty();
+        assertThat(s.sink().rotation().rotateInterval()).isEmpty();
+        assertThat(s.sink().rotation().maxOpenFilesPerPartition()).isEqualTo(1);
+        assertThat(s.sink().retry().maxAttempts()).isEqualTo(3);
+        assertThat(s.sink().retry().retryDelay()).isEqualTo(Duration.ofSeconds(1));
+        assertThat(s.sink().delivery().maxBufferedBytes()).isEqualTo(256 * MIB);
+        assertThat(s.sink().delivery().errorsTolerance()).isEqualTo(ErrorTolerance.NONE);
+        assertThat(s.sink().delivery().dlqPrefix()).isEqualTo("_dlq");
+        assertThat(s.sink().delivery().shutdownTimeout()).isEqualTo(Duration.ofSeconds(30));
 
         assertThat(s.iggy().host()).isEqualTo("127.0.0.1");
         assertThat(s.iggy().port()).isEqualTo(8090);
@@ -96,38 +94,38 @@ class ConnectorConfigLoaderTest {
         assertThat(s.iggy().password()).isEqualTo(Secret.of("iggy"));
         assertThat(s.iggy().token()).isEmpty();
         assertThat(s.admin().address()).contains("127.0.0.1:8098");
-        assertThat(s.transforms()).isEmpty();
+        assertThat(s.sink().transforms()).isEmpty();
     }
 
     @Test
     void the_minio_example_table_turns_on_path_style_credentials_and_message_rotation() {
-        SinkSettings s = onlySink(ConnectorConfigLoader.load(TestFiles.resource("seed/s3_minio.toml"), Map.of()));
-        assertThat(s.storage().bucket()).isEqualTo("my-bucket");
-        assertThat(s.storage().endpoint()).contains("http://localhost:9000");
-        assertThat(s.storage().pathStyle()).isTrue();
-        assertThat(s.storage().accessKeyId()).contains("minioadmin");
-        assertThat(s.storage().secretAccessKey()).contains(Secret.of("minioadmin"));
-        assertThat(s.rotation().mode()).isEqualTo(FileRotation.MESSAGES);
-        assertThat(s.rotation().maxMessagesPerFile()).isEqualTo(OptionalLong.of(1));
-        assertThat(s.output().prefix()).isEmpty();
-        assertThat(s.output().pathTemplate()).isEqualTo("{stream}/{topic}/{date}/{hour}");
+        ConnectorConfig s = onlySink(ConnectorConfigLoader.load(TestFiles.resource("seed/s3_minio.toml"), Map.of()));
+        assertThat(s3(s).bucket()).isEqualTo("my-bucket");
+        assertThat(s3(s).endpoint()).contains("http://localhost:9000");
+        assertThat(s3(s).pathStyle()).isTrue();
+        assertThat(s3(s).accessKeyId()).contains("minioadmin");
+        assertThat(s3(s).secretAccessKey()).contains(Secret.of("minioadmin"));
+        assertThat(s.sink().rotation().mode()).isEqualTo(FileRotation.MESSAGES);
+        assertThat(s.sink().rotation().maxMessagesPerFile()).isEqualTo(OptionalLong.of(1));
+        assertThat(s.sink().output().prefix()).isEmpty();
+        assertThat(s.sink().output().pathTemplate()).isEqualTo("{stream}/{topic}/{date}/{hour}");
     }
 
     @Test
     void the_default_consumer_group_is_named_after_the_key() {
         Path file = TestFiles.write(tmp, "s3.toml", TestFiles.seedWith("consumer_group = \"s3_sink\"", ""));
-        SinkSettings s = onlySink(ConnectorConfigLoader.load(file, Map.of()));
-        assertThat(s.streams().get(0).consumerGroup()).isEqualTo("iggy-connect-sink-s3");
+        ConnectorConfig s = onlySink(ConnectorConfigLoader.load(file, Map.of()));
+        assertThat(s.sink().streams().get(0).consumerGroup()).isEqualTo("iggy-connect-sink-s3");
     }
 
     @Test
     void every_key_we_read_reaches_the_settings() {
         ConfigResult result = ConnectorConfigLoader.load(TestFiles.resource("full.toml"), Map.of());
-        SinkSettings s = onlySink(result);
+        ConnectorConfig s = onlySink(result);
         String schema = TestFiles.read("schemas/event.avsc");
 
-        assertThat(s.version()).isEqualTo(7);
-        assertThat(s.verbose()).isTrue();
+        assertThat(s.sink().version()).isEqualTo(7);
+        assertThat(s.sink().verbose()).isTrue();
         assertThat(s.iggy().host()).isEqualTo("::1");
         assertThat(s.iggy().port()).isEqualTo(9090);
         assertThat(s.iggy().username()).isEqualTo("svc");
@@ -139,22 +137,22 @@ class ConnectorConfigLoaderTest {
         assertThat(s.admin().address()).contains("0.0.0.0:9999");
         assertThat(s.admin().token()).contains(Secret.of("admin-full"));
 
-        assertThat(s.streams()).hasSize(2);
-        assertThat(s.streams().get(0).schema()).isEqualTo(PayloadSchema.AVRO);
-        assertThat(s.streams().get(0).avroSchemaJson()).contains(schema);
-        assertThat(s.streams().get(0).pollInterval()).isZero();
-        assertThat(s.streams().get(0).consumerGroup()).isEqualTo("iggy-connect-sink-lake");
-        assertThat(s.streams().get(1).schema()).isEqualTo(PayloadSchema.TEXT);
-        assertThat(s.streams().get(1).pollInterval()).isEqualTo(Duration.ofMillis(5));
+        assertThat(s.sink().streams()).hasSize(2);
+        assertThat(s.sink().streams().get(0).schema()).isEqualTo(PayloadSchema.AVRO);
+        assertThat(s.sink().streams().get(0).avroSchemaJson()).contains(schema);
+        assertThat(s.sink().streams().get(0).pollInterval()).isZero();
+        assertThat(s.sink().streams().get(0).consumerGroup()).isEqualTo("iggy-connect-sink-lake");
+        assertThat(s.sink().streams().get(1).schema()).isEqualTo(PayloadSchema.TEXT);
+        assertThat(s.sink().streams().get(1).pollInterval()).isEqualTo(Duration.ofMillis(5));
 
-        var st = s.storage();
+        var st = s3(s);
         assertThat(st.region()).isEqualTo("auto");
         assertThat(st.endpoint()).contains("https://r2.example");
         assertThat(st.pathStyle()).isFalse();
-        assertThat(st.client()).isEqualTo(StorageClient.MINIO);
+        assertThat(st.client()).isEqualTo(StorageConfig.S3Client.MINIO);
         assertThat(st.multipartThreshold()).isEqualTo(128 * MIB);
         assertThat(st.multipartPartSize()).isEqualTo(16 * MIB);
-        assertThat(st.uploadConcurrency()).isEqualTo(8);
+        assertThat(s.sink().delivery().uploadConcurrency()).isEqualTo(8);
         assertThat(st.sse()).contains("aws:kms");
         assertThat(st.sseKmsKeyId()).contains("kms-key-1");
         assertThat(st.storageClass()).contains("STANDARD_IA");
@@ -162,7 +160,7 @@ class ConnectorConfigLoaderTest {
         assertThat(st.objectTags()).isEqualTo(Map.of("team", "data", "tier", "2"));
         assertThat(st.requestTimeout()).isEqualTo(Duration.ofSeconds(15));
 
-        var o = s.output();
+        var o = s.sink().output();
         assertThat(o.prefix()).isEqualTo("data/raw");
         assertThat(o.pathTemplate()).isEqualTo("{stream}/{year}/{month}/{day}/{field:user.id}");
         assertThat(o.format()).isEqualTo(OutputFormat.PARQUET);
@@ -174,32 +172,32 @@ class ConnectorConfigLoaderTest {
         assertThat(o.avroSchemaJson()).contains(schema);
         assertThat(o.missingFieldPlaceholder()).isEqualTo("?");
 
-        var r = s.rotation();
+        var r = s.sink().rotation();
         assertThat(r.mode()).isEqualTo(FileRotation.MESSAGES);
         assertThat(r.maxMessagesPerFile()).isEqualTo(OptionalLong.of(500));
         assertThat(r.maxFileSize()).isEqualTo(1024 * MIB);
         assertThat(r.rotateInterval()).contains(Duration.ofMinutes(90));
         assertThat(r.rotateScheduleInterval()).contains(Duration.ofMinutes(10));
         assertThat(r.maxOpenFilesPerPartition()).isEqualTo(4);
-        assertThat(s.retry().maxAttempts()).as("max_retries is an alias").isZero();
-        assertThat(s.retry().retryDelay()).isEqualTo(Duration.ofMillis(250));
-        assertThat(s.delivery().maxBufferedBytes()).isEqualTo(1024 * MIB);
-        assertThat(s.delivery().errorsTolerance()).isEqualTo(ErrorTolerance.ALL);
-        assertThat(s.delivery().dlqPrefix()).isEqualTo("dead");
-        assertThat(s.delivery().shutdownTimeout()).isEqualTo(Duration.ofMinutes(2));
+        assertThat(s.sink().retry().maxAttempts()).as("max_retries is an alias").isZero();
+        assertThat(s.sink().retry().retryDelay()).isEqualTo(Duration.ofMillis(250));
+        assertThat(s.sink().delivery().maxBufferedBytes()).isEqualTo(1024 * MIB);
+        assertThat(s.sink().delivery().errorsTolerance()).isEqualTo(ErrorTolerance.ALL);
+        assertThat(s.sink().delivery().dlqPrefix()).isEqualTo("dead");
+        assertThat(s.sink().delivery().shutdownTimeout()).isEqualTo(Duration.ofMinutes(2));
 
-        assertThat(s.transforms()).hasSize(5);
-        var add = (TransformSettings.AddFields) s.transforms().get(0);
+        assertThat(s.sink().transforms()).hasSize(5);
+        var add = (TransformSettings.AddFields) s.sink().transforms().get(0);
         assertThat(add.fields()).containsExactly(
                 new TransformSettings.FieldValue("source", Optional.of("iggy"), Optional.empty()),
                 new TransformSettings.FieldValue("ingested_at", Optional.empty(),
                         Optional.of(Computed.TIMESTAMP_MILLIS)));
-        assertThat(s.transforms().get(1)).isEqualTo(new TransformSettings.DeleteFields(List.of("password", "ssn")));
-        var update = (TransformSettings.UpdateFields) s.transforms().get(2);
+        assertThat(s.sink().transforms().get(1)).isEqualTo(new TransformSettings.DeleteFields(List.of("password", "ssn")));
+        var update = (TransformSettings.UpdateFields) s.sink().transforms().get(2);
         assertThat(update.fields().get(0).condition()).isEqualTo(Condition.KEY_EXISTS);
         assertThat(update.fields().get(0).value().staticValue())
                 .contains(Map.of("code", 1L, "tags", List.of("a", "b")));
-        var filter = (TransformSettings.FilterFields) s.transforms().get(3);
+        var filter = (TransformSettings.FilterFields) s.sink().transforms().get(3);
         assertThat(filter.keepFields()).containsExactly("id");
         assertThat(filter.includeMatching()).isFalse();
         assertThat(filter.patterns()).containsExactly(
@@ -209,7 +207,7 @@ class ConnectorConfigLoaderTest {
                         Optional.of(ValueMatch.IS_NULL), List.of()),
                 new TransformSettings.FieldPattern(Optional.of(KeyMatch.EXACT), Optional.of("age"),
                         Optional.of(ValueMatch.BETWEEN), List.of(18L, 65L)));
-        assertThat(s.transforms().get(4)).isEqualTo(new TransformSettings.UnwrapEnvelope("data"));
+        assertThat(s.sink().transforms().get(4)).isEqualTo(new TransformSettings.UnwrapEnvelope("data"));
 
         assertThat(result.warnings()).isEmpty();
         assertThat(result.notices()).anyMatch(n -> n.contains("after_polling") && n.contains("durable"))
@@ -229,18 +227,18 @@ class ConnectorConfigLoaderTest {
                 "IGGY_CONNECTORS_IGGY_ADDRESS", "iggy.internal:9000",
                 "IGGY_CONNECTORS_IGGY_TOKEN", "env-token",
                 "IGGY_CONNECTORS_SINK_OTHER_PLUGIN_CONFIG_BUCKET", "not-ours");
-        SinkSettings s = onlySink(ConnectorConfigLoader.load(TestFiles.resource("seed/s3.toml"), env));
-        assertThat(s.storage().bucket()).isEqualTo("from-env");
-        assertThat(s.rotation().maxFileSize()).isEqualTo(16 * MIB);
-        assertThat(s.output().includeHeaders()).isTrue();
-        assertThat(s.streams().get(0).topics()).containsExactly("a", "b");
-        assertThat(s.streams().get(0).batchLength()).isEqualTo(50);
-        assertThat(s.streams().get(0).pollInterval()).isZero();
-        assertThat(s.name()).as("a number from the environment is still a name").isEqualTo("2024");
+        ConnectorConfig s = onlySink(ConnectorConfigLoader.load(TestFiles.resource("seed/s3.toml"), env));
+        assertThat(s3(s).bucket()).isEqualTo("from-env");
+        assertThat(s.sink().rotation().maxFileSize()).isEqualTo(16 * MIB);
+        assertThat(s.sink().output().includeHeaders()).isTrue();
+        assertThat(s.sink().streams().get(0).topics()).containsExactly("a", "b");
+        assertThat(s.sink().streams().get(0).batchLength()).isEqualTo(50);
+        assertThat(s.sink().streams().get(0).pollInterval()).isZero();
+        assertThat(s.sink().name()).as("a number from the environment is still a name").isEqualTo("2024");
         assertThat(s.iggy().host()).isEqualTo("iggy.internal");
         assertThat(s.iggy().port()).isEqualTo(9000);
         assertThat(s.iggy().token()).contains(Secret.of("env-token"));
-        assertThat(s.output().prefix()).as("untouched keys keep the file's value").isEqualTo("iggy/raw");
+        assertThat(s.sink().output().prefix()).as("untouched keys keep the file's value").isEqualTo("iggy/raw");
     }
 
     @Test
@@ -302,7 +300,7 @@ class ConnectorConfigLoaderTest {
         TestFiles.write(dir, "c/s3_v2.toml", TestFiles.read("runtime/connectors/s3_v2.toml"));
         ConfigResult result = ConnectorConfigLoader.load(dir.resolve("runtime.toml"), Map.of(), dir);
         assertThat(result.errors()).isEmpty();
-        assertThat(result.sinks()).singleElement().extracting(SinkSettings::version).isEqualTo(2L);
+        assertThat(result.sinks()).singleElement().extracting(s -> s.sink().version()).isEqualTo(2L);
         assertThat(result.warnings()).containsExactly("[s3_v0.toml] sink s3 version 0 (not the one that runs): "
                 + "plugin_config.max_file_size: \"big\" is not a size (e.g. 8MiB, 10MB)");
     }
@@ -316,7 +314,7 @@ class ConnectorConfigLoaderTest {
         TestFiles.write(conf, "connectors/s3.toml", TestFiles.read("runtime/connectors/s3_v2.toml"));
         ConfigResult result = ConnectorConfigLoader.load(conf.resolve("runtime.toml"), Map.of(), work);
         assertThat(result.errors()).isEmpty();
-        assertThat(result.sinks()).singleElement().extracting(s -> s.storage().bucket()).isEqualTo("bucket-v1");
+        assertThat(result.sinks()).singleElement().extracting(s -> s3(s).bucket()).isEqualTo("bucket-v1");
         assertThat(result.notices()).contains("connector directory: " + work.resolve("connectors")
                 + " (config_dir \"connectors\" relative to the working directory)");
     }
@@ -334,7 +332,7 @@ class ConnectorConfigLoaderTest {
                 TestFiles.read("runtime/connectors/random_source.toml"));
         ConfigResult result = ConnectorConfigLoader.load(config, Map.of(), root);
         assertThat(result.errors()).isEmpty();
-        assertThat(result.sinks()).singleElement().extracting(s -> s.storage().bucket()).isEqualTo("bucket-v1");
+        assertThat(result.sinks()).singleElement().extracting(s -> s3(s).bucket()).isEqualTo("bucket-v1");
         assertThat(result.notices()).contains("connector directory: " + root.resolve(examples + "/connectors")
                 + " (config_dir \"" + examples + "/connectors\" relative to the working directory)");
     }
@@ -348,7 +346,7 @@ class ConnectorConfigLoaderTest {
         TestFiles.write(conf, "connectors/s3.toml", TestFiles.read("runtime/connectors/s3_v2.toml"));
         ConfigResult result = ConnectorConfigLoader.load(conf.resolve("runtime.toml"), Map.of(), work);
         assertThat(result.errors()).isEmpty();
-        assertThat(result.sinks()).singleElement().extracting(s -> s.storage().bucket()).isEqualTo("bucket-v2");
+        assertThat(result.sinks()).singleElement().extracting(s -> s3(s).bucket()).isEqualTo("bucket-v2");
         assertThat(result.notices()).contains("connector directory: " + conf.resolve("connectors")
                 + " (config_dir \"connectors\" relative to the directory of runtime.toml)");
     }
@@ -370,11 +368,11 @@ class ConnectorConfigLoaderTest {
     void a_runtime_config_runs_the_active_version_of_each_enabled_s3_sink() {
         ConfigResult result = ConnectorConfigLoader.load(TestFiles.resource("runtime/config.toml"), Map.of());
         assertThat(result.errors()).isEmpty();
-        assertThat(result.sinks()).extracting(SinkSettings::key, s -> s.storage().bucket(), SinkSettings::version)
+        assertThat(result.sinks()).extracting(ConnectorConfig::key, s -> s3(s).bucket(), s -> s.sink().version())
                 .containsExactly(
                         org.assertj.core.groups.Tuple.tuple("archive", "archive-3", 3L),
                         org.assertj.core.groups.Tuple.tuple("s3", "bucket-v1", 1L));
-        SinkSettings s3 = result.sinks().get(1);
+        ConnectorConfig s3 = result.sinks().get(1);
         assertThat(s3.iggy().host()).isEqualTo("iggy-host");
         assertThat(s3.iggy().username()).isEqualTo("runtime-user");
         assertThat(s3.iggy().password()).isEqualTo(Secret.of("runtime-pw"));
@@ -386,7 +384,7 @@ class ConnectorConfigLoaderTest {
                 "sink archive: running the highest version, 3 (found 0, 3)",
                 "[paused.toml] sink paused is disabled (enabled = false): skipped",
                 "[postgres_sink.toml] sink postgres skipped: not an S3 sink (its path is not the S3 sink's and its "
-                        + "[plugin_config] has no bucket)",
+                        + "[plugin_config] has no bucket or directory)",
                 "[random_source.toml] source connector random skipped: only S3 sinks run here",
                 "sink s3: running version 1 (named by .active_versions.toml; found 0, 1, 2)");
         assertThat(result.warnings()).isEmpty();
@@ -401,7 +399,7 @@ class ConnectorConfigLoaderTest {
         ConfigResult result = ConnectorConfigLoader.load(dir.resolve("runtime.toml"),
                 Map.of("IGGY_CONNECTORS_CONNECTORS_CONFIG_DIR", "c"));
         assertThat(result.errors()).isEmpty();
-        assertThat(result.sinks()).singleElement().extracting(s -> s.storage().bucket()).isEqualTo("bucket-v2");
+        assertThat(result.sinks()).singleElement().extracting(s -> s3(s).bucket()).isEqualTo("bucket-v2");
         assertThat(result.sinks().get(0).iggy().port()).isEqualTo(8090);
     }
 
@@ -441,5 +439,10 @@ class ConnectorConfigLoaderTest {
 
         Path none = TestFiles.write(tmp, "none.toml", TestFiles.read("seed/s3.toml"));
         assertThat(ConnectorConfigLoader.load(none, Map.of()).logFormat()).isEmpty();
+    }
+
+    /** The bucket options of a sink that writes to S3. */
+    static StorageConfig.S3 s3(ConnectorConfig c) {
+        return (StorageConfig.S3) c.storage();
     }
 }

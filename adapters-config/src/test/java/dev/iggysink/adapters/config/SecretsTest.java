@@ -3,7 +3,6 @@ package dev.iggysink.adapters.config;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.iggysink.application.settings.Secret;
-import dev.iggysink.application.settings.SinkSettings;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -32,7 +31,7 @@ class SecretsTest {
         result.errors().forEach(e -> shown.add(e.toString()));
         shown.addAll(result.warnings());
         shown.addAll(result.notices());
-        for (SinkSettings s : result.sinks()) {
+        for (ConnectorConfig s : result.sinks()) {
             shown.add(s.toString());
             shown.add(SettingsPrinter.redacted(s));
         }
@@ -43,8 +42,8 @@ class SecretsTest {
     void a_valid_configuration_keeps_its_secrets_out_of_every_rendering() {
         Path file = TestFiles.write(tmp, "s3.toml", withSecrets("\"S3-SECRET-zz91\""));
         ConfigResult result = ConnectorConfigLoader.load(file, Map.of());
-        SinkSettings s = result.sinks().get(0);
-        assertThat(s.storage().secretAccessKey()).contains(Secret.of("S3-SECRET-zz91"));
+        ConnectorConfig s = result.sinks().get(0);
+        assertThat(s3(s).secretAccessKey()).contains(Secret.of("S3-SECRET-zz91"));
         assertThat(s.iggy().password().reveal()).isEqualTo("IGGY-PW-9f3k");
         assertThat(s.admin().token()).contains(Secret.of("ADMIN-TOKEN-q7r"));
         String shown = everythingShown(result);
@@ -69,7 +68,7 @@ class SecretsTest {
                 "IGGY_CONNECTORS_SINK_S3_PLUGIN_CONFIG_SECRET_ACCESS_KEY", "8675309123",
                 "IGGY_CONNECTORS_IGGY_PASSWORD", "IGGY-PW-9f3k"));
         assertThat(result.errors()).isEmpty();
-        assertThat(result.sinks().get(0).storage().secretAccessKey()).contains(Secret.of("8675309123"));
+        assertThat(s3(result.sinks().get(0)).secretAccessKey()).contains(Secret.of("8675309123"));
         String shown = everythingShown(result);
         SECRETS.forEach(secret -> assertThat(shown).doesNotContain(secret));
     }
@@ -91,5 +90,10 @@ class SecretsTest {
         assertThat(result.warnings()).containsExactly("unknown key admin.tokn (did you mean admin.token?)");
         String shown = everythingShown(result);
         SECRETS.forEach(secret -> assertThat(shown).doesNotContain(secret));
+    }
+
+    /** The bucket options of a sink that writes to S3. */
+    static StorageConfig.S3 s3(ConnectorConfig c) {
+        return (StorageConfig.S3) c.storage();
     }
 }

@@ -2,7 +2,6 @@ package dev.iggysink.adapters.config;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.iggysink.application.settings.SinkSettings;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
@@ -10,7 +9,7 @@ class SettingsPrinterTest {
 
     @Test
     void prints_the_seed_configuration_in_the_files_own_terms() {
-        SinkSettings s = ConnectorConfigLoader.load(TestFiles.resource("seed/s3_minio.toml"), Map.of()).sinks()
+        ConnectorConfig s = ConnectorConfigLoader.load(TestFiles.resource("seed/s3_minio.toml"), Map.of()).sinks()
                 .get(0);
         String printed = SettingsPrinter.redacted(s);
         assertThat(printed.lines()).first().isEqualTo("sink s3 \"S3 sink\" version 0");
@@ -31,7 +30,7 @@ class SettingsPrinterTest {
 
     @Test
     void prints_transforms_in_order_and_an_off_admin_server() {
-        SinkSettings s = ConnectorConfigLoader.load(TestFiles.resource("full.toml"),
+        ConnectorConfig s = ConnectorConfigLoader.load(TestFiles.resource("full.toml"),
                 Map.of("IGGY_CONNECTORS_SINK_LAKE_ADMIN_ADDRESS", "off")).sinks().get(0);
         String printed = SettingsPrinter.redacted(s);
         assertThat(printed).contains("  admin: address=off token=****")

@@ -1,6 +1,5 @@
 package dev.iggysink.adapters.iggy;
 
-import dev.iggysink.application.settings.IggySettings;
 import java.math.BigInteger;
 import java.time.Duration;
 import java.util.ArrayList;

@@ -1,7 +1,6 @@
 package dev.iggysink.adapters.iggy;
 
 import dev.iggysink.application.port.out.SourceException;
-import dev.iggysink.application.settings.IggySettings;
 import dev.iggysink.domain.message.PartitionRef;
 import java.time.Duration;
 import java.util.ArrayList;

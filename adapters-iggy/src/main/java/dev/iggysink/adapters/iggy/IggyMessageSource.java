@@ -4,7 +4,6 @@ import dev.iggysink.application.port.out.Batch;
 import dev.iggysink.application.port.out.MessageSource;
 import dev.iggysink.application.port.out.PartitionRevokedException;
 import dev.iggysink.application.port.out.SourceException;
-import dev.iggysink.application.settings.IggySettings;
 import dev.iggysink.domain.message.PartitionRef;
 import dev.iggysink.domain.message.SinkRecord;
 import dev.iggysink.domain.retry.Backoff;

@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.catchThrowableOfType;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
 import dev.iggysink.application.port.out.SourceException;
-import dev.iggysink.application.settings.IggySettings;
 import dev.iggysink.application.settings.Secret;
 import dev.iggysink.testkit.iggy.IggyEndpoint;
 import dev.iggysink.testkit.iggy.IggyProducer;

@@ -2,7 +2,6 @@ package dev.iggysink.adapters.iggy;
 
 import dev.iggysink.application.port.out.MessageSource;
 import dev.iggysink.application.port.out.MessageSourceContract;
-import dev.iggysink.application.settings.IggySettings;
 import dev.iggysink.application.settings.Secret;
 import dev.iggysink.domain.message.PartitionRef;
 import dev.iggysink.testkit.iggy.IggyEndpoint;

@@ -7,7 +7,6 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.iggysink.application.port.out.Batch;
 import dev.iggysink.application.port.out.SourceException;
-import dev.iggysink.application.settings.IggySettings;
 import dev.iggysink.application.settings.Secret;
 import dev.iggysink.domain.message.PartitionRef;
 import dev.iggysink.domain.message.RecordHeader;

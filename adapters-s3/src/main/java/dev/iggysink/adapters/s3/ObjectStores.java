@@ -3,7 +3,6 @@ package dev.iggysink.adapters.s3;
 import dev.iggysink.adapters.s3.aws.AwsS3ObjectStore;
 import dev.iggysink.adapters.s3.minio.MinioObjectStore;
 import dev.iggysink.application.port.out.ObjectStore;
-import dev.iggysink.application.settings.StorageSettings;
 
 /** Builds the {@link ObjectStore} that {@link StorageSettings#client()} names. */
 public final class ObjectStores {

@@ -22,8 +22,6 @@ import org.slf4j.LoggerFactory;
 import dev.iggysink.application.port.out.ObjectStore;
 import dev.iggysink.application.port.out.StoreException;
 import dev.iggysink.application.settings.Secret;
-import dev.iggysink.application.settings.StorageClient;
-import dev.iggysink.application.settings.StorageSettings;
 import dev.iggysink.testkit.s3.FaultProxy;
 import dev.iggysink.testkit.s3.FaultProxy.Fault;
 import dev.iggysink.testkit.s3.MinioServer;

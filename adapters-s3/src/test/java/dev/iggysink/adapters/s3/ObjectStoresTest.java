@@ -9,7 +9,6 @@ import org.junit.jupiter.api.Test;
 import dev.iggysink.adapters.s3.aws.AwsS3ObjectStore;
 import dev.iggysink.adapters.s3.minio.MinioObjectStore;
 import dev.iggysink.application.port.out.ObjectStore;
-import dev.iggysink.application.settings.StorageClient;
 
 class ObjectStoresTest {
     private static final URI NOWHERE = URI.create("http://127.0.0.1:9");

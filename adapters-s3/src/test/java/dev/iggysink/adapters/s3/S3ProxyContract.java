@@ -4,7 +4,6 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 
 import dev.iggysink.application.port.out.ObjectStore;
-import dev.iggysink.application.settings.StorageClient;
 import dev.iggysink.testkit.s3.S3ProxyServer;
 
 /** The contract on s3proxy in this JVM: fast, no binary needed, SigV4 checked. Runs with the unit tests. */

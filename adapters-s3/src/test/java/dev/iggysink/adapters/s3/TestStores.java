@@ -7,8 +7,6 @@ import java.util.Optional;
 import java.util.UUID;
 
 import dev.iggysink.application.settings.Secret;
-import dev.iggysink.application.settings.StorageClient;
-import dev.iggysink.application.settings.StorageSettings;
 
 /** Settings for adapters under test: small parts and threshold (see {@link ObjectStoreContract}). */
 final class TestStores {

@@ -108,7 +108,7 @@ public final class SinkService implements SinkControl {
         RetryPolicy retry = new RetryPolicy(settings.retry().maxAttempts(),
                 Backoff.of(settings.retry().retryDelay()));
         this.store = store;
-        this.uploader = new Uploader(store, retry, clock, this.metrics, settings.storage().uploadConcurrency());
+        this.uploader = new Uploader(store, retry, clock, this.metrics, settings.delivery().uploadConcurrency());
     }
 
     /** The rotation rules the settings ask for; any combination, whichever comes first. */
@@ -132,7 +132,7 @@ public final class SinkService implements SinkControl {
         for (StreamSettings stream : settings.streams()) {
             RecordCodec codec = codecs.forStream(stream);
             for (String topic : stream.topics()) {
-                MessageSource source = sources.open(stream, topic);
+                MessageSource source = sources.open(stream.stream(), topic, stream.consumerGroup());
                 TopicConsumer consumer = new TopicConsumer(stream, topic, source, codec, settings, policy, uploader,
                         store, budget, clock, sleeper, metrics, controls, statusBoard, recordsConsumed, bytesConsumed);
                 consumers.add(consumer);

@@ -1,15 +1,12 @@
 package dev.iggysink.application.fakes;
 
-import dev.iggysink.application.settings.AdminSettings;
 import dev.iggysink.application.settings.DeliverySettings;
 import dev.iggysink.application.settings.ErrorTolerance;
-import dev.iggysink.application.settings.IggySettings;
 import dev.iggysink.application.settings.OutputSettings;
 import dev.iggysink.application.settings.PayloadSchema;
 import dev.iggysink.application.settings.RetrySettings;
 import dev.iggysink.application.settings.RotationSettings;
 import dev.iggysink.application.settings.SinkSettings;
-import dev.iggysink.application.settings.StorageSettings;
 import dev.iggysink.application.settings.StreamSettings;
 import java.time.Duration;
 import java.util.List;
@@ -27,12 +24,10 @@ public final class TestSettings {
 
     public static SinkSettings sink(StreamSettings stream, RotationSettings rotation, ErrorTolerance tolerance,
                                     long maxBufferedBytes, Duration shutdownTimeout) {
-        return new SinkSettings("s3", "S3 sink", true, 0, false, IggySettings.defaults(), List.of(stream),
-                StorageSettings.basic("bucket", "us-east-1", Optional.empty(), Optional.empty(), Optional.empty()),
+        return new SinkSettings("s3", "S3 sink", true, 0, false, List.of(stream),
                 OutputSettings.jsonLines("iggy/raw", "{stream}/{topic}/{date}/{hour}"), rotation,
                 new RetrySettings(3, Duration.ofMillis(10)),
-                new DeliverySettings(maxBufferedBytes, tolerance, "_dlq", shutdownTimeout),
-                AdminSettings.defaults(), List.of());
+                new DeliverySettings(maxBufferedBytes, tolerance, "_dlq", shutdownTimeout, 4), List.of());
     }
 
     public static SinkSettings countRotation(StreamSettings stream, long count) {

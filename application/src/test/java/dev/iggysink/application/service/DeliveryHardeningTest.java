@@ -17,7 +17,6 @@ import dev.iggysink.application.settings.ErrorTolerance;
 import dev.iggysink.application.settings.OutputSettings;
 import dev.iggysink.application.settings.RotationSettings;
 import dev.iggysink.application.settings.SinkSettings;
-import dev.iggysink.application.settings.StorageSettings;
 import dev.iggysink.application.settings.StreamSettings;
 import dev.iggysink.application.status.Health;
 import dev.iggysink.application.status.PartitionStatus;
@@ -50,7 +49,7 @@ class DeliveryHardeningTest {
     }
 
     private SinkService start(SinkSettings settings, ScriptedMessageSource from) {
-        sink = new SinkService(settings, (s, t) -> from, s -> codec, store, InstantSource.system(),
+        sink = new SinkService(settings, (s, t, g) -> from, s -> codec, store, InstantSource.system(),
                 d -> Thread.sleep(Math.min(d.toMillis(), 20)), SinkMetrics.NONE);
         sink.start();
         return sink;
@@ -64,14 +63,10 @@ class DeliveryHardeningTest {
 
     private static SinkSettings with(SinkSettings base, int uploadConcurrency, long budget, ErrorTolerance tolerance,
                                      Duration shutdownTimeout) {
-        StorageSettings s = base.storage();
-        StorageSettings storage = new StorageSettings(s.bucket(), s.region(), s.endpoint(), s.pathStyle(),
-                s.accessKeyId(), s.secretAccessKey(), s.client(), s.multipartThreshold(), s.multipartPartSize(),
-                uploadConcurrency, s.sse(), s.sseKmsKeyId(), s.storageClass(), s.cannedAcl(), s.objectTags(),
-                s.requestTimeout());
-        return new SinkSettings(base.key(), base.name(), true, 0, false, base.iggy(), base.streams(), storage,
-                base.output(), base.rotation(), base.retry(),
-                new DeliverySettings(budget, tolerance, "_dlq", shutdownTimeout), base.admin(), base.transforms());
+        return new SinkSettings(base.key(), base.name(), true, 0, false, base.streams(), base.output(),
+                base.rotation(), base.retry(),
+                new DeliverySettings(budget, tolerance, "_dlq", shutdownTimeout, uploadConcurrency),
+                base.transforms());
     }
 
     private static SinkSettings withOutput(SinkSettings base, String prefix, String template, int maxOpenFiles) {
@@ -81,8 +76,8 @@ class DeliveryHardeningTest {
         RotationSettings r = base.rotation();
         RotationSettings rotation = new RotationSettings(r.mode(), r.maxFileSize(), r.maxMessagesPerFile(),
                 r.rotateInterval(), r.rotateScheduleInterval(), maxOpenFiles);
-        return new SinkSettings(base.key(), base.name(), true, 0, false, base.iggy(), base.streams(), base.storage(),
-                output, rotation, base.retry(), base.delivery(), base.admin(), base.transforms());
+        return new SinkSettings(base.key(), base.name(), true, 0, false, base.streams(), output, rotation,
+                base.retry(), base.delivery(), base.transforms());
     }
 
     /** Offsets found in the stored (non dead-letter) files of a partition, with how many files hold each. */

@@ -35,7 +35,7 @@ class SinkServiceTest {
     private SinkService sink;
 
     private SinkService start(SinkSettings settings) {
-        sink = new SinkService(settings, (s, t) -> source, s -> new LinesCodec(), store, InstantSource.system(),
+        sink = new SinkService(settings, (s, t, g) -> source, s -> new LinesCodec(), store, InstantSource.system(),
                 d -> Thread.sleep(Math.min(d.toMillis(), 20)), SinkMetrics.NONE);
         sink.start();
         return sink;

@@ -42,9 +42,8 @@ class TimeAndFieldPartitioningTest {
         OutputSettings o = base.output();
         OutputSettings output = new OutputSettings("", template, o.format(), o.compression(), true, false, zone,
                 Optional.empty(), "snappy", "null", "__missing__");
-        return new SinkSettings(base.key(), base.name(), true, 0, false, base.iggy(), base.streams(), base.storage(),
-                output, rotation, base.retry(),
-                new DeliverySettings(1 << 20, ErrorTolerance.NONE, "_dlq", Duration.ofSeconds(5)), base.admin(),
+        return new SinkSettings(base.key(), base.name(), true, 0, false, base.streams(), output, rotation,
+                base.retry(), new DeliverySettings(1 << 20, ErrorTolerance.NONE, "_dlq", Duration.ofSeconds(5), 4),
                 List.of());
     }
 
@@ -54,7 +53,7 @@ class TimeAndFieldPartitioningTest {
     }
 
     private void start(SinkSettings settings, InstantSource clock) {
-        sink = new SinkService(settings, (s, t) -> source, s -> new LinesCodec(), store, clock,
+        sink = new SinkService(settings, (s, t, g) -> source, s -> new LinesCodec(), store, clock,
                 d -> Thread.sleep(Math.min(d.toMillis(), 20)), SinkMetrics.NONE);
         sink.start();
     }

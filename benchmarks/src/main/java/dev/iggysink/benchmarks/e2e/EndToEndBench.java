@@ -1,9 +1,9 @@
 package dev.iggysink.benchmarks.e2e;
 
 import dev.iggysink.adapters.iggy.IggyGroupOffsets;
-import dev.iggysink.application.settings.IggySettings;
+import dev.iggysink.adapters.iggy.IggySettings;
 import dev.iggysink.application.settings.Secret;
-import dev.iggysink.application.settings.StorageSettings;
+import dev.iggysink.adapters.s3.StorageSettings;
 import dev.iggysink.benchmarks.Payloads;
 import dev.iggysink.domain.message.PartitionRef;
 import dev.iggysink.testkit.iggy.IggyEndpoint;

@@ -2,7 +2,7 @@ package dev.iggysink.benchmarks.e2e;
 
 import dev.iggysink.adapters.s3.aws.AwsS3ObjectStore;
 import dev.iggysink.application.port.out.ObjectStore;
-import dev.iggysink.application.settings.StorageSettings;
+import dev.iggysink.adapters.s3.StorageSettings;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;

@@ -1,6 +1,5 @@
 package dev.iggysink.bootstrap.admin;
 
-import dev.iggysink.application.settings.AdminSettings;
 import dev.iggysink.application.status.Health;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.buffer.Unpooled;

@@ -13,7 +13,6 @@ import dev.iggysink.application.fakes.LinesCodec;
 import dev.iggysink.application.fakes.ScriptedMessageSource;
 import dev.iggysink.application.fakes.TestSettings;
 import dev.iggysink.application.service.SinkService;
-import dev.iggysink.application.settings.AdminSettings;
 import dev.iggysink.application.settings.Secret;
 import dev.iggysink.application.settings.SinkSettings;
 import java.io.IOException;
@@ -63,7 +62,7 @@ class AdminHttpServerTest {
     private void start(long recordsPerFile, Optional<Secret> token, String bind, AdminHttpServer.Limits limits)
             throws IOException {
         SinkSettings settings = TestSettings.countRotation(TestSettings.stream("logs", "api"), recordsPerFile);
-        sink = new SinkService(settings, (s, t) -> source, s -> new LinesCodec(), store, InstantSource.system(),
+        sink = new SinkService(settings, (s, t, g) -> source, s -> new LinesCodec(), store, InstantSource.system(),
                 d -> Thread.sleep(Math.min(d.toMillis(), 20)), metrics.forSink("s3"));
         sink.start();
         server = AdminHttpServer.start(new AdminSettings(Optional.of(bind), token),

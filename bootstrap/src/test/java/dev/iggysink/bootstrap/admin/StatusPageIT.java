@@ -8,7 +8,6 @@ import dev.iggysink.application.fakes.LinesCodec;
 import dev.iggysink.application.fakes.ScriptedMessageSource;
 import dev.iggysink.application.fakes.TestSettings;
 import dev.iggysink.application.service.SinkService;
-import dev.iggysink.application.settings.AdminSettings;
 import dev.iggysink.application.settings.Secret;
 import dev.iggysink.application.settings.SinkSettings;
 import dev.iggysink.application.status.PartitionStatus;
@@ -65,7 +64,7 @@ class StatusPageIT {
     @BeforeEach
     void setUp(@TempDir Path profile) throws IOException {
         SinkSettings settings = TestSettings.countRotation(TestSettings.stream("logs", "api"), RECORDS_PER_FILE);
-        sink = new SinkService(settings, (s, t) -> source, s -> new LinesCodec(), store, InstantSource.system(),
+        sink = new SinkService(settings, (s, t, g) -> source, s -> new LinesCodec(), store, InstantSource.system(),
                 d -> Thread.sleep(Math.min(d.toMillis(), 20)), metrics.forSink("s3"));
         sink.start();
         server = AdminHttpServer.start(new AdminSettings(Optional.of("127.0.0.1:0"), Optional.of(Secret.of(TOKEN))),

@@ -122,25 +122,33 @@ final class E2eFixture implements AutoCloseable {
      * of its key's partition. Returns partition → offset → number of objects holding it.
      */
     Map<Integer, Map<Long, Integer>> copies(String topic) {
-        Map<Integer, Map<Long, Integer>> out = new TreeMap<>();
+        Map<String, String> objects = new TreeMap<>();
         for (S3Object o : objects()) {
-            if (!o.key().startsWith(stream + "/" + topic + "/")) continue;
-            KeyRange range = ObjectKey.parse(o.key())
-                    .orElseThrow(() -> new AssertionError("not a sink key: " + o.key()));
-            Matcher m = LINE.matcher(read(o.key()));
+            if (o.key().startsWith(stream + "/" + topic + "/")) objects.put(o.key(), read(o.key()));
+        }
+        return copies(objects);
+    }
+
+    /** As {@link #copies(String)}, over objects given as key → text (from any store). */
+    static Map<Integer, Map<Long, Integer>> copies(Map<String, String> objects) {
+        Map<Integer, Map<Long, Integer>> out = new TreeMap<>();
+        for (Map.Entry<String, String> o : objects.entrySet()) {
+            KeyRange range = ObjectKey.parse(o.getKey())
+                    .orElseThrow(() -> new AssertionError("not a sink key: " + o.getKey()));
+            Matcher m = LINE.matcher(o.getValue());
             long expected = range.firstOffset();
             while (m.find()) {
                 long offset = Long.parseLong(m.group(1));
                 int partition = Integer.parseInt(m.group(2));
                 if (offset != expected || partition != range.partitionId()) {
-                    throw new AssertionError(o.key() + " holds partition " + partition + " offset " + offset
+                    throw new AssertionError(o.getKey() + " holds partition " + partition + " offset " + offset
                             + " where its key says partition " + range.partitionId() + " offset " + expected);
                 }
                 out.computeIfAbsent(partition, p -> new TreeMap<>()).merge(offset, 1, Integer::sum);
                 expected++;
             }
             if (expected != range.lastOffset() + 1) {
-                throw new AssertionError(o.key() + " ends at offset " + (expected - 1) + ", its key says "
+                throw new AssertionError(o.getKey() + " ends at offset " + (expected - 1) + ", its key says "
                         + range.lastOffset());
             }
         }

@@ -16,7 +16,7 @@ import dev.iggysink.adapters.s3.support.StoreFailures;
 import dev.iggysink.application.port.out.ObjectStore;
 import dev.iggysink.application.port.out.StoreException;
 import dev.iggysink.application.port.out.StoredObject;
-import dev.iggysink.application.settings.StorageSettings;
+import dev.iggysink.adapters.s3.StorageSettings;
 
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
 import software.amazon.awssdk.auth.credentials.AwsCredentialsProvider;

@@ -8,7 +8,7 @@ import java.util.Optional;
 import java.util.TreeMap;
 import java.util.stream.Collectors;
 
-import dev.iggysink.application.settings.StorageSettings;
+import dev.iggysink.adapters.s3.StorageSettings;
 
 /**
  * The per-object options of the settings (SSE, storage class, canned ACL, tags) as S3 request values. Sent on

@@ -8,7 +8,7 @@ import org.slf4j.LoggerFactory;
 
 import dev.iggysink.application.port.out.ObjectStore;
 import dev.iggysink.application.port.out.StoreException;
-import dev.iggysink.application.settings.StorageSettings;
+import dev.iggysink.adapters.s3.StorageSettings;
 
 /**
  * The write path both S3 adapters share, written once: one PUT up to {@code multipart_threshold}, else a multipart

@@ -8,8 +8,8 @@ import java.util.Optional;
 
 import org.junit.jupiter.api.Test;
 
-import dev.iggysink.application.settings.StorageClient;
-import dev.iggysink.application.settings.StorageSettings;
+import dev.iggysink.adapters.s3.StorageClient;
+import dev.iggysink.adapters.s3.StorageSettings;
 
 class ObjectOptionsTest {
     @Test

@@ -15,8 +15,8 @@ import org.junit.jupiter.api.Test;
 
 import dev.iggysink.application.port.out.StoreException;
 import dev.iggysink.application.port.out.StoredObject;
-import dev.iggysink.application.settings.StorageClient;
-import dev.iggysink.application.settings.StorageSettings;
+import dev.iggysink.adapters.s3.StorageClient;
+import dev.iggysink.adapters.s3.StorageSettings;
 
 /** The shared write path against a recording store: which requests go out, in which order, and what fails. */
 class S3WritePathTest {

@@ -1,9 +1,10 @@
 package dev.iggysink.application.port.out;
 
-import dev.iggysink.application.settings.StreamSettings;
-
-/** Builds the {@link MessageSource} of one topic of a configured stream (one consumer-group member per topic). */
+/**
+ * Builds the {@link MessageSource} of one topic of a stream: one member of {@code consumerGroup}, whose stored offsets
+ * are the sink's commit points. How the source is reached is the adapter's own business.
+ */
 @FunctionalInterface
 public interface SourceFactory {
-    MessageSource open(StreamSettings stream, String topic);
+    MessageSource open(String stream, String topic, String consumerGroup);
 }

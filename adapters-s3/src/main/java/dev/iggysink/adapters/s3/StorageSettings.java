@@ -1,5 +1,6 @@
-package dev.iggysink.application.settings;
+package dev.iggysink.adapters.s3;
 
+import dev.iggysink.application.settings.Secret;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Objects;

@@ -1,4 +1,4 @@
-package dev.iggysink.application.settings;
+package dev.iggysink.adapters.s3;
 
 /** Which adapter talks to the store. */
 public enum StorageClient { AWS, MINIO }

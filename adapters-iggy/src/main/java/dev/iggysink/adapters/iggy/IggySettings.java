@@ -1,5 +1,6 @@
-package dev.iggysink.application.settings;
+package dev.iggysink.adapters.iggy;
 
+import dev.iggysink.application.settings.Secret;
 import java.util.Objects;
 import java.util.Optional;
 
