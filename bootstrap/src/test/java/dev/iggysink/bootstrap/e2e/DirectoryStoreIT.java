@@ -1,7 +1,6 @@
 package dev.iggysink.bootstrap.e2e;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
 
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -75,12 +74,8 @@ class DirectoryStoreIT {
         assertThat(validated.toString()).contains("-> directory " + lake.toAbsolutePath());
 
         try (SinkProcess sink = SinkProcess.run(config, fx.log("filesystem"), Map.of())) {
-            await().atMost(Duration.ofSeconds(120)).pollInterval(Duration.ofSeconds(1)).until(() -> {
-                for (int p = 0; p < PARTITIONS; p++) {
-                    if (fx.committed(config, p) != PER_PARTITION - 1) return !sink.alive();
-                }
-                return true;
-            });
+            fx.awaitCommitted(config, PARTITIONS, PER_PARTITION - 1, sink, Duration.ofSeconds(120),
+                    Duration.ofSeconds(1));
             assertThat(sink.alive()).as(sink.logText()).isTrue();
             sink.terminate();
             assertThat(sink.waitFor(Duration.ofSeconds(60))).as(sink.logText()).isZero();

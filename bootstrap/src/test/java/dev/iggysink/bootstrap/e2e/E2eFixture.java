@@ -206,6 +206,20 @@ final class E2eFixture implements AutoCloseable {
     }
 
     /**
+     * Waits (polling {@code audit}) until partitions 0..{@code partitions}-1 have all committed {@code last}, or the
+     * sink process has ended; the caller then asserts which of the two it was.
+     */
+    void awaitCommitted(Path config, int partitions, long last, SinkProcess sink, java.time.Duration atMost,
+                        java.time.Duration every) {
+        org.awaitility.Awaitility.await().atMost(atMost).pollInterval(every).until(() -> {
+            for (int p = 0; p < partitions; p++) {
+                if (committed(config, p) != last) return !sink.alive();
+            }
+            return true;
+        });
+    }
+
+    /**
      * Every partition's committed offset from one {@code audit --no-content} (objects are not read: cheap enough to
      * poll while the sink runs).
      */

@@ -1,7 +1,6 @@
 package dev.iggysink.bootstrap.e2e;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
 
 import java.nio.file.Path;
 import java.time.Duration;
@@ -48,12 +47,8 @@ class SmallHeapIT {
                 "-jar", SinkProcess.jar().toString(), "run", "--config", config.toString(),
                 "--status-interval", "2s"));
         try (SinkProcess sink = SinkProcess.start(cmd, fx.log("small-heap"), Map.of())) {
-            await().atMost(Duration.ofSeconds(240)).pollInterval(Duration.ofSeconds(2)).until(() -> {
-                for (int p = 0; p < PARTITIONS; p++) {
-                    if (fx.committed(config, p) != PER_PARTITION - 1) return !sink.alive();
-                }
-                return true;
-            });
+            fx.awaitCommitted(config, PARTITIONS, PER_PARTITION - 1, sink, Duration.ofSeconds(240),
+                    Duration.ofSeconds(2));
             assertThat(sink.alive()).as(sink.logText()).isTrue();
             sink.terminate();
             assertThat(sink.waitFor(Duration.ofSeconds(60))).as(sink.logText()).isZero();
