@@ -59,13 +59,18 @@ final class PartitionWriter {
     /** Hands a sealed file over for upload, with this writer and its generation when the file was sealed. */
     interface HandOff {
         void upload(PartitionWriter from, UploadJob job, long generation);
+
+        /** The writer's generation moved on: uploads of older ones are no longer wanted. */
+        default void generationEnded(PartitionWriter from) {
+        }
     }
 
     private final HandOff upload;
 
     private final Map<String, Slot> open = new LinkedHashMap<>();
     private DeliveryLedger ledger;
-    private long generation;
+    /** Read by upload threads too: an upload of an older generation is not tried again. */
+    private volatile long generation;
     private boolean owned;
     private String halted;
     /** The first halt of this partition, kept across revocations: a stop after it is never clean. */
@@ -423,6 +428,7 @@ final class PartitionWriter {
         ledger.revoke();
         ledger = new DeliveryLedger(partition, committed);
         generation++;
+        upload.generationEnded(this);
         retrying.clear();
         halted = null;
         owned = nowOwned;

@@ -183,17 +183,32 @@ final class TopicConsumer implements Runnable {
     private PartitionWriter newWriter(PartitionRef p) {
         return new PartitionWriter(p, codec, layout, policy, settings.rotation().maxOpenFilesPerPartition(),
                 settings.delivery().errorsTolerance(), settings.delivery().dlqPrefix(), budget, clock, metrics,
-                (writer, job, generation) -> uploader.submit(job, new Uploader.Listener() {
+                new PartitionWriter.HandOff() {
                     @Override
-                    public void retrying(UploadJob j, String error) {
-                        events.add(new Retrying(writer, generation, j, error));
+                    public void upload(PartitionWriter writer, UploadJob job, long generation) {
+                        uploader.submit(job, new Uploader.Listener() {
+                            @Override
+                            public void retrying(UploadJob j, String error) {
+                                events.add(new Retrying(writer, generation, j, error));
+                            }
+
+                            @Override
+                            public void done(UploadResult result) {
+                                events.add(new Completed(writer, generation, result));
+                            }
+
+                            @Override
+                            public boolean current() {
+                                return writer.generation() == generation;
+                            }
+                        });
                     }
 
                     @Override
-                    public void done(UploadResult result) {
-                        events.add(new Completed(writer, generation, result));
+                    public void generationEnded(PartitionWriter writer) {
+                        uploader.dropLost();
                     }
-                }));
+                });
     }
 
     private void loop() throws InterruptedException {

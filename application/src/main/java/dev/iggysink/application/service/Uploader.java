@@ -29,7 +29,9 @@ import java.util.concurrent.atomic.AtomicLong;
  * backoff for as long as the sink runs; the wait between attempts holds no pool thread, so files failing on one
  * prefix cannot starve the uploads of others. A failure no retry can fix (403, 400, a file that cannot be built)
  * ends the upload as {@link Outcome#REFUSED}: its partition halts, the rest of the sink goes on. Every way an upload
- * can end, an {@link Error} included, reaches the listener exactly once.
+ * can end, an {@link Error} included, reaches the listener exactly once. An upload whose partition was lost since
+ * (revoked, resynced, assigned anew) is not tried again: nothing commits its result, and whoever owns the partition
+ * reads its records again, so another attempt could only put a second copy beside the new owner's.
  */
 final class Uploader implements AutoCloseable {
     private static final System.Logger LOG = System.getLogger(Uploader.class.getName());
@@ -39,6 +41,11 @@ final class Uploader implements AutoCloseable {
         void retrying(UploadJob job, String error);
 
         void done(UploadResult result);
+
+        /** Whether the upload is still wanted: false once its partition was lost. Asked before every attempt. */
+        default boolean current() {
+            return true;
+        }
     }
 
     private final ObjectStore store;
@@ -104,8 +111,13 @@ final class Uploader implements AutoCloseable {
         @Override
         public void run() {
             String key = job.file().key();
+            if (done.get()) return; // ended while it waited (its partition was lost)
             if (giveUp) {
                 finish(Outcome.GAVE_UP, "upload abandoned by stop", false);
+                return;
+            }
+            if (!listener.current()) {
+                dropLost();
                 return;
             }
             if (content == null) {
@@ -161,6 +173,10 @@ final class Uploader implements AutoCloseable {
         }
 
         private void retryLater(String error, Optional<Duration> retryAfter, String reason) {
+            if (!listener.current()) {
+                dropLost();
+                return;
+            }
             failing = true;
             outage.failed(this, error);
             retries.incrementAndGet();
@@ -212,6 +228,14 @@ final class Uploader implements AutoCloseable {
             return last;
         }
 
+        /** Ends an upload whose partition was lost: its records are not committed, so nothing is lost. */
+        void dropLost() {
+            String key = job.file().key();
+            LOG.log(Level.INFO, "not uploading " + key + " any more: its partition was lost; its records are read again"
+                    + " from the committed offset by whoever owns it");
+            finish(Outcome.GAVE_UP, "upload of " + key + " dropped: its partition was lost", false);
+        }
+
         void finish(Outcome outcome, String error, boolean fatal) {
             finish(outcome, error, fatal, -1);
         }
@@ -258,6 +282,17 @@ final class Uploader implements AutoCloseable {
 
     long retries() {
         return retries.get();
+    }
+
+    /**
+     * A partition was lost: uploads waiting for their next attempt whose listener no longer wants them end as given up
+     * at once (their memory is freed now, not when the timer fires); queued and running ones end before their next
+     * attempt.
+     */
+    void dropLost() {
+        for (Attempt a : waiting) {
+            if (!a.listener.current() && waiting.remove(a)) a.dropLost();
+        }
     }
 
     /** Stops retrying: uploads waiting for their next attempt end as given up at once, running ones after it. */

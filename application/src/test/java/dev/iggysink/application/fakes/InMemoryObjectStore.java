@@ -29,6 +29,7 @@ public final class InMemoryObjectStore implements ObjectStore {
     private final Map<String, String> contentTypes = new TreeMap<>();
     private final Deque<StoreException> scripted = new ArrayDeque<>();
     private final List<String> putLog = new ArrayList<>();
+    private final List<String> attempted = new ArrayList<>();
     private StoreException down;
     private Predicate<String> failKeys = k -> false;
     private Predicate<String> refuseKeys = k -> false;
@@ -108,6 +109,7 @@ public final class InMemoryObjectStore implements ObjectStore {
     @Override
     public synchronized void put(String key, byte[] content, String contentType) throws StoreException {
         puts++;
+        attempted.add(key);
         check("PUT", key);
         StoreException s = scripted.poll();
         if (s != null) throw s;
@@ -185,6 +187,11 @@ public final class InMemoryObjectStore implements ObjectStore {
     /** Calls of {@code put}, failed ones included. */
     public synchronized int putAttempts() {
         return puts;
+    }
+
+    /** Calls of {@code put} for keys matching {@code keys}, failed ones included. */
+    public synchronized int putAttempts(Predicate<String> keys) {
+        return (int) attempted.stream().filter(keys).count();
     }
 
     /** Calls of {@code list}, failed ones included. */

@@ -15,6 +15,7 @@ import dev.iggysink.application.port.out.SourceException;
 import dev.iggysink.application.settings.DeliverySettings;
 import dev.iggysink.application.settings.ErrorTolerance;
 import dev.iggysink.application.settings.OutputSettings;
+import dev.iggysink.application.settings.RetrySettings;
 import dev.iggysink.application.settings.RotationSettings;
 import dev.iggysink.application.settings.SinkSettings;
 import dev.iggysink.application.settings.StreamSettings;
@@ -78,6 +79,11 @@ class DeliveryHardeningTest {
                 r.rotateInterval(), r.rotateScheduleInterval(), maxOpenFiles);
         return new SinkSettings(base.key(), base.name(), true, 0, false, base.streams(), output, rotation,
                 base.retry(), base.delivery(), base.transforms());
+    }
+
+    private static SinkSettings withRetry(SinkSettings base, RetrySettings retry) {
+        return new SinkSettings(base.key(), base.name(), true, 0, false, base.iggy(), base.streams(), base.storage(),
+                base.output(), base.rotation(), retry, base.delivery(), base.admin(), base.transforms());
     }
 
     /** Offsets found in the stored (non dead-letter) files of a partition, with how many files hold each. */
@@ -287,6 +293,31 @@ class DeliveryHardeningTest {
 
         await().atMost(WAIT).until(() -> source.stored(0).orElse(-1) == 149);
         assertThat(coverage(0)).hasSize(150).allSatisfy((o, n) -> assertThat(n).as("copies of %s", o).isEqualTo(1));
+    }
+
+    @Test
+    void an_upload_of_a_partition_this_member_lost_ends_at_once_and_is_never_tried_again() {
+        java.util.function.Predicate<String> partition0 = k -> k.contains("/00000-");
+        store.failKeys(partition0);
+        source.append(0, 100, i -> "r" + i);
+        // The first retry would come 30 s later: the upload must end when the partition is lost, not then.
+        start(withRetry(TestSettings.countRotation(stream, 100), new RetrySettings(3, Duration.ofSeconds(30))));
+        await().atMost(WAIT).until(() -> sink.status().reasons().stream()
+                .anyMatch(r -> r.startsWith("object store failing")));
+        assertThat(sink.status().totals().bufferedBytes()).isPositive();
+        int attempts = store.putAttempts(partition0);
+
+        // The group moves partition 0 away while its file waits for its next attempt.
+        source.own(0, false);
+        source.newSession();
+
+        await().atMost(WAIT).until(() -> sink.status().totals().bufferedBytes() == 0);
+        store.failKeys(k -> false);
+        source.append(1, 100, i -> "r" + i);
+        await().atMost(WAIT).until(() -> source.stored(1).orElse(-1) == 99);
+        assertThat(store.putAttempts(partition0)).as("PUTs of the lost partition's file").isEqualTo(attempts);
+        assertThat(store.objects().keySet()).noneSatisfy(k -> assertThat(k).contains("/00000-"));
+        assertThat(source.stored(0)).isEmpty();
     }
 
     // --- 6. polling is fair ------------------------------------------------------------------------------------

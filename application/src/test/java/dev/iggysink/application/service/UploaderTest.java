@@ -29,6 +29,12 @@ class UploaderTest {
     private static final class Heard implements Uploader.Listener {
         final List<String> retries = new CopyOnWriteArrayList<>();
         final List<UploadResult> results = new CopyOnWriteArrayList<>();
+        volatile boolean current = true;
+
+        @Override
+        public boolean current() {
+            return current;
+        }
 
         @Override
         public void retrying(UploadJob job, String error) {
@@ -178,5 +184,69 @@ class UploaderTest {
         await().atMost(WAIT).until(() -> twice.results.size() == 1);
         assertThat(twice.results.get(0).outcome()).isEqualTo(Outcome.DURABLE);
         assertThat(store.overwrites()).isEqualTo(1);
+    }
+
+    @Test
+    void an_upload_waiting_for_its_retry_ends_at_once_when_its_partition_is_lost() {
+        store.failKeys(k -> true);
+        Heard heard = new Heard();
+        uploader(1, Duration.ofSeconds(30)).submit(job("lost"), heard);
+        await().atMost(WAIT).until(() -> heard.retries.size() == 1);
+
+        heard.current = false;
+        uploader.dropLost();
+
+        await().atMost(WAIT).until(() -> heard.results.size() == 1);
+        assertThat(heard.results.get(0).outcome()).isEqualTo(Outcome.GAVE_UP);
+        assertThat(heard.results.get(0).error()).hasValueSatisfying(e -> assertThat(e).contains("partition was lost"));
+        assertThat(store.putAttempts()).isEqualTo(1);
+        // Given up on, not recovered: the store is still failing as far as anyone knows.
+        assertThat(uploader.trouble()).isEmpty();
+    }
+
+    @Test
+    void an_upload_still_wanted_is_not_ended_by_the_loss_of_another_partition() {
+        store.failKeys(k -> true);
+        Heard lost = new Heard();
+        Heard kept = new Heard();
+        uploader(1, Duration.ofSeconds(30));
+        uploader.submit(job("lost"), lost);
+        uploader.submit(job("kept"), kept);
+        await().atMost(WAIT).until(() -> lost.retries.size() == 1 && kept.retries.size() == 1);
+
+        lost.current = false;
+        uploader.dropLost();
+
+        await().atMost(WAIT).until(() -> lost.results.size() == 1);
+        assertThat(kept.results).isEmpty();
+        assertThat(uploader.trouble()).isPresent();
+    }
+
+    @Test
+    void an_upload_no_longer_wanted_before_its_first_attempt_is_never_tried() {
+        Heard heard = new Heard();
+        heard.current = false;
+        uploader(1, Duration.ofMillis(5)).submit(job("late"), heard);
+
+        await().atMost(WAIT).until(() -> heard.results.size() == 1);
+        assertThat(heard.results.get(0).outcome()).isEqualTo(Outcome.GAVE_UP);
+        assertThat(store.putAttempts()).isZero();
+    }
+
+    @Test
+    void a_failed_attempt_of_an_upload_no_longer_wanted_is_not_retried() {
+        Heard heard = new Heard();
+        // The partition is lost while the PUT is under way; the PUT then fails retryably.
+        store.throwOnKeys(k -> {
+            heard.current = false;
+            return false;
+        }, () -> null);
+        store.failKeys(k -> true);
+        uploader(1, Duration.ofMillis(5)).submit(job("k"), heard);
+
+        await().atMost(WAIT).until(() -> heard.results.size() == 1);
+        assertThat(heard.results.get(0).outcome()).isEqualTo(Outcome.GAVE_UP);
+        assertThat(heard.retries).isEmpty();
+        assertThat(store.putAttempts()).isEqualTo(1);
     }
 }
