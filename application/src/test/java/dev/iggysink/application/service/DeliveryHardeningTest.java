@@ -82,8 +82,8 @@ class DeliveryHardeningTest {
     }
 
     private static SinkSettings withRetry(SinkSettings base, RetrySettings retry) {
-        return new SinkSettings(base.key(), base.name(), true, 0, false, base.iggy(), base.streams(), base.storage(),
-                base.output(), base.rotation(), retry, base.delivery(), base.admin(), base.transforms());
+        return new SinkSettings(base.key(), base.name(), true, 0, false, base.streams(), base.output(),
+                base.rotation(), retry, base.delivery(), base.transforms());
     }
 
     /** Offsets found in the stored (non dead-letter) files of a partition, with how many files hold each. */
