@@ -27,7 +27,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.OptionalLong;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ThreadLocalRandom;
@@ -77,6 +76,8 @@ final class TopicConsumer implements Runnable {
     private final RotationPolicy policy;
     private final PollGate gate;
     private final OutageTracker sourceOutage;
+    private final Committer committer;
+    private final MemoryRelief relief;
     private DurableFileRecovery recovery;
 
     private long epoch;
@@ -115,6 +116,8 @@ final class TopicConsumer implements Runnable {
             this.recovery = new DurableFileRecovery(this.source, store, codec, layout,
                     settings.delivery().errorsTolerance() == ErrorTolerance.ALL, settings.delivery().dlqPrefix());
         }
+        this.committer = new Committer(this.source, metrics);
+        this.relief = new MemoryRelief(budget, name());
         this.fetcher = new Fetcher(stream.stream() + "/" + topic, this.source, budget, stream.batchLength());
     }
 
@@ -213,26 +216,13 @@ final class TopicConsumer implements Runnable {
 
     private void loop() throws InterruptedException {
         Duration idle = stream.pollInterval().isZero() ? Duration.ofMillis(1) : stream.pollInterval();
-        boolean pressureLogged = false;
         while (!controls.stopping) {
             applyEvents();
             commitAll();
             if (source.sessionEpoch() != epoch) resync();
             refreshPartitions();
             boolean got = false;
-            if (!controls.paused) {
-                if (budget.exhausted()) {
-                    if (!pressureLogged) {
-                        LOG.log(Level.INFO, "memory budget of " + budget.max() + " bytes reached; polling of "
-                                + name() + " pauses until uploads free memory");
-                        pressureLogged = true;
-                    }
-                    relievePressure();
-                } else {
-                    pressureLogged = false;
-                    got = pollAll();
-                }
-            }
+            if (!controls.paused && relief.mayPoll(writers)) got = pollAll();
             Instant now = clock.instant();
             for (PartitionWriter w : writers) w.tick(now);
             long flushes = controls.flushRequests.get();
@@ -350,22 +340,6 @@ final class TopicConsumer implements Runnable {
         }
     }
 
-    /**
-     * The budget is full. Uploads that are making progress will free memory, so wait for them; when none is (all
-     * failing, or nothing sealed yet), seal the largest open file of a partition that can still upload, so its
-     * memory can be freed too. Partitions whose uploads fail do not poll, so they cannot take the budget from the
-     * others.
-     */
-    private void relievePressure() {
-        PartitionWriter largest = null;
-        for (PartitionWriter w : writers) {
-            if (w.progressingUploads() > 0) return;
-            if (w.halted() || w.stalled() || w.openBytes() == 0) continue;
-            if (largest == null || w.openBytes() > largest.openBytes()) largest = w;
-        }
-        if (largest != null) largest.sealAll(RotationReason.MEMORY_PRESSURE);
-    }
-
     /** The source rebuilt its session: positions and ownership are void; each partition is assigned anew. */
     private void resync() {
         epoch = source.sessionEpoch();
@@ -433,20 +407,7 @@ final class TopicConsumer implements Runnable {
     }
 
     private void commitAll() {
-        for (PartitionWriter w : writers) {
-            OptionalLong offset = w.committable();
-            if (offset.isEmpty()) continue;
-            try {
-                source.commit(w.partition(), offset.getAsLong());
-                w.committed(offset.getAsLong());
-                metrics.committed(w.partition(), offset.getAsLong());
-            } catch (PartitionRevokedException e) {
-                w.lost();
-            } catch (SourceException e) {
-                // Retried on the next turn; the offset only ever moves forward.
-                w.error("commit failed: " + e.getMessage());
-            }
-        }
+        committer.commitAll(writers);
     }
 
     private void publish() {
