@@ -27,10 +27,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.BlockingQueue;
-import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ThreadLocalRandom;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -44,16 +41,6 @@ final class TopicConsumer implements Runnable {
     private static final Backoff SOURCE_BACKOFF = new Backoff(Duration.ofMillis(200), Duration.ofSeconds(10), 0.2);
     /** How often the topic's partition list is read again, so partitions added while running are consumed. */
     private static final Duration PARTITION_REFRESH = Duration.ofSeconds(5);
-
-    /** What the upload pool reports back; applied on this thread only. */
-    private sealed interface Event permits Retrying, Completed {
-    }
-
-    private record Retrying(PartitionWriter writer, long generation, UploadJob job, String error) implements Event {
-    }
-
-    private record Completed(PartitionWriter writer, long generation, UploadResult result) implements Event {
-    }
 
     private final StreamSettings stream;
     private final String topic;
@@ -69,7 +56,8 @@ final class TopicConsumer implements Runnable {
     private final Map<PartitionRef, PartitionStatus> statusBoard;
     private final AtomicLong recordsConsumed;
     private final AtomicLong bytesConsumed;
-    private final BlockingQueue<Event> events = new LinkedBlockingQueue<>();
+    private final UploadEvents events;
+    private final Drain drain;
     private final Fetcher fetcher;
     private final List<PartitionWriter> writers = new ArrayList<>();
     private final FileLayout layout;
@@ -118,6 +106,8 @@ final class TopicConsumer implements Runnable {
         }
         this.committer = new Committer(this.source, metrics);
         this.relief = new MemoryRelief(budget, name());
+        this.events = new UploadEvents(uploader, controls, name());
+        this.drain = new Drain(events, committer, clock, settings.delivery().shutdownTimeout(), controls);
         this.fetcher = new Fetcher(stream.stream() + "/" + topic, this.source, budget, stream.batchLength());
     }
 
@@ -186,32 +176,7 @@ final class TopicConsumer implements Runnable {
     private PartitionWriter newWriter(PartitionRef p) {
         return new PartitionWriter(p, codec, layout, policy, settings.rotation().maxOpenFilesPerPartition(),
                 settings.delivery().errorsTolerance(), settings.delivery().dlqPrefix(), budget, clock, metrics,
-                new PartitionWriter.HandOff() {
-                    @Override
-                    public void upload(PartitionWriter writer, UploadJob job, long generation) {
-                        uploader.submit(job, new Uploader.Listener() {
-                            @Override
-                            public void retrying(UploadJob j, String error) {
-                                events.add(new Retrying(writer, generation, j, error));
-                            }
-
-                            @Override
-                            public void done(UploadResult result) {
-                                events.add(new Completed(writer, generation, result));
-                            }
-
-                            @Override
-                            public boolean current() {
-                                return writer.generation() == generation;
-                            }
-                        });
-                    }
-
-                    @Override
-                    public void generationEnded(PartitionWriter writer) {
-                        uploader.dropLost();
-                    }
-                });
+                events.handOff());
     }
 
     private void loop() throws InterruptedException {
@@ -231,10 +196,7 @@ final class TopicConsumer implements Runnable {
                 for (PartitionWriter w : writers) w.sealAll(RotationReason.FLUSH);
             }
             publish();
-            if (!got) {
-                Event e = events.poll(idle.toNanos(), TimeUnit.NANOSECONDS);
-                if (e != null) apply(e);
-            }
+            if (!got) events.awaitOne(idle);
         }
     }
 
@@ -386,24 +348,7 @@ final class TopicConsumer implements Runnable {
     }
 
     private void applyEvents() {
-        Event e;
-        while ((e = events.poll()) != null) apply(e);
-    }
-
-    private void apply(Event e) {
-        if (e instanceof Retrying r) {
-            r.writer().retrying(r.job(), r.error(), r.generation());
-        } else if (e instanceof Completed c) {
-            c.writer().uploaded(c.result(), c.generation());
-            if (c.result().outcome() == UploadResult.Outcome.SUPERSEDED && c.generation() == c.writer().generation()) {
-                LOG.log(Level.INFO, "partition " + c.writer().partition() + ": " + c.result().error().orElse("")
-                        + "; not writing them again: the partition is assigned anew from its committed offset");
-                c.writer().restart(c.writer().lastCommitted(), false);
-            }
-            if (c.result().fatal()) {
-                controls.fail(c.result().error().orElse("an upload of " + name() + " ended by an error"));
-            }
-        }
+        events.applyPending();
     }
 
     private void commitAll() {
@@ -419,45 +364,11 @@ final class TopicConsumer implements Runnable {
      * deadline or a second stop signal, and commits what became durable.
      */
     private void drainOnStop(boolean crashed) {
-        for (PartitionWriter w : writers) {
-            if (crashed) w.discardOpen();
-            else if (w.owned()) w.sealAll(RotationReason.SHUTDOWN);
-        }
-        Instant deadline = clock.instant().plus(settings.delivery().shutdownTimeout());
-        try {
-            while (!allIdle() && clock.instant().isBefore(deadline) && !controls.hurry) {
-                Event e = events.poll(50, TimeUnit.MILLISECONDS);
-                if (e != null) {
-                    apply(e);
-                    applyEvents();
-                    commitAll();
-                }
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
-        applyEvents();
-        commitAll();
+        drain.run(writers, crashed);
         publish();
-        boolean ok = !crashed;
-        for (PartitionWriter w : writers) {
-            if (w.everHalted().isPresent()) {
-                ok = false;
-                problems.add(w.everHalted().get());
-            } else if (w.owned() && !w.settled()) {
-                ok = false;
-                problems.add("partition " + w.partition() + ": offsets from " + (w.lastCommitted() + 1)
-                        + " were not made durable and committed; they will be read again on the next start");
-            }
-        }
-        clean = ok;
-    }
-
-    private boolean allIdle() {
-        for (PartitionWriter w : writers) {
-            if (!w.idle()) return false;
-        }
-        return true;
+        List<String> found = Drain.problems(writers);
+        problems.addAll(found);
+        clean = !crashed && found.isEmpty();
     }
 
     boolean finished() {
