@@ -6,6 +6,7 @@ import dev.iggysink.adapters.config.ConfigResult;
 import dev.iggysink.adapters.config.ConnectorConfigLoader;
 import dev.iggysink.adapters.format.ObjectOffsets;
 import dev.iggysink.adapters.iggy.IggyGroupOffsets;
+import dev.iggysink.application.port.in.AuditUseCase;
 import dev.iggysink.application.port.out.ObjectStore;
 import dev.iggysink.application.port.out.SourceException;
 import dev.iggysink.application.port.out.StoreException;
@@ -108,20 +109,21 @@ final class AuditCommand implements Callable<Integer> {
             throws SourceException, StoreException {
         SinkSettings s = config.sink();
         try (ObjectStore store = SinkAssembly.store(config)) {
+            AuditUseCase audit = new Audit(store);
             for (StreamSettings stream : s.streams()) {
                 for (String topic : stream.topics()) {
                     try (IggyGroupOffsets offsets = new IggyGroupOffsets(SinkAssembly.iggy(config.iggy()), stream.stream(),
                             topic,
                             stream.consumerGroup(), SinkAssembly.IGGY_CALL_TIMEOUT)) {
                         List<PartitionRef> partitions = offsets.partitions();
-                        String prefix = Audit.listPrefix(s.output().prefix(), s.output().pathTemplate(),
+                        String prefix = audit.listPrefix(s.output().prefix(), s.output().pathTemplate(),
                                 stream.stream(), topic);
-                        String dlq = Audit.deadLetterPrefix(s.output().prefix(), s.delivery().dlqPrefix(),
+                        String dlq = audit.deadLetterPrefix(s.output().prefix(), s.delivery().dlqPrefix(),
                                 stream.stream(), topic);
-                        List<Audit.PartitionAudit> audits = Audit.run(store, prefix, s.delivery().dlqPrefix(), dlq,
+                        List<AuditUseCase.PartitionAudit> audits = audit.audit(prefix, s.delivery().dlqPrefix(), dlq,
                                 partitions, p -> committed(offsets, p),
                                 noContent ? (k, c) -> Optional.empty() : (k, c) -> inside(k, c, totals.unchecked));
-                        for (Audit.PartitionAudit a : audits) {
+                        for (AuditUseCase.PartitionAudit a : audits) {
                             totals.ok &= a.ok();
                             totals.overlapping += a.overlaps().size();
                             totals.deadLettered += a.deadLettered().size();
@@ -148,7 +150,7 @@ final class AuditCommand implements Callable<Integer> {
         }
     }
 
-    private static void print(PrintWriter out, Audit.PartitionAudit a, String deadLetterPrefix) {
+    private static void print(PrintWriter out, AuditUseCase.PartitionAudit a, String deadLetterPrefix) {
         out.printf("%s: committed=%d objects=%d covered=%s gaps=%s overlaps=%d mismatches=%d%n", a.partition(),
                 a.committed(), a.objects(), a.covered(), a.gaps(), a.overlaps().size(), a.mismatches().size());
         if (!a.deadLettered().isEmpty()) {

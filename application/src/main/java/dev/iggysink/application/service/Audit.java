@@ -1,5 +1,6 @@
 package dev.iggysink.application.service;
 
+import dev.iggysink.application.port.in.AuditUseCase;
 import dev.iggysink.application.port.out.ObjectStore;
 import dev.iggysink.application.port.out.StoreException;
 import dev.iggysink.application.port.out.StoredObject;
@@ -15,54 +16,29 @@ import java.util.OptionalLong;
 import java.util.function.Function;
 
 /**
- * Proves delivery from the bucket itself: which offsets of each partition the objects cover, where the coverage has
- * gaps below the group's committed offset (lost records), where objects overlap (duplicates), and which objects hold
- * other offsets than their key says. Seed 000: counters and shutdown success prove nothing; this does.
+ * The audit use case: reads the objects of a topic from the store and compares their keys (and, when a reader is
+ * given, their content) with the committed offsets.
  */
-public final class Audit {
-    private Audit() {
+public final class Audit implements AuditUseCase {
+    private final ObjectStore store;
+
+    public Audit(ObjectStore store) {
+        this.store = store;
     }
 
-    /** Reads the first and last offset written inside an object; empty when the format does not record them. */
-    @FunctionalInterface
-    public interface ContentOffsets {
-        Optional<long[]> firstAndLast(String key, byte[] content);
-    }
-
-    /** A continuous run of offsets covered by objects, inclusive. */
-    public record Range(long first, long last) {
-        @Override
-        public String toString() {
-            return first == last ? Long.toString(first) : first + "-" + last;
-        }
-    }
-
-    public record PartitionAudit(PartitionRef partition, long committed, int objects, List<Range> covered,
-                                 List<Range> gaps, List<String> overlaps, List<String> mismatches,
-                                 List<Long> deadLettered) {
-        /** No record below the committed offset is missing and no object disagrees with its key. */
-        public boolean ok() {
-            return gaps.isEmpty() && mismatches.isEmpty();
-        }
-    }
-
-    /** Where the dead-letter objects of one topic live: {@code [prefix/]<dlq>/<stream>/<topic>/}. */
-    public static String deadLetterPrefix(String prefix, String dlqPrefix, String stream, String topic) {
+    @Override
+    public String deadLetterPrefix(String prefix, String dlqPrefix, String stream, String topic) {
         return DeadLetters.topicPrefix(prefix, dlqPrefix, stream, topic);
     }
 
-    /**
-     * As {@link #run(ObjectStore, String, String, List, Function, ContentOffsets)}, and also lists the dead-letter
-     * objects under {@code deadLetterPrefix}: their offsets are reported as dead-lettered, and count as delivered
-     * (a record that went to the dead letters is not a gap).
-     */
-    public static List<PartitionAudit> run(ObjectStore store, String listPrefix, String excludeSegment,
-                                           String deadLetterPrefix, List<PartitionRef> partitions,
-                                           Function<PartitionRef, OptionalLong> committedOffsets,
-                                           ContentOffsets content) throws StoreException {
+    @Override
+    public List<PartitionAudit> audit(String listPrefix, String excludeSegment, String deadLetterPrefix,
+                                      List<PartitionRef> partitions,
+                                      Function<PartitionRef, OptionalLong> committedOffsets,
+                                      ContentOffsets content) throws StoreException {
         List<StoredObject> letters = store.list(deadLetterPrefix);
         List<PartitionAudit> out = new ArrayList<>();
-        for (PartitionAudit a : run(store, listPrefix, excludeSegment, partitions, committedOffsets, content)) {
+        for (PartitionAudit a : keyed(store, listPrefix, excludeSegment, partitions, committedOffsets, content)) {
             List<Long> dead = new ArrayList<>();
             for (StoredObject o : letters) {
                 DeadLetters.offset(o.key().substring(deadLetterPrefix.length()), a.partition().partitionId())
@@ -90,11 +66,8 @@ public final class Audit {
         return out;
     }
 
-    /**
-     * The key prefix under which a topic's objects live: the output prefix plus the template up to the first
-     * variable that is not {@code {stream}} or {@code {topic}}.
-     */
-    public static String listPrefix(String prefix, String template, String stream, String topic) {
+    @Override
+    public String listPrefix(String prefix, String template, String stream, String topic) {
         StringBuilder sb = new StringBuilder();
         if (!prefix.isEmpty()) sb.append(prefix).append('/');
         String fixed = PathTemplate.parse(template).fixedPrefix(stream, topic);
@@ -103,10 +76,11 @@ public final class Audit {
         return sb.toString();
     }
 
-    public static List<PartitionAudit> run(ObjectStore store, String listPrefix, String excludeSegment,
-                                           List<PartitionRef> partitions,
-                                           Function<PartitionRef, OptionalLong> committedOffsets,
-                                           ContentOffsets content) throws StoreException {
+    /** The audit of the objects' keys (and content), before dead letters are counted. */
+    private static List<PartitionAudit> keyed(ObjectStore store, String listPrefix, String excludeSegment,
+                                              List<PartitionRef> partitions,
+                                      Function<PartitionRef, OptionalLong> committedOffsets,
+                                      ContentOffsets content) throws StoreException {
         List<StoredObject> objects = store.list(listPrefix);
         List<PartitionAudit> out = new ArrayList<>();
         for (PartitionRef p : partitions) {

@@ -6,6 +6,7 @@ import dev.iggysink.application.port.out.FileEncoder;
 import dev.iggysink.application.port.out.RecordCodec;
 import dev.iggysink.application.port.out.SinkMetrics;
 import dev.iggysink.application.settings.ErrorTolerance;
+import dev.iggysink.application.status.PartitionStatus;
 import dev.iggysink.domain.buffer.OpenFile;
 import dev.iggysink.domain.buffer.SealedFile;
 import dev.iggysink.domain.delivery.DeliveryLedger;
@@ -29,7 +30,9 @@ import java.util.concurrent.atomic.AtomicReference;
 /**
  * Orchestrates one partition: decode, pick the open file, let the rotation policy decide, seal, hand sealed files to
  * the uploader, and keep the ledger that says how far the group's offset may move. Rules live in the domain; this
- * class only drives them. Used by one consumer loop thread; upload results come back through that thread too.
+ * class only drives them. Its uploads in flight are counted by an {@link UploadTally}, what the status page shows
+ * besides is kept in {@link PartitionNotes}. Used by one consumer loop thread; upload results come back through that
+ * thread too.
  */
 final class PartitionWriter {
     private static final System.Logger LOG = System.getLogger(PartitionWriter.class.getName());
@@ -75,17 +78,10 @@ final class PartitionWriter {
     private String halted;
     /** The first halt of this partition, kept across revocations: a stop after it is never clean. */
     private String everHalted;
-    /** Uploads handed over and not yet applied back here, of any generation. */
-    private int outstanding;
+    private final UploadTally uploads = new UploadTally();
+    private final PartitionNotes notes = new PartitionNotes();
     /** The next sealed file is this generation's first since the partition was assigned (see Uploader). */
     private boolean firstFileSinceAssignment;
-    /** First offsets of this generation's files whose upload failed at least once and is being retried. */
-    private final java.util.Set<Long> retrying = new java.util.HashSet<>();
-    private long currentOffset = -1;
-    private Optional<String> lastUploadKey = Optional.empty();
-    private Optional<Instant> lastUploadAt = Optional.empty();
-    private long lastUploadMillis;
-    private Optional<String> lastError = Optional.empty();
 
     private PartitionWriter(PartitionRef partition, long committed, RecordCodec codec, FileLayout layout,
                     RotationPolicy policy, int maxOpenFiles, ErrorTolerance tolerance, String dlqPrefix,
@@ -130,7 +126,7 @@ final class PartitionWriter {
     }
 
     void currentOffset(long offset) {
-        currentOffset = offset;
+        notes.currentOffset(offset);
     }
 
     /**
@@ -264,7 +260,7 @@ final class PartitionWriter {
     }
 
     private void submit(UploadJob job) {
-        outstanding++;
+        uploads.handedOver();
         upload.upload(this, job, generation);
     }
 
@@ -276,7 +272,7 @@ final class PartitionWriter {
         if (halted != null) return;
         halted = reason;
         if (everHalted == null) everHalted = reason;
-        lastError = Optional.of(reason);
+        notes.error(reason);
         LOG.log(Level.ERROR, reason);
         if (dropOpenFiles) dropOpen();
     }
@@ -326,8 +322,8 @@ final class PartitionWriter {
     /** An attempt to upload one of this generation's files failed and will be retried. */
     void retrying(UploadJob job, String error, long jobGeneration) {
         if (jobGeneration != generation) return;
-        retrying.add(job.file().firstOffset());
-        lastError = Optional.of(error);
+        uploads.retrying(job.file().firstOffset());
+        notes.error(error);
     }
 
     /**
@@ -336,7 +332,7 @@ final class PartitionWriter {
      * memory.
      */
     void uploaded(UploadResult result, long resultGeneration) {
-        outstanding--;
+        uploads.ended(result.job().file().firstOffset(), resultGeneration == generation);
         budget.release(result.job().reservedBytes());
         if (result.durable()) {
             LOG.log(Level.INFO, "uploaded " + result.job().file().key() + " (" + result.bytes()
@@ -345,13 +341,10 @@ final class PartitionWriter {
         }
         if (resultGeneration != generation) return;
         long first = result.job().file().firstOffset();
-        retrying.remove(first);
         switch (result.outcome()) {
             case DURABLE -> {
                 ledger.durable(first);
-                lastUploadKey = Optional.of(result.job().file().key());
-                lastUploadAt = Optional.of(clock.instant());
-                lastUploadMillis = result.took().toMillis();
+                notes.uploaded(result.job().file().key(), clock.instant(), result.took().toMillis());
             }
             case REFUSED -> {
                 ledger.failed(first);
@@ -363,29 +356,29 @@ final class PartitionWriter {
             }
             case GAVE_UP -> {
                 ledger.failed(first);
-                lastError = result.error();
+                notes.error(result.error());
             }
             case SUPERSEDED -> {
                 // The consumer assigns the partition anew: the key lookup then commits the other copy.
                 ledger.failed(first);
-                lastError = result.error();
+                notes.error(result.error());
             }
         }
     }
 
     /** Uploads handed over and not yet applied back, of any generation. */
     int outstanding() {
-        return outstanding;
+        return uploads.outstanding();
     }
 
     /** Uploads of this partition that are failing and being retried: no more is read until they succeed. */
     boolean stalled() {
-        return !retrying.isEmpty();
+        return uploads.stalled();
     }
 
     /** Outstanding uploads that are not failing: they will free memory soon. */
     int progressingUploads() {
-        return outstanding - retrying.size();
+        return uploads.progressing();
     }
 
     /** Why this partition halted at any time in this run, even if it moved to another member since. */
@@ -411,7 +404,7 @@ final class PartitionWriter {
 
     /** Nothing open and no upload outstanding: a stop has nothing more to wait for here. */
     boolean idle() {
-        return open.isEmpty() && outstanding == 0;
+        return open.isEmpty() && uploads.outstanding() == 0;
     }
 
     /** Everything read is durable and committed. */
@@ -429,7 +422,7 @@ final class PartitionWriter {
         ledger = new DeliveryLedger(partition, committed);
         generation++;
         upload.generationEnded(this);
-        retrying.clear();
+        uploads.newGeneration();
         halted = null;
         owned = nowOwned;
         firstFileSinceAssignment = nowOwned;
@@ -443,13 +436,11 @@ final class PartitionWriter {
     }
 
     void error(String message) {
-        lastError = Optional.of(message);
+        notes.error(message);
     }
 
-    dev.iggysink.application.status.PartitionStatus status() {
-        return new dev.iggysink.application.status.PartitionStatus(partition.stream(), partition.topic(),
-                partition.partitionId(), owned, ledger.position(), ledger.lastCommitted(), currentOffset,
-                openRecords(), openBytes(), open.size(), pendingFiles(), lastUploadKey, lastUploadAt,
-                lastUploadMillis, lastError, halted != null);
+    PartitionStatus status() {
+        return notes.status(partition, owned, ledger.position(), ledger.lastCommitted(), openRecords(), openBytes(),
+                open.size(), pendingFiles(), halted != null);
     }
 }

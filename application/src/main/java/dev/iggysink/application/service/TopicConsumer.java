@@ -27,11 +27,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.OptionalLong;
-import java.util.concurrent.BlockingQueue;
-import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ThreadLocalRandom;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -45,16 +41,6 @@ final class TopicConsumer implements Runnable {
     private static final Backoff SOURCE_BACKOFF = new Backoff(Duration.ofMillis(200), Duration.ofSeconds(10), 0.2);
     /** How often the topic's partition list is read again, so partitions added while running are consumed. */
     private static final Duration PARTITION_REFRESH = Duration.ofSeconds(5);
-
-    /** What the upload pool reports back; applied on this thread only. */
-    private sealed interface Event permits Retrying, Completed {
-    }
-
-    private record Retrying(PartitionWriter writer, long generation, UploadJob job, String error) implements Event {
-    }
-
-    private record Completed(PartitionWriter writer, long generation, UploadResult result) implements Event {
-    }
 
     private final StreamSettings stream;
     private final String topic;
@@ -70,13 +56,16 @@ final class TopicConsumer implements Runnable {
     private final Map<PartitionRef, PartitionStatus> statusBoard;
     private final AtomicLong recordsConsumed;
     private final AtomicLong bytesConsumed;
-    private final BlockingQueue<Event> events = new LinkedBlockingQueue<>();
+    private final UploadEvents events;
+    private final Drain drain;
     private final Fetcher fetcher;
     private final List<PartitionWriter> writers = new ArrayList<>();
     private final FileLayout layout;
     private final RotationPolicy policy;
     private final PollGate gate;
     private final OutageTracker sourceOutage;
+    private final Committer committer;
+    private final MemoryRelief relief;
     private DurableFileRecovery recovery;
 
     private long epoch;
@@ -115,6 +104,10 @@ final class TopicConsumer implements Runnable {
             this.recovery = new DurableFileRecovery(this.source, store, codec, layout,
                     settings.delivery().errorsTolerance() == ErrorTolerance.ALL, settings.delivery().dlqPrefix());
         }
+        this.committer = new Committer(this.source, metrics);
+        this.relief = new MemoryRelief(budget, name());
+        this.events = new UploadEvents(uploader, controls, name());
+        this.drain = new Drain(events, committer, clock, settings.delivery().shutdownTimeout(), controls);
         this.fetcher = new Fetcher(stream.stream() + "/" + topic, this.source, budget, stream.batchLength());
     }
 
@@ -183,56 +176,18 @@ final class TopicConsumer implements Runnable {
     private PartitionWriter newWriter(PartitionRef p) {
         return new PartitionWriter(p, codec, layout, policy, settings.rotation().maxOpenFilesPerPartition(),
                 settings.delivery().errorsTolerance(), settings.delivery().dlqPrefix(), budget, clock, metrics,
-                new PartitionWriter.HandOff() {
-                    @Override
-                    public void upload(PartitionWriter writer, UploadJob job, long generation) {
-                        uploader.submit(job, new Uploader.Listener() {
-                            @Override
-                            public void retrying(UploadJob j, String error) {
-                                events.add(new Retrying(writer, generation, j, error));
-                            }
-
-                            @Override
-                            public void done(UploadResult result) {
-                                events.add(new Completed(writer, generation, result));
-                            }
-
-                            @Override
-                            public boolean current() {
-                                return writer.generation() == generation;
-                            }
-                        });
-                    }
-
-                    @Override
-                    public void generationEnded(PartitionWriter writer) {
-                        uploader.dropLost();
-                    }
-                });
+                events.handOff());
     }
 
     private void loop() throws InterruptedException {
         Duration idle = stream.pollInterval().isZero() ? Duration.ofMillis(1) : stream.pollInterval();
-        boolean pressureLogged = false;
         while (!controls.stopping) {
             applyEvents();
             commitAll();
             if (source.sessionEpoch() != epoch) resync();
             refreshPartitions();
             boolean got = false;
-            if (!controls.paused) {
-                if (budget.exhausted()) {
-                    if (!pressureLogged) {
-                        LOG.log(Level.INFO, "memory budget of " + budget.max() + " bytes reached; polling of "
-                                + name() + " pauses until uploads free memory");
-                        pressureLogged = true;
-                    }
-                    relievePressure();
-                } else {
-                    pressureLogged = false;
-                    got = pollAll();
-                }
-            }
+            if (!controls.paused && relief.mayPoll(writers)) got = pollAll();
             Instant now = clock.instant();
             for (PartitionWriter w : writers) w.tick(now);
             long flushes = controls.flushRequests.get();
@@ -241,10 +196,7 @@ final class TopicConsumer implements Runnable {
                 for (PartitionWriter w : writers) w.sealAll(RotationReason.FLUSH);
             }
             publish();
-            if (!got) {
-                Event e = events.poll(idle.toNanos(), TimeUnit.NANOSECONDS);
-                if (e != null) apply(e);
-            }
+            if (!got) events.awaitOne(idle);
         }
     }
 
@@ -350,22 +302,6 @@ final class TopicConsumer implements Runnable {
         }
     }
 
-    /**
-     * The budget is full. Uploads that are making progress will free memory, so wait for them; when none is (all
-     * failing, or nothing sealed yet), seal the largest open file of a partition that can still upload, so its
-     * memory can be freed too. Partitions whose uploads fail do not poll, so they cannot take the budget from the
-     * others.
-     */
-    private void relievePressure() {
-        PartitionWriter largest = null;
-        for (PartitionWriter w : writers) {
-            if (w.progressingUploads() > 0) return;
-            if (w.halted() || w.stalled() || w.openBytes() == 0) continue;
-            if (largest == null || w.openBytes() > largest.openBytes()) largest = w;
-        }
-        if (largest != null) largest.sealAll(RotationReason.MEMORY_PRESSURE);
-    }
-
     /** The source rebuilt its session: positions and ownership are void; each partition is assigned anew. */
     private void resync() {
         epoch = source.sessionEpoch();
@@ -412,41 +348,11 @@ final class TopicConsumer implements Runnable {
     }
 
     private void applyEvents() {
-        Event e;
-        while ((e = events.poll()) != null) apply(e);
-    }
-
-    private void apply(Event e) {
-        if (e instanceof Retrying r) {
-            r.writer().retrying(r.job(), r.error(), r.generation());
-        } else if (e instanceof Completed c) {
-            c.writer().uploaded(c.result(), c.generation());
-            if (c.result().outcome() == UploadResult.Outcome.SUPERSEDED && c.generation() == c.writer().generation()) {
-                LOG.log(Level.INFO, "partition " + c.writer().partition() + ": " + c.result().error().orElse("")
-                        + "; not writing them again: the partition is assigned anew from its committed offset");
-                c.writer().restart(c.writer().lastCommitted(), false);
-            }
-            if (c.result().fatal()) {
-                controls.fail(c.result().error().orElse("an upload of " + name() + " ended by an error"));
-            }
-        }
+        events.applyPending();
     }
 
     private void commitAll() {
-        for (PartitionWriter w : writers) {
-            OptionalLong offset = w.committable();
-            if (offset.isEmpty()) continue;
-            try {
-                source.commit(w.partition(), offset.getAsLong());
-                w.committed(offset.getAsLong());
-                metrics.committed(w.partition(), offset.getAsLong());
-            } catch (PartitionRevokedException e) {
-                w.lost();
-            } catch (SourceException e) {
-                // Retried on the next turn; the offset only ever moves forward.
-                w.error("commit failed: " + e.getMessage());
-            }
-        }
+        committer.commitAll(writers);
     }
 
     private void publish() {
@@ -458,45 +364,11 @@ final class TopicConsumer implements Runnable {
      * deadline or a second stop signal, and commits what became durable.
      */
     private void drainOnStop(boolean crashed) {
-        for (PartitionWriter w : writers) {
-            if (crashed) w.discardOpen();
-            else if (w.owned()) w.sealAll(RotationReason.SHUTDOWN);
-        }
-        Instant deadline = clock.instant().plus(settings.delivery().shutdownTimeout());
-        try {
-            while (!allIdle() && clock.instant().isBefore(deadline) && !controls.hurry) {
-                Event e = events.poll(50, TimeUnit.MILLISECONDS);
-                if (e != null) {
-                    apply(e);
-                    applyEvents();
-                    commitAll();
-                }
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
-        applyEvents();
-        commitAll();
+        drain.run(writers, crashed);
         publish();
-        boolean ok = !crashed;
-        for (PartitionWriter w : writers) {
-            if (w.everHalted().isPresent()) {
-                ok = false;
-                problems.add(w.everHalted().get());
-            } else if (w.owned() && !w.settled()) {
-                ok = false;
-                problems.add("partition " + w.partition() + ": offsets from " + (w.lastCommitted() + 1)
-                        + " were not made durable and committed; they will be read again on the next start");
-            }
-        }
-        clean = ok;
-    }
-
-    private boolean allIdle() {
-        for (PartitionWriter w : writers) {
-            if (!w.idle()) return false;
-        }
-        return true;
+        List<String> found = Drain.problems(writers);
+        problems.addAll(found);
+        clean = !crashed && found.isEmpty();
     }
 
     boolean finished() {

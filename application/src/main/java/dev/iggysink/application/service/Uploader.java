@@ -195,6 +195,11 @@ final class Uploader implements AutoCloseable {
                 finish(Outcome.GAVE_UP, error, false);
                 return;
             }
+            // The partition may have been lost after the check above, before a dropLost could see this attempt.
+            if (!listener.current()) {
+                if (waiting.remove(this)) dropLost();
+                return;
+            }
             try {
                 retryTimer.schedule(() -> {
                     waiting.remove(this);

@@ -22,7 +22,8 @@ class AuditDeadLettersTest {
     }
 
     private static List<Audit.PartitionAudit> audit(InMemoryObjectStore store, long committed) throws Exception {
-        return Audit.run(store, "out/logs/api/", "_dlq", Audit.deadLetterPrefix("out", "_dlq", "logs", "api"),
+        Audit audit = new Audit(store);
+        return audit.audit("out/logs/api/", "_dlq", audit.deadLetterPrefix("out", "_dlq", "logs", "api"),
                 List.of(P0), p -> OptionalLong.of(committed), (k, c) -> Optional.empty());
     }
 
@@ -57,7 +58,7 @@ class AuditDeadLettersTest {
 
     @Test
     void the_dead_letter_prefix_is_where_dead_letters_are_written() {
-        assertThat(Audit.deadLetterPrefix("", "_dlq", "logs", "api")).isEqualTo("_dlq/logs/api/");
-        assertThat(Audit.deadLetterPrefix("out", "_dlq", "logs", "api")).isEqualTo("out/_dlq/logs/api/");
+        assertThat(new Audit(null).deadLetterPrefix("", "_dlq", "logs", "api")).isEqualTo("_dlq/logs/api/");
+        assertThat(new Audit(null).deadLetterPrefix("out", "_dlq", "logs", "api")).isEqualTo("out/_dlq/logs/api/");
     }
 }

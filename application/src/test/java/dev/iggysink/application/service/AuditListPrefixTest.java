@@ -1,11 +1,14 @@
 package dev.iggysink.application.service;
 
+import dev.iggysink.application.fakes.InMemoryObjectStore;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 class AuditListPrefixTest {
+    private static final Audit AUDIT = new Audit(new InMemoryObjectStore());
 
     @ParameterizedTest(name = "prefix \"{0}\", template {1} -> \"{2}\"")
     @CsvSource(delimiter = '|', emptyValue = "", textBlock = """
@@ -17,6 +20,6 @@ class AuditListPrefixTest {
             a/b             | lake/{topic}                       | a/b/lake/
             """)
     void lists_under_the_templates_fixed_directories(String prefix, String template, String expected) {
-        assertThat(Audit.listPrefix(prefix, template, "app logs", "api/requests")).isEqualTo(expected);
+        assertThat(AUDIT.listPrefix(prefix, template, "app logs", "api/requests")).isEqualTo(expected);
     }
 }

@@ -1,0 +1,39 @@
+package dev.iggysink.application.service;
+
+import dev.iggysink.application.port.out.MessageSource;
+import dev.iggysink.application.port.out.PartitionRevokedException;
+import dev.iggysink.application.port.out.SinkMetrics;
+import dev.iggysink.application.port.out.SourceException;
+import java.util.List;
+import java.util.OptionalLong;
+
+/**
+ * Stores each partition's commit point as the group's offset once it moved. A commit refused because the partition
+ * moved away makes its writer lose it; any other failure is noted on that partition and retried on the next turn
+ * (the offset only ever moves forward). Used by one consumer loop thread.
+ */
+final class Committer {
+    private final MessageSource source;
+    private final SinkMetrics metrics;
+
+    Committer(MessageSource source, SinkMetrics metrics) {
+        this.source = source;
+        this.metrics = metrics;
+    }
+
+    void commitAll(List<PartitionWriter> writers) {
+        for (PartitionWriter w : writers) {
+            OptionalLong offset = w.committable();
+            if (offset.isEmpty()) continue;
+            try {
+                source.commit(w.partition(), offset.getAsLong());
+                w.committed(offset.getAsLong());
+                metrics.committed(w.partition(), offset.getAsLong());
+            } catch (PartitionRevokedException e) {
+                w.lost();
+            } catch (SourceException e) {
+                w.error("commit failed: " + e.getMessage());
+            }
+        }
+    }
+}
