@@ -61,11 +61,11 @@ final class SinkMinioClient extends MinioAsyncClient {
     private CompletableFuture<String> send(String bucket, String region, String key, FileBytes content,
                                            Multimap<String, String> headers, Multimap<String, String> query)
             throws MinioException, GeneralSecurityException, IOException {
-        if (content.length() > Integer.MAX_VALUE) throw new IllegalArgumentException("above 2 GiB: " + key);
+        // A file is one encoder buffer, which stops at 2 GiB.
+        int length = Math.toIntExact(content.length());
         FileBody body = new FileBody(content, headers.get("Content-Type").stream().findFirst().orElse(null),
                 region);
-        return executeAsync(Method.PUT, bucket, key, region, httpHeaders(headers), query, body,
-                (int) content.length())
+        return executeAsync(Method.PUT, bucket, key, region, httpHeaders(headers), query, body, length)
                 .thenApply(response -> {
                     try (response) {
                         String etag = response.header("ETag");
