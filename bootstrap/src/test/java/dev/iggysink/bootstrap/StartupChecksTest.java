@@ -29,7 +29,7 @@ class StartupChecksTest {
     private static ObjectStore probing(Probe probe) {
         return new ObjectStore() {
             @Override
-            public void put(String key, byte[] content, String contentType) {
+            public void put(String key, dev.iggysink.application.port.out.FileBytes content, String contentType) {
                 throw new UnsupportedOperationException();
             }
 

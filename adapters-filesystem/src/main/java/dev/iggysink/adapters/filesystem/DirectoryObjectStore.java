@@ -23,6 +23,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.ThreadLocalRandom;
 
+import dev.iggysink.application.port.out.FileBytes;
 import dev.iggysink.application.port.out.ObjectStore;
 import dev.iggysink.application.port.out.StoreException;
 import dev.iggysink.application.port.out.StoredObject;
@@ -56,11 +57,11 @@ public final class DirectoryObjectStore implements ObjectStore {
     }
 
     @Override
-    public void put(String key, byte[] content, String contentType) throws StoreException {
+    public void put(String key, FileBytes content, String contentType) throws StoreException {
         write("PUT", key, content);
     }
 
-    private void write(String operation, String key, byte[] content) throws StoreException {
+    private void write(String operation, String key, FileBytes content) throws StoreException {
         Path target = resolve(operation, key);
         checkRoot(operation, key);
         Path tmp = null;
@@ -71,10 +72,13 @@ public final class DirectoryObjectStore implements ObjectStore {
             // CREATE_NEW with the default permissions (umask), unlike createTempFile's owner-only 0600: readers of
             // the lake are usually other users.
             try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
-                ByteBuffer buf = ByteBuffer.wrap(content);
-                while (buf.hasRemaining()) {
-                    ch.write(buf);
-                }
+                // Chunk by chunk, as the encoder left them: the file is never gathered into one array.
+                content.forEachChunk((array, offset, length) -> {
+                    ByteBuffer buf = ByteBuffer.wrap(array, offset, length);
+                    while (buf.hasRemaining()) {
+                        ch.write(buf);
+                    }
+                });
                 ch.force(true);
             }
             Files.move(tmp, target, StandardCopyOption.ATOMIC_MOVE);
@@ -100,7 +104,7 @@ public final class DirectoryObjectStore implements ObjectStore {
      */
     @Override
     public void probe() throws StoreException {
-        write("PUT (startup probe)", PROBE_KEY, new byte[0]);
+        write("PUT (startup probe)", PROBE_KEY, FileBytes.EMPTY);
         try {
             Files.deleteIfExists(root.resolve(PROBE_KEY));
         } catch (IOException e) {

@@ -19,6 +19,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
+import dev.iggysink.application.port.out.FileBytes;
 import dev.iggysink.application.port.out.StoreException;
 import dev.iggysink.application.port.out.StoredObject;
 
@@ -40,7 +41,7 @@ class DirectoryObjectStoreTest {
         Path root = root();
         DirectoryObjectStore store = new DirectoryObjectStore(root);
 
-        store.put("a/b/c.jsonl", utf8("{}\n"), "application/x-ndjson");
+        store.put("a/b/c.jsonl", FileBytes.of(utf8("{}\n")), "application/x-ndjson");
 
         assertThat(root.resolve("a").resolve("b").resolve("c.jsonl")).hasContent("{}");
         assertThat(store.list("")).containsExactly(new StoredObject("a/b/c.jsonl", 3));
@@ -49,7 +50,7 @@ class DirectoryObjectStoreTest {
     @Test
     void an_object_gets_the_permissions_of_any_new_file_not_owner_only() throws Exception {
         Path root = root();
-        new DirectoryObjectStore(root).put("k", utf8("x"), "text/plain");
+        new DirectoryObjectStore(root).put("k", FileBytes.of(utf8("x")), "text/plain");
         Path plain = Files.createFile(root.resolve("plain"));
 
         assertThat(Files.getPosixFilePermissions(root.resolve("k")))
@@ -62,7 +63,7 @@ class DirectoryObjectStoreTest {
     void a_key_that_escapes_or_is_malformed_is_refused_for_good(String key) throws Exception {
         DirectoryObjectStore store = new DirectoryObjectStore(root());
 
-        StoreException put = catchThrowableOfType(StoreException.class, () -> store.put(key, utf8("x"), "text/plain"));
+        StoreException put = catchThrowableOfType(StoreException.class, () -> store.put(key, FileBytes.of(utf8("x")), "text/plain"));
         StoreException get = catchThrowableOfType(StoreException.class, () -> store.get(key));
 
         for (StoreException e : List.of(put, get)) {
@@ -92,10 +93,10 @@ class DirectoryObjectStoreTest {
     void list_skips_temp_files_and_separates_with_slashes_in_byte_order() throws Exception {
         Path root = root();
         DirectoryObjectStore store = new DirectoryObjectStore(root);
-        store.put("p/b", utf8("1"), "text/plain");
-        store.put("p/a/z", utf8("22"), "text/plain");
-        store.put("p/a-", utf8("333"), "text/plain");
-        store.put("p/\u00e9", utf8("4"), "text/plain");
+        store.put("p/b", FileBytes.of(utf8("1")), "text/plain");
+        store.put("p/a/z", FileBytes.of(utf8("22")), "text/plain");
+        store.put("p/a-", FileBytes.of(utf8("333")), "text/plain");
+        store.put("p/\u00e9", FileBytes.of(utf8("4")), "text/plain");
         Files.write(root.resolve("p").resolve(".iggy-sink-tmp-abc"), utf8("half a file"));
 
         // '-' (0x2d) sorts before '/' (0x2f): the order is of the keys, not of a directory walk
@@ -109,7 +110,7 @@ class DirectoryObjectStoreTest {
         Path root = root();
         DirectoryObjectStore store = new DirectoryObjectStore(root);
         for (int i = 0; i < 5; i++) {
-            store.put("d/k", utf8("v" + i), "text/plain");
+            store.put("d/k", FileBytes.of(utf8("v" + i)), "text/plain");
         }
         store.probe();
 
@@ -127,12 +128,12 @@ class DirectoryObjectStoreTest {
         byte[] twos = new byte[128 * 1024];
         Arrays.fill(ones, (byte) 1);
         Arrays.fill(twos, (byte) 2);
-        store.put("k", ones, "application/octet-stream");
+        store.put("k", FileBytes.of(ones), "application/octet-stream");
         ExecutorService pool = Executors.newSingleThreadExecutor();
         try {
             Future<?> writer = pool.submit(() -> {
                 for (int i = 0; i < 100; i++) {
-                    store.put("k", i % 2 == 0 ? twos : ones, "application/octet-stream");
+                    store.put("k", FileBytes.of(i % 2 == 0 ? twos : ones), "application/octet-stream");
                 }
                 return null;
             });
@@ -152,8 +153,8 @@ class DirectoryObjectStoreTest {
         DirectoryObjectStore store = new DirectoryObjectStore(root);
         try (Provoke.Undo undo = Provoke.denyWrites(root)) {
             for (Provoke.ThrowingCall call : List.<Provoke.ThrowingCall>of(
-                    () -> store.put("new.jsonl", utf8("x"), "text/plain"),
-                    () -> store.put("new-dir/f.jsonl", utf8("x"), "text/plain"),
+                    () -> store.put("new.jsonl", FileBytes.of(utf8("x")), "text/plain"),
+                    () -> store.put("new-dir/f.jsonl", FileBytes.of(utf8("x")), "text/plain"),
                     store::probe)) {
                 StoreException e = catchThrowableOfType(StoreException.class, call::run);
                 assertThat(e).isNotNull();
@@ -172,7 +173,7 @@ class DirectoryObjectStoreTest {
         for (Path root : List.of(missing, file)) {
             DirectoryObjectStore store = new DirectoryObjectStore(root);
             for (Provoke.ThrowingCall call : List.<Provoke.ThrowingCall>of(
-                    () -> store.put("a/b.jsonl", utf8("x"), "text/plain"), store::probe,
+                    () -> store.put("a/b.jsonl", FileBytes.of(utf8("x")), "text/plain"), store::probe,
                     () -> store.list(""), () -> store.get("a/b.jsonl"))) {
                 StoreException e = catchThrowableOfType(StoreException.class, call::run);
                 assertThat(e).isNotNull();
@@ -188,12 +189,12 @@ class DirectoryObjectStoreTest {
     @Test
     void a_key_under_a_file_or_over_a_directory_is_a_final_conflict() throws Exception {
         DirectoryObjectStore store = new DirectoryObjectStore(root());
-        store.put("file", utf8("x"), "text/plain");
-        store.put("dir/inner", utf8("y"), "text/plain");
+        store.put("file", FileBytes.of(utf8("x")), "text/plain");
+        store.put("dir/inner", FileBytes.of(utf8("y")), "text/plain");
 
         for (Provoke.ThrowingCall call : List.<Provoke.ThrowingCall>of(
-                () -> store.put("file/below", utf8("z"), "text/plain"),
-                () -> store.put("dir", utf8("z"), "text/plain"))) {
+                () -> store.put("file/below", FileBytes.of(utf8("z")), "text/plain"),
+                () -> store.put("dir", FileBytes.of(utf8("z")), "text/plain"))) {
             StoreException e = catchThrowableOfType(StoreException.class, call::run);
             assertThat(e).isNotNull();
             assertThat(e.retryable()).as(e.getMessage()).isFalse();
@@ -215,10 +216,10 @@ class DirectoryObjectStoreTest {
         assumeTrue(undo != null, "mounting a tmpfs is not allowed here");
         try (undo) {
             DirectoryObjectStore store = new DirectoryObjectStore(root);
-            store.put("logs/k.jsonl", utf8("old"), "text/plain");
+            store.put("logs/k.jsonl", FileBytes.of(utf8("old")), "text/plain");
 
             StoreException e = catchThrowableOfType(StoreException.class,
-                    () -> store.put("logs/k.jsonl", new byte[256 * 1024], "text/plain"));
+                    () -> store.put("logs/k.jsonl", FileBytes.of(new byte[256 * 1024]), "text/plain"));
 
             assertThat(e).isNotNull();
             assertThat(e.retryable()).isTrue();
@@ -229,7 +230,7 @@ class DirectoryObjectStoreTest {
                 assertThat(files.map(p -> p.getFileName().toString()))
                         .noneMatch(n -> n.startsWith(DirectoryObjectStore.TEMP_PREFIX));
             }
-            store.put("logs/k.jsonl", new byte[16 * 1024], "text/plain");
+            store.put("logs/k.jsonl", FileBytes.of(new byte[16 * 1024]), "text/plain");
             assertThat(store.list("logs/")).containsExactly(new StoredObject("logs/k.jsonl", 16 * 1024));
         }
     }

@@ -2,9 +2,9 @@ package dev.iggysink.adapters.format;
 
 import dev.iggysink.application.port.out.BadRecordException;
 import dev.iggysink.application.port.out.DecodedRecord;
+import dev.iggysink.application.port.out.FileBytes;
 import dev.iggysink.application.port.out.FileEncoder;
 import dev.iggysink.domain.message.SinkRecord;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
@@ -31,7 +31,8 @@ final class AvroFileEncoder implements FileEncoder {
 
     private final AvroRecords records;
     private final CodecFactory codec;
-    private final ByteArrayOutputStream out = new ByteArrayOutputStream(64 * 1024);
+    /** The file grows by chunks and is handed over as they are (see {@link ByteBuf}). */
+    private final ByteBuf out = new ByteBuf(64 * 1024 - ByteBuf.HEADER_SLACK);
     private DataFileWriter<Object> writer;
     private int count;
     private boolean finished;
@@ -63,7 +64,7 @@ final class AvroFileEncoder implements FileEncoder {
     }
 
     @Override
-    public byte[] finish() {
+    public FileBytes finish() {
         if (finished) throw new IllegalStateException("file already finished");
         finished = true;
         try {
@@ -72,14 +73,14 @@ final class AvroFileEncoder implements FileEncoder {
         } catch (IOException e) {
             throw new UncheckedIOException("avro write into memory failed", e);
         }
-        return out.toByteArray();
+        return out.takeFileBytes();
     }
 
     private void open(String seed) throws IOException {
         writer = new DataFileWriter<>(new GenericDatumWriter<>(records.written(), GenericData.get()));
         writer.setCodec(codec);
         writer.setSyncInterval(SYNC_INTERVAL);
-        writer.create(records.written(), out, sync(records.written().toString() + "\n" + seed));
+        writer.create(records.written(), out.asOutputStream(), sync(records.written().toString() + "\n" + seed));
     }
 
     private static byte[] sync(String seed) {

@@ -2,11 +2,12 @@ package dev.iggysink.adapters.format;
 
 import dev.iggysink.application.port.out.BadRecordException;
 import dev.iggysink.application.port.out.DecodedRecord;
+import dev.iggysink.application.port.out.FileBytes;
 import dev.iggysink.application.port.out.FileEncoder;
 import dev.iggysink.application.settings.Compression;
 
 /**
- * Shared life cycle of the byte-buffer encoders: records are encoded straight into one growable array; a record
+ * Shared life cycle of the byte-buffer encoders: records are encoded straight into one growable buffer; a record
  * that fails is cut back off; {@link #finish} frames and compresses once. Sizes returned by {@link #append} are the
  * uncompressed record bytes (the Rust rule counts formatted records, and compressed sizes are unknown until the end).
  */
@@ -56,7 +57,7 @@ abstract class BufferedFileEncoder implements FileEncoder {
     }
 
     @Override
-    public final byte[] finish() {
+    public final FileBytes finish() {
         if (finished) throw new IllegalStateException("file already finished");
         finished = true;
         close();

@@ -1,5 +1,6 @@
 package dev.iggysink.adapters.format;
 
+import dev.iggysink.application.port.out.FileBytes;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.util.Arrays;
@@ -9,12 +10,15 @@ import java.util.Arrays;
  *
  * <p>It grows by adding chunks, never by copying: each chunk twice the last, up to {@value #MAX_CHUNK} bytes. A
  * file of 8 MiB then holds at most 12 MiB, where one doubling array held 16 MiB (its last growth step) and 24 MiB
- * while growing, and copied every byte once more per step. The one copy left is {@link #takeBytes}, at seal time.
+ * while growing, and copied every byte once more per step.
  *
  * <p>Chunk sizes are powers of two less {@value #HEADER_SLACK} bytes, so that an array with its header fits whole
  * G1 regions: the large chunks are humongous objects on any heap with regions up to 8 MiB, reclaimed as soon as they
  * are free and never copied by young collections; a power of two itself would take one more region (twice the
  * memory with 1 MiB regions, a heap of 256 MiB).
+ *
+ * <p>At seal time {@link #takeFileBytes} hands the chunks over as they are: the sealed file is never gathered into
+ * one array.
  */
 final class ByteBuf {
     /** Room for an array header (16 bytes with compressed class pointers, 24 without) and then some. */
@@ -133,6 +137,32 @@ final class ByteBuf {
         byte[] out = count == 1 && pos == current.length ? current : toByteArray();
         release();
         return out;
+    }
+
+    /**
+     * The content, chunks not copied, and the buffer lets go of them: the sealed file's bytes then live once on the
+     * heap, in the arrays that were written, while it uploads.
+     */
+    FileBytes takeFileBytes() {
+        fills[count - 1] = pos;
+        FileBytes out = FileBytes.ofChunks(Arrays.copyOf(chunks, count), Arrays.copyOf(fills, count));
+        release();
+        return out;
+    }
+
+    /** An output stream that appends to this buffer (for libraries that write to a stream). */
+    OutputStream asOutputStream() {
+        return new OutputStream() {
+            @Override
+            public void write(int b) {
+                ByteBuf.this.write(b);
+            }
+
+            @Override
+            public void write(byte[] b, int off, int len) {
+                ByteBuf.this.write(b, off, len);
+            }
+        };
     }
 
     /** Empties the buffer and drops its chunks. */

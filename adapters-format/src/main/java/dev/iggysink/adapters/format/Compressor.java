@@ -1,8 +1,8 @@
 package dev.iggysink.adapters.format;
 
 import com.github.luben.zstd.Zstd;
+import dev.iggysink.application.port.out.FileBytes;
 import dev.iggysink.application.settings.Compression;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.zip.GZIPOutputStream;
@@ -16,29 +16,33 @@ final class Compressor {
     }
 
     /**
-     * The file's bytes, compressed as asked (gzip reads the buffer's chunks, no plain copy first); the buffer is
-     * released, so only the result stays on the heap.
+     * The file's bytes, compressed as asked; the buffer is released, so only the result stays on the heap. Plain
+     * files are the buffer's own chunks; gzip reads the chunks and writes into chunks of its own, so neither is ever
+     * gathered into one array.
      */
-    static byte[] apply(Compression compression, ByteBuf content) {
+    static FileBytes apply(Compression compression, ByteBuf content) {
         return switch (compression) {
-            case NONE -> content.takeBytes();
+            case NONE -> content.takeFileBytes();
             case GZIP -> gzip(content);
             case ZSTD -> zstd(content);
         };
     }
 
-    private static byte[] gzip(ByteBuf content) {
-        ByteArrayOutputStream out = new ByteArrayOutputStream(Math.max(64, content.length() / 4));
-        try (GZIPOutputStream gz = new GZIPOutputStream(out, 64 * 1024)) {
+    private static FileBytes gzip(ByteBuf content) {
+        // A quarter of the input is about what JSON compresses to; the chunks double from there as needed.
+        ByteBuf out = new ByteBuf(Math.max(64, Math.min(content.length() / 4, 1 << 20) - ByteBuf.HEADER_SLACK));
+        try (GZIPOutputStream gz = new GZIPOutputStream(out.asOutputStream(), 64 * 1024)) {
             content.writeTo(gz);
         } catch (IOException e) {
             throw new UncheckedIOException("gzip into memory failed", e); // cannot happen with a byte array
         }
         content.release();
-        return out.toByteArray();
+        return out.takeFileBytes();
     }
 
-    private static byte[] zstd(ByteBuf content) {
-        return Zstd.compress(content.takeBytes(), ZSTD_LEVEL); // zstd wants one array; the chunks go at once
+    private static FileBytes zstd(ByteBuf content) {
+        // zstd-jni compresses one array into one array: the plain chunks are gathered once (and dropped at once),
+        // the compressed result is kept as it is.
+        return FileBytes.of(Zstd.compress(content.takeBytes(), ZSTD_LEVEL));
     }
 }

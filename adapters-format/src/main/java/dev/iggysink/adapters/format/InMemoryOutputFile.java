@@ -1,10 +1,11 @@
 package dev.iggysink.adapters.format;
 
+import dev.iggysink.application.port.out.FileBytes;
 import org.apache.parquet.io.OutputFile;
 import org.apache.parquet.io.PositionOutputStream;
 
 /**
- * A Parquet {@link OutputFile} that is a byte array: the sink uploads whole files, so nothing needs a file system
+ * A Parquet {@link OutputFile} that is a buffer in memory: the sink uploads whole files, so nothing needs a file system
  * (and Hadoop's {@code HadoopOutputFile} must not be on the class path). One file, created once.
  */
 final class InMemoryOutputFile implements OutputFile {
@@ -54,8 +55,9 @@ final class InMemoryOutputFile implements OutputFile {
         return "memory";
     }
 
-    byte[] toByteArray() {
-        return bytes.toByteArray();
+    /** The file, its chunks handed over as they are. */
+    FileBytes take() {
+        return bytes.takeFileBytes();
     }
 
     long size() {

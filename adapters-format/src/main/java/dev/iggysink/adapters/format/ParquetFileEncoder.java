@@ -2,6 +2,7 @@ package dev.iggysink.adapters.format;
 
 import dev.iggysink.application.port.out.BadRecordException;
 import dev.iggysink.application.port.out.DecodedRecord;
+import dev.iggysink.application.port.out.FileBytes;
 import dev.iggysink.application.port.out.FileEncoder;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -81,7 +82,7 @@ final class ParquetFileEncoder implements FileEncoder {
     }
 
     @Override
-    public byte[] finish() {
+    public FileBytes finish() {
         if (finished) throw new IllegalStateException("file already finished");
         finished = true;
         try {
@@ -89,6 +90,6 @@ final class ParquetFileEncoder implements FileEncoder {
         } catch (IOException e) {
             throw new UncheckedIOException("parquet write into memory failed", e);
         }
-        return file.toByteArray();
+        return file.take();
     }
 }

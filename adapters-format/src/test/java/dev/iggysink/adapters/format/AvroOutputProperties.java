@@ -64,7 +64,7 @@ class AvroOutputProperties {
                 written = false;
             }
             assertThat(file.count()).isEqualTo(written ? 2 : 1);
-            byte[] bytes = file.finish();
+            byte[] bytes = file.finish().toByteArray();
             if (codec == AVRO) {
                 try (DataFileReader<GenericRecord> reader = AvroOutputTest.open(bytes, GenericData.get())) {
                     int rows = 0;

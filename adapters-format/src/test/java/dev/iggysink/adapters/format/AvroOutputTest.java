@@ -112,7 +112,7 @@ class AvroOutputTest {
         file.append(codec.decode(WideSchema.record(48, WideSchema.SECOND)));
         assertThat(file.count()).isEqualTo(2);
 
-        try (DataFileReader<GenericRecord> reader = open(file.finish(), GenericData.get())) {
+        try (DataFileReader<GenericRecord> reader = open(file.finish().toByteArray(), GenericData.get())) {
             List<Object> offsets = new ArrayList<>();
             reader.forEach(r -> offsets.add(r.get("iggy_offset")));
             assertThat(offsets).containsExactly(42L, 48L);
@@ -129,7 +129,7 @@ class AvroOutputTest {
     @Test
     void an_empty_file_is_a_valid_container_with_no_records() throws Exception {
         RecordCodec codec = WideSchema.codec(WideSchema.output(OutputFormat.AVRO, false, "snappy", "deflate"));
-        try (DataFileReader<GenericRecord> reader = open(codec.newFile().finish(), GenericData.get())) {
+        try (DataFileReader<GenericRecord> reader = open(codec.newFile().finish().toByteArray(), GenericData.get())) {
             assertThat(reader.hasNext()).isFalse();
         }
     }
@@ -144,7 +144,7 @@ class AvroOutputTest {
                 WideSchema.output(OutputFormat.AVRO, false, "snappy", "null"), List.of(), Fixtures.FIXED_CLOCK);
         FileEncoder file = codec.newFile();
         file.append(codec.decode(Fixtures.record(Fixtures.SEED_PAYLOAD)));
-        try (DataFileReader<GenericRecord> reader = open(file.finish(), GenericData.get())) {
+        try (DataFileReader<GenericRecord> reader = open(file.finish().toByteArray(), GenericData.get())) {
             assertThat(reader.getSchema().getFullName()).isEqualTo("Small");
             assertThat(reader.next().get("method")).hasToString("GET");
         }

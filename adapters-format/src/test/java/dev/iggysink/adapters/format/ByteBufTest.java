@@ -27,13 +27,13 @@ class ByteBufTest {
         for (Compression c : Compression.values()) {
             JsonWrapperEncoder file = new JsonWrapperEncoder(false, false, false, c);
             file.buf.writeAscii("{\"payload\":1}\n");
-            assertThat(file.finish()).as("%s", c).isNotEmpty();
+            assertThat(file.finish().toByteArray()).as("%s", c).isNotEmpty();
             assertThat(file.buf.capacity()).as("%s", c).isZero();
         }
     }
 
     @Test
-    void chunked_writes_read_back_in_order_and_truncate_across_chunks() {
+    void chunked_writes_read_back_in_order_and_truncate_across_chunks() throws java.io.IOException {
         java.util.Random r = new java.util.Random(42);
         for (int round = 0; round < 200; round++) {
             ByteBuf buf = new ByteBuf(16);
@@ -75,8 +75,35 @@ class ByteBufTest {
             }
             assertThat(buf.toByteArray()).isEqualTo(expected.toByteArray());
             assertThat(buf.capacity()).isLessThanOrEqualTo(2L * expected.size() + 4096);
-            assertThat(buf.takeBytes()).isEqualTo(expected.toByteArray());
+            if (round % 2 == 0) {
+                assertThat(buf.takeBytes()).isEqualTo(expected.toByteArray());
+            } else {
+                dev.iggysink.application.port.out.FileBytes taken = buf.takeFileBytes();
+                assertThat(taken.toByteArray()).isEqualTo(expected.toByteArray());
+                assertThat(taken.openStream().readAllBytes()).isEqualTo(expected.toByteArray());
+                assertThat(buf.capacity()).isZero();
+            }
         }
+    }
+
+    @Test
+    void a_sealed_plain_file_is_the_encoders_own_chunks_not_a_copy() {
+        JsonWrapperEncoder file = new JsonWrapperEncoder(false, false, false, Compression.NONE);
+        byte[] record = new byte[1000];
+        java.util.Arrays.fill(record, (byte) 'a');
+        while (file.buf.length() < 300_000) file.buf.write(record); // several chunks
+        byte[] first = file.buf.reserve(1);
+        int at = file.buf.position();
+        first[at] = 'z';
+        file.buf.setPosition(at + 1);
+        int written = file.buf.length();
+
+        dev.iggysink.application.port.out.FileBytes sealed = file.finish();
+        assertThat(sealed.length()).isEqualTo(written);
+        first[at] = 'y'; // only to see which array the sealed file reads
+
+        assertThat(sealed.toByteArray()[(int) sealed.length() - 1]).isEqualTo((byte) 'y');
+        assertThat(file.buf.capacity()).isZero();
     }
 
     @Test

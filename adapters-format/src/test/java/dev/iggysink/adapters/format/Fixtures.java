@@ -66,7 +66,7 @@ final class Fixtures {
     static String fileOf(RecordCodec codec, SinkRecord... records) throws BadRecordException {
         FileEncoder file = codec.newFile();
         for (SinkRecord r : records) file.append(codec.decode(r));
-        return new String(file.finish(), StandardCharsets.UTF_8);
+        return new String(file.finish().toByteArray(), StandardCharsets.UTF_8);
     }
 
     /** The payload part of a one-record json_lines file without metadata. */

@@ -82,7 +82,7 @@ class ObjectOffsetsTest {
     @Test
     void an_empty_file_holds_no_records() throws Exception {
         RecordCodec codec = codec(OutputFormat.JSON_ARRAY, Compression.ZSTD, true, "snappy", "null");
-        byte[] empty = codec.newFile().finish();
+        byte[] empty = codec.newFile().finish().toByteArray();
 
         assertThat(ObjectOffsets.read(key(codec), empty)).isEqualTo(new CannotRead("holds no records"));
     }
@@ -132,7 +132,7 @@ class ObjectOffsetsTest {
             file.append(codec.decode(Fixtures.record(FIRST + i, payload.getBytes(StandardCharsets.UTF_8),
                     json ? headers : List.of())));
         }
-        return new Written(key(codec), file.finish());
+        return new Written(key(codec), file.finish().toByteArray());
     }
 
     private static RecordCodec codec(OutputFormat format, Compression compression, boolean metadata,

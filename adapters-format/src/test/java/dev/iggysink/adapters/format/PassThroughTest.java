@@ -160,7 +160,7 @@ class PassThroughTest {
                 errors.append("refused: ").append(e.getMessage()).append('\n');
             }
         }
-        return errors + new String(file.finish(), StandardCharsets.UTF_8);
+        return errors + new String(file.finish().toByteArray(), StandardCharsets.UTF_8);
     }
 
     // ---- the generator ----

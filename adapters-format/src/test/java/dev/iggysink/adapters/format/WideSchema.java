@@ -108,7 +108,7 @@ final class WideSchema {
         long a = file.append(codec.decode(record(42, FIRST)));
         long b = file.append(codec.decode(record(43, SECOND)));
         assertThat(file.count()).isEqualTo(2);
-        return new Written(file.finish(), a, b);
+        return new Written(file.finish().toByteArray(), a, b);
     }
 
     record Written(byte[] bytes, long firstSize, long secondSize) {

@@ -48,6 +48,6 @@ class WritesWithoutHadoopTest {
         FileEncoder file = codec.newFile();
         file.append(codec.decode(WideSchema.record(42, WideSchema.FIRST)));
         file.append(codec.decode(WideSchema.record(43, WideSchema.SECOND)));
-        return file.finish();
+        return file.finish().toByteArray();
     }
 }

@@ -19,6 +19,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import dev.iggysink.application.port.out.FileBytes;
 import dev.iggysink.application.port.out.ObjectStore;
 import dev.iggysink.application.port.out.StoreException;
 import dev.iggysink.application.settings.Secret;
@@ -113,8 +114,9 @@ abstract class MinioContract extends ObjectStoreContract {
 
     @Test
     void the_content_type_is_stored_for_single_and_multipart_puts() throws Exception {
-        store.put(prefix + "a.jsonl", bytes(10, 1), "application/x-ndjson");
-        store.put(prefix + "b.parquet", bytes((int) THRESHOLD + 1, 1), "application/vnd.apache.parquet");
+        store.put(prefix + "a.jsonl", chunked(bytes(10, 1)), "application/x-ndjson");
+        store.put(prefix + "b.parquet", chunked(bytes((int) THRESHOLD + 1, 1)),
+                "application/vnd.apache.parquet");
 
         assertThat(head(prefix + "a.jsonl").contentType()).isEqualTo("application/x-ndjson");
         assertThat(head(prefix + "b.parquet").contentType()).isEqualTo("application/vnd.apache.parquet");
@@ -127,7 +129,7 @@ abstract class MinioContract extends ObjectStoreContract {
             for (int size : new int[] {100, (int) THRESHOLD + 1}) {
                 String key = prefix + "sse-" + size;
                 byte[] content = bytes(size, size);
-                options.put(key, content, "application/octet-stream");
+                options.put(key, chunked(content), "application/octet-stream");
 
                 assertThat(head(key).serverSideEncryptionAsString()).isEqualTo("AES256");
                 assertThat(tags(key)).isEqualTo(Set.of("source=iggy sink", "team=data+eng/raw=1:a@b"));
@@ -144,7 +146,7 @@ abstract class MinioContract extends ObjectStoreContract {
             for (int size : new int[] {100, (int) THRESHOLD + 1}) {
                 String key = prefix + "kms-" + size;
                 byte[] content = bytes(size, size);
-                kms.put(key, content, "application/octet-stream");
+                kms.put(key, chunked(content), "application/octet-stream");
 
                 HeadObjectResponse head = head(key);
                 assertThat(head.serverSideEncryptionAsString()).isEqualTo("aws:kms");
@@ -158,7 +160,7 @@ abstract class MinioContract extends ObjectStoreContract {
     void a_kms_key_the_server_does_not_know_is_a_final_error() {
         try (ObjectStore kms = create(withOptions(Optional.of("aws:kms"), Optional.of("no-such-key"), Map.of()))) {
             StoreException e = catchThrowableOfType(StoreException.class,
-                    () -> kms.put(prefix + "x", bytes(10, 1), "text/plain"));
+                    () -> kms.put(prefix + "x", chunked(bytes(10, 1)), "text/plain"));
             assertThat(e).isNotNull();
             assertThat(e.retryable()).as(e.getMessage()).isFalse();
             assertThat(e.getMessage()).contains(prefix + "x");
@@ -174,7 +176,7 @@ abstract class MinioContract extends ObjectStoreContract {
         System.setProperty("aws.accessKeyId", minio.accessKey());
         System.setProperty("aws.secretAccessKey", minio.secretKey());
         try (ObjectStore viaChain = create(chain)) {
-            viaChain.put(prefix + "chain", bytes(10, 2), "text/plain");
+            viaChain.put(prefix + "chain", chunked(bytes(10, 2)), "text/plain");
             assertThat(viaChain.get(prefix + "chain")).isEqualTo(bytes(10, 2));
         } finally {
             System.clearProperty("aws.accessKeyId");
@@ -185,7 +187,7 @@ abstract class MinioContract extends ObjectStoreContract {
         System.setProperty("aws.secretAccessKey", "wrong-chain-secret-42");
         try (ObjectStore viaChain = create(chain)) {
             StoreException e = catchThrowableOfType(StoreException.class,
-                    () -> viaChain.put(prefix + "chain", bytes(10, 2), "text/plain"));
+                    () -> viaChain.put(prefix + "chain", chunked(bytes(10, 2)), "text/plain"));
             assertThat(e.httpStatus()).isEqualTo(403);
             assertThat(everythingPrinted(e)).doesNotContain("wrong-chain-secret-42");
         } finally {
@@ -213,13 +215,13 @@ abstract class MinioContract extends ObjectStoreContract {
         try {
             System.setProperty("aws.profile", "sink-test");
             try (ObjectStore viaProfile = create(chain)) {
-                viaProfile.put(prefix + "profile", bytes(10, 3), "text/plain");
+                viaProfile.put(prefix + "profile", chunked(bytes(10, 3)), "text/plain");
                 assertThat(viaProfile.get(prefix + "profile")).isEqualTo(bytes(10, 3));
             }
             System.clearProperty("aws.profile");
             try (ObjectStore viaDefault = create(chain)) {
                 StoreException e = catchThrowableOfType(StoreException.class,
-                        () -> viaDefault.put(prefix + "profile", bytes(10, 3), "text/plain"));
+                        () -> viaDefault.put(prefix + "profile", chunked(bytes(10, 3)), "text/plain"));
                 assertThat(e.httpStatus()).as("[default] has the wrong secret").isEqualTo(403);
             }
         } finally {
@@ -255,7 +257,7 @@ abstract class MinioContract extends ObjectStoreContract {
                 String key = prefix + "status-" + c.status() + "-" + c.retryAfter().map(Duration::toSeconds).orElse(0L);
                 proxy.enqueue(c.fault());
                 StoreException e = catchThrowableOfType(StoreException.class,
-                        () -> viaProxy.put(key, bytes(100, 1), "text/plain"));
+                        () -> viaProxy.put(key, chunked(bytes(100, 1)), "text/plain"));
 
                 assertThat(e).as(c.toString()).isNotNull();
                 assertThat(e.retryable()).as(e.getMessage()).isTrue();
@@ -263,7 +265,7 @@ abstract class MinioContract extends ObjectStoreContract {
                 assertThat(e.retryAfter()).isEqualTo(c.retryAfter());
                 assertThat(requestsFor(proxy, key)).as("the client did not retry on its own").isEqualTo(1);
 
-                viaProxy.put(key, bytes(100, 1), "text/plain");
+                viaProxy.put(key, chunked(bytes(100, 1)), "text/plain");
                 assertThat(store.get(key)).isEqualTo(bytes(100, 1));
             }
         }
@@ -275,7 +277,7 @@ abstract class MinioContract extends ObjectStoreContract {
              ObjectStore viaProxy = throughProxy(proxy, Duration.ofSeconds(10))) {
             proxy.enqueue(Fault.reset());
             StoreException e = catchThrowableOfType(StoreException.class,
-                    () -> viaProxy.put(prefix + "reset", bytes(100, 1), "text/plain"));
+                    () -> viaProxy.put(prefix + "reset", chunked(bytes(100, 1)), "text/plain"));
 
             assertThat(e).isNotNull();
             assertThat(e.retryable()).as(e.getMessage()).isTrue();
@@ -292,7 +294,7 @@ abstract class MinioContract extends ObjectStoreContract {
             proxy.enqueue(Fault.delay(Duration.ofSeconds(4)));
             long start = System.nanoTime();
             StoreException e = catchThrowableOfType(StoreException.class,
-                    () -> viaProxy.put(prefix + "slow", bytes(100, 1), "text/plain"));
+                    () -> viaProxy.put(prefix + "slow", chunked(bytes(100, 1)), "text/plain"));
             Duration took = Duration.ofNanos(System.nanoTime() - start);
 
             assertThat(e).isNotNull();
@@ -304,7 +306,7 @@ abstract class MinioContract extends ObjectStoreContract {
 
             // A delay within the timeout is just a slow success.
             proxy.enqueue(Fault.delay(Duration.ofMillis(200)));
-            viaProxy.put(prefix + "slow", bytes(100, 1), "text/plain");
+            viaProxy.put(prefix + "slow", chunked(bytes(100, 1)), "text/plain");
         }
     }
 
@@ -321,7 +323,8 @@ abstract class MinioContract extends ObjectStoreContract {
                  ObjectStore viaProxy = throughProxy(proxy, Duration.ofSeconds(10))) {
                 proxy.enqueue(fault);
                 StoreException e = catchThrowableOfType(StoreException.class,
-                        () -> viaProxy.put(key, bytes((int) (2 * PART_SIZE + 1), 8), "application/octet-stream"));
+                        () -> viaProxy.put(key, chunked(bytes((int) (2 * PART_SIZE + 1), 8)),
+                                "application/octet-stream"));
 
                 assertThat(e).as(fault.toString()).isNotNull();
                 assertThat(e.retryable()).as(e.getMessage()).isTrue();
@@ -346,19 +349,19 @@ abstract class MinioContract extends ObjectStoreContract {
                     PART_SIZE, 3, Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(), Map.of(),
                     Duration.ofSeconds(5));
             try (ObjectStore outage = create(s)) {
-                outage.put("before", bytes(10, 1), "text/plain");
+                outage.put("before", chunked(bytes(10, 1)), "text/plain");
                 own.stop();
                 assertThat(own.running()).isFalse();
 
                 StoreException e = catchThrowableOfType(StoreException.class,
-                        () -> outage.put("during", bytes(10, 2), "text/plain"));
+                        () -> outage.put("during", chunked(bytes(10, 2)), "text/plain"));
                 assertThat(e).isNotNull();
                 assertThat(e.retryable()).as(e.getMessage()).isTrue();
                 assertThat(e.httpStatus()).isZero();
 
                 own.restart();
                 assertThat(own.running()).isTrue();
-                outage.put("during", bytes(10, 2), "text/plain");
+                outage.put("during", chunked(bytes(10, 2)), "text/plain");
                 assertThat(outage.get("before")).isEqualTo(bytes(10, 1));
                 assertThat(outage.get("during")).isEqualTo(bytes(10, 2));
             }
@@ -375,9 +378,11 @@ abstract class MinioContract extends ObjectStoreContract {
                 Map.of(), Duration.ofSeconds(60));
         byte[] content = bytes(64 * MIB, 64);
         try (ObjectStore store64 = create(big)) {
-            store64.put(prefix + "warm-up", bytes((int) (17L * MIB), 1), "application/octet-stream");
+            store64.put(prefix + "warm-up", chunked(bytes((int) (17L * MIB), 1)),
+                    "application/octet-stream");
+            FileBytes file = chunked(content);
             long start = System.nanoTime();
-            store64.put(prefix + "64mib", content, "application/octet-stream");
+            store64.put(prefix + "64mib", file, "application/octet-stream");
             long ms = (System.nanoTime() - start) / 1_000_000;
             LOG.info("FIGURE {}: 64 MiB multipart put (8 MiB parts, 4 in flight) on MinIO took {} ms ({} MiB/s)",
                     client(), ms, ms == 0 ? "-" : String.format("%.0f", 64_000.0 / ms));

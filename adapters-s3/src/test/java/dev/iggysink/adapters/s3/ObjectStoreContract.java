@@ -21,6 +21,7 @@ import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
+import dev.iggysink.application.port.out.FileBytes;
 import dev.iggysink.application.port.out.ObjectStore;
 import dev.iggysink.application.port.out.StoreException;
 import dev.iggysink.application.port.out.StoredObject;
@@ -68,6 +69,34 @@ public abstract class ObjectStoreContract {
                 + "-" + Integer.toHexString(info.getDisplayName().hashCode()) + "/";
     }
 
+    /**
+     * {@code content} as an encoder hands a sealed file over: in chunks that double from 64 KiB up to 4 MiB (less a
+     * header slack), with an empty chunk among them and spare room after each, so a single PUT and the multipart
+     * parts (5 MiB, cut across chunks) are sent from chunk views, never from one array.
+     */
+    protected static FileBytes chunked(byte[] content) {
+        List<byte[]> chunks = new ArrayList<>();
+        List<Integer> used = new ArrayList<>();
+        int at = 0;
+        int size = 64 * 1024 - 64;
+        while (at < content.length || chunks.isEmpty()) {
+            int n = Math.min(size, content.length - at);
+            byte[] chunk = new byte[n + 7];
+            System.arraycopy(content, at, chunk, 0, n);
+            java.util.Arrays.fill(chunk, n, chunk.length, (byte) 0x5a); // never to be sent
+            chunks.add(chunk);
+            used.add(n);
+            if (chunks.size() == 1) {
+                chunks.add(new byte[3]);
+                used.add(0);
+            }
+            at += n;
+            size = Math.min(2 * (size + 64) - 64, 4 * MIB - 64);
+        }
+        return FileBytes.ofChunks(chunks.toArray(new byte[0][]),
+                used.stream().mapToInt(Integer::intValue).toArray());
+    }
+
     protected static byte[] bytes(int size, long seed) {
         byte[] b = new byte[size];
         new Random(seed).nextBytes(b);
@@ -77,7 +106,7 @@ public abstract class ObjectStoreContract {
     @Test
     void a_small_object_round_trips_byte_for_byte() throws Exception {
         byte[] content = bytes(1000, 1);
-        store().put(prefix + "small.bin", content, "application/octet-stream");
+        store().put(prefix + "small.bin", chunked(content), "application/octet-stream");
 
         assertThat(store().get(prefix + "small.bin")).isEqualTo(content);
         assertThat(store().list(prefix)).containsExactly(new StoredObject(prefix + "small.bin", 1000));
@@ -85,7 +114,7 @@ public abstract class ObjectStoreContract {
 
     @Test
     void an_empty_object_round_trips() throws Exception {
-        store().put(prefix + "empty.jsonl", new byte[0], "application/x-ndjson");
+        store().put(prefix + "empty.jsonl", chunked(new byte[0]), "application/x-ndjson");
 
         assertThat(store().get(prefix + "empty.jsonl")).isEmpty();
         assertThat(store().list(prefix)).containsExactly(new StoredObject(prefix + "empty.jsonl", 0));
@@ -95,7 +124,7 @@ public abstract class ObjectStoreContract {
     @Test
     void empty_puts_probes_and_gets_in_a_row_all_succeed() throws Exception {
         for (int i = 0; i < 15; i++) {
-            store().put(prefix + "e" + i, new byte[0], "text/plain");
+            store().put(prefix + "e" + i, chunked(new byte[0]), "text/plain");
             assertThat(store().get(prefix + "e" + i)).isEmpty();
             store().probe();
         }
@@ -108,7 +137,7 @@ public abstract class ObjectStoreContract {
     void objects_around_the_multipart_threshold_round_trip_byte_for_byte(long size) throws Exception {
         byte[] content = bytes((int) size, size);
         String key = prefix + "object-" + size + ".bin";
-        store().put(key, content, "application/octet-stream");
+        store().put(key, chunked(content), "application/octet-stream");
 
         assertThat(store().get(key)).isEqualTo(content);
         assertThat(store().list(prefix)).containsExactly(new StoredObject(key, size));
@@ -120,12 +149,12 @@ public abstract class ObjectStoreContract {
         byte[] big = bytes((int) THRESHOLD + 10, 2);
         byte[] small = bytes(300, 3);
 
-        store().put(key, big, "application/x-ndjson");
-        store().put(key, small, "application/x-ndjson");
+        store().put(key, chunked(big), "application/x-ndjson");
+        store().put(key, chunked(small), "application/x-ndjson");
         assertThat(store().get(key)).isEqualTo(small);
         assertThat(store().list(prefix)).containsExactly(new StoredObject(key, 300));
 
-        store().put(key, big, "application/x-ndjson");
+        store().put(key, chunked(big), "application/x-ndjson");
         assertThat(store().get(key)).isEqualTo(big);
         assertThat(store().list(prefix)).containsExactly(new StoredObject(key, big.length));
     }
@@ -133,8 +162,9 @@ public abstract class ObjectStoreContract {
     @Test
     void putting_the_same_bytes_twice_leaves_one_identical_object() throws Exception {
         byte[] content = bytes(4096, 4);
-        store().put(prefix + "same", content, "application/octet-stream");
-        store().put(prefix + "same", content, "application/octet-stream");
+        FileBytes file = chunked(content);
+        store().put(prefix + "same", file, "application/octet-stream");
+        store().put(prefix + "same", file, "application/octet-stream"); // a retry sends the same bytes again
 
         assertThat(store().list(prefix)).containsExactly(new StoredObject(prefix + "same", 4096));
         assertThat(store().get(prefix + "same")).isEqualTo(content);
@@ -142,10 +172,10 @@ public abstract class ObjectStoreContract {
 
     @Test
     void list_gives_the_keys_under_a_prefix_in_order_with_sizes() throws Exception {
-        store().put(prefix + "b/2", bytes(2, 5), "text/plain");
-        store().put(prefix + "a/1", bytes(1, 5), "text/plain");
-        store().put(prefix + "a/3", bytes(3, 5), "text/plain");
-        store().put(prefix + "ab", bytes(4, 5), "text/plain");
+        store().put(prefix + "b/2", chunked(bytes(2, 5)), "text/plain");
+        store().put(prefix + "a/1", chunked(bytes(1, 5)), "text/plain");
+        store().put(prefix + "a/3", chunked(bytes(3, 5)), "text/plain");
+        store().put(prefix + "ab", chunked(bytes(4, 5)), "text/plain");
 
         assertThat(store().list(prefix + "a/")).containsExactly(
                 new StoredObject(prefix + "a/1", 1), new StoredObject(prefix + "a/3", 3));
@@ -176,7 +206,7 @@ public abstract class ObjectStoreContract {
     void a_wrong_secret_is_a_final_403_that_names_the_operation_and_key_but_not_the_secret() {
         String key = prefix + "denied.bin";
         StoreException e = catchThrowableOfType(StoreException.class,
-                () -> storeWithWrongSecret().put(key, bytes(10, 6), "application/octet-stream"));
+                () -> storeWithWrongSecret().put(key, chunked(bytes(10, 6)), "application/octet-stream"));
 
         assertThat(e).isNotNull();
         assertThat(e.retryable()).isFalse();
@@ -199,9 +229,10 @@ public abstract class ObjectStoreContract {
     @Test
     void a_missing_bucket_is_final_and_says_the_sink_does_not_create_buckets() {
         for (ThrowingCall call : List.<ThrowingCall>of(
-                () -> storeOnMissingBucket().put(prefix + "x", bytes(10, 7), "text/plain"),
+                () -> storeOnMissingBucket().put(prefix + "x", chunked(bytes(10, 7)), "text/plain"),
                 () -> storeOnMissingBucket().probe(),
-                () -> storeOnMissingBucket().put(prefix + "big", bytes((int) THRESHOLD + 1, 7), "text/plain"))) {
+                () -> storeOnMissingBucket().put(prefix + "big", chunked(bytes((int) THRESHOLD + 1, 7)),
+                        "text/plain"))) {
             StoreException e = catchThrowableOfType(StoreException.class, call::run);
             assertThat(e).isNotNull();
             assertThat(e.retryable()).as(e.getMessage()).isFalse();
@@ -219,7 +250,7 @@ public abstract class ObjectStoreContract {
                 int n = i;
                 writes.add(pool.submit(() -> {
                     byte[] content = bytes(n % 3 == 0 ? (int) THRESHOLD + 1000 * n : 1000 * n, n);
-                    store().put(prefix + "f" + n, content, "application/octet-stream");
+                    store().put(prefix + "f" + n, chunked(content), "application/octet-stream");
                     return content;
                 }));
             }

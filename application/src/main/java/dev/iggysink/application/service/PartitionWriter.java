@@ -2,6 +2,7 @@ package dev.iggysink.application.service;
 
 import dev.iggysink.application.port.out.BadRecordException;
 import dev.iggysink.application.port.out.DecodedRecord;
+import dev.iggysink.application.port.out.FileBytes;
 import dev.iggysink.application.port.out.FileEncoder;
 import dev.iggysink.application.port.out.RecordCodec;
 import dev.iggysink.application.port.out.SinkMetrics;
@@ -240,7 +241,8 @@ final class PartitionWriter {
         budget.reserve(content.length);
         metrics.deadLettered(partition);
         LOG.log(Level.WARNING, "dead-lettered record at " + where + " to " + key + ": " + e.getMessage());
-        submit(new UploadJob(file, () -> content, "application/json", content.length));
+        FileBytes bytes = FileBytes.of(content);
+        submit(new UploadJob(file, () -> bytes, "application/json", content.length));
     }
 
     private void seal(Slot slot, RotationReason reason) {

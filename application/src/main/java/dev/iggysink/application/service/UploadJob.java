@@ -1,5 +1,6 @@
 package dev.iggysink.application.service;
 
+import dev.iggysink.application.port.out.FileBytes;
 import dev.iggysink.domain.buffer.SealedFile;
 import java.util.function.Supplier;
 
@@ -9,10 +10,10 @@ import java.util.function.Supplier;
  * the file holds of the memory budget until the upload ends. {@code firstAfterAssignment}: the partition's first file
  * since it was assigned to this member, whose start another process may still be writing (see {@link Uploader}).
  */
-record UploadJob(SealedFile file, Supplier<byte[]> content, String contentType, long reservedBytes,
+record UploadJob(SealedFile file, Supplier<FileBytes> content, String contentType, long reservedBytes,
                  boolean firstAfterAssignment) {
 
-    UploadJob(SealedFile file, Supplier<byte[]> content, String contentType, long reservedBytes) {
+    UploadJob(SealedFile file, Supplier<FileBytes> content, String contentType, long reservedBytes) {
         this(file, content, contentType, reservedBytes, false);
     }
 

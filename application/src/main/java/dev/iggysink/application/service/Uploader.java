@@ -1,5 +1,6 @@
 package dev.iggysink.application.service;
 
+import dev.iggysink.application.port.out.FileBytes;
 import dev.iggysink.application.port.out.ObjectStore;
 import dev.iggysink.application.port.out.SinkMetrics;
 import dev.iggysink.application.port.out.StoreException;
@@ -97,7 +98,7 @@ final class Uploader implements AutoCloseable {
         final Listener listener;
         final Instant started;
         final AtomicBoolean done = new AtomicBoolean();
-        byte[] content;
+        FileBytes content;
         int attempts;
         boolean failing;
         boolean checkedForOtherCopy;
@@ -130,7 +131,7 @@ final class Uploader implements AutoCloseable {
                     finish(Outcome.REFUSED, "cannot build " + key + ": " + t, t instanceof Error);
                     return;
                 }
-                metrics.sealed(job.file().partition(), job.file().reason(), content.length);
+                metrics.sealed(job.file().partition(), job.file().reason(), content.length());
             }
             attempts++;
             try {
@@ -151,8 +152,8 @@ final class Uploader implements AutoCloseable {
                 }
                 store.put(key, content, job.contentType());
                 objects.incrementAndGet();
-                bytes.addAndGet(content.length);
-                metrics.uploaded(job.file().partition(), content.length, Duration.between(started, clock.instant()));
+                bytes.addAndGet(content.length());
+                metrics.uploaded(job.file().partition(), content.length(), Duration.between(started, clock.instant()));
                 finish(Outcome.DURABLE, null, false);
             } catch (StoreException e) {
                 if (!e.retryable()) {
@@ -249,7 +250,7 @@ final class Uploader implements AutoCloseable {
             if (!done.compareAndSet(false, true)) return;
             if (failing) outage.ended(this, outcome == Outcome.DURABLE);
             UploadResult result = new UploadResult(job, outcome, Duration.between(started, clock.instant()),
-                    content == null ? 0 : content.length, Optional.ofNullable(error), fatal, supersededUpTo);
+                    content == null ? 0 : content.length(), Optional.ofNullable(error), fatal, supersededUpTo);
             try {
                 listener.done(result);
             } catch (Throwable t) {

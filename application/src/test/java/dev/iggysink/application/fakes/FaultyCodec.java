@@ -1,5 +1,6 @@
 package dev.iggysink.application.fakes;
 
+import dev.iggysink.application.port.out.FileBytes;
 import dev.iggysink.application.port.out.BadRecordException;
 import dev.iggysink.application.port.out.DecodedRecord;
 import dev.iggysink.application.port.out.FileEncoder;
@@ -57,7 +58,7 @@ public final class FaultyCodec implements RecordCodec {
             }
 
             @Override
-            public byte[] finish() {
+            public FileBytes finish() {
                 Throwable t = finishFault.get();
                 if (t != null) sneakyThrow(t);
                 return inner.finish();

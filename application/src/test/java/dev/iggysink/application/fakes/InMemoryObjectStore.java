@@ -1,5 +1,6 @@
 package dev.iggysink.application.fakes;
 
+import dev.iggysink.application.port.out.FileBytes;
 import dev.iggysink.application.port.out.ObjectStore;
 import dev.iggysink.application.port.out.StoreException;
 import dev.iggysink.application.port.out.StoredObject;
@@ -106,8 +107,13 @@ public final class InMemoryObjectStore implements ObjectStore {
         thrown = throwable;
     }
 
+    /** A put of a whole array, for tests that seed the store. */
+    public void put(String key, byte[] content, String contentType) throws StoreException {
+        put(key, FileBytes.of(content), contentType);
+    }
+
     @Override
-    public synchronized void put(String key, byte[] content, String contentType) throws StoreException {
+    public synchronized void put(String key, FileBytes content, String contentType) throws StoreException {
         puts++;
         attempted.add(key);
         check("PUT", key);
@@ -124,7 +130,7 @@ public final class InMemoryObjectStore implements ObjectStore {
         }
         if (throwOnKeys.test(key)) sneakyThrow(thrown.get());
         if (failKeys.test(key)) throw unavailable();
-        if (objects.put(key, content.clone()) != null) overwrites++;
+        if (objects.put(key, content.toByteArray()) != null) overwrites++;
         contentTypes.put(key, contentType);
         putLog.add(key);
     }

@@ -1,5 +1,6 @@
 package dev.iggysink.application.fakes;
 
+import dev.iggysink.application.port.out.FileBytes;
 import dev.iggysink.application.port.out.BadRecordException;
 import dev.iggysink.application.port.out.DecodedRecord;
 import dev.iggysink.application.port.out.FileEncoder;
@@ -56,8 +57,8 @@ public final class LinesCodec implements RecordCodec {
             }
 
             @Override
-            public byte[] finish() {
-                return out.toByteArray();
+            public FileBytes finish() {
+                return FileBytes.of(out.toByteArray());
             }
         };
     }

@@ -10,13 +10,14 @@ class HeapFitTest {
     @Test
     void the_default_budget_stays_when_the_heap_holds_it() {
         assertThat(HeapFit.budget("s3", 256 * MIB, 6L * 1024 * MIB)).isEqualTo(256 * MIB);
-        assertThat(HeapFit.budget("s3", 256 * MIB, 1120 * MIB)).isEqualTo(256 * MIB);
+        assertThat(HeapFit.budget("s3", 256 * MIB, 608 * MIB)).isEqualTo(256 * MIB);
     }
 
     @Test
     void a_budget_the_heap_cannot_hold_is_lowered_to_what_it_can() {
-        assertThat(HeapFit.budget("s3", 256 * MIB, 128 * MIB)).isEqualTo(8 * MIB);
-        assertThat(HeapFit.budget("s3", 256 * MIB, 256 * MIB)).isEqualTo(40 * MIB);
+        assertThat(HeapFit.budget("s3", 256 * MIB, 128 * MIB)).isEqualTo(16 * MIB);
+        assertThat(HeapFit.budget("s3", 256 * MIB, 256 * MIB)).isEqualTo(80 * MIB);
+        assertThat(HeapFit.budget("s3", 256 * MIB, 607 * MIB)).isLessThan(256 * MIB);
     }
 
     @Test

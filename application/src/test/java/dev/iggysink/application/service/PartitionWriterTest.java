@@ -136,7 +136,7 @@ class PartitionWriterTest {
 
         assertThat(handed).singleElement().satisfies(h -> {
             assertThat(h.job().file().key()).isEqualTo("_dlq/app/clicks/00000-00000000000000000000.json");
-            assertThat(new String(h.job().content().get(), StandardCharsets.UTF_8)).contains("1024");
+            assertThat(new String(h.job().content().get().toByteArray(), StandardCharsets.UTF_8)).contains("1024");
         });
         assertThat(w.halted()).isFalse();
     }
@@ -167,7 +167,7 @@ class PartitionWriterTest {
                     }
 
                     @Override
-                    public byte[] finish() {
+                    public dev.iggysink.application.port.out.FileBytes finish() {
                         return inner.finish();
                     }
 

@@ -3,6 +3,7 @@ package dev.iggysink.application.service;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.iggysink.application.port.out.FileBytes;
 import dev.iggysink.application.fakes.InMemoryObjectStore;
 import dev.iggysink.application.port.out.SinkMetrics;
 import dev.iggysink.application.service.UploadResult.Outcome;
@@ -60,7 +61,7 @@ class UploaderTest {
 
     private static UploadJob job(String key) {
         SealedFile file = new SealedFile(P, key, 0, 0, 1, 3, 0, RotationReason.COUNT);
-        return new UploadJob(file, () -> new byte[] {1, 2, 3}, "application/octet-stream", 3);
+        return new UploadJob(file, () -> FileBytes.of(new byte[] {1, 2, 3}), "application/octet-stream", 3);
     }
 
     @Test
@@ -163,7 +164,7 @@ class UploaderTest {
         SealedFile file = new SealedFile(P, "p/00000-00000000000000000000-00000000000000000099.jsonl", 0, 99, 100, 3,
                 0, RotationReason.COUNT);
         Heard heard = new Heard();
-        uploader(1, Duration.ofMillis(5)).submit(new UploadJob(file, () -> new byte[] {1}, "x", 3, true), heard);
+        uploader(1, Duration.ofMillis(5)).submit(new UploadJob(file, () -> FileBytes.of(new byte[] {1}), "x", 3, true), heard);
 
         await().atMost(WAIT).until(() -> heard.results.size() == 1);
         assertThat(heard.results.get(0).outcome()).isEqualTo(Outcome.SUPERSEDED);
@@ -176,10 +177,10 @@ class UploaderTest {
         SealedFile file = new SealedFile(P, "p/00000-00000000000000000000-00000000000000000099.jsonl", 0, 99, 100, 3,
                 0, RotationReason.COUNT);
         Heard again = new Heard();
-        uploader(1, Duration.ofMillis(5)).submit(new UploadJob(file, () -> new byte[] {1}, "x", 3, true), again);
+        uploader(1, Duration.ofMillis(5)).submit(new UploadJob(file, () -> FileBytes.of(new byte[] {1}), "x", 3, true), again);
         await().atMost(WAIT).until(() -> again.results.size() == 1);
         Heard twice = new Heard();
-        uploader.submit(new UploadJob(file, () -> new byte[] {1}, "x", 3, true), twice);
+        uploader.submit(new UploadJob(file, () -> FileBytes.of(new byte[] {1}), "x", 3, true), twice);
 
         await().atMost(WAIT).until(() -> twice.results.size() == 1);
         assertThat(twice.results.get(0).outcome()).isEqualTo(Outcome.DURABLE);

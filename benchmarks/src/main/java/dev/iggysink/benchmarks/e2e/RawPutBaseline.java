@@ -1,6 +1,7 @@
 package dev.iggysink.benchmarks.e2e;
 
 import dev.iggysink.adapters.s3.aws.AwsS3ObjectStore;
+import dev.iggysink.application.port.out.FileBytes;
 import dev.iggysink.application.port.out.ObjectStore;
 import dev.iggysink.adapters.s3.StorageSettings;
 import java.util.ArrayList;
@@ -43,7 +44,7 @@ final class RawPutBaseline {
             for (int i = 0; i < concurrency * 4; i++) {
                 int n = i;
                 warm.add(pool.submit(() -> {
-                    store.put("baseline-warmup/" + n, body(64 * 1024), contentType);
+                    store.put("baseline-warmup/" + n, FileBytes.of(body(64 * 1024)), contentType);
                     return null;
                 }));
             }
@@ -52,8 +53,8 @@ final class RawPutBaseline {
             long bytes = 0;
             long start = System.nanoTime();
             for (int i = 0; i < sizes.size(); i++) {
-                byte[] content = bodies.get(sizes.get(i));
-                bytes += content.length;
+                FileBytes content = FileBytes.of(bodies.get(sizes.get(i)));
+                bytes += content.length();
                 String key = String.format("baseline/%08d", i);
                 puts.add(pool.submit(() -> {
                     store.put(key, content, contentType);

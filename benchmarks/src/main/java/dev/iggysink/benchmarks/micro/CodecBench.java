@@ -1,6 +1,7 @@
 package dev.iggysink.benchmarks.micro;
 
 import dev.iggysink.adapters.format.RecordCodecs;
+import dev.iggysink.application.port.out.FileBytes;
 import dev.iggysink.application.port.out.BadRecordException;
 import dev.iggysink.application.port.out.FileEncoder;
 import dev.iggysink.application.port.out.RecordCodec;
@@ -29,7 +30,7 @@ import org.openjdk.jmh.annotations.Warmup;
 /**
  * One record through {@code RecordCodecs.forStream(...)}: decode the JSON payload, wrap it (metadata, headers) and
  * encode it into the open file, as the consumer loop does. Measured per record over files of {@value #FILE} records,
- * the file's {@code finish()} included (amortised over its records), so buffer growth and the final copy count.
+ * the file's {@code finish()} included (amortised over its records), so buffer growth counts.
  * Formats: json_lines, json_array, raw (schema raw, so the payload bytes pass through), and avro/parquet with the
  * payloads' schema. Score: ns per record; bytes per record with {@code -prof gc}.
  *
@@ -79,7 +80,7 @@ public class CodecBench {
 
     @Benchmark
     @OperationsPerInvocation(FILE)
-    public byte[] decodeWrapEncode() throws BadRecordException {
+    public FileBytes decodeWrapEncode() throws BadRecordException {
         FileEncoder file = codec.newFile();
         for (SinkRecord r : records) file.append(codec.decode(r));
         return file.finish();

@@ -1,6 +1,7 @@
 package dev.iggysink.benchmarks.micro;
 
 import dev.iggysink.adapters.format.RecordCodecs;
+import dev.iggysink.application.port.out.FileBytes;
 import dev.iggysink.application.port.out.FileEncoder;
 import dev.iggysink.application.port.out.RecordCodec;
 import dev.iggysink.application.settings.Compression;
@@ -59,7 +60,7 @@ public final class CodecCpu {
         }
     }
 
-    private static byte[] file(RecordCodec codec, SinkRecord[] records) throws Exception {
+    private static FileBytes file(RecordCodec codec, SinkRecord[] records) throws Exception {
         FileEncoder file = codec.newFile();
         for (SinkRecord r : records) file.append(codec.decode(r));
         return file.finish();

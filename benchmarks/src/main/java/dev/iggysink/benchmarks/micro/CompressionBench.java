@@ -1,6 +1,7 @@
 package dev.iggysink.benchmarks.micro;
 
 import dev.iggysink.adapters.format.RecordCodecs;
+import dev.iggysink.application.port.out.FileBytes;
 import dev.iggysink.application.port.out.BadRecordException;
 import dev.iggysink.application.port.out.FileEncoder;
 import dev.iggysink.application.port.out.RecordCodec;
@@ -60,11 +61,11 @@ public class CompressionBench {
     }
 
     @Benchmark
-    public byte[] finish() {
-        byte[] out = file.finish();
+    public FileBytes finish() {
+        FileBytes out = file.finish();
         if (!reported) {
             reported = true;
-            System.out.printf("%n[%s] %d records -> %d bytes%n", compression, RECORDS, out.length);
+            System.out.printf("%n[%s] %d records -> %d bytes%n", compression, RECORDS, out.length());
         }
         return out;
     }

@@ -1,6 +1,7 @@
 package dev.iggysink.benchmarks.micro;
 
 import dev.iggysink.adapters.format.RecordCodecs;
+import dev.iggysink.application.port.out.FileBytes;
 import dev.iggysink.application.port.out.BadRecordException;
 import dev.iggysink.application.port.out.FileEncoder;
 import dev.iggysink.application.port.out.RecordCodec;
@@ -53,7 +54,7 @@ public class FileSetupBench {
     }
 
     @Benchmark
-    public byte[] file() throws BadRecordException {
+    public FileBytes file() throws BadRecordException {
         FileEncoder file = codec.newFile();
         for (SinkRecord r : input) file.append(codec.decode(r));
         return file.finish();

@@ -1,6 +1,5 @@
 package dev.iggysink.adapters.s3.aws;
 
-import java.io.ByteArrayInputStream;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -13,6 +12,7 @@ import dev.iggysink.adapters.s3.support.ObjectOptions;
 import dev.iggysink.adapters.s3.support.PartPlan;
 import dev.iggysink.adapters.s3.support.S3WritePath;
 import dev.iggysink.adapters.s3.support.StoreFailures;
+import dev.iggysink.application.port.out.FileBytes;
 import dev.iggysink.application.port.out.ObjectStore;
 import dev.iggysink.application.port.out.StoreException;
 import dev.iggysink.application.port.out.StoredObject;
@@ -104,17 +104,17 @@ public final class AwsS3ObjectStore extends S3WritePath<CompletedPart> {
     }
 
     @Override
-    protected void putObject(String operation, String key, byte[] content, String contentType)
+    protected void putObject(String operation, String key, FileBytes content, String contentType)
             throws StoreException {
         PutObjectRequest.Builder request = PutObjectRequest.builder()
-                .bucket(bucket).key(key).contentType(contentType).contentLength((long) content.length);
+                .bucket(bucket).key(key).contentType(contentType).contentLength(content.length());
         options.sse().ifPresent(request::serverSideEncryption);
         options.sseKmsKeyId().ifPresent(request::ssekmsKeyId);
         options.storageClass().ifPresent(request::storageClass);
         options.cannedAcl().ifPresent(request::acl);
         options.tagging().ifPresent(request::tagging);
         try {
-            s3.putObject(request.build(), body(content, 0, content.length, contentType));
+            s3.putObject(request.build(), body(content, contentType));
         } catch (SdkException e) {
             throw translate(operation, key, e);
         }
@@ -146,12 +146,12 @@ public final class AwsS3ObjectStore extends S3WritePath<CompletedPart> {
     }
 
     @Override
-    protected CompletedPart uploadPart(String key, String uploadId, PartPlan.Part part, byte[] content,
+    protected CompletedPart uploadPart(String key, String uploadId, PartPlan.Part part, FileBytes content,
                                        String contentType) throws StoreException {
         try {
             String etag = s3.uploadPart(b -> b.bucket(bucket).key(key).uploadId(uploadId)
                             .partNumber(part.number()).contentLength((long) part.length()),
-                    body(content, part.offset(), part.length(), contentType)).eTag();
+                    body(content, contentType)).eTag();
             return CompletedPart.builder().partNumber(part.number()).eTag(etag).build();
         } catch (SdkException e) {
             throw translate("UPLOAD PART " + part.number(), key, e);
@@ -178,10 +178,12 @@ public final class AwsS3ObjectStore extends S3WritePath<CompletedPart> {
         }
     }
 
-    /** Streams a slice of the caller's array: no copy, and a fresh stream per attempt at signing and sending. */
-    private static RequestBody body(byte[] content, int offset, int length, String contentType) {
-        return RequestBody.fromContentProvider(() -> new ByteArrayInputStream(content, offset, length), length,
-                contentType);
+    /**
+     * Streams the file's chunks as they are: no copy, and a fresh stream each time the SDK reads the body (to hash
+     * it for the signature, then to send it).
+     */
+    private static RequestBody body(FileBytes content, String contentType) {
+        return RequestBody.fromContentProvider(content::openStream, content.length(), contentType);
     }
 
     private StoreException translate(String operation, String key, SdkException e) {

@@ -4,7 +4,6 @@ import java.io.IOException;
 import java.security.GeneralSecurityException;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -22,6 +21,7 @@ import dev.iggysink.adapters.s3.support.ObjectOptions;
 import dev.iggysink.adapters.s3.support.PartPlan;
 import dev.iggysink.adapters.s3.support.S3WritePath;
 import dev.iggysink.adapters.s3.support.StoreFailures;
+import dev.iggysink.application.port.out.FileBytes;
 import dev.iggysink.application.port.out.ObjectStore;
 import dev.iggysink.application.port.out.StoreException;
 import dev.iggysink.application.port.out.StoredObject;
@@ -52,9 +52,8 @@ import okhttp3.Protocol;
  * {@link StorageSettings#requestTimeout()} (OkHttp call, read and write timeouts).
  *
  * <p>Credentials: the configured key pair, else the AWS SDK's default chain ({@link AwsChainCredentials}), so both
- * adapters find credentials in the same places in the same order. Multipart parts are copied out of the caller's
- * array (the client hashes a {@code byte[]} from offset 0); at most {@code upload_concurrency} copies exist at once.
- * Thread-safe.
+ * adapters find credentials in the same places in the same order. Files and multipart parts are sent from the
+ * encoder's chunks as they are ({@link SinkMinioClient}), never copied. Thread-safe.
  */
 public final class MinioObjectStore extends S3WritePath<Part> {
     private static final Pattern NON_XML_STATUS = Pattern.compile("Response code: (\\d{3})");
@@ -137,10 +136,10 @@ public final class MinioObjectStore extends S3WritePath<Part> {
     }
 
     @Override
-    protected void putObject(String operation, String key, byte[] content, String contentType)
+    protected void putObject(String operation, String key, FileBytes content, String contentType)
             throws StoreException {
         Multimap<String, String> headers = objectHeaders(contentType);
-        await(operation, key, () -> minio.putBytes(bucket, region, key, content, headers));
+        await(operation, key, () -> minio.putFile(bucket, region, key, content, headers));
     }
 
     @Override
@@ -155,13 +154,14 @@ public final class MinioObjectStore extends S3WritePath<Part> {
                 objectHeaders(contentType), null)).result().uploadId();
     }
 
-    /** The part is copied out of the caller's array: the client hashes a {@code byte[]} from offset 0. */
     @Override
-    protected Part uploadPart(String key, String uploadId, PartPlan.Part part, byte[] content, String contentType)
-            throws StoreException {
-        byte[] slice = Arrays.copyOfRange(content, part.offset(), part.offset() + part.length());
-        String etag = await("UPLOAD PART " + part.number(), key, () -> minio.uploadPartAsync(bucket, region, key,
-                slice, slice.length, uploadId, part.number(), null, null)).etag();
+    protected Part uploadPart(String key, String uploadId, PartPlan.Part part, FileBytes content,
+                              String contentType) throws StoreException {
+        // Only Content-Type: the object options were sent with CreateMultipartUpload and parts inherit them.
+        Multimap<String, String> headers = LinkedListMultimap.create();
+        headers.put("Content-Type", "application/octet-stream");
+        String etag = await("UPLOAD PART " + part.number(), key, () -> minio.uploadFilePart(bucket, region, key,
+                content, uploadId, part.number(), headers));
         return new Part(part.number(), etag);
     }
 

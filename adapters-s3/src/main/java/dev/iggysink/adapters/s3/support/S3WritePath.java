@@ -6,6 +6,7 @@ import java.util.concurrent.ExecutorService;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import dev.iggysink.application.port.out.FileBytes;
 import dev.iggysink.application.port.out.ObjectStore;
 import dev.iggysink.application.port.out.StoreException;
 import dev.iggysink.adapters.s3.StorageSettings;
@@ -13,7 +14,8 @@ import dev.iggysink.adapters.s3.StorageSettings;
 /**
  * The write path both S3 adapters share, written once: one PUT up to {@code multipart_threshold}, else a multipart
  * upload (parts on the store's bounded pool, aborted on any failure so no part is left behind), and the startup probe
- * (an empty object at {@link AdapterSupport#PROBE_KEY}, deleted best effort). A subclass sends the single requests
+ * (an empty object at {@link AdapterSupport#PROBE_KEY}, deleted best effort). Parts are slices of the file, never
+ * copies. A subclass sends the single requests
  * with its SDK and translates every failure into a {@link StoreException} named by the operation.
  *
  * @param <P> what the SDK needs of an uploaded part to complete the upload (part number and ETag)
@@ -33,7 +35,7 @@ public abstract class S3WritePath<P> implements ObjectStore {
     }
 
     /** One PutObject of the whole content, with the configured object options. */
-    protected abstract void putObject(String operation, String key, byte[] content, String contentType)
+    protected abstract void putObject(String operation, String key, FileBytes content, String contentType)
             throws StoreException;
 
     protected abstract void deleteObject(String key) throws StoreException;
@@ -41,8 +43,11 @@ public abstract class S3WritePath<P> implements ObjectStore {
     /** Starts a multipart upload with the configured object options; returns its upload id. */
     protected abstract String createMultipartUpload(String key, String contentType) throws StoreException;
 
-    /** Uploads one slice of {@code content}; failures as operation {@code "UPLOAD PART <number>"}. */
-    protected abstract P uploadPart(String key, String uploadId, PartPlan.Part part, byte[] content,
+    /**
+     * Uploads one part; {@code content} is that part's slice of the file (a view, not a copy). Failures as operation
+     * {@code "UPLOAD PART <number>"}.
+     */
+    protected abstract P uploadPart(String key, String uploadId, PartPlan.Part part, FileBytes content,
                                     String contentType) throws StoreException;
 
     protected abstract void completeMultipartUpload(String key, String uploadId, List<P> uploaded)
@@ -51,8 +56,8 @@ public abstract class S3WritePath<P> implements ObjectStore {
     protected abstract void abortMultipartUpload(String key, String uploadId) throws StoreException;
 
     @Override
-    public final void put(String key, byte[] content, String contentType) throws StoreException {
-        if (content.length <= settings.multipartThreshold()) {
+    public final void put(String key, FileBytes content, String contentType) throws StoreException {
+        if (content.length() <= settings.multipartThreshold()) {
             putObject("PUT", key, content, contentType);
         } else {
             putMultipart(key, content, contentType);
@@ -62,7 +67,7 @@ public abstract class S3WritePath<P> implements ObjectStore {
     @Override
     public final void probe() throws StoreException {
         String key = AdapterSupport.PROBE_KEY;
-        putObject("PUT (startup probe)", key, new byte[0], "application/octet-stream");
+        putObject("PUT (startup probe)", key, FileBytes.EMPTY, "application/octet-stream");
         try {
             deleteObject(key);
         } catch (StoreException e) {
@@ -72,11 +77,14 @@ public abstract class S3WritePath<P> implements ObjectStore {
         }
     }
 
-    private void putMultipart(String key, byte[] content, String contentType) throws StoreException {
+    private void putMultipart(String key, FileBytes content, String contentType) throws StoreException {
+        // A file is one encoder buffer, which stops at 2 GiB.
+        int length = Math.toIntExact(content.length());
         String uploadId = createMultipartUpload(key, contentType);
         try {
-            List<P> uploaded = ParallelParts.run(parts, PartPlan.of(content.length, settings.multipartPartSize()),
-                    part -> uploadPart(key, uploadId, part, content, contentType));
+            List<P> uploaded = ParallelParts.run(parts, PartPlan.of(length, settings.multipartPartSize()),
+                    part -> uploadPart(key, uploadId, part, content.slice(part.offset(), part.length()),
+                            contentType));
             completeMultipartUpload(key, uploadId, uploaded);
         } catch (StoreException e) {
             abort(key, uploadId, e);

@@ -13,6 +13,7 @@ import java.util.Optional;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
+import dev.iggysink.application.port.out.FileBytes;
 import dev.iggysink.application.port.out.StoreException;
 import dev.iggysink.application.port.out.StoredObject;
 import dev.iggysink.adapters.s3.StorageClient;
@@ -32,13 +33,34 @@ class S3WritePathTest {
 
     @Test
     void up_to_the_threshold_is_one_put_above_it_is_multipart() throws Exception {
-        store.put("a", new byte[(int) THRESHOLD], "text/plain");
+        store.put("a", FileBytes.of(new byte[(int) THRESHOLD]), "text/plain");
         assertThat(store.calls).containsExactly("PUT a " + THRESHOLD);
 
         store.calls.clear();
-        store.put("b", new byte[(int) THRESHOLD + 1], "text/plain");
+        store.put("b", FileBytes.of(new byte[(int) THRESHOLD + 1]), "text/plain");
         assertThat(store.calls).containsExactly("CREATE b", "PART 1 " + PART, "PART 2 " + (THRESHOLD + 1 - PART),
                 "COMPLETE b [1, 2]");
+    }
+
+    @Test
+    void the_parts_are_the_files_bytes_in_order_across_its_chunks() throws Exception {
+        byte[] all = new byte[(int) (2 * PART + 1000)];
+        new java.util.Random(3).nextBytes(all);
+        // Chunks that do not line up with the parts, as an encoder's buffer leaves them.
+        int[] used = {1000, 3 * 1024 * 1024, 0, (int) (2 * PART + 1000) - 1000 - 3 * 1024 * 1024};
+        byte[][] chunks = new byte[used.length][];
+        int at = 0;
+        for (int i = 0; i < used.length; i++) {
+            chunks[i] = java.util.Arrays.copyOfRange(all, at, at + used[i]);
+            at += used[i];
+        }
+
+        store.put("k", FileBytes.ofChunks(chunks, used), "text/plain");
+
+        java.io.ByteArrayOutputStream sent = new java.io.ByteArrayOutputStream();
+        for (int n = 1; n <= 3; n++) sent.writeBytes(store.sentParts.get(n));
+        assertThat(sent.toByteArray()).isEqualTo(all);
+        assertThat(store.sentParts.get(1)).hasSize((int) PART);
     }
 
     @Test
@@ -46,7 +68,7 @@ class S3WritePathTest {
         store.failPart = 2;
         store.failAbort = true;
 
-        assertThatThrownBy(() -> store.put("k", new byte[(int) THRESHOLD + 1], "text/plain"))
+        assertThatThrownBy(() -> store.put("k", FileBytes.of(new byte[(int) THRESHOLD + 1]), "text/plain"))
                 .isInstanceOf(StoreException.class).hasMessage("UPLOAD PART 2 failed")
                 .satisfies(e -> assertThat(e.getSuppressed()).extracting(Throwable::getMessage)
                         .containsExactly("ABORT failed"));
@@ -57,7 +79,7 @@ class S3WritePathTest {
     void a_failed_completion_aborts_the_upload() {
         store.failComplete = true;
 
-        assertThatThrownBy(() -> store.put("k", new byte[(int) THRESHOLD + 1], "text/plain"))
+        assertThatThrownBy(() -> store.put("k", FileBytes.of(new byte[(int) THRESHOLD + 1]), "text/plain"))
                 .hasMessage("COMPLETE failed");
         assertThat(store.calls).last().isEqualTo("ABORT k");
     }
@@ -88,6 +110,7 @@ class S3WritePathTest {
 
     private static final class Recording extends S3WritePath<Integer> {
         final List<String> calls = Collections.synchronizedList(new ArrayList<>());
+        final Map<Integer, byte[]> sentParts = new java.util.concurrent.ConcurrentHashMap<>();
         int failPart;
         boolean failAbort;
         boolean failComplete;
@@ -99,9 +122,9 @@ class S3WritePathTest {
         }
 
         @Override
-        protected void putObject(String operation, String key, byte[] content, String contentType)
+        protected void putObject(String operation, String key, FileBytes content, String contentType)
                 throws StoreException {
-            calls.add(operation + " " + key + " " + content.length);
+            calls.add(operation + " " + key + " " + content.length());
             if (failPut) throw failure(operation);
         }
 
@@ -118,9 +141,11 @@ class S3WritePathTest {
         }
 
         @Override
-        protected Integer uploadPart(String key, String uploadId, PartPlan.Part part, byte[] content,
+        protected Integer uploadPart(String key, String uploadId, PartPlan.Part part, FileBytes content,
                                      String contentType) throws StoreException {
             calls.add("PART " + part.number() + " " + part.length());
+            assertThat(content.length()).isEqualTo(part.length());
+            sentParts.put(part.number(), content.toByteArray());
             if (part.number() == failPart) throw failure("UPLOAD PART " + part.number());
             return part.number();
         }

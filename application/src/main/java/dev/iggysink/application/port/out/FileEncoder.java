@@ -24,6 +24,9 @@ public interface FileEncoder {
         return 0;
     }
 
-    /** Seals the file: frames it (brackets, footer) and compresses it. The encoder is unusable afterwards. */
-    byte[] finish();
+    /**
+     * Seals the file: frames it (brackets, footer) and compresses it. The encoder is unusable afterwards and lets go
+     * of its buffers: the returned bytes are the only copy of the file.
+     */
+    FileBytes finish();
 }

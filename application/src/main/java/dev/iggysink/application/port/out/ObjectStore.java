@@ -14,9 +14,12 @@ public interface ObjectStore extends AutoCloseable {
      * bytes again leaves the same object. Above the multipart threshold the object is uploaded in parts; a failed
      * multipart upload is aborted so no parts remain.
      *
+     * The content is sent as it is, never gathered into one array first; an implementation may read it more than
+     * once (to hash it, to send it again).
+     *
      * @param contentType the MIME type stored with the object
      */
-    void put(String key, byte[] content, String contentType) throws StoreException;
+    void put(String key, FileBytes content, String contentType) throws StoreException;
 
     /**
      * The startup check: writes an empty object at the bucket-root key {@code .iggy-sink-probe} (the prefix is not

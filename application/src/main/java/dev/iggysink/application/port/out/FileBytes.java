@@ -1,0 +1,190 @@
+package dev.iggysink.application.port.out;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.util.Objects;
+
+/**
+ * The bytes of one sealed file, as the encoder left them: a run of arrays (an encoder's buffer grows by chunks)
+ * that are read in place and never copied into one. The store sends them as they are, so a pending file lives once
+ * on the heap. Immutable and re-readable: every read starts afresh, so a retried upload sends the same bytes; the
+ * arrays handed to it must not be written to afterwards.
+ */
+public final class FileBytes {
+    /** No bytes. */
+    public static final FileBytes EMPTY = new FileBytes(new byte[0][], new int[0], 0, 0);
+
+    /** Receives the file's bytes a chunk at a time. */
+    @FunctionalInterface
+    public interface ChunkVisitor {
+        void accept(byte[] array, int offset, int length) throws IOException;
+    }
+
+    private final byte[][] chunks;
+    /** Bytes used at the start of each chunk. */
+    private final int[] used;
+    /** Where this view starts in the concatenated chunks. */
+    private final long start;
+    private final long length;
+
+    private FileBytes(byte[][] chunks, int[] used, long start, long length) {
+        this.chunks = chunks;
+        this.used = used;
+        this.start = start;
+        this.length = length;
+    }
+
+    /** The whole array, not copied. */
+    public static FileBytes of(byte[] bytes) {
+        return of(bytes, bytes.length);
+    }
+
+    /** The first {@code length} bytes of {@code bytes}, not copied. */
+    public static FileBytes of(byte[] bytes, int length) {
+        Objects.checkFromIndexSize(0, length, bytes.length);
+        return new FileBytes(new byte[][] {bytes}, new int[] {length}, 0, length);
+    }
+
+    /**
+     * The first {@code used[i]} bytes of each {@code chunks[i]}, in order; the chunks themselves are not copied.
+     */
+    public static FileBytes ofChunks(byte[][] chunks, int[] used) {
+        if (chunks.length != used.length) throw new IllegalArgumentException("one used length per chunk");
+        long total = 0;
+        for (int i = 0; i < chunks.length; i++) {
+            Objects.checkFromIndexSize(0, used[i], chunks[i].length);
+            total += used[i];
+        }
+        return new FileBytes(chunks.clone(), used.clone(), 0, total);
+    }
+
+    public long length() {
+        return length;
+    }
+
+    /** The {@code length} bytes from {@code offset}: a view over the same arrays (a multipart part). */
+    public FileBytes slice(long offset, long length) {
+        if (offset < 0 || length < 0 || offset > this.length - length) {
+            throw new IndexOutOfBoundsException("slice " + offset + "+" + length + " of " + this.length + " bytes");
+        }
+        return new FileBytes(chunks, used, start + offset, length);
+    }
+
+    /** Hands every byte to {@code visitor} in order, in as few calls as the chunks allow. */
+    public void forEachChunk(ChunkVisitor visitor) throws IOException {
+        long skip = start;
+        long left = length;
+        for (int i = 0; i < chunks.length && left > 0; i++) {
+            if (skip >= used[i]) {
+                skip -= used[i];
+                continue;
+            }
+            int from = (int) skip;
+            int n = (int) Math.min(left, used[i] - from);
+            visitor.accept(chunks[i], from, n);
+            left -= n;
+            skip = 0;
+        }
+    }
+
+    public void writeTo(OutputStream out) throws IOException {
+        forEachChunk(out::write);
+    }
+
+    /** A new stream over the bytes; each call starts at the beginning. */
+    public InputStream openStream() {
+        return new ChunkStream();
+    }
+
+    /** A copy in one array: for tests and small files, not for the upload path. */
+    public byte[] toByteArray() {
+        if (length > Integer.MAX_VALUE - 8) throw new IllegalStateException(length + " bytes do not fit one array");
+        byte[] out = new byte[(int) length];
+        int[] at = {0};
+        try {
+            forEachChunk((a, off, n) -> {
+                System.arraycopy(a, off, out, at[0], n);
+                at[0] += n;
+            });
+        } catch (IOException e) {
+            throw new AssertionError("copying between arrays cannot fail", e);
+        }
+        return out;
+    }
+
+    @Override
+    public String toString() {
+        return "FileBytes[" + length + " bytes in " + chunks.length + " chunk(s)]";
+    }
+
+    /** Reads the view chunk by chunk, without copying it first. */
+    private final class ChunkStream extends InputStream {
+        private int chunk;
+        private int pos;
+        private long left = length;
+
+        ChunkStream() {
+            long skip = start;
+            while (chunk < chunks.length && skip >= used[chunk] && skip > 0) {
+                skip -= used[chunk];
+                chunk++;
+            }
+            pos = (int) skip;
+        }
+
+        /** Moves past spent chunks; false at the end. */
+        private boolean ready() {
+            if (left == 0) return false;
+            while (pos >= used[chunk]) {
+                chunk++;
+                pos = 0;
+            }
+            return true;
+        }
+
+        @Override
+        public int read() {
+            if (!ready()) return -1;
+            left--;
+            return chunks[chunk][pos++] & 0xff;
+        }
+
+        @Override
+        public int read(byte[] b, int off, int len) {
+            Objects.checkFromIndexSize(off, len, b.length);
+            if (len == 0) return 0;
+            if (!ready()) return -1;
+            int n = (int) Math.min(Math.min(len, left), used[chunk] - pos);
+            System.arraycopy(chunks[chunk], pos, b, off, n);
+            pos += n;
+            left -= n;
+            return n;
+        }
+
+        @Override
+        public long skip(long n) {
+            long skipped = 0;
+            while (skipped < n && ready()) {
+                int k = (int) Math.min(Math.min(n - skipped, left), used[chunk] - pos);
+                pos += k;
+                left -= k;
+                skipped += k;
+            }
+            return skipped;
+        }
+
+        @Override
+        public int available() {
+            return (int) Math.min(Integer.MAX_VALUE, left);
+        }
+
+        @Override
+        public long transferTo(OutputStream out) throws IOException {
+            long n = left;
+            slice(length - left, left).writeTo(out);
+            left = 0;
+            return n;
+        }
+    }
+}

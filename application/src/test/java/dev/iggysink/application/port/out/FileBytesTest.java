@@ -1,0 +1,95 @@
+package dev.iggysink.application.port.out;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.util.Arrays;
+import java.util.Random;
+import org.junit.jupiter.api.Test;
+
+class FileBytesTest {
+    /** 0..99 spread over chunks of uneven use, an empty one among them, with spare room at each end. */
+    private static final byte[] ALL = new byte[100];
+    private static final FileBytes CHUNKED;
+
+    static {
+        for (int i = 0; i < ALL.length; i++) ALL[i] = (byte) i;
+        byte[][] chunks = {new byte[10], new byte[40], new byte[5], new byte[64]};
+        int[] used = {7, 40, 0, 53};
+        int at = 0;
+        for (int c = 0; c < chunks.length; c++) {
+            System.arraycopy(ALL, at, chunks[c], 0, used[c]);
+            Arrays.fill(chunks[c], used[c], chunks[c].length, (byte) -1); // spare room must never be read
+            at += used[c];
+        }
+        CHUNKED = FileBytes.ofChunks(chunks, used);
+    }
+
+    @Test
+    void the_chunks_read_as_one_file_every_way() throws IOException {
+        assertThat(CHUNKED.length()).isEqualTo(100);
+        assertThat(CHUNKED.toByteArray()).isEqualTo(ALL);
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        CHUNKED.writeTo(out);
+        assertThat(out.toByteArray()).isEqualTo(ALL);
+        try (InputStream in = CHUNKED.openStream()) {
+            assertThat(in.readAllBytes()).isEqualTo(ALL);
+        }
+    }
+
+    @Test
+    void every_slice_reads_its_bytes_and_is_read_again_from_its_start() throws IOException {
+        Random random = new Random(7);
+        for (int offset = 0; offset <= 100; offset++) {
+            for (int length = 0; offset + length <= 100; length += 1 + random.nextInt(9)) {
+                FileBytes slice = CHUNKED.slice(offset, length);
+                byte[] expected = Arrays.copyOfRange(ALL, offset, offset + length);
+                assertThat(slice.length()).isEqualTo(length);
+                assertThat(slice.toByteArray()).isEqualTo(expected);
+                assertThat(readByteByByte(slice.openStream())).isEqualTo(expected);
+                assertThat(slice.openStream().readAllBytes()).as("a second stream").isEqualTo(expected);
+                ByteArrayOutputStream out = new ByteArrayOutputStream();
+                slice.openStream().transferTo(out);
+                assertThat(out.toByteArray()).isEqualTo(expected);
+            }
+        }
+        assertThat(CHUNKED.slice(10, 50).slice(5, 20).toByteArray()).isEqualTo(Arrays.copyOfRange(ALL, 15, 35));
+    }
+
+    @Test
+    void a_stream_skips_and_reads_in_pieces_across_chunks() throws IOException {
+        InputStream in = CHUNKED.openStream();
+        assertThat(in.skip(5)).isEqualTo(5);
+        byte[] some = new byte[6];
+        assertThat(in.read(some, 0, 6)).isEqualTo(2); // the rest of the first chunk
+        assertThat(in.read(some, 2, 4)).isEqualTo(4);
+        assertThat(some).containsExactly(5, 6, 7, 8, 9, 10);
+        assertThat(in.skip(1000)).isEqualTo(89);
+        assertThat(in.read()).isEqualTo(-1);
+        assertThat(in.read(some, 0, 1)).isEqualTo(-1);
+    }
+
+    @Test
+    void an_array_is_wrapped_not_copied_and_bad_ranges_are_refused() {
+        byte[] bytes = {1, 2, 3, 4};
+        FileBytes prefix = FileBytes.of(bytes, 3);
+        bytes[0] = 9; // only to show no copy was taken; real callers never write after handing over
+        assertThat(prefix.toByteArray()).containsExactly(9, 2, 3);
+        assertThat(FileBytes.EMPTY.length()).isZero();
+        assertThat(FileBytes.EMPTY.toByteArray()).isEmpty();
+        assertThatThrownBy(() -> CHUNKED.slice(90, 11)).isInstanceOf(IndexOutOfBoundsException.class);
+        assertThatThrownBy(() -> CHUNKED.slice(-1, 1)).isInstanceOf(IndexOutOfBoundsException.class);
+        assertThatThrownBy(() -> FileBytes.of(bytes, 5)).isInstanceOf(IndexOutOfBoundsException.class);
+        assertThatThrownBy(() -> FileBytes.ofChunks(new byte[][] {new byte[2]}, new int[] {3}))
+                .isInstanceOf(IndexOutOfBoundsException.class);
+    }
+
+    private static byte[] readByteByByte(InputStream in) throws IOException {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        for (int b = in.read(); b >= 0; b = in.read()) out.write(b);
+        return out.toByteArray();
+    }
+}
