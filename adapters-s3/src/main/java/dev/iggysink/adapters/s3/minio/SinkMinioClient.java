@@ -15,6 +15,7 @@ import io.minio.errors.MinioException;
  * {@code putObject(PutObjectArgs)} takes a stream and copies it into its own part buffers; this sends the caller's
  * array as is. Subclassing through the copy constructor is how the MinIO client itself layers its sync API.
  */
+@SuppressWarnings("try") // MinIO's S3Base declares close() throws Exception; MinioObjectStore releases the client
 final class SinkMinioClient extends MinioAsyncClient {
     SinkMinioClient(MinioAsyncClient configured) {
         super(configured);
