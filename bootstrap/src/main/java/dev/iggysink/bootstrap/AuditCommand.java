@@ -137,6 +137,7 @@ final class AuditCommand implements Callable<Integer> {
 
     /** A committed offset that could not be read; carries the source's one-line message. */
     private static final class Unreadable extends RuntimeException {
+        private static final long serialVersionUID = 1L;
         Unreadable(SourceException e) {
             super(e.getMessage(), e);
         }

@@ -75,7 +75,8 @@ final class RunCommand implements Callable<Integer> {
         try (PrometheusMetrics metrics = new PrometheusMetrics(); SinkRunner runner = new SinkRunner()) {
             Optional<AdminHttpServer> admin = startAdmin(result.sinks(), runner, metrics);
             if (admin.isEmpty()) return ExitCodes.STARTUP;
-            try (AdminHttpServer adminServer = admin.get()) {
+            AdminHttpServer adminServer = admin.get();
+            try (adminServer) {
                 return runSinks(result.sinks(), runner, metrics);
             }
         }

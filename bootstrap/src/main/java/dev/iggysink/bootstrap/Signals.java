@@ -1,9 +1,12 @@
 package dev.iggysink.bootstrap;
 
+import java.lang.invoke.MethodHandle;
+import java.lang.invoke.MethodHandleProxies;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.MethodType;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicBoolean;
-import sun.misc.Signal;
 
 /**
  * SIGTERM, SIGINT and SIGHUP ask for a graceful stop instead of running shutdown hooks, so that the main thread can
@@ -27,12 +30,30 @@ final class Signals {
         if (!INSTALLED.compareAndSet(false, true)) return;
         for (String name : new String[] {"TERM", "INT", "HUP"}) {
             try {
-                Signal.handle(new Signal(name), s -> signalled(s.getName()));
-            } catch (IllegalArgumentException e) {
+                handle(name);
+            } catch (ReflectiveOperationException | IllegalArgumentException e) {
                 // Signal not available on this platform: fall back to a hook (exit code then comes from the JVM).
                 Runtime.getRuntime().addShutdownHook(new Thread(Signals::requestStop));
             }
         }
+    }
+
+    /**
+     * {@code sun.misc.Signal.handle(new Signal(name), s -> signalled(name))}, looked up at run time. The JDK has no
+     * public signal API, and javac 17 warns about every compile-time use of {@code jdk.unsupported} with no way to
+     * suppress it, which would keep the build from failing on warnings. An unknown signal, one the JVM keeps for
+     * itself, or a JDK without the class ends in the fallback of {@link #install}.
+     */
+    private static void handle(String name) throws ReflectiveOperationException {
+        Class<?> signal = Class.forName("sun.misc.Signal");
+        Class<?> handlerType = Class.forName("sun.misc.SignalHandler");
+        MethodHandle signalled = MethodHandles.lookup()
+                .findStatic(Signals.class, "signalled", MethodType.methodType(void.class, String.class));
+        MethodHandle onSignal = MethodHandles.dropArguments(MethodHandles.insertArguments(signalled, 0, name), 0,
+                signal);
+        Object handler = MethodHandleProxies.asInterfaceInstance(handlerType, onSignal);
+        signal.getMethod("handle", signal, handlerType)
+                .invoke(null, signal.getConstructor(String.class).newInstance(name), handler);
     }
 
     private static void signalled(String name) {

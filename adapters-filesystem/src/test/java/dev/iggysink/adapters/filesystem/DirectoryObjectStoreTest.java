@@ -151,7 +151,8 @@ class DirectoryObjectStoreTest {
     void permission_denied_is_final_403_and_says_so() throws Exception {
         Path root = root();
         DirectoryObjectStore store = new DirectoryObjectStore(root);
-        try (Provoke.Undo undo = Provoke.denyWrites(root)) {
+        Provoke.Undo undo = Provoke.denyWrites(root);
+        try (undo) {
             for (Provoke.ThrowingCall call : List.<Provoke.ThrowingCall>of(
                     () -> store.put("new.jsonl", FileBytes.of(utf8("x")), "text/plain"),
                     () -> store.put("new-dir/f.jsonl", FileBytes.of(utf8("x")), "text/plain"),

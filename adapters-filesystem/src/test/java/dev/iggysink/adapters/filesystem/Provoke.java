@@ -3,6 +3,7 @@ package dev.iggysink.adapters.filesystem;
 import static org.assertj.core.api.Assertions.fail;
 
 import java.io.IOException;
+import java.io.InterruptedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.FileSystemException;
@@ -23,7 +24,7 @@ final class Provoke {
     /** Something to undo after the test, so the temp directory can be removed. */
     interface Undo extends AutoCloseable {
         @Override
-        void close() throws IOException, InterruptedException;
+        void close() throws IOException;
     }
 
     @FunctionalInterface
@@ -38,11 +39,11 @@ final class Provoke {
         if (!writable(dir)) return chmod;
         chmod.close();
         if (run("chattr", "+i", dir.toString()) && !writable(dir)) {
-            return () -> run("chattr", "-i", dir.toString());
+            return undoBy("chattr", "-i", dir.toString());
         }
         if (run("mount", "--bind", dir.toString(), dir.toString())
                 && run("mount", "-o", "remount,bind,ro", dir.toString()) && !writable(dir)) {
-            return () -> run("umount", dir.toString());
+            return undoBy("umount", dir.toString());
         }
         return fail("cannot make %s unwritable here: chmod, chattr +i and a read-only bind mount all failed", dir);
     }
@@ -50,7 +51,19 @@ final class Provoke {
     /** Mounts a tmpfs of {@code size} (e.g. {@code 64k}) on {@code dir}; null when mounting is not allowed here. */
     static Undo tinyDisk(Path dir, String size) throws IOException, InterruptedException {
         if (!run("mount", "-t", "tmpfs", "-o", "size=" + size, "tmpfs", dir.toString())) return null;
-        return () -> run("umount", dir.toString());
+        return undoBy("umount", dir.toString());
+    }
+
+    /** An undo that runs {@code command}; an interrupt while waiting for it stays set and ends the undo. */
+    private static Undo undoBy(String... command) {
+        return () -> {
+            try {
+                run(command);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new InterruptedIOException("interrupted while running " + String.join(" ", command));
+            }
+        };
     }
 
     private static boolean writable(Path dir) throws IOException {

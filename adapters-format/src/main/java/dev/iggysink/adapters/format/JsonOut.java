@@ -71,7 +71,7 @@ final class JsonOut {
     }
 
     /** The entries by key in code point order: an insertion sort, as payload objects are small. */
-    @SuppressWarnings("unchecked")
+    @SuppressWarnings({"unchecked", "rawtypes"}) // an array of a generic type can only be made from the raw type
     private static Map.Entry<String, Object>[] sortedEntries(Map<String, Object> map) {
         Map.Entry<String, Object>[] entries = map.entrySet().toArray(new Map.Entry[0]);
         if (entries.length > 32) {

@@ -45,6 +45,7 @@ final class JsonToAvro {
 
     /** Why a value does not fit; the message names the field path ({@code user.tags[2]}). */
     static final class Mismatch extends Exception {
+        private static final long serialVersionUID = 1L;
         Mismatch(String message) {
             super(message, null, false, false);
         }

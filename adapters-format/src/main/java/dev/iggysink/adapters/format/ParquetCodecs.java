@@ -29,6 +29,13 @@ final class ParquetCodecs implements CompressionCodecFactory {
     private ParquetCodecs() {
     }
 
+    /** A page's bytes in one array ({@code BytesInput.toByteArray} is deprecated; this is what it did). */
+    private static byte[] bytesOf(BytesInput bytes) throws IOException {
+        ByteArrayOutputStream out = new ByteArrayOutputStream(Math.toIntExact(bytes.size()));
+        bytes.writeAllTo(out);
+        return out.toByteArray();
+    }
+
     /** The codecs {@code parquet_codec} can name. */
     static CompressionCodecName codecName(String setting) {
         return switch (setting) {
@@ -49,7 +56,7 @@ final class ParquetCodecs implements CompressionCodecFactory {
             @Override
             public BytesInput compress(BytesInput bytes) throws IOException {
                 return codec == CompressionCodecName.UNCOMPRESSED ? bytes
-                        : BytesInput.from(ParquetCodecs.compress(codec, bytes.toByteArray()));
+                        : BytesInput.from(ParquetCodecs.compress(codec, bytesOf(bytes)));
             }
 
             @Override
@@ -70,7 +77,7 @@ final class ParquetCodecs implements CompressionCodecFactory {
             @Override
             public BytesInput decompress(BytesInput bytes, int uncompressedSize) throws IOException {
                 return codec == CompressionCodecName.UNCOMPRESSED ? bytes
-                        : BytesInput.from(ParquetCodecs.decompress(codec, bytes.toByteArray(), uncompressedSize));
+                        : BytesInput.from(ParquetCodecs.decompress(codec, bytesOf(bytes), uncompressedSize));
             }
 
             @Override

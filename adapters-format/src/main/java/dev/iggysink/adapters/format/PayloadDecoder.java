@@ -8,6 +8,7 @@ interface PayloadDecoder {
 
     /** Why a payload did not decode; the codec adds offset and partition. */
     final class DecodeFailure extends Exception {
+        private static final long serialVersionUID = 1L;
         DecodeFailure(String message, Throwable cause) {
             super(message, cause, false, false);
         }

@@ -243,7 +243,7 @@ class RecordCodecsTest {
         try (GZIPInputStream in = new GZIPInputStream(new ByteArrayInputStream(gzBytes))) {
             assertThat(new String(in.readAllBytes(), StandardCharsets.UTF_8)).isEqualTo(SEED_LINE + "\n");
         }
-        byte[] plain = Zstd.decompress(zstBytes, (int) Zstd.decompressedSize(zstBytes));
+        byte[] plain = Zstd.decompress(zstBytes, (int) Zstd.getFrameContentSize(zstBytes));
         assertThat(new String(plain, StandardCharsets.UTF_8)).isEqualTo("[" + SEED_LINE + "]");
         assertThat(gz.extension()).isEqualTo("jsonl.gz");
         assertThat(zst.extension()).isEqualTo("json.zst");

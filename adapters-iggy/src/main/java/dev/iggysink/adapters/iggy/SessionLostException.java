@@ -8,6 +8,7 @@ import dev.iggysink.application.port.out.SourceException;
  * {@link SourceException}.
  */
 final class SessionLostException extends SourceException {
+    private static final long serialVersionUID = 1L;
     SessionLostException(String message, Throwable cause) {
         super(message, true, cause);
     }

@@ -71,7 +71,7 @@ final class E2eOptions {
             String a = args[i];
             switch (a) {
                 case "--messages" -> {
-                    o.messages = (long) Sizes.parse(value(args, ++i, a));
+                    o.messages = Sizes.parse(value(args, ++i, a));
                     messagesSet = true;
                 }
                 case "--size" -> o.size = Math.toIntExact(Sizes.parse(value(args, ++i, a)));

@@ -422,7 +422,7 @@ public final class EndToEndBench {
         for (int p = 0; p < o.partitions; p++) {
             perPartition[p] = o.messages / o.partitions + (p < o.messages % o.partitions ? 1 : 0);
         }
-        int batch = (int) Math.max(1, Math.min(1000, (1 << 20) / o.size));
+        int batch = Math.max(1, Math.min(1000, (1 << 20) / o.size));
         int threads = Math.min(2, o.partitions);
         long start = System.nanoTime();
         ExecutorService pool = Executors.newFixedThreadPool(threads);

@@ -82,8 +82,14 @@ final class SinkProcess implements AutoCloseable {
         }
     }
 
+    /** Kills the process if it still runs; an interrupt while waiting for it to go stays set for the caller. */
     @Override
-    public void close() throws InterruptedException {
-        if (process.isAlive()) kill9();
+    public void close() {
+        if (!process.isAlive()) return;
+        try {
+            kill9();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 }

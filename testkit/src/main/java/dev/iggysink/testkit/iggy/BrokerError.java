@@ -6,6 +6,7 @@ package dev.iggysink.testkit.iggy;
  * <p>Stack traces are suppressed: these are expected protocol outcomes, not bugs, and the hot send path can raise them.
  */
 final class BrokerError extends RuntimeException {
+    private static final long serialVersionUID = 1L;
 
     static final int INVALID_COMMAND = 3;
     static final int INVALID_FORMAT = 4;

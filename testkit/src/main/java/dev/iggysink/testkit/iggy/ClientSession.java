@@ -16,4 +16,11 @@ final class ClientSession {
         this.address = address;
         this.clientId = Integer.toUnsignedLong(Xxh32.hash(address.getBytes(java.nio.charset.StandardCharsets.UTF_8)));
     }
+
+    /** Every command but ping and login needs a logged-in user. */
+    void requireAuthenticated() {
+        if (userId == null) {
+            throw new BrokerError(BrokerError.UNAUTHENTICATED);
+        }
+    }
 }

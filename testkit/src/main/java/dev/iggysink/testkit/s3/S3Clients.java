@@ -7,7 +7,7 @@ import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
 import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
 import software.amazon.awssdk.core.checksums.RequestChecksumCalculation;
 import software.amazon.awssdk.core.checksums.ResponseChecksumValidation;
-import software.amazon.awssdk.http.apache.ApacheHttpClient;
+import software.amazon.awssdk.http.apache5.Apache5HttpClient;
 import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.s3.S3Client;
 
@@ -25,8 +25,8 @@ final class S3Clients {
                 // S3-compatible servers do not all accept the SDK's default CRC trailers: checksums only when required.
                 .requestChecksumCalculation(RequestChecksumCalculation.WHEN_REQUIRED)
                 .responseChecksumValidation(ResponseChecksumValidation.WHEN_REQUIRED)
-                // s3 2.57 also has apache5-client at runtime; naming the client avoids the ambiguous-provider error.
-                .httpClientBuilder(ApacheHttpClient.builder().connectionTimeout(Duration.ofSeconds(5)))
+                // Named: the sink's adapters-s3 puts the HttpClient 4 client on the same class path.
+                .httpClientBuilder(Apache5HttpClient.builder().connectionTimeout(Duration.ofSeconds(5)))
                 // A fixture call must fail fast rather than hang a test run on a stuck server.
                 .overrideConfiguration(o -> o.apiCallAttemptTimeout(Duration.ofSeconds(20)))
                 .build();

@@ -209,6 +209,9 @@ public final class AwsS3ObjectStore extends S3WritePath<CompletedPart> {
         return DefaultCredentialsProvider.builder().build();
     }
 
+    // ApacheHttpClient (HttpClient 4) is deprecated since SDK 2.57 for Apache5HttpClient; moving the sink's HTTP stack
+    // is a change of its own, to be measured with the failure-classification and outage tests, not a lint fix.
+    @SuppressWarnings("deprecation")
     private static S3Client clientOf(StorageSettings settings, AwsCredentialsProvider credentials) {
         S3ClientBuilder builder = S3Client.builder()
                 .region(Region.of(settings.region()))

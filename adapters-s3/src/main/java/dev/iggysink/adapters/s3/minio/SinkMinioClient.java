@@ -36,6 +36,7 @@ import okio.BufferedSink;
  * copy constructor is how the MinIO client itself layers its sync API), then the body, its Content-MD5 and (over
  * http) its SHA-256 are set from the chunks, and the request is signed as the client signs its own.
  */
+@SuppressWarnings("try") // MinIO's S3Base declares close() throws Exception; MinioObjectStore releases the client
 final class SinkMinioClient extends MinioAsyncClient {
     SinkMinioClient(MinioAsyncClient configured) {
         super(configured);

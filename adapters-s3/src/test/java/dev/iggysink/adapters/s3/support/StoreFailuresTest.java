@@ -95,5 +95,6 @@ class StoreFailuresTest {
 
     /** Named as the AWS SDK's attempt timeout, which is not an IOException. */
     private static final class ApiCallAttemptTimeoutException extends RuntimeException {
+        private static final long serialVersionUID = 1L;
     }
 }

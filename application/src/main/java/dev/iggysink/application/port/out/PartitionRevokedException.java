@@ -7,6 +7,7 @@ import dev.iggysink.domain.message.PartitionRef;
  * retried: the caller forgets the partition's buffers and pending files; the new owner re-reads from the last commit.
  */
 public final class PartitionRevokedException extends SourceException {
+    private static final long serialVersionUID = 1L;
     private final transient PartitionRef partition;
 
     public PartitionRevokedException(PartitionRef partition, Throwable cause) {

@@ -6,6 +6,7 @@ package dev.iggysink.application.port.out;
  * credentials, missing stream or topic, no permission) that stop the sink with this message.
  */
 public class SourceException extends Exception {
+    private static final long serialVersionUID = 1L;
     private final boolean retryable;
 
     public SourceException(String message, boolean retryable, Throwable cause) {

@@ -9,6 +9,7 @@ import java.util.Optional;
  * the operation and the key, never a credential.
  */
 public class StoreException extends Exception {
+    private static final long serialVersionUID = 1L;
     private final boolean retryable;
     private final int httpStatus;
     private final transient Duration retryAfter;

@@ -36,7 +36,7 @@ import org.junit.jupiter.api.Timeout;
 public abstract class MessageSourceContract {
 
     /** One topic of one stream created for one test, and the consumer group its members join. */
-    protected interface Topic extends AutoCloseable {
+    protected interface Topic {
         PartitionRef partition(int id);
 
         /** Appends the payloads to the partition, in order, as a producer would. */
@@ -46,7 +46,6 @@ public abstract class MessageSourceContract {
         MessageSource newMember() throws Exception;
 
         /** Closes every member it opened and removes the topic. */
-        @Override
         void close() throws Exception;
     }
 
