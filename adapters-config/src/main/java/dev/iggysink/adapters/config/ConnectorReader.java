@@ -1,6 +1,7 @@
 package dev.iggysink.adapters.config;
 
 import dev.iggysink.application.settings.Compression;
+import dev.iggysink.application.settings.DeliverySettings;
 import dev.iggysink.application.settings.ErrorTolerance;
 import dev.iggysink.application.settings.FileRotation;
 import dev.iggysink.application.settings.OutputFormat;
@@ -345,7 +346,7 @@ final class ConnectorReader {
             p.error("multipart_part_size", "is too large (at most 5GiB, the S3 part limit)");
         }
         int uploadConcurrency = p.intAtLeast("upload_concurrency", 1).orElse(4);
-        long maxBuffered = p.size("max_buffered_bytes").orElse(256 * MIB);
+        long maxBuffered = p.size("max_buffered_bytes").orElse(DeliverySettings.DEFAULT_MAX_BUFFERED_BYTES);
         if (maxBuffered <= 0) {
             p.error("max_buffered_bytes", "must be greater than 0");
         }

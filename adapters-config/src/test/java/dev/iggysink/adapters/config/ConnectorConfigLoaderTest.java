@@ -83,7 +83,7 @@ class ConnectorConfigLoaderTest {
         assertThat(s.sink().rotation().maxOpenFilesPerPartition()).isEqualTo(1);
         assertThat(s.sink().retry().maxAttempts()).isEqualTo(3);
         assertThat(s.sink().retry().retryDelay()).isEqualTo(Duration.ofSeconds(1));
-        assertThat(s.sink().delivery().maxBufferedBytes()).isEqualTo(256 * MIB);
+        assertThat(s.sink().delivery().maxBufferedBytes()).isEqualTo(72 * MIB);
         assertThat(s.sink().delivery().errorsTolerance()).isEqualTo(ErrorTolerance.NONE);
         assertThat(s.sink().delivery().dlqPrefix()).isEqualTo("_dlq");
         assertThat(s.sink().delivery().shutdownTimeout()).isEqualTo(Duration.ofSeconds(30));

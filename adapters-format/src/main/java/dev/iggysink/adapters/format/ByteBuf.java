@@ -18,7 +18,8 @@ import java.util.Arrays;
  * memory with 1 MiB regions, a heap of 256 MiB).
  *
  * <p>At seal time {@link #takeFileBytes} hands the chunks over as they are: the sealed file is never gathered into
- * one array.
+ * one array. Chunks come from a {@link ChunkPool} and go back to it when the buffer lets go of them unread
+ * ({@link #release}, {@link #truncate}) or when the sealed file's owner releases it after the upload.
  */
 final class ByteBuf {
     /** Room for an array header (16 bytes with compressed class pointers, 24 without) and then some. */
@@ -27,6 +28,7 @@ final class ByteBuf {
     private static final int MAX_LENGTH = Integer.MAX_VALUE - 8;
     private static final byte[] EMPTY = new byte[0];
 
+    private final ChunkPool pool;
     private byte[][] chunks = new byte[4][];
     /** Bytes used in each chunk before the current one. */
     private int[] fills = new int[4];
@@ -39,7 +41,12 @@ final class ByteBuf {
     private int before;
 
     ByteBuf(int initialCapacity) {
-        current = new byte[Math.max(16, initialCapacity)];
+        this(initialCapacity, ChunkPool.SHARED);
+    }
+
+    ByteBuf(int initialCapacity, ChunkPool pool) {
+        this.pool = pool;
+        current = pool.take(Math.max(16, initialCapacity));
         chunks[0] = current;
         count = 1;
     }
@@ -52,7 +59,8 @@ final class ByteBuf {
     void truncate(int newLength) {
         if (newLength < 0 || newLength > length()) throw new IllegalArgumentException("bad length " + newLength);
         while (newLength < before) {
-            chunks[--count] = null;
+            pool.give(chunks[--count]);
+            chunks[count] = null;
             current = chunks[count - 1];
             pos = fills[count - 1];
             before -= pos;
@@ -134,7 +142,12 @@ final class ByteBuf {
      * the buffer lets go of its chunks: a sealed file's bytes then live once on the heap while it uploads.
      */
     byte[] takeBytes() {
-        byte[] out = count == 1 && pos == current.length ? current : toByteArray();
+        if (count == 1 && pos == current.length) {
+            byte[] out = current;
+            forget();
+            return out;
+        }
+        byte[] out = toByteArray();
         release();
         return out;
     }
@@ -145,8 +158,12 @@ final class ByteBuf {
      */
     FileBytes takeFileBytes() {
         fills[count - 1] = pos;
-        FileBytes out = FileBytes.ofChunks(Arrays.copyOf(chunks, count), Arrays.copyOf(fills, count));
-        release();
+        byte[][] taken = Arrays.copyOf(chunks, count);
+        ChunkPool to = pool;
+        FileBytes out = FileBytes.ofChunks(taken, Arrays.copyOf(fills, count), () -> {
+            for (byte[] chunk : taken) to.give(chunk);
+        });
+        forget();
         return out;
     }
 
@@ -165,8 +182,16 @@ final class ByteBuf {
         };
     }
 
-    /** Empties the buffer and drops its chunks. */
+    /** Empties the buffer and gives its chunks back to the pool: nothing may read them any more. */
     void release() {
+        for (int i = 0; i < count; i++) {
+            if (chunks[i] != null && chunks[i].length > 0) pool.give(chunks[i]);
+        }
+        forget();
+    }
+
+    /** Empties the buffer and drops its chunks, which someone else now owns. */
+    private void forget() {
         Arrays.fill(chunks, null);
         current = EMPTY;
         chunks[0] = current;
@@ -225,7 +250,7 @@ final class ByteBuf {
             fills[count - 1] = pos;
             before += pos;
         }
-        current = new byte[size];
+        current = pool.take(size);
         chunks[count++] = current;
         pos = 0;
     }

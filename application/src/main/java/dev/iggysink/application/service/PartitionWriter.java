@@ -83,6 +83,8 @@ final class PartitionWriter {
     private final PartitionNotes notes = new PartitionNotes();
     /** The next sealed file is this generation's first since the partition was assigned (see Uploader). */
     private boolean firstFileSinceAssignment;
+    /** Record bytes encoded by the current {@link #accept}, reported once at its end. */
+    private long encodedBytes;
 
     private PartitionWriter(PartitionRef partition, long committed, RecordCodec codec, FileLayout layout,
                     RotationPolicy policy, int maxOpenFiles, ErrorTolerance tolerance, String dlqPrefix,
@@ -146,6 +148,16 @@ final class PartitionWriter {
      * the ones after it stay unread, so nothing past it can be committed.
      */
     void accept(List<SinkRecord> records) {
+        try {
+            acceptAll(records);
+        } finally {
+            // Once per poll, not per record: the metrics registry's lookup costs more than the counting.
+            if (encodedBytes > 0) metrics.encoded(partition, encodedBytes);
+            encodedBytes = 0;
+        }
+    }
+
+    private void acceptAll(List<SinkRecord> records) {
         for (SinkRecord record : records) {
             if (halted != null) return;
             if (record.offset() < ledger.position()) continue; // a poll overlapping what was already read
@@ -197,7 +209,7 @@ final class PartitionWriter {
         long held = Math.max(slot.file.recordBytes(), slot.encoder.heapBytes());
         budget.reserve(held - slot.reserved);
         slot.reserved = held;
-        metrics.encoded(partition, recordBytes);
+        encodedBytes += recordBytes;
         Slot target = slot;
         policy.afterAppend(target.file).ifPresent(reason -> seal(target, reason));
     }

@@ -151,6 +151,8 @@ final class Uploader implements AutoCloseable {
                     }
                 }
                 store.put(key, content, job.contentType());
+                // put has returned in this thread, and nothing reads a durable file again: its arrays may be reused.
+                content.release();
                 objects.incrementAndGet();
                 bytes.addAndGet(content.length());
                 metrics.uploaded(job.file().partition(), content.length(), Duration.between(started, clock.instant()));

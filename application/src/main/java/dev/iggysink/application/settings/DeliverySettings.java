@@ -10,6 +10,12 @@ import java.util.Objects;
 public record DeliverySettings(long maxBufferedBytes, ErrorTolerance errorsTolerance, String dlqPrefix,
                                Duration shutdownTimeout, int uploadConcurrency) {
     public static final int DEFAULT_UPLOAD_CONCURRENCY = 4;
+    /**
+     * 72 MiB: what the launcher's default heap holds (-Xmx256m, of which the serial collector gives 247 MiB to
+     * objects; 2 x budget + 96 MiB, see HeapFit), and room for one 8 MiB file (the default max_file_size) open on
+     * each of 8 partitions with one more uploading.
+     */
+    public static final long DEFAULT_MAX_BUFFERED_BYTES = 72L << 20;
 
     public DeliverySettings {
         Objects.requireNonNull(errorsTolerance, "errorsTolerance");
@@ -20,7 +26,7 @@ public record DeliverySettings(long maxBufferedBytes, ErrorTolerance errorsToler
     }
 
     public static DeliverySettings defaults() {
-        return new DeliverySettings(256L * 1024 * 1024, ErrorTolerance.NONE, "_dlq", Duration.ofSeconds(30),
+        return new DeliverySettings(DEFAULT_MAX_BUFFERED_BYTES, ErrorTolerance.NONE, "_dlq", Duration.ofSeconds(30),
                 DEFAULT_UPLOAD_CONCURRENCY);
     }
 }

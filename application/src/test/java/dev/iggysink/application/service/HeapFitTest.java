@@ -2,6 +2,7 @@ package dev.iggysink.application.service;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.iggysink.application.settings.DeliverySettings;
 import org.junit.jupiter.api.Test;
 
 class HeapFitTest {
@@ -11,6 +12,13 @@ class HeapFitTest {
     void the_default_budget_stays_when_the_heap_holds_it() {
         assertThat(HeapFit.budget("s3", 256 * MIB, 6L * 1024 * MIB)).isEqualTo(256 * MIB);
         assertThat(HeapFit.budget("s3", 256 * MIB, 608 * MIB)).isEqualTo(256 * MIB);
+    }
+
+    @Test
+    void the_default_budget_fits_the_launchers_heap_as_the_serial_collector_reports_it() {
+        long launcherHeap = 247 * MIB; // Runtime.maxMemory() of -Xmx256m -XX:+UseSerialGC: one survivor space less
+        assertThat(HeapFit.budget("s3", DeliverySettings.DEFAULT_MAX_BUFFERED_BYTES, launcherHeap))
+                .isEqualTo(DeliverySettings.DEFAULT_MAX_BUFFERED_BYTES);
     }
 
     @Test

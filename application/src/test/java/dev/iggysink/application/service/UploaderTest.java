@@ -5,7 +5,10 @@ import static org.awaitility.Awaitility.await;
 
 import dev.iggysink.application.port.out.FileBytes;
 import dev.iggysink.application.fakes.InMemoryObjectStore;
+import dev.iggysink.application.port.out.ObjectStore;
 import dev.iggysink.application.port.out.SinkMetrics;
+import dev.iggysink.application.port.out.StoreException;
+import dev.iggysink.application.port.out.StoredObject;
 import dev.iggysink.application.service.UploadResult.Outcome;
 import dev.iggysink.domain.buffer.SealedFile;
 import dev.iggysink.domain.message.PartitionRef;
@@ -16,6 +19,8 @@ import java.time.Duration;
 import java.time.InstantSource;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -74,6 +79,88 @@ class UploaderTest {
         assertThat(heard.retries).isEmpty();
         assertThat(store.objects()).containsKey("a");
         assertThat(uploader.trouble()).isEmpty();
+    }
+
+    /** A job whose bytes count their releases and remember whether the store was still reading them. */
+    private static final class Pooled {
+        final AtomicInteger releases = new AtomicInteger();
+        final AtomicBoolean releasedDuringPut = new AtomicBoolean();
+        final AtomicBoolean inPut = new AtomicBoolean();
+        final FileBytes bytes = FileBytes.ofChunks(new byte[][] {{1, 2}, {3}}, new int[] {2, 1}, () -> {
+            if (inPut.get()) releasedDuringPut.set(true);
+            releases.incrementAndGet();
+        });
+
+        UploadJob job(String key) {
+            SealedFile file = new SealedFile(P, key, 0, 0, 1, 3, 0, RotationReason.COUNT);
+            return new UploadJob(file, () -> bytes, "application/octet-stream", 3);
+        }
+    }
+
+    /** The store under test, marking the time inside each put. */
+    private ObjectStore watching(Pooled pooled) {
+        return new ObjectStore() {
+            @Override
+            public void put(String key, FileBytes content, String contentType) throws StoreException {
+                pooled.inPut.set(true);
+                try {
+                    store.put(key, content, contentType);
+                } finally {
+                    pooled.inPut.set(false);
+                }
+            }
+
+            @Override
+            public void probe() throws StoreException {
+                store.probe();
+            }
+
+            @Override
+            public List<StoredObject> list(String prefix) throws StoreException {
+                return store.list(prefix);
+            }
+
+            @Override
+            public byte[] get(String key) throws StoreException {
+                return store.get(key);
+            }
+
+            @Override
+            public void close() {
+                store.close();
+            }
+        };
+    }
+
+    @Test
+    void a_durable_file_is_released_for_reuse_once_after_its_put_returned_and_never_while_it_is_retried() {
+        Pooled pooled = new Pooled();
+        store.failNext(InMemoryObjectStore.unavailable(), InMemoryObjectStore.unavailable());
+        uploader = new Uploader(watching(pooled), new RetryPolicy(5, new Backoff(Duration.ofMillis(5),
+                Duration.ofMillis(5), 0)), InstantSource.system(), SinkMetrics.NONE, 2);
+        Heard heard = new Heard();
+        uploader.submit(pooled.job("a"), heard);
+
+        await().atMost(WAIT).until(() -> heard.results.size() == 1);
+        assertThat(heard.results.get(0).outcome()).isEqualTo(Outcome.DURABLE);
+        assertThat(heard.retries).hasSize(2);
+        assertThat(store.objects().get("a")).containsExactly(1, 2, 3);
+        assertThat(pooled.releases.get()).isEqualTo(1);
+        assertThat(pooled.releasedDuringPut.get()).isFalse();
+    }
+
+    @Test
+    void a_refused_file_is_not_released_since_nothing_says_no_one_reads_it() {
+        Pooled pooled = new Pooled();
+        store.refuseKeys(k -> true);
+        uploader = new Uploader(watching(pooled), new RetryPolicy(3, new Backoff(Duration.ofMillis(5),
+                Duration.ofMillis(5), 0)), InstantSource.system(), SinkMetrics.NONE, 1);
+        Heard heard = new Heard();
+        uploader.submit(pooled.job("a"), heard);
+
+        await().atMost(WAIT).until(() -> heard.results.size() == 1);
+        assertThat(heard.results.get(0).outcome()).isEqualTo(Outcome.REFUSED);
+        assertThat(pooled.releases.get()).isZero();
     }
 
     @Test

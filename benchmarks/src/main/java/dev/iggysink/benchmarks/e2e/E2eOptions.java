@@ -17,7 +17,7 @@ final class E2eOptions {
                                         or with spaces (default as_produced)
               --rotation R              size:8MiB | messages:1000 (default size:8MiB)
               --compression C           none | gzip | zstd (default none)
-              --max-buffered-bytes B    sink memory budget (default: the sink's, 256MiB)
+              --max-buffered-bytes B    sink memory budget (default: the sink's, 72MiB)
               --upload-concurrency C    sink upload_concurrency and the raw-PUT baseline's threads (default 4)
               --rotate-schedule D       the sink's rotate_schedule_interval, e.g. 1s (default unset)
               --latency                 trickle mode: the sink runs first, messages arrive at --trickle-rate for

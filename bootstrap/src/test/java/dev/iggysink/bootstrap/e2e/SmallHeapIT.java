@@ -41,7 +41,7 @@ class SmallHeapIT {
         for (int p = 0; p < PARTITIONS; p++) {
             fx.producer.sendJson(fx.stream, "events", p, PER_PARTITION, i -> payload.formatted(i));
         }
-        // Default max_buffered_bytes (256 MiB) and default 8 MiB files; the schedule seals the last partial files.
+        // Default max_buffered_bytes (72 MiB, more than 128 MiB of heap holds) and default 8 MiB files; the schedule seals the last partial files.
         Path config = fx.config(List.of("events"), "json", "rotate_schedule_interval = \"2s\"");
         List<String> cmd = new ArrayList<>(List.of(SinkProcess.javaBinary(), "-Xmx128m", "-XX:+UseSerialGC",
                 "-jar", SinkProcess.jar().toString(), "run", "--config", config.toString(),

@@ -4,16 +4,22 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.util.Objects;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * The bytes of one sealed file, as the encoder left them: a run of arrays (an encoder's buffer grows by chunks)
  * that are read in place and never copied into one. The store sends them as they are, so a pending file lives once
  * on the heap. Immutable and re-readable: every read starts afresh, so a retried upload sends the same bytes; the
  * arrays handed to it must not be written to afterwards.
+ *
+ * <p>Once the file is in the store, its owner calls {@link #release}: the encoder that made the arrays may then
+ * reuse them for later files. Nothing may read the bytes after that (reads then fail rather than send another file's
+ * bytes), so only the one who decides that no read is under way or will start releases: the uploader, in the thread
+ * whose {@code put} has returned.
  */
 public final class FileBytes {
     /** No bytes. */
-    public static final FileBytes EMPTY = new FileBytes(new byte[0][], new int[0], 0, 0);
+    public static final FileBytes EMPTY = new FileBytes(new byte[0][], new int[0], 0, 0, new Owner(null));
 
     /** Receives the file's bytes a chunk at a time. */
     @FunctionalInterface
@@ -27,12 +33,24 @@ public final class FileBytes {
     /** Where this view starts in the concatenated chunks. */
     private final long start;
     private final long length;
+    /** Shared by a file and its slices: one release for all. */
+    private final Owner owner;
 
-    private FileBytes(byte[][] chunks, int[] used, long start, long length) {
+    private FileBytes(byte[][] chunks, int[] used, long start, long length, Owner owner) {
         this.chunks = chunks;
         this.used = used;
         this.start = start;
         this.length = length;
+        this.owner = owner;
+    }
+
+    private static final class Owner {
+        final AtomicBoolean released = new AtomicBoolean();
+        final Runnable onRelease;
+
+        Owner(Runnable onRelease) {
+            this.onRelease = onRelease;
+        }
     }
 
     /** The whole array, not copied. */
@@ -43,20 +61,28 @@ public final class FileBytes {
     /** The first {@code length} bytes of {@code bytes}, not copied. */
     public static FileBytes of(byte[] bytes, int length) {
         Objects.checkFromIndexSize(0, length, bytes.length);
-        return new FileBytes(new byte[][] {bytes}, new int[] {length}, 0, length);
+        return new FileBytes(new byte[][] {bytes}, new int[] {length}, 0, length, new Owner(null));
     }
 
     /**
      * The first {@code used[i]} bytes of each {@code chunks[i]}, in order; the chunks themselves are not copied.
      */
     public static FileBytes ofChunks(byte[][] chunks, int[] used) {
+        return ofChunks(chunks, used, null);
+    }
+
+    /**
+     * As {@link #ofChunks(byte[][], int[])}; {@code onRelease} (may be null) runs once, at the first {@link #release},
+     * and may reuse the chunks.
+     */
+    public static FileBytes ofChunks(byte[][] chunks, int[] used, Runnable onRelease) {
         if (chunks.length != used.length) throw new IllegalArgumentException("one used length per chunk");
         long total = 0;
         for (int i = 0; i < chunks.length; i++) {
             Objects.checkFromIndexSize(0, used[i], chunks[i].length);
             total += used[i];
         }
-        return new FileBytes(chunks.clone(), used.clone(), 0, total);
+        return new FileBytes(chunks.clone(), used.clone(), 0, total, new Owner(onRelease));
     }
 
     public long length() {
@@ -68,11 +94,29 @@ public final class FileBytes {
         if (offset < 0 || length < 0 || offset > this.length - length) {
             throw new IndexOutOfBoundsException("slice " + offset + "+" + length + " of " + this.length + " bytes");
         }
-        return new FileBytes(chunks, used, start + offset, length);
+        return new FileBytes(chunks, used, start + offset, length, owner);
+    }
+
+    /**
+     * Declares that the bytes (of this file and every slice of it) will not be read again, so that their arrays can
+     * be reused; the second and later calls do nothing. Reads after it throw {@link IllegalStateException}. Bytes
+     * made without a release action (arrays nobody reuses, {@link #EMPTY}) stay readable.
+     */
+    public void release() {
+        if (owner.onRelease != null && owner.released.compareAndSet(false, true)) owner.onRelease.run();
+    }
+
+    public boolean released() {
+        return owner.released.get();
+    }
+
+    private void checkNotReleased() {
+        if (owner.released.get()) throw new IllegalStateException("file bytes read after release");
     }
 
     /** Hands every byte to {@code visitor} in order, in as few calls as the chunks allow. */
     public void forEachChunk(ChunkVisitor visitor) throws IOException {
+        checkNotReleased();
         long skip = start;
         long left = length;
         for (int i = 0; i < chunks.length && left > 0; i++) {
@@ -94,6 +138,7 @@ public final class FileBytes {
 
     /** A new stream over the bytes; each call starts at the beginning. */
     public InputStream openStream() {
+        checkNotReleased();
         return new ChunkStream();
     }
 

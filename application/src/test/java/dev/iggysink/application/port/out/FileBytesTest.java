@@ -92,4 +92,30 @@ class FileBytesTest {
         for (int b = in.read(); b >= 0; b = in.read()) out.write(b);
         return out.toByteArray();
     }
+
+    @Test
+    void release_runs_its_action_once_for_the_file_and_all_its_slices_and_reads_then_fail() {
+        int[] runs = {0};
+        FileBytes file = FileBytes.ofChunks(new byte[][] {{1, 2, 3}, {4, 5}}, new int[] {3, 2}, () -> runs[0]++);
+        FileBytes part = file.slice(1, 3);
+        assertThat(part.toByteArray()).containsExactly(2, 3, 4);
+
+        part.release();
+        file.release();
+        assertThat(runs[0]).isEqualTo(1);
+        assertThat(file.released()).isTrue();
+        assertThatThrownBy(file::toByteArray).isInstanceOf(IllegalStateException.class);
+        assertThatThrownBy(part::openStream).isInstanceOf(IllegalStateException.class);
+        assertThatThrownBy(() -> file.writeTo(new ByteArrayOutputStream())).isInstanceOf(IllegalStateException.class);
+        assertThat(file.length()).isEqualTo(5);
+    }
+
+    @Test
+    void bytes_without_a_release_action_stay_readable_so_the_shared_empty_file_survives_a_release() {
+        FileBytes.EMPTY.release();
+        assertThat(FileBytes.EMPTY.toByteArray()).isEmpty();
+        FileBytes plain = FileBytes.of(new byte[] {9});
+        plain.release();
+        assertThat(plain.toByteArray()).containsExactly(9);
+    }
 }
