@@ -265,6 +265,12 @@ final class FakeBroker {
             calls.add("close");
             closed = true;
             members.remove(this);
+            Deque<Supplier<CompletableFuture<?>>> q = faults.get("close");
+            if (q != null && !q.isEmpty()) {
+                @SuppressWarnings("unchecked")
+                CompletableFuture<Void> f = (CompletableFuture<Void>) q.poll().get();
+                return f;
+            }
             return CompletableFuture.completedFuture(null);
         }
     }
