@@ -63,6 +63,13 @@ final class AvroFileEncoder implements FileEncoder {
         return count;
     }
 
+    /** The file's buffer plus the block the writer holds until it is full ({@link #SYNC_INTERVAL}) and its copy. */
+    @Override
+    public long heapBytes() {
+        if (finished) return 0;
+        return out.capacity() + (writer == null ? 0 : 2L * SYNC_INTERVAL);
+    }
+
     @Override
     public FileBytes finish() {
         if (finished) throw new IllegalStateException("file already finished");

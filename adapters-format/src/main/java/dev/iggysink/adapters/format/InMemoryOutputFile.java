@@ -63,4 +63,9 @@ final class InMemoryOutputFile implements OutputFile {
     long size() {
         return bytes.length();
     }
+
+    /** The heap the file's buffer holds, used or not. */
+    long capacity() {
+        return bytes.capacity();
+    }
 }

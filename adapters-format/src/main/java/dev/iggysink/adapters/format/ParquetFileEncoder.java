@@ -81,6 +81,17 @@ final class ParquetFileEncoder implements FileEncoder {
         return count;
     }
 
+    /**
+     * The file written so far plus the row group still held in column buffers (parquet-mr counts both in its data
+     * size): an open Parquet file holds up to {@link #ROW_GROUP_BYTES} before any of it reaches the file.
+     */
+    @Override
+    public long heapBytes() {
+        if (finished) return 0;
+        long buffered = Math.max(0, writer.getDataSize() - file.size());
+        return file.capacity() + buffered;
+    }
+
     @Override
     public FileBytes finish() {
         if (finished) throw new IllegalStateException("file already finished");
