@@ -5,7 +5,8 @@
  * records.
  *
  * <p>Everything {@code org.apache.iggy} (and Netty) stays inside this package: the application sees
- * {@code SinkRecord}s, {@code Batch}es and {@code SourceException}s only. The seam {@code IggyConnection} exists so the session logic
- * (timeouts, rebuilds, ownership, monotonic commits) is tested without a broker; it must stay package-private.
+ * {@code SinkRecord}s, {@code Batch}es and {@code SourceException}s only. The seam {@code IggyConnection} exists so
+ * the session logic (timeouts, rebuilds, ownership, monotonic commits) is tested without a broker; it must stay
+ * package-private.
  */
 package dev.iggysink.adapters.iggy;
