@@ -22,6 +22,7 @@ import org.apache.iggy.client.async.tcp.UsersTcpClient;
 import org.apache.iggy.consumergroup.Consumer;
 import org.apache.iggy.consumergroup.ConsumerGroupMember;
 import org.apache.iggy.exception.IggyNotConnectedException;
+import org.apache.iggy.exception.IggyTlsException;
 import org.apache.iggy.identifier.ConsumerId;
 import org.apache.iggy.identifier.StreamId;
 import org.apache.iggy.identifier.TopicId;
@@ -76,9 +77,14 @@ final class AsyncIggyConnection implements IggyConnection {
             Optional<File> caFile = settings.tlsCaFile().filter(f -> !f.isBlank()).map(File::new);
             connection = new AsyncTcpConnection(settings.host(), settings.port(), settings.tlsEnabled(), caFile, pool,
                     Optional.of(callTimeout));
-        } catch (RuntimeException e) {
-            // A bad CA file fails here; as a failed future it reaches the caller's one error path.
+        } catch (IggyTlsException e) {
             return CompletableFuture.failedFuture(e);
+        } catch (RuntimeException e) {
+            // Netty refuses a CA file that holds no certificate with an IllegalArgumentException: with TLS on, a
+            // failure here is the TLS setup, which no retry fixes. As a failed future it takes the callers' one
+            // error path.
+            return CompletableFuture.failedFuture(settings.tlsEnabled()
+                    ? new IggyTlsException("cannot set up TLS: " + e.getMessage(), e) : e);
         }
         clients = new Clients(connection);
         return connection.connect();
