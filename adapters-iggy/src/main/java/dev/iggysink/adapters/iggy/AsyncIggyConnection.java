@@ -1,5 +1,9 @@
 package dev.iggysink.adapters.iggy;
 
+import dev.iggysink.domain.message.PartitionRef;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+import java.io.File;
 import java.math.BigInteger;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -7,60 +11,105 @@ import java.util.List;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.concurrent.CompletableFuture;
-import org.apache.iggy.client.async.tcp.AsyncIggyTcpClient;
-import org.apache.iggy.client.async.tcp.AsyncIggyTcpClientBuilder;
+import org.apache.iggy.client.async.tcp.AsyncTcpConnection;
+import org.apache.iggy.client.async.tcp.AsyncTcpConnection.TCPConnectionPoolConfig;
+import org.apache.iggy.client.async.tcp.ConsumerGroupsTcpClient;
+import org.apache.iggy.client.async.tcp.ConsumerOffsetsTcpClient;
+import org.apache.iggy.client.async.tcp.PersonalAccessTokensTcpClient;
+import org.apache.iggy.client.async.tcp.StreamsTcpClient;
+import org.apache.iggy.client.async.tcp.TopicsTcpClient;
+import org.apache.iggy.client.async.tcp.UsersTcpClient;
 import org.apache.iggy.consumergroup.Consumer;
 import org.apache.iggy.consumergroup.ConsumerGroupMember;
+import org.apache.iggy.exception.IggyNotConnectedException;
+import org.apache.iggy.exception.IggyTlsException;
 import org.apache.iggy.identifier.ConsumerId;
 import org.apache.iggy.identifier.StreamId;
 import org.apache.iggy.identifier.TopicId;
-import org.apache.iggy.message.PolledMessages;
 import org.apache.iggy.message.PollingStrategy;
 import org.apache.iggy.partition.Partition;
+import org.apache.iggy.serde.BytesSerializer;
+import org.apache.iggy.serde.CommandCode;
 
-/** {@link IggyConnection} over the async TCP client of {@code org.apache.iggy:iggy} 0.8.0. */
+/**
+ * {@link IggyConnection} over the TCP connection of {@code org.apache.iggy:iggy} 0.8.0. It builds the connection and
+ * the sub-clients itself, as {@code AsyncIggyTcpClient.connect()} does, so that a poll can be sent on the connection
+ * directly and its answer decoded by {@link PollResponseDecoder} rather than by the client's message objects. Every
+ * other call goes through the client's sub-clients, which share the connection and so its login (the connection
+ * keeps the login frame it sent and replays it on a new channel).
+ */
 final class AsyncIggyConnection implements IggyConnection {
-    private final AsyncIggyTcpClient client;
+    private final IggySettings settings;
+    private final Duration callTimeout;
+    private volatile Clients clients;
+
+    private record Clients(AsyncTcpConnection connection, UsersTcpClient users,
+                           PersonalAccessTokensTcpClient tokens, StreamsTcpClient streams, TopicsTcpClient topics,
+                           ConsumerGroupsTcpClient groups, ConsumerOffsetsTcpClient offsets) {
+        Clients(AsyncTcpConnection c) {
+            this(c, new UsersTcpClient(c), new PersonalAccessTokensTcpClient(c), new StreamsTcpClient(c),
+                    new TopicsTcpClient(c), new ConsumerGroupsTcpClient(c), new ConsumerOffsetsTcpClient(c));
+        }
+    }
 
     AsyncIggyConnection(IggySettings settings, Duration callTimeout) {
-        AsyncIggyTcpClientBuilder builder = AsyncIggyTcpClient.builder()
-                .host(settings.host())
-                .port(settings.port())
-                // One channel = one server-side client = one group member. A second pooled channel would be an
-                // auto-logged-in stranger to the group (5006) or see another member's assignment.
-                .connectionPoolSize(1)
-                .connectionTimeout(callTimeout)
-                .acquireTimeout(callTimeout)
-                .tls(settings.tlsEnabled());
-        settings.tlsCaFile().ifPresent(builder::tlsCertificate);
-        this.client = builder.build();
+        this.settings = settings;
+        this.callTimeout = callTimeout;
+        if (callTimeout.toMillis() > Integer.MAX_VALUE) {
+            throw new IllegalArgumentException("the Iggy call timeout must be at most " + Integer.MAX_VALUE
+                    + " ms, was " + callTimeout.toMillis());
+        }
     }
 
     @Override
     public CompletableFuture<Void> connect() {
-        return client.connect();
+        if (clients != null) {
+            return CompletableFuture.failedFuture(new IllegalStateException("already connected"));
+        }
+        AsyncTcpConnection connection;
+        try {
+            // One channel = one server-side client = one group member. A second pooled channel would be an
+            // auto-logged-in stranger to the group (5006) or see another member's assignment.
+            TCPConnectionPoolConfig pool = new TCPConnectionPoolConfig.Builder()
+                    .setMaxConnections(1)
+                    .setAcquireTimeoutMillis(Math.max(1, callTimeout.toMillis()))
+                    .build();
+            Optional<File> caFile = settings.tlsCaFile().filter(f -> !f.isBlank()).map(File::new);
+            connection = new AsyncTcpConnection(settings.host(), settings.port(), settings.tlsEnabled(), caFile, pool,
+                    Optional.of(callTimeout));
+        } catch (IggyTlsException e) {
+            return CompletableFuture.failedFuture(e);
+        } catch (RuntimeException e) {
+            // Netty refuses a CA file that holds no certificate with an IllegalArgumentException: with TLS on, a
+            // failure here is the TLS setup, which no retry fixes. As a failed future it takes the callers' one
+            // error path.
+            return CompletableFuture.failedFuture(settings.tlsEnabled()
+                    ? new IggyTlsException("cannot set up TLS: " + e.getMessage(), e) : e);
+        }
+        clients = new Clients(connection);
+        return connection.connect();
     }
 
     @Override
     public CompletableFuture<Void> login(String username, String password) {
-        // users().login, not client.login(): the latter needs the credentials in the builder, and we keep the
-        // password out of long-lived objects.
-        return client.users().login(username, password).thenApply(identity -> null);
+        // The password goes into the login frame only (which the connection keeps to log in again on a new
+        // channel), never into a builder or a field of ours.
+        return clients().users().login(username, password).thenApply(identity -> null);
     }
 
     @Override
     public CompletableFuture<Void> loginWithToken(String token) {
-        return client.personalAccessTokens().loginWithPersonalAccessToken(token).thenApply(identity -> null);
+        return clients().tokens().loginWithPersonalAccessToken(token).thenApply(identity -> null);
     }
 
     @Override
     public CompletableFuture<Boolean> streamExists(String stream) {
-        return client.streams().getStream(StreamId.of(stream)).thenApply(Optional::isPresent);
+        return clients().streams().getStream(StreamId.of(stream)).thenApply(Optional::isPresent);
     }
 
     @Override
     public CompletableFuture<Optional<List<Integer>>> topicPartitions(String stream, String topic) {
-        return client.topics().getTopic(StreamId.of(stream), TopicId.of(topic)).thenApply(found -> found.map(t -> {
+        return clients().topics().getTopic(StreamId.of(stream), TopicId.of(topic)).thenApply(found -> found.map(t -> {
             List<Integer> ids = new ArrayList<>();
             for (Partition p : t.partitions()) {
                 ids.add(Math.toIntExact(p.id()));
@@ -77,7 +126,7 @@ final class AsyncIggyConnection implements IggyConnection {
 
     @Override
     public CompletableFuture<Optional<List<List<Integer>>>> groupMembers(String stream, String topic, String group) {
-        return client.consumerGroups()
+        return clients().groups()
                 .getConsumerGroup(StreamId.of(stream), TopicId.of(topic), ConsumerId.of(group))
                 .thenApply(found -> found.map(g -> {
                     List<List<Integer>> members = new ArrayList<>();
@@ -90,32 +139,46 @@ final class AsyncIggyConnection implements IggyConnection {
 
     @Override
     public CompletableFuture<Void> createGroup(String stream, String topic, String group) {
-        return client.consumerGroups().createConsumerGroup(StreamId.of(stream), TopicId.of(topic), group)
+        return clients().groups().createConsumerGroup(StreamId.of(stream), TopicId.of(topic), group)
                 .thenApply(details -> null);
     }
 
     @Override
     public CompletableFuture<Void> joinGroup(String stream, String topic, String group) {
-        return client.consumerGroups().joinConsumerGroup(StreamId.of(stream), TopicId.of(topic), ConsumerId.of(group));
+        return clients().groups().joinConsumerGroup(StreamId.of(stream), TopicId.of(topic), ConsumerId.of(group));
     }
 
     @Override
     public CompletableFuture<Void> leaveGroup(String stream, String topic, String group) {
-        return client.consumerGroups()
+        return clients().groups()
                 .leaveConsumerGroup(StreamId.of(stream), TopicId.of(topic), ConsumerId.of(group));
     }
 
     @Override
-    public CompletableFuture<PolledMessages> poll(String stream, String topic, String group, int partition,
-                                                  long offset, int count) {
-        // The Consumer overload: the Long-id overloads always build a single consumer, never a group member.
-        return client.messages().pollMessages(StreamId.of(stream), TopicId.of(topic), Optional.of((long) partition),
-                groupConsumer(group), PollingStrategy.offset(BigInteger.valueOf(offset)), (long) count, false);
+    public CompletableFuture<PolledRecords> poll(PartitionRef partition, String group, long offset, int count) {
+        AsyncTcpConnection connection = clients().connection();
+        // The request as the client's MessagesTcpClient.pollMessages writes it, with the Consumer (group member)
+        // form: consumer, stream, topic, explicit partition, offset strategy, count, no auto-commit.
+        ByteBuf request = Unpooled.buffer();
+        append(request, BytesSerializer.toBytes(groupConsumer(group)));
+        append(request, BytesSerializer.toBytes(StreamId.of(partition.stream())));
+        append(request, BytesSerializer.toBytes(TopicId.of(partition.topic())));
+        append(request, BytesSerializer.toBytes(Optional.of((long) partition.partitionId())));
+        append(request, BytesSerializer.toBytes(PollingStrategy.offset(BigInteger.valueOf(offset))));
+        request.writeIntLE(count);
+        request.writeByte(0);
+        return connection.send(CommandCode.Messages.POLL.getValue(), request).thenApply(response -> {
+            try {
+                return PollResponseDecoder.decode(response, partition);
+            } finally {
+                response.release();
+            }
+        });
     }
 
     @Override
     public CompletableFuture<OptionalLong> storedOffset(String stream, String topic, String group, int partition) {
-        return client.consumerOffsets()
+        return clients().offsets()
                 .getConsumerOffset(StreamId.of(stream), TopicId.of(topic), Optional.of((long) partition),
                         groupConsumer(group))
                 .thenApply(info -> info.map(i -> OptionalLong.of(i.storedOffset().longValueExact()))
@@ -127,13 +190,30 @@ final class AsyncIggyConnection implements IggyConnection {
                                                long offset) {
         // Always the explicit partition: without it the server stores on the partition its round-robin would poll
         // next, which is not the one we mean when the member owns several.
-        return client.consumerOffsets().storeConsumerOffset(StreamId.of(stream), TopicId.of(topic),
+        return clients().offsets().storeConsumerOffset(StreamId.of(stream), TopicId.of(topic),
                 Optional.of((long) partition), groupConsumer(group), BigInteger.valueOf(offset));
     }
 
     @Override
     public CompletableFuture<Void> close() {
-        return client.close();
+        Clients c = clients;
+        return c == null ? CompletableFuture.completedFuture(null) : c.connection().close();
+    }
+
+    private Clients clients() {
+        Clients c = clients;
+        if (c == null) {
+            throw new IggyNotConnectedException();
+        }
+        return c;
+    }
+
+    private static void append(ByteBuf request, ByteBuf part) {
+        try {
+            request.writeBytes(part);
+        } finally {
+            part.release();
+        }
     }
 
     private static Consumer groupConsumer(String group) {

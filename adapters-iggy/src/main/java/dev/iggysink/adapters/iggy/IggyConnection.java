@@ -1,10 +1,10 @@
 package dev.iggysink.adapters.iggy;
 
+import dev.iggysink.domain.message.PartitionRef;
 import java.util.List;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.concurrent.CompletableFuture;
-import org.apache.iggy.message.PolledMessages;
 
 /**
  * The few Iggy calls the source makes, each as a future the caller bounds with its own timeout (the 0.8 client has
@@ -33,9 +33,11 @@ interface IggyConnection {
 
     CompletableFuture<Void> leaveGroup(String stream, String topic, String group);
 
-    /** An explicit-partition poll from {@code offset}, never auto-committing. */
-    CompletableFuture<PolledMessages> poll(String stream, String topic, String group, int partition, long offset,
-                                           int count);
+    /**
+     * An explicit-partition poll from {@code offset}, never auto-committing, its answer decoded into records of
+     * {@code partition}. An answer that cannot be decoded fails the future with a {@link PollResponseException}.
+     */
+    CompletableFuture<PolledRecords> poll(PartitionRef partition, String group, long offset, int count);
 
     CompletableFuture<OptionalLong> storedOffset(String stream, String topic, String group, int partition);
 

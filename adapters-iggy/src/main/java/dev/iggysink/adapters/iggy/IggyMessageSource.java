@@ -23,8 +23,6 @@ import java.util.concurrent.TimeoutException;
 import java.util.function.LongSupplier;
 import java.util.function.Supplier;
 import org.apache.iggy.exception.IggyTlsException;
-import org.apache.iggy.message.Message;
-import org.apache.iggy.message.PolledMessages;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -188,21 +186,20 @@ public final class IggyMessageSource implements MessageSource {
     private Batch pollOn(IggyConnection c, PartitionRef p, long from, int max) throws SourceException {
         long epochNow = epoch;
         int id = p.partitionId();
-        PolledMessages r = await(() -> c.poll(stream, topic, group, id, from, max),
-                "poll " + p + " from offset " + from);
-        List<Message> messages = r.messages() == null ? List.of() : r.messages();
+        PolledRecords r = await(() -> c.poll(p, group, from, max), "poll " + p + " from offset " + from);
+        List<SinkRecord> polled = r.records();
         long reportedId = r.partitionId();
-        long current = r.currentOffset().longValueExact();
+        long current = r.currentOffset();
         if (reportedId != id) {
             // Only the "no partition resolved" answer carries another id (always 0); it never holds messages.
-            if (!messages.isEmpty()) {
+            if (!polled.isEmpty()) {
                 throw new SessionLostException("Iggy answered a poll of " + p + " with messages of partition "
                         + reportedId, null);
             }
             return new Batch(p, false, epochNow, -1, List.of());
         }
-        if (!messages.isEmpty()) {
-            List<SinkRecord> records = convert(p, messages, from);
+        if (!polled.isEmpty()) {
+            List<SinkRecord> records = atOrAfter(polled, from);
             long last = records.isEmpty() ? -1 : records.get(records.size() - 1).offset();
             return new Batch(p, true, epochNow, Math.max(current, last), records);
         }
@@ -225,9 +222,8 @@ public final class IggyMessageSource implements MessageSource {
     }
 
     private boolean holdsOffsetZero(IggyConnection c, PartitionRef p) throws SourceException {
-        PolledMessages probe = await(() -> c.poll(stream, topic, group, p.partitionId(), 0, 1),
-                "poll " + p + " from offset 0");
-        return probe.partitionId() == p.partitionId() && probe.messages() != null && !probe.messages().isEmpty();
+        PolledRecords probe = await(() -> c.poll(p, group, 0, 1), "poll " + p + " from offset 0");
+        return probe.partitionId() == p.partitionId() && !probe.records().isEmpty();
     }
 
     private boolean ownsEmptyPartitionZero(IggyConnection c) throws SourceException {
@@ -236,21 +232,20 @@ public final class IggyMessageSource implements MessageSource {
         return members.isPresent() && members.get().size() == 1 && members.get().get(0).contains(0);
     }
 
-    private List<SinkRecord> convert(PartitionRef p, List<Message> messages, long from) throws SourceException {
-        List<SinkRecord> records = new ArrayList<>(messages.size());
-        for (Message m : messages) {
-            try {
-                SinkRecord r = MessageConverter.toRecord(p, m);
-                if (r.offset() >= from) {
-                    records.add(r);
+    /** The records at or after {@code from}: the list itself when all are, as they nearly always are. */
+    private static List<SinkRecord> atOrAfter(List<SinkRecord> polled, long from) {
+        for (SinkRecord first : polled) {
+            if (first.offset() < from) {
+                List<SinkRecord> records = new ArrayList<>(polled.size());
+                for (SinkRecord r : polled) {
+                    if (r.offset() >= from) {
+                        records.add(r);
+                    }
                 }
-            } catch (ArithmeticException | IllegalArgumentException e) {
-                // A record we cannot represent must stop the partition, never be skipped silently.
-                throw new SourceException("message at offset " + m.header().offset() + " of " + p
-                        + " cannot be read: " + e.getMessage(), false, e);
+                return records;
             }
         }
-        return records;
+        return polled;
     }
 
     // ---- session ------------------------------------------------------------------------------------------------
@@ -399,6 +394,14 @@ public final class IggyMessageSource implements MessageSource {
     private SourceException translate(Throwable failure, String what) {
         Throwable cause = IggyFailures.unwrap(failure);
         int code = IggyFailures.errorCode(cause);
+        if (cause instanceof PollResponseException bad) {
+            // Bytes off the layout: the stream they came over cannot be trusted. A value a record cannot carry:
+            // the same message comes back on every retry, so the partition stops rather than skip it.
+            return bad.malformed()
+                    ? new SessionLostException("Iggy sent a malformed answer to " + what + ": " + bad.getMessage(),
+                    bad)
+                    : new SourceException(bad.getMessage(), false, bad);
+        }
         if (cause instanceof IggyTlsException) {
             // A bad CA file or TLS setup does not fix itself by reconnecting.
             return new SourceException("TLS setup for Iggy at " + endpoint() + " failed: " + describe(cause), false,

@@ -1,6 +1,8 @@
 package dev.iggysink.adapters.iggy;
 
-import java.math.BigInteger;
+import dev.iggysink.domain.message.MessageId;
+import dev.iggysink.domain.message.PartitionRef;
+import dev.iggysink.domain.message.SinkRecord;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
@@ -15,12 +17,6 @@ import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Supplier;
 import org.apache.iggy.exception.IggyServerException;
-import org.apache.iggy.message.BytesMessageId;
-import org.apache.iggy.message.HeaderKey;
-import org.apache.iggy.message.HeaderValue;
-import org.apache.iggy.message.Message;
-import org.apache.iggy.message.MessageHeader;
-import org.apache.iggy.message.PolledMessages;
 
 /**
  * A scripted stand-in for one Iggy topic with one consumer group, answering as the 0.8 server does (see
@@ -38,7 +34,7 @@ final class FakeBroker {
     boolean reachable = true;
     boolean groupExists;
     RuntimeException connectFailure;
-    final List<List<Message>> partitions = new ArrayList<>();
+    final List<List<SinkRecord>> partitions = new ArrayList<>();
     final Map<Integer, Long> storedOffsets = new HashMap<>();
     final List<Conn> connections = new ArrayList<>();
     /** Join order; each member's owned partitions. */
@@ -63,16 +59,13 @@ final class FakeBroker {
     }
 
     void append(int partition, String... payloads) {
-        List<Message> p = partitions.get(partition);
+        List<SinkRecord> p = partitions.get(partition);
+        PartitionRef ref = new PartitionRef(stream, topic, partition);
         for (String payload : payloads) {
             long offset = p.size();
             byte[] bytes = payload.getBytes(java.nio.charset.StandardCharsets.UTF_8);
-            byte[] id = new byte[16];
-            id[15] = (byte) (offset + 1);
-            MessageHeader h = new MessageHeader(BigInteger.ZERO, new BytesMessageId(id), BigInteger.valueOf(offset),
-                    BigInteger.valueOf(1_700_000_000_000_000L + offset), BigInteger.ZERO, 0L, (long) bytes.length,
-                    BigInteger.ZERO);
-            p.add(new Message(h, bytes, Map.<HeaderKey, HeaderValue>of()));
+            p.add(new SinkRecord(ref, offset, 1_700_000_000_000_000L + offset, 0, new MessageId(0, offset + 1),
+                    List.of(), bytes));
         }
     }
 
@@ -83,6 +76,11 @@ final class FakeBroker {
     void failNext(String op, int code) {
         faults.computeIfAbsent(op, k -> new ArrayDeque<>())
                 .add(() -> CompletableFuture.failedFuture(new IggyServerException(code)));
+    }
+
+    /** The next call of {@code op} fails with {@code failure}, as a client-side failure (not a server code). */
+    void failNext(String op, RuntimeException failure) {
+        faults.computeIfAbsent(op, k -> new ArrayDeque<>()).add(() -> CompletableFuture.failedFuture(failure));
     }
 
     /** The next call of {@code op} fails with {@code code} after {@code sideEffect} ran (a racing client). */
@@ -224,18 +222,18 @@ final class FakeBroker {
         }
 
         @Override
-        public CompletableFuture<PolledMessages> poll(String s, String t, String g, int partition, long offset,
-                                                      int count) {
+        public CompletableFuture<PolledRecords> poll(PartitionRef ref, String g, long offset, int count) {
             return op("poll", () -> {
+                int partition = ref.partitionId();
                 if (!members.containsKey(this)) throw new IggyServerException(5006);
                 if (!members.get(this).contains(partition)) {
-                    return new PolledMessages(0L, BigInteger.ZERO, 0L, List.of());
+                    return new PolledRecords(0, 0, List.of());
                 }
-                List<Message> all = partitions.get(partition);
+                List<SinkRecord> all = partitions.get(partition);
                 long current = Math.max(0, all.size() - 1);
-                List<Message> out = new ArrayList<>();
+                List<SinkRecord> out = new ArrayList<>();
                 for (long o = offset; o < all.size() && out.size() < count; o++) out.add(all.get((int) o));
-                return new PolledMessages((long) partition, BigInteger.valueOf(current), (long) out.size(), out);
+                return new PolledRecords(partition, current, out);
             });
         }
 

@@ -297,6 +297,40 @@ class IggyMessageSourceTest {
     }
 
     @Test
+    void a_malformed_poll_answer_drops_the_connection_and_the_next_poll_runs_on_a_new_one() throws Exception {
+        broker.append(1, "a");
+        try (IggyMessageSource s = source()) {
+            s.connect();
+            broker.failNext("poll", PollResponseException.malformed("the poll answer for orders/created/1 ends"
+                    + " inside a message header"));
+
+            SourceException e = catchThrowableOfType(SourceException.class, () -> s.poll(p1, 0, 10));
+            assertThat(e.retryable()).isTrue();
+            assertThat(e.getMessage()).contains("malformed answer to poll orders/created/1 from offset 0")
+                    .contains("ends inside a message header");
+            assertThat(s.sessionEpoch()).isEqualTo(1);
+            assertThat(broker.connections.get(0).closed).isTrue();
+            assertThat(s.poll(p1, 0, 10).records()).hasSize(1);
+        }
+    }
+
+    @Test
+    void a_message_a_record_cannot_carry_stops_the_partition_with_its_offset_and_keeps_the_session()
+            throws Exception {
+        try (IggyMessageSource s = source()) {
+            s.connect();
+            broker.failNext("poll", PollResponseException.unreadable("message at offset 9223372036854775808 of"
+                    + " orders/created/1 cannot be read: the offset is above 9223372036854775807"));
+
+            SourceException e = catchThrowableOfType(SourceException.class, () -> s.poll(p1, 0, 10));
+            assertThat(e.retryable()).isFalse();
+            assertThat(e.getMessage()).startsWith("message at offset 9223372036854775808 of orders/created/1");
+            assertThat(s.sessionEpoch()).isZero();
+            assertThat(broker.connections).hasSize(1);
+        }
+    }
+
+    @Test
     void a_server_that_is_down_after_a_reset_is_retried_with_backoff_then_rejoined() throws Exception {
         broker.append(1, "a");
         try (IggyMessageSource s = source()) {

@@ -16,7 +16,10 @@ import org.apache.iggy.message.HeaderValue;
 import org.apache.iggy.message.Message;
 import org.apache.iggy.message.MessageHeader;
 
-/** Iggy {@link Message} to domain {@link SinkRecord}: the hot path, so no copies beyond what the client made. */
+/**
+ * Iggy {@link Message} to domain {@link SinkRecord}, as the sink converted the client's decoded poll answers before
+ * {@link PollResponseDecoder}: kept as the oracle the decoder is compared with.
+ */
 final class MessageConverter {
     private static final BigInteger U64_MASK = BigInteger.ONE.shiftLeft(64).subtract(BigInteger.ONE);
 
