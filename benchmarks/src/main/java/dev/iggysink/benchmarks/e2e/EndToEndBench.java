@@ -99,7 +99,7 @@ public final class EndToEndBench {
             Path config = runDir.resolve("connector.toml");
             int adminPort = freePort();
             Files.writeString(config, toml(iggy.address(), minio, adminPort), StandardCharsets.UTF_8);
-            Sample s = runSink(jar, config, runDir, adminPort, iggy, perPartition);
+            Sample s = runSink(jar, config, runDir, adminPort, iggy, perPartition, minio.pid());
             if (s == null) return 1;
             deleteStream(iggy);
             List<Long> sizes = new ArrayList<>();
@@ -136,6 +136,7 @@ public final class EndToEndBench {
             r.put("time_to_durable_last_ms", round((s.end - s.readAll) / 1e6));
             r.put("sink_exit", s.exit);
             putCpu(r, s.cpuFirst, s.cpuEnd, o.messages);
+            putCores(r, s, sinkSeconds);
             r.put("peak_rss_mib", s.peakRssKib / 1024);
             long[] heap = s.heapMib;
             r.put("heap_used_peak_mib", heap[0]);
@@ -174,10 +175,15 @@ public final class EndToEndBench {
         /** Child CPU ticks (user + system) at the first consumed record and when everything was committed. */
         long cpuFirst = -1;
         long cpuEnd = -1;
+        /** The same for MinIO and for this JVM (the in-JVM broker serving the polls), over the same window. */
+        long minioFirst = -1;
+        long minioEnd = -1;
+        long selfFirst = -1;
+        long selfEnd = -1;
     }
 
-    private Sample runSink(Path jar, Path config, Path runDir, int adminPort, IggyEndpoint iggy, long[] perPartition)
-            throws Exception {
+    private Sample runSink(Path jar, Path config, Path runDir, int adminPort, IggyEndpoint iggy, long[] perPartition,
+                           OptionalLong minioPid) throws Exception {
         Sample s = new Sample();
         s.producerRate = producerRate;
         Path jfr = o.jfr ? runDir.resolve("sink.jfr") : null;
@@ -210,6 +216,8 @@ public final class EndToEndBench {
                     if (consumed > 0 && s.first == 0) {
                         s.first = now;
                         s.cpuFirst = sink.cpuTicks();
+                        s.minioFirst = minioPid.isPresent() ? SinkChild.cpuTicksOf(minioPid.getAsLong()) : -1;
+                        s.selfFirst = SinkChild.cpuTicksOf(ProcessHandle.current().pid());
                     }
                     if (consumed >= o.messages && s.readAll == 0) s.readAll = now;
                     idle = s.readAll != 0 && SinkChild.sum(st, "pending_uploads") == 0;
@@ -221,6 +229,8 @@ public final class EndToEndBench {
                     if (covered(offsets, perPartition)) {
                         s.end = System.nanoTime();
                         s.cpuEnd = sink.cpuTicks();
+                        s.minioEnd = minioPid.isPresent() ? SinkChild.cpuTicksOf(minioPid.getAsLong()) : -1;
+                        s.selfEnd = SinkChild.cpuTicksOf(ProcessHandle.current().pid());
                         break;
                     }
                 }
@@ -557,6 +567,7 @@ public final class EndToEndBench {
                   cpu:       %s us/record (%s s user+system from the first record to the last commit); with start-up %s us/record (%s s)
                   last record: durable and committed %s ms after the sink had read it (SIGTERM flush: %s)
                   memory:    peak RSS %d MiB; heap used peak %d MiB, live max %d MiB, committed max %d MiB; buffered peak %s MiB, paused: %s
+                  cores:     sink %s + MinIO %s + broker (bench JVM) %s busy of %s
                   producer:  %,.0f msg/s; sink exit %s
                 """, r.get("name"), (double) r.get("records_per_s"), (double) r.get("payload_mb_per_s"),
                 (double) r.get("object_mb_per_s"), (double) r.get("objects_per_s"), (int) r.get("objects"),
@@ -567,6 +578,8 @@ public final class EndToEndBench {
                 r.get("time_to_durable_last_ms"), r.get("sigterm_needed"), (long) r.get("peak_rss_mib"),
                 (long) r.get("heap_used_peak_mib"), (long) r.get("heap_live_max_mib"),
                 (long) r.get("heap_committed_max_mib"), r.get("buffered_peak_mib"), r.get("paused_seen"),
+                r.getOrDefault("cores_sink", "-"), r.getOrDefault("cores_minio", "-"),
+                r.getOrDefault("cores_bench_jvm", "-"), r.getOrDefault("cores_machine", "-"),
                 (double) r.get("producer_records_per_s"), r.get("sink_exit"));
     }
 
@@ -597,6 +610,22 @@ public final class EndToEndBench {
         r.put("cpu_us_per_record", known ? round((end - first) * tick * 1e6 / records) : -1.0);
         r.put("cpu_total_s", end >= 0 ? round(end * tick) : -1.0);
         r.put("cpu_total_us_per_record", end >= 0 ? round(end * tick * 1e6 / records) : -1.0);
+    }
+
+    /**
+     * How many cores each process kept busy from the first record to the last commit: the sink, MinIO, and this JVM
+     * (the in-JVM broker serving the polls, plus the bench's own status reads), against the cores there are. When
+     * their sum is the machine, the sink's records/s are bound by the machine, not by waiting.
+     */
+    private static void putCores(Map<String, Object> r, Sample s, double seconds) {
+        double tick = 1.0 / SinkChild.clockTicksPerSecond();
+        r.put("cores_sink", s.cpuFirst >= 0 && s.cpuEnd >= s.cpuFirst
+                ? round((s.cpuEnd - s.cpuFirst) * tick / seconds) : -1.0);
+        r.put("cores_minio", s.minioFirst >= 0 && s.minioEnd >= s.minioFirst
+                ? round((s.minioEnd - s.minioFirst) * tick / seconds) : -1.0);
+        r.put("cores_bench_jvm", s.selfFirst >= 0 && s.selfEnd >= s.selfFirst
+                ? round((s.selfEnd - s.selfFirst) * tick / seconds) : -1.0);
+        r.put("cores_machine", Runtime.getRuntime().availableProcessors());
     }
 
     private static double round(double v) {

@@ -102,8 +102,13 @@ final class SinkChild implements AutoCloseable {
      * {@code /proc/<pid>/stat}); −1 when gone or not Linux.
      */
     long cpuTicks() {
+        return cpuTicksOf(process.pid());
+    }
+
+    /** As {@link #cpuTicks()} for any process, e.g. MinIO or this JVM (the in-JVM broker). */
+    static long cpuTicksOf(long pid) {
         try {
-            String stat = Files.readString(Path.of("/proc", Long.toString(process.pid()), "stat"));
+            String stat = Files.readString(Path.of("/proc", Long.toString(pid), "stat"));
             // Fields after the command name (which may hold spaces) start at "state", field 3; utime is 14.
             String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
             return Long.parseLong(f[11]) + Long.parseLong(f[12]);

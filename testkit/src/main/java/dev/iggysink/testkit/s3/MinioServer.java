@@ -131,6 +131,12 @@ public final class MinioServer implements AutoCloseable {
         return shared;
     }
 
+    /** The MinIO process's id, for measuring it; empty for an external store. */
+    public synchronized java.util.OptionalLong pid() {
+        return process == null || !process.isAlive() ? java.util.OptionalLong.empty()
+                : java.util.OptionalLong.of(process.pid());
+    }
+
     public URI endpoint() {
         return endpoint;
     }
