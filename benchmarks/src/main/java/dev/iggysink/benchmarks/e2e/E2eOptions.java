@@ -19,6 +19,7 @@ final class E2eOptions {
               --compression C           none | gzip | zstd (default none)
               --max-buffered-bytes B    sink memory budget (default: the sink's, 72MiB)
               --upload-concurrency C    sink upload_concurrency and the raw-PUT baseline's threads (default 4)
+              --batch-length N          the sink's batch_length, messages per poll (default 1000)
               --rotate-schedule D       the sink's rotate_schedule_interval, e.g. 1s (default unset)
               --latency                 trickle mode: the sink runs first, messages arrive at --trickle-rate for
                                         --trickle-seconds (defaults 20/s, 8 s; 2 partitions, rotate_schedule 1s);
@@ -45,6 +46,7 @@ final class E2eOptions {
     String compression = "none";
     String maxBufferedBytes;
     int uploadConcurrency = 4;
+    int batchLength = 1000;
     String name;
     String sinkJar;
     final List<String> sinkJavaOpts = new ArrayList<>();
@@ -94,6 +96,7 @@ final class E2eOptions {
                 case "--compression" -> o.compression = value(args, ++i, a).toLowerCase(Locale.ROOT);
                 case "--max-buffered-bytes" -> o.maxBufferedBytes = value(args, ++i, a);
                 case "--upload-concurrency" -> o.uploadConcurrency = Integer.parseInt(value(args, ++i, a));
+                case "--batch-length" -> o.batchLength = Integer.parseInt(value(args, ++i, a));
                 case "--name" -> o.name = value(args, ++i, a);
                 case "--sink-jar" -> o.sinkJar = value(args, ++i, a);
                 case "--sink-java-opts" -> o.sinkJavaOpts.addAll(List.of(value(args, ++i, a).trim().split("\\s+")));
@@ -127,8 +130,9 @@ final class E2eOptions {
             }
             o.messages = (long) o.trickleRate * o.trickleSeconds;
         }
-        if (o.messages <= 0 || o.partitions <= 0 || o.size <= 0 || o.uploadConcurrency <= 0) {
-            throw new IllegalArgumentException("--messages, --size, --partitions, --upload-concurrency must be > 0");
+        if (o.messages <= 0 || o.partitions <= 0 || o.size <= 0 || o.uploadConcurrency <= 0 || o.batchLength <= 0) {
+            throw new IllegalArgumentException(
+                    "--messages, --size, --partitions, --upload-concurrency, --batch-length must be > 0");
         }
         if (o.name == null) {
             o.name = (o.smoke ? "smoke-" : "") + (o.latency ? "latency-" : "") + o.format + "-" + Sizes.human(o.size) + "-" + o.rotationKind + "_"

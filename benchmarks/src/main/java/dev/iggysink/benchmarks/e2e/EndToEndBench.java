@@ -513,7 +513,7 @@ public final class EndToEndBench {
                 stream = "%s"
                 topics = ["%s"]
                 schema = "%s"
-                batch_length = 1000
+                batch_length = %d
                 poll_interval = "5ms"
                 consumer_group = "%s"
 
@@ -529,8 +529,8 @@ public final class EndToEndBench {
                 %s
                 [admin]
                 address = "127.0.0.1:%d"
-                """.formatted(iggyAddress, STREAM, TOPIC, schema, GROUP, BUCKET, PREFIX, minio.region(),
-                minio.endpoint(), minio.accessKey(), minio.secretKey(), plugin, adminPort);
+                """.formatted(iggyAddress, STREAM, TOPIC, schema, o.batchLength, GROUP, BUCKET, PREFIX,
+                minio.region(), minio.endpoint(), minio.accessKey(), minio.secretKey(), plugin, adminPort);
     }
 
     private StorageSettings storage(MinioServer minio) {
