@@ -29,7 +29,14 @@ final class Fetcher implements AutoCloseable {
     private final ExecutorService thread;
     private Ahead ahead;
     /** Payload bytes per record in the last non-empty poll; sizes the next poll against the memory budget. */
-    private long averageRecordBytes = 1;
+    /** What a record is taken to weigh until a poll tells: large, so that a first poll of large ones fits too. */
+    static final long FIRST_GUESS_RECORD_BYTES = 64 << 10;
+    /**
+     * A poll takes at most this share of the budget's room: its records are on the heap before they are encoded
+     * and counted, and a second poll can be in flight ahead of it.
+     */
+    static final int ROOM_SHARE = 4;
+    private long averageRecordBytes = FIRST_GUESS_RECORD_BYTES;
 
     Fetcher(String name, MessageSource source, MemoryBudget budget, int batchLength) {
         this.source = source;
@@ -91,12 +98,13 @@ final class Fetcher implements AutoCloseable {
     }
 
     /**
-     * {@code batch_length}, cut down so that one poll cannot overshoot the memory budget by more than about one
-     * record: a poll of 1,000 records of 64 KiB is 64 MiB on the heap before anything is encoded.
+     * {@code batch_length}, cut down so that one poll holds no more than a quarter of the budget's room (give or
+     * take one record): a poll of 1,000 records of 64 KiB is 64 MiB on the heap before anything is encoded, and
+     * with the poll ahead and a full budget of open files that ran a 256 MiB heap out.
      */
     int pollSize() {
         long room = Math.max(0, budget.max() - budget.used());
-        long fits = Math.max(1, room / Math.max(1, averageRecordBytes));
+        long fits = Math.max(1, room / ROOM_SHARE / Math.max(1, averageRecordBytes));
         return (int) Math.min(batchLength, fits);
     }
 

@@ -205,10 +205,14 @@ final class PartitionWriter {
         if (slot.file.isEmpty()) ledger.opened(record.offset());
         slot.file.add(record.offset(), record.timestampMicros(), recordBytes);
         ledger.read(record.offset());
-        // The budget holds what the heap carries: the record bytes, or the encoder's buffer when it runs ahead.
+        // The budget holds what the heap carries: the record bytes, or the encoder's buffer when it runs ahead. Only
+        // ever more: an encoder's own figure may drop (Parquet compresses a page), and the heap it held until then
+        // is not known to be free before the file is gone.
         long held = Math.max(slot.file.recordBytes(), slot.encoder.heapBytes());
-        budget.reserve(held - slot.reserved);
-        slot.reserved = held;
+        if (held > slot.reserved) {
+            budget.reserve(held - slot.reserved);
+            slot.reserved = held;
+        }
         encodedBytes += recordBytes;
         Slot target = slot;
         policy.afterAppend(target.file).ifPresent(reason -> seal(target, reason));

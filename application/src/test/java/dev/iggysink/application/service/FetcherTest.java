@@ -23,7 +23,8 @@ import org.junit.jupiter.api.Test;
 class FetcherTest {
     private final ScriptedMessageSource topic = new ScriptedMessageSource("s", "t", 2);
     private final AtomicInteger polls = new AtomicInteger();
-    private final MemoryBudget budget = new MemoryBudget(1 << 20);
+    /** Room for 64 records of the size assumed before the first poll, in a quarter of it. */
+    private final MemoryBudget budget = new MemoryBudget(16 << 20);
     private Fetcher fetcher;
 
     /** The topic, counting polls. */
@@ -121,13 +122,29 @@ class FetcherTest {
     }
 
     @Test
-    void polls_are_cut_to_what_still_fits_the_memory_budget() {
+    void polls_are_cut_to_a_quarter_of_what_still_fits_the_memory_budget() {
+        // A poll's records are on the heap before the budget counts them, and one poll can be ahead of another.
         fetcher = new Fetcher("s/t", counting, budget, 1000);
         topic.append(0, 1, i -> "x".repeat(1000));
         fetcher.learned(List.of(sampleRecord()), 1024); // 1 KiB per record
-        budget.reserve((1 << 20) - 10 * 1024);
+        budget.reserve(budget.max() - 40 * 1024);
 
         assertThat(fetcher.pollSize()).isEqualTo(10);
+    }
+
+    @Test
+    void before_the_first_poll_tells_the_record_size_records_are_taken_to_be_large() {
+        // 1,000 records of 64 KiB would be 64 MiB in one poll, two with the one ahead: the heap of a sink whose
+        // budget is 72 MiB ran out exactly so (1 KiB records then just start with a smaller first poll).
+        MemoryBudget budget72 = new MemoryBudget(72L << 20);
+        fetcher = new Fetcher("s/t", counting, budget72, 1000);
+
+        long firstPollBytes = (long) fetcher.pollSize() * (64 << 10);
+        assertThat(firstPollBytes).isLessThanOrEqualTo(budget72.max() / 4);
+
+        topic.append(0, 1, i -> "x".repeat(1000));
+        fetcher.learned(List.of(sampleRecord()), 1024);
+        assertThat(fetcher.pollSize()).isEqualTo(1000);
     }
 
     private dev.iggysink.domain.message.SinkRecord sampleRecord() {

@@ -141,10 +141,10 @@ class PartitionWriterTest {
         assertThat(w.halted()).isFalse();
     }
 
-    @Test
-    void the_budget_holds_the_encoders_buffer_when_it_runs_ahead_of_the_records_and_frees_it_with_the_upload() {
+    /** Lines, with an encoder that reports {@code heap} as the heap it holds (a buffer allocated ahead). */
+    private static dev.iggysink.application.port.out.RecordCodec buffered(java.util.function.LongSupplier heap) {
         LinesCodec lines = new LinesCodec();
-        dev.iggysink.application.port.out.RecordCodec buffered = new dev.iggysink.application.port.out.RecordCodec() {
+        return new dev.iggysink.application.port.out.RecordCodec() {
             @Override
             public dev.iggysink.application.port.out.DecodedRecord decode(SinkRecord record)
                     throws dev.iggysink.application.port.out.BadRecordException {
@@ -173,7 +173,7 @@ class PartitionWriterTest {
 
                     @Override
                     public long heapBytes() {
-                        return 64 * 1024; // a buffer allocated ahead, as the real encoders do
+                        return heap.getAsLong();
                     }
                 };
             }
@@ -188,6 +188,34 @@ class PartitionWriterTest {
                 return "application/x-ndjson";
             }
         };
+    }
+
+    @Test
+    void an_encoder_whose_heap_shrinks_keeps_its_reservation_until_the_upload() {
+        // Parquet's column buffers shrink when a page is compressed: what was reserved stays reserved.
+        long[] heap = {64 * 1024};
+        PartitionWriter w = new PartitionWriter(P, buffered(() -> heap[0]), new FileLayout(
+                OutputSettings.jsonLines("", "{topic}"), "jsonl"), RotationPolicy.byCount(3), 1, ErrorTolerance.NONE,
+                "_dlq", budget, InstantSource.system(), SinkMetrics.NONE,
+                (from, job, generation) -> handed.add(new Handed(job, generation)));
+        w.restart(-1, true);
+        w.accept(records(0, "a"));
+        assertThat(budget.used()).isEqualTo(64 * 1024);
+
+        heap[0] = 10 * 1024;
+        w.accept(records(1, "b"));
+        assertThat(w.halted()).isFalse();
+        assertThat(budget.used()).isEqualTo(64 * 1024);
+
+        w.accept(records(2, "c"));
+        assertThat(handed.get(0).job().reservedBytes()).isEqualTo(64 * 1024);
+        w.uploaded(result(handed.get(0), Outcome.DURABLE), handed.get(0).generation());
+        assertThat(budget.used()).isZero();
+    }
+
+    @Test
+    void the_budget_holds_the_encoders_buffer_when_it_runs_ahead_of_the_records_and_frees_it_with_the_upload() {
+        dev.iggysink.application.port.out.RecordCodec buffered = buffered(() -> 64 * 1024);
         PartitionWriter w = new PartitionWriter(P, buffered, new FileLayout(OutputSettings.jsonLines("", "{topic}"),
                 "jsonl"), RotationPolicy.byCount(3), 1, ErrorTolerance.NONE, "_dlq", budget, InstantSource.system(),
                 SinkMetrics.NONE, (from, job, generation) -> handed.add(new Handed(job, generation)));

@@ -175,6 +175,8 @@ public final class EndToEndBench {
         /** Child CPU ticks (user + system) at the first consumed record and when everything was committed. */
         long cpuFirst = -1;
         long cpuEnd = -1;
+        /** The latest reading while the child was alive. */
+        long cpuLast = -1;
         /** The same for MinIO and for this JVM (the in-JVM broker serving the polls), over the same window. */
         long minioFirst = -1;
         long minioEnd = -1;
@@ -207,6 +209,8 @@ public final class EndToEndBench {
                 }
                 long rss = sink.procKib("VmHWM");
                 if (rss > 0) s.peakRssKib = Math.max(s.peakRssKib, rss);
+                long cpuNow = sink.cpuTicks();
+                if (cpuNow >= 0) s.cpuLast = cpuNow;
                 String st = s.sigterm == 0 ? sink.status() : null;
                 boolean idle = false;
                 if (st != null) {
@@ -228,7 +232,10 @@ public final class EndToEndBench {
                     lastCommitCheck = now;
                     if (covered(offsets, perPartition)) {
                         s.end = System.nanoTime();
-                        s.cpuEnd = sink.cpuTicks();
+                        // A sink that already exited after its SIGTERM flush: its last reading, at most one loop
+                        // (5 ms) before it ended.
+                        long cpuEnd = sink.cpuTicks();
+                        s.cpuEnd = cpuEnd >= 0 ? cpuEnd : s.cpuLast;
                         s.minioEnd = minioPid.isPresent() ? SinkChild.cpuTicksOf(minioPid.getAsLong()) : -1;
                         s.selfEnd = SinkChild.cpuTicksOf(ProcessHandle.current().pid());
                         break;
