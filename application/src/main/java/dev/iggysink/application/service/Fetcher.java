@@ -31,12 +31,9 @@ final class Fetcher implements AutoCloseable {
     /** Payload bytes per record in the last non-empty poll; sizes the next poll against the memory budget. */
     /** What a record is taken to weigh until a poll tells: large, so that a first poll of large ones fits too. */
     static final long FIRST_GUESS_RECORD_BYTES = 64 << 10;
-    /**
-     * A poll takes at most this share of the budget's room: its records are on the heap before they are encoded
-     * and counted, and a second poll can be in flight ahead of it.
-     */
-    static final int ROOM_SHARE = 4;
     private long averageRecordBytes = FIRST_GUESS_RECORD_BYTES;
+    /** Payload bytes of the batch being encoded: on the heap, not yet in the budget. */
+    private long unencodedBytes;
 
     Fetcher(String name, MessageSource source, MemoryBudget budget, int batchLength) {
         this.source = source;
@@ -72,13 +69,13 @@ final class Fetcher implements AutoCloseable {
                 if (valid && e.getCause() instanceof RuntimeException re) throw re;
             }
         }
-        return source.poll(w.partition(), w.position(), pollSize());
+        return source.poll(w.partition(), w.position(), pollSize(0));
     }
 
     /** Starts the poll of {@code next} from {@code from}, unless one is already ahead or the budget is full. */
     void fetchAhead(PartitionWriter next, long from) {
         if (ahead != null || budget.exhausted()) return;
-        int size = pollSize();
+        int size = pollSize(unencodedBytes);
         PartitionRef partition = next.partition();
         ahead = new Ahead(next, from, next.generation(), thread.submit(() -> source.poll(partition, from, size)));
     }
@@ -92,19 +89,24 @@ final class Fetcher implements AutoCloseable {
         ahead = null;
     }
 
-    /** Learns the size of records from a batch, for the next poll's size. */
+    /**
+     * Learns the size of records from the batch about to be encoded, for the next poll's size; until it is encoded
+     * its bytes are not in the budget, so the poll ahead leaves room for them.
+     */
     void learned(List<SinkRecord> records, long payloadBytes) {
         if (!records.isEmpty()) averageRecordBytes = Math.max(1, payloadBytes / records.size());
+        unencodedBytes = payloadBytes;
     }
 
     /**
-     * {@code batch_length}, cut down so that one poll holds no more than a quarter of the budget's room (give or
-     * take one record): a poll of 1,000 records of 64 KiB is 64 MiB on the heap before anything is encoded, and
-     * with the poll ahead and a full budget of open files that ran a 256 MiB heap out.
+     * {@code batch_length}, cut down so that one poll cannot overshoot the memory budget's room, less
+     * {@code notCounted} bytes already on the heap, by more than about one record: a poll of 1,000 records of
+     * 64 KiB is 64 MiB on the heap before anything is encoded, and one more such poll ahead of it, with a full
+     * budget of open files, ran a 256 MiB heap out.
      */
-    int pollSize() {
-        long room = Math.max(0, budget.max() - budget.used());
-        long fits = Math.max(1, room / ROOM_SHARE / Math.max(1, averageRecordBytes));
+    int pollSize(long notCounted) {
+        long room = Math.max(0, budget.max() - budget.used() - notCounted);
+        long fits = Math.max(1, room / Math.max(1, averageRecordBytes));
         return (int) Math.min(batchLength, fits);
     }
 

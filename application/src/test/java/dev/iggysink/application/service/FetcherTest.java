@@ -12,10 +12,12 @@ import dev.iggysink.application.settings.ErrorTolerance;
 import dev.iggysink.application.settings.OutputSettings;
 import dev.iggysink.domain.delivery.MemoryBudget;
 import dev.iggysink.domain.message.PartitionRef;
+import dev.iggysink.domain.message.SinkRecord;
 import dev.iggysink.domain.rotation.RotationPolicy;
 import java.time.InstantSource;
 import java.util.List;
 import java.util.OptionalLong;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -23,6 +25,8 @@ import org.junit.jupiter.api.Test;
 class FetcherTest {
     private final ScriptedMessageSource topic = new ScriptedMessageSource("s", "t", 2);
     private final AtomicInteger polls = new AtomicInteger();
+    /** The record count each poll asked for. */
+    private final List<Integer> asked = new CopyOnWriteArrayList<>();
     /** Room for 64 records of the size assumed before the first poll, in a quarter of it. */
     private final MemoryBudget budget = new MemoryBudget(16 << 20);
     private Fetcher fetcher;
@@ -46,6 +50,7 @@ class FetcherTest {
         @Override
         public Batch poll(PartitionRef partition, long fromOffset, int maxRecords) throws SourceException {
             polls.incrementAndGet();
+            asked.add(maxRecords);
             return topic.poll(partition, fromOffset, maxRecords);
         }
 
@@ -122,29 +127,40 @@ class FetcherTest {
     }
 
     @Test
-    void polls_are_cut_to_a_quarter_of_what_still_fits_the_memory_budget() {
-        // A poll's records are on the heap before the budget counts them, and one poll can be ahead of another.
+    void polls_are_cut_to_what_still_fits_the_memory_budget() {
         fetcher = new Fetcher("s/t", counting, budget, 1000);
         topic.append(0, 1, i -> "x".repeat(1000));
         fetcher.learned(List.of(sampleRecord()), 1024); // 1 KiB per record
-        budget.reserve(budget.max() - 40 * 1024);
+        budget.reserve(budget.max() - 10 * 1024);
 
-        assertThat(fetcher.pollSize()).isEqualTo(10);
+        assertThat(fetcher.pollSize(0)).isEqualTo(10);
     }
 
     @Test
     void before_the_first_poll_tells_the_record_size_records_are_taken_to_be_large() {
-        // 1,000 records of 64 KiB would be 64 MiB in one poll, two with the one ahead: the heap of a sink whose
-        // budget is 72 MiB ran out exactly so (1 KiB records then just start with a smaller first poll).
-        MemoryBudget budget72 = new MemoryBudget(72L << 20);
-        fetcher = new Fetcher("s/t", counting, budget72, 1000);
-
-        long firstPollBytes = (long) fetcher.pollSize() * (64 << 10);
-        assertThat(firstPollBytes).isLessThanOrEqualTo(budget72.max() / 4);
+        // 1,000 records of 64 KiB are 64 MiB in one poll: with a budget of 16 MiB the first poll must not take them.
+        fetcher = new Fetcher("s/t", counting, budget, 1000);
+        assertThat((long) fetcher.pollSize(0) * (64 << 10)).isLessThanOrEqualTo(budget.max());
 
         topic.append(0, 1, i -> "x".repeat(1000));
         fetcher.learned(List.of(sampleRecord()), 1024);
-        assertThat(fetcher.pollSize()).isEqualTo(1000);
+        assertThat(fetcher.pollSize(0)).isEqualTo(1000);
+    }
+
+    @Test
+    void the_poll_ahead_leaves_room_for_the_batch_still_being_encoded() throws Exception {
+        // The batch handed out is on the heap but not yet in the budget: a poll ahead sized to the whole room would
+        // hold a second budget's worth (what ran a 256 MiB heap out with 64 KiB records).
+        topic.append(0, 4, i -> "r" + i);
+        fetcher = new Fetcher("s/t", counting, budget, 1000);
+        List<SinkRecord> batch = topic.poll(topic.partition(0), 0, 4).records();
+        fetcher.learned(batch, 4L << 20); // four records of 1 MiB, about to be encoded; the budget holds 16 MiB
+
+        PartitionWriter next = writer(1);
+        fetcher.fetchAhead(next, 0);
+        fetcher.fetch(next, x -> true); // takes the poll ahead: no second poll
+
+        assertThat(asked).containsExactly(12); // (16 - 4) MiB of room, 1 MiB each
     }
 
     private dev.iggysink.domain.message.SinkRecord sampleRecord() {
