@@ -32,6 +32,8 @@ final class Fetcher implements AutoCloseable {
     /** What a record is taken to weigh until a poll tells: large, so that a first poll of large ones fits too. */
     static final long FIRST_GUESS_RECORD_BYTES = 64 << 10;
     private long averageRecordBytes = FIRST_GUESS_RECORD_BYTES;
+    /** A poll holds at most the budget over this. */
+    static final int BUDGET_SHARE_PER_POLL = 4;
     /** Payload bytes of the batch being encoded: on the heap, not yet in the budget. */
     private long unencodedBytes;
 
@@ -100,12 +102,14 @@ final class Fetcher implements AutoCloseable {
 
     /**
      * {@code batch_length}, cut down so that one poll cannot overshoot the memory budget's room, less
-     * {@code notCounted} bytes already on the heap, by more than about one record: a poll of 1,000 records of
-     * 64 KiB is 64 MiB on the heap before anything is encoded, and one more such poll ahead of it, with a full
-     * budget of open files, ran a 256 MiB heap out.
+     * {@code notCounted} bytes already on the heap, by more than about one record, nor hold more than
+     * {@value #BUDGET_SHARE_PER_POLL} of the budget: a batch is on the heap before it is encoded, and it is encoded
+     * whole even when the budget fills half-way, so a poll of 1,000 records of 64 KiB (64 MiB) with the budget of
+     * 72 MiB full ran a 256 MiB heap out.
      */
     int pollSize(long notCounted) {
-        long room = Math.max(0, budget.max() - budget.used() - notCounted);
+        long room = Math.min(budget.max() / BUDGET_SHARE_PER_POLL,
+                Math.max(0, budget.max() - budget.used() - notCounted));
         long fits = Math.max(1, room / Math.max(1, averageRecordBytes));
         return (int) Math.min(batchLength, fits);
     }

@@ -137,6 +137,16 @@ class FetcherTest {
     }
 
     @Test
+    void a_poll_holds_at_most_a_quarter_of_the_budget_however_much_room_there_is() throws Exception {
+        // It is encoded whole even when the budget fills half-way: a budget's worth in one poll doubles the heap.
+        fetcher = new Fetcher("s/t", counting, budget, 1000);
+        topic.append(0, 4, i -> "r" + i);
+        fetcher.learned(topic.poll(topic.partition(0), 0, 4).records(), 4L << 20); // 1 MiB per record
+
+        assertThat(fetcher.pollSize(0)).isEqualTo(4); // 16 MiB / 4, not 16
+    }
+
+    @Test
     void before_the_first_poll_tells_the_record_size_records_are_taken_to_be_large() {
         // 1,000 records of 64 KiB are 64 MiB in one poll: with a budget of 16 MiB the first poll must not take them.
         fetcher = new Fetcher("s/t", counting, budget, 1000);
@@ -154,13 +164,14 @@ class FetcherTest {
         topic.append(0, 4, i -> "r" + i);
         fetcher = new Fetcher("s/t", counting, budget, 1000);
         List<SinkRecord> batch = topic.poll(topic.partition(0), 0, 4).records();
-        fetcher.learned(batch, 4L << 20); // four records of 1 MiB, about to be encoded; the budget holds 16 MiB
+        fetcher.learned(batch, 1L << 20); // four records of 256 KiB, about to be encoded
+        budget.reserve(13L << 20); // of 16 MiB: 3 MiB of room
 
         PartitionWriter next = writer(1);
         fetcher.fetchAhead(next, 0);
         fetcher.fetch(next, x -> true); // takes the poll ahead: no second poll
 
-        assertThat(asked).containsExactly(12); // (16 - 4) MiB of room, 1 MiB each
+        assertThat(asked).containsExactly(8); // (3 - 1) MiB of room, 256 KiB each
     }
 
     private dev.iggysink.domain.message.SinkRecord sampleRecord() {
