@@ -41,7 +41,8 @@ class SmallHeapIT {
         for (int p = 0; p < PARTITIONS; p++) {
             fx.producer.sendJson(fx.stream, "events", p, PER_PARTITION, i -> payload.formatted(i));
         }
-        // Default max_buffered_bytes (72 MiB, more than 128 MiB of heap holds) and default 8 MiB files; the schedule seals the last partial files.
+        // Default max_buffered_bytes (72 MiB, more than 128 MiB of heap holds) and default 8 MiB files; the schedule
+        // seals the last partial files.
         Path config = fx.config(List.of("events"), "json", "rotate_schedule_interval = \"2s\"");
         List<String> cmd = new ArrayList<>(List.of(SinkProcess.javaBinary(), "-Xmx128m", "-XX:+UseSerialGC",
                 "-jar", SinkProcess.jar().toString(), "run", "--config", config.toString(),
@@ -53,6 +54,35 @@ class SmallHeapIT {
             sink.terminate();
             assertThat(sink.waitFor(Duration.ofSeconds(60))).as(sink.logText()).isZero();
             assertThat(sink.logText()).doesNotContain("OutOfMemoryError").contains("does not fit a heap of");
+        }
+        E2eFixture.AuditResult audit = fx.audit(config);
+        assertThat(audit.exitCode()).as(audit.output()).isZero();
+        assertThat(audit.output()).contains("every committed offset is in exactly one object");
+    }
+
+    @Test
+    @Timeout(300)
+    void records_of_64_kib_do_not_run_a_small_heap_out_through_the_size_of_a_poll() throws Exception {
+        // 1,000 records of 64 KiB are 64 MiB in one poll (batch_length), and one more poll runs ahead: polls must be
+        // sized by the budget, from the very first one, before the sink has seen how large the records are.
+        int partitions = 4;
+        int perPartition = 1_000;
+        fx.topic("large", partitions);
+        String payload = "{\"pad\":\"" + "x".repeat(64 * 1024 - 40) + "\",\"i\":%d}";
+        for (int p = 0; p < partitions; p++) {
+            fx.producer.sendJson(fx.stream, "large", p, perPartition, i -> payload.formatted(i));
+        }
+        Path config = fx.config(List.of("large"), "json", "rotate_schedule_interval = \"2s\"");
+        List<String> cmd = new ArrayList<>(List.of(SinkProcess.javaBinary(), "-Xmx128m", "-XX:+UseSerialGC",
+                "-XX:+ExitOnOutOfMemoryError", "-jar", SinkProcess.jar().toString(), "run", "--config",
+                config.toString(), "--status-interval", "2s"));
+        try (SinkProcess sink = SinkProcess.start(cmd, fx.log("small-heap-64kib"), Map.of())) {
+            fx.awaitCommitted(config, partitions, perPartition - 1, sink, Duration.ofSeconds(240),
+                    Duration.ofSeconds(2));
+            assertThat(sink.alive()).as(sink.logText()).isTrue();
+            sink.terminate();
+            assertThat(sink.waitFor(Duration.ofSeconds(60))).as(sink.logText()).isZero();
+            assertThat(sink.logText()).doesNotContain("OutOfMemoryError");
         }
         E2eFixture.AuditResult audit = fx.audit(config);
         assertThat(audit.exitCode()).as(audit.output()).isZero();
