@@ -190,15 +190,29 @@ class PartitionWriterTest {
         };
     }
 
-    @Test
-    void an_encoder_whose_heap_shrinks_keeps_its_reservation_until_the_upload() {
-        // Parquet's column buffers shrink when a page is compressed: what was reserved stays reserved.
-        long[] heap = {64 * 1024};
-        PartitionWriter w = new PartitionWriter(P, buffered(() -> heap[0]), new FileLayout(
+    /** A writer of {@link #buffered} files of three records each, started at offset 0. */
+    private PartitionWriter bufferedWriter(java.util.function.LongSupplier heap) {
+        PartitionWriter w = new PartitionWriter(P, buffered(heap), new FileLayout(
                 OutputSettings.jsonLines("", "{topic}"), "jsonl"), RotationPolicy.byCount(3), 1, ErrorTolerance.NONE,
                 "_dlq", budget, InstantSource.system(), SinkMetrics.NONE,
                 (from, job, generation) -> handed.add(new Handed(job, generation)));
         w.restart(-1, true);
+        return w;
+    }
+
+    /** Seals the open file with a third record, uploads it and checks that its 64 KiB went back to the budget. */
+    private void sealAndUploadFreesTheReservation(PartitionWriter w) {
+        w.accept(records(2, "c"));
+        assertThat(handed.get(0).job().reservedBytes()).isEqualTo(64 * 1024);
+        w.uploaded(result(handed.get(0), Outcome.DURABLE), handed.get(0).generation());
+        assertThat(budget.used()).isZero();
+    }
+
+    @Test
+    void an_encoder_whose_heap_shrinks_keeps_its_reservation_until_the_upload() {
+        // Parquet's column buffers shrink when a page is compressed: what was reserved stays reserved.
+        long[] heap = {64 * 1024};
+        PartitionWriter w = bufferedWriter(() -> heap[0]);
         w.accept(records(0, "a"));
         assertThat(budget.used()).isEqualTo(64 * 1024);
 
@@ -207,28 +221,18 @@ class PartitionWriterTest {
         assertThat(w.halted()).isFalse();
         assertThat(budget.used()).isEqualTo(64 * 1024);
 
-        w.accept(records(2, "c"));
-        assertThat(handed.get(0).job().reservedBytes()).isEqualTo(64 * 1024);
-        w.uploaded(result(handed.get(0), Outcome.DURABLE), handed.get(0).generation());
-        assertThat(budget.used()).isZero();
+        sealAndUploadFreesTheReservation(w);
     }
 
     @Test
     void the_budget_holds_the_encoders_buffer_when_it_runs_ahead_of_the_records_and_frees_it_with_the_upload() {
-        dev.iggysink.application.port.out.RecordCodec buffered = buffered(() -> 64 * 1024);
-        PartitionWriter w = new PartitionWriter(P, buffered, new FileLayout(OutputSettings.jsonLines("", "{topic}"),
-                "jsonl"), RotationPolicy.byCount(3), 1, ErrorTolerance.NONE, "_dlq", budget, InstantSource.system(),
-                SinkMetrics.NONE, (from, job, generation) -> handed.add(new Handed(job, generation)));
-        w.restart(-1, true);
+        PartitionWriter w = bufferedWriter(() -> 64 * 1024);
 
         w.accept(records(0, "a", "b"));
         assertThat(budget.used()).isEqualTo(64 * 1024);
         assertThat(w.openBytes()).isEqualTo(64 * 1024);
 
-        w.accept(records(2, "c"));
-        assertThat(handed.get(0).job().reservedBytes()).isEqualTo(64 * 1024);
-        w.uploaded(result(handed.get(0), Outcome.DURABLE), handed.get(0).generation());
-        assertThat(budget.used()).isZero();
+        sealAndUploadFreesTheReservation(w);
     }
 
     @Test
