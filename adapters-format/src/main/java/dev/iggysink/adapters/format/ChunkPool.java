@@ -2,8 +2,8 @@ package dev.iggysink.adapters.format;
 
 import java.util.List;
 import java.util.concurrent.ConcurrentLinkedQueue;
-import java.util.stream.IntStream;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.stream.IntStream;
 
 /**
  * Spare file-buffer chunks, handed back once their file is in the store and taken again by the files that follow.

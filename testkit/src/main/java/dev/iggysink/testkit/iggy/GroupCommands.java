@@ -46,18 +46,14 @@ final class GroupCommands {
         TopicEntity t = Catalog.topic(catalog.stream(streamId), topicId);
         WireWriter w = new WireWriter();
         for (ConsumerGroupEntity g : t.groups.values()) {
-            w.u32(g.id).u32(g.partitions.size()).u32(g.members.size()).shortString(g.name);
+            groupHeader(w, g);
         }
         return w.toByteArray();
     }
 
     byte[] deleteGroup(ClientSession client, WireReader in) {
-        Ident streamId = in.identifier();
-        Ident topicId = in.identifier();
-        Ident groupId = in.identifier();
-        client.requireAuthenticated();
-        TopicEntity t = Catalog.topic(catalog.stream(streamId), topicId);
-        ConsumerGroupEntity g = Catalog.group(t, groupId);
+        ConsumerGroupEntity g = readGroup(client, in);
+        TopicEntity t = g.topic;
         for (Member m : g.members.values()) {
             m.client.memberships.remove(g);
         }
@@ -67,22 +63,14 @@ final class GroupCommands {
     }
 
     byte[] joinGroup(ClientSession client, WireReader in) {
-        Ident streamId = in.identifier();
-        Ident topicId = in.identifier();
-        Ident groupId = in.identifier();
-        client.requireAuthenticated();
-        ConsumerGroupEntity g = Catalog.group(Catalog.topic(catalog.stream(streamId), topicId), groupId);
+        ConsumerGroupEntity g = readGroup(client, in);
         g.join(client, System.nanoTime());
         client.memberships.add(g);
         return BrokerState.EMPTY;
     }
 
     byte[] leaveGroup(ClientSession client, WireReader in) {
-        Ident streamId = in.identifier();
-        Ident topicId = in.identifier();
-        Ident groupId = in.identifier();
-        client.requireAuthenticated();
-        ConsumerGroupEntity g = Catalog.group(Catalog.topic(catalog.stream(streamId), topicId), groupId);
+        ConsumerGroupEntity g = readGroup(client, in);
         if (!g.leave(client)) {
             throw new BrokerError(BrokerError.CONSUMER_GROUP_MEMBER_NOT_FOUND);
         }
@@ -90,8 +78,24 @@ final class GroupCommands {
         return BrokerState.EMPTY;
     }
 
+    /**
+     * The group a command names by stream, topic and group identifiers, read in that order from {@code in}; the
+     * client must be logged in, and each of the three must exist.
+     */
+    private ConsumerGroupEntity readGroup(ClientSession client, WireReader in) {
+        Ident streamId = in.identifier();
+        Ident topicId = in.identifier();
+        Ident groupId = in.identifier();
+        client.requireAuthenticated();
+        return Catalog.group(Catalog.topic(catalog.stream(streamId), topicId), groupId);
+    }
+
+    private static WireWriter groupHeader(WireWriter w, ConsumerGroupEntity g) {
+        return w.u32(g.id).u32(g.partitions.size()).u32(g.members.size()).shortString(g.name);
+    }
+
     private static WireWriter groupDetails(WireWriter w, ConsumerGroupEntity g) {
-        w.u32(g.id).u32(g.partitions.size()).u32(g.members.size()).shortString(g.name);
+        groupHeader(w, g);
         for (Member m : g.members.values()) {
             w.u32(m.id).u32(m.partitions.size());
             for (Integer p : m.partitions) {
