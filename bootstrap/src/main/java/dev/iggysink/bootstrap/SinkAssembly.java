@@ -5,16 +5,20 @@ import dev.iggysink.adapters.config.ConnectorConfig;
 import dev.iggysink.adapters.config.IggyConfig;
 import dev.iggysink.adapters.config.StorageConfig;
 import dev.iggysink.adapters.filesystem.DirectoryObjectStore;
+import dev.iggysink.adapters.format.BufferDirectory;
 import dev.iggysink.adapters.format.RecordCodecs;
 import dev.iggysink.adapters.iggy.IggyMessageSource;
 import dev.iggysink.adapters.iggy.IggySettings;
 import dev.iggysink.adapters.s3.ObjectStores;
 import dev.iggysink.adapters.s3.StorageClient;
 import dev.iggysink.adapters.s3.StorageSettings;
+import dev.iggysink.application.port.out.CodecFactory;
 import dev.iggysink.application.port.out.ObjectStore;
+import dev.iggysink.application.port.out.RecordCodec;
 import dev.iggysink.application.port.out.SinkMetrics;
 import dev.iggysink.application.service.SinkService;
 import dev.iggysink.application.settings.SinkSettings;
+import dev.iggysink.application.settings.StreamSettings;
 import dev.iggysink.bootstrap.admin.AdminSettings;
 import java.time.Duration;
 import java.time.InstantSource;
@@ -62,12 +66,30 @@ final class SinkAssembly {
         return storage.describe();
     }
 
-    static SinkService service(ConnectorConfig config, ObjectStore store, SinkMetrics metrics) {
+    /** The streams' codecs; json_lines, json_array and raw files grow in {@code buffers} when it is not null. */
+    static CodecFactory codecs(SinkSettings settings, BufferDirectory buffers) {
+        boolean offHeap = buffers != null && RecordCodecs.buffersOnDisk(settings.output().format());
+        return new CodecFactory() {
+            @Override
+            public RecordCodec forStream(StreamSettings stream) {
+                return RecordCodecs.forStream(stream, settings.output(), settings.transforms(), buffers);
+            }
+
+            @Override
+            public boolean openFilesOnHeap() {
+                return !offHeap;
+            }
+        };
+    }
+
+    /** @param buffers where open files are written as they grow; null keeps them on the heap */
+    static SinkService service(ConnectorConfig config, ObjectStore store, SinkMetrics metrics,
+                               BufferDirectory buffers) {
         SinkSettings settings = config.sink();
         IggySettings iggy = iggy(config.iggy());
         return new SinkService(settings,
                 (stream, topic, group) -> new IggyMessageSource(iggy, stream, topic, group, IGGY_CALL_TIMEOUT),
-                stream -> RecordCodecs.forStream(stream, settings.output(), settings.transforms()),
+                codecs(settings, buffers),
                 store, InstantSource.system(), duration -> Thread.sleep(duration.toMillis()), metrics);
     }
 }

@@ -1,6 +1,7 @@
 package dev.iggysink.bootstrap;
 
 import dev.iggysink.adapters.config.ConnectorConfig;
+import dev.iggysink.adapters.format.BufferDirectory;
 import dev.iggysink.application.port.out.ObjectStore;
 import dev.iggysink.application.port.out.SinkMetrics;
 import dev.iggysink.application.port.out.StoreException;
@@ -9,6 +10,9 @@ import dev.iggysink.application.service.SinkService;
 import dev.iggysink.application.status.PartitionStatus;
 import dev.iggysink.application.status.StatusSnapshot;
 import dev.iggysink.bootstrap.admin.ManagedSink;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -25,8 +29,8 @@ import org.slf4j.LoggerFactory;
 final class SinkRunner implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(SinkRunner.class);
 
-    /** One running sink and what it owns. */
-    record Running(ConnectorConfig config, ObjectStore store, SinkService service) {
+    /** One running sink and what it owns; {@code buffers} is null when open files stay on the heap. */
+    record Running(ConnectorConfig config, ObjectStore store, SinkService service, BufferDirectory buffers) {
     }
 
     /** Copy-on-write: the admin server's threads read it while sinks are still being started. */
@@ -39,14 +43,27 @@ final class SinkRunner implements AutoCloseable {
 
     /** Probes the store and starts the sink; a failed probe throws before anything is consumed. */
     Running start(ConnectorConfig settings, SinkMetrics metrics) throws StoreException {
+        BufferDirectory buffers;
+        try {
+            buffers = buffers(settings);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e.getMessage(), e);
+        }
         ObjectStore store = SinkAssembly.store(settings);
         try {
             store.probe();
         } catch (StoreException e) {
             store.close();
+            if (buffers != null) buffers.close();
             throw e;
         }
-        return launch(settings, store, metrics);
+        return launch(settings, store, metrics, buffers);
+    }
+
+    /** The sink's buffer directory, ready; null when its open files stay on the heap. */
+    private static BufferDirectory buffers(ConnectorConfig settings) throws IOException {
+        if (!settings.buffersOnDisk()) return null;
+        return BufferDirectory.open(Path.of(settings.bufferDirectory()));
     }
 
     /**
@@ -55,21 +72,31 @@ final class SinkRunner implements AutoCloseable {
      */
     StartupChecks.Outcome start(ConnectorConfig settings, SinkMetrics metrics, StartupChecks checks)
             throws InterruptedException {
+        BufferDirectory buffers;
+        try {
+            buffers = buffers(settings);
+        } catch (IOException e) {
+            LOG.error("sink {}: {} (set buffer_directory to a writable directory, or to \"\" to keep open files"
+                    + " on the heap)", settings.key(), e.getMessage());
+            return StartupChecks.Outcome.FAILED;
+        }
         ObjectStore store = SinkAssembly.store(settings);
         StartupChecks.Outcome outcome = checks.check(settings, store);
         if (outcome != StartupChecks.Outcome.READY) {
             // After a stop the check may still be waiting on the store: the process exits without it.
             if (outcome == StartupChecks.Outcome.FAILED) store.close();
+            if (buffers != null) buffers.close();
             return outcome;
         }
-        launch(settings, store, metrics);
+        launch(settings, store, metrics, buffers);
         return outcome;
     }
 
-    private Running launch(ConnectorConfig settings, ObjectStore store, SinkMetrics metrics) {
-        SinkService service = SinkAssembly.service(settings, store, metrics);
+    private Running launch(ConnectorConfig settings, ObjectStore store, SinkMetrics metrics,
+                           BufferDirectory buffers) {
+        SinkService service = SinkAssembly.service(settings, store, metrics, buffers);
         service.start();
-        Running r = new Running(settings, store, service);
+        Running r = new Running(settings, store, service, buffers);
         running.add(r);
         LOG.info("sink {} started: {} stream(s) -> {}/{}", settings.key(), settings.sink().streams().size(),
                 settings.storage().describe(), settings.sink().output().prefix());
@@ -149,5 +176,8 @@ final class SinkRunner implements AutoCloseable {
     public void close() {
         ticker.shutdownNow();
         running.forEach(r -> r.store().close());
+        running.forEach(r -> {
+            if (r.buffers() != null) r.buffers().close();
+        });
     }
 }

@@ -120,6 +120,29 @@ class DeployFilesTest {
     }
 
     @Test
+    void open_files_grow_in_an_empty_dir_volume_larger_than_the_budget() throws IOException {
+        JsonNode spec = k8s("Deployment").at("/spec/template/spec");
+        JsonNode toml = new TomlMapper().readTree(connectorFile());
+        String buffers = toml.at("/plugin_config/buffer_directory").asString();
+        assertThat(buffers).startsWith("/");
+        String volumeName = null;
+        for (JsonNode m : spec.at("/containers/0/volumeMounts")) {
+            if (m.path("mountPath").asString().equals(buffers)) volumeName = m.path("name").asString();
+        }
+        assertThat(volumeName).as("a volume mounted at %s", buffers).isNotNull();
+        JsonNode volume = null;
+        for (JsonNode v : spec.path("volumes")) {
+            if (v.path("name").asString().equals(volumeName)) volume = v;
+        }
+        assertThat(volume).isNotNull();
+        assertThat(volume.has("emptyDir")).isTrue();
+        String limit = volume.at("/emptyDir/sizeLimit").asString();
+        assertThat(limit).endsWith("Mi");
+        long budgetMib = Long.parseLong(toml.at("/plugin_config/max_buffered_bytes").asString().replace("MiB", ""));
+        assertThat(Long.parseLong(limit.replace("Mi", ""))).isGreaterThan(budgetMib);
+    }
+
+    @Test
     void the_config_map_holds_a_connector_file_the_sink_accepts(@TempDir Path dir) throws IOException {
         Path file = dir.resolve("s3_sink.toml");
         Files.writeString(file, connectorFile(), StandardCharsets.UTF_8);

@@ -86,7 +86,7 @@ class TarballIT {
                 "include_metadata", "include_headers", "max_attempts", "retry_delay", "path_style", "rotate_interval",
                 "rotate_schedule_interval", "timezone", "max_open_files_per_partition", "missing_field_placeholder",
                 "compression", "parquet_codec", "avro_codec", "multipart_threshold", "multipart_part_size",
-                "upload_concurrency", "max_buffered_bytes", "errors_tolerance", "dlq_prefix", "sse",
+                "upload_concurrency", "max_buffered_bytes", "buffer_directory", "errors_tolerance", "dlq_prefix", "sse",
                 "sse_kms_key_id", "storage_class", "canned_acl", "[plugin_config.object_tags]", "storage_client",
                 "request_timeout",
                 "shutdown_timeout", "batch_length", "poll_interval", "consumer_group", "avro_schema_json",

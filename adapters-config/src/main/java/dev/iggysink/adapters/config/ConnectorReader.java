@@ -51,7 +51,7 @@ final class ConnectorReader {
             "multipart_part_size", "upload_concurrency", "max_buffered_bytes", "errors_tolerance", "dlq_prefix", "sse",
             "sse_kms_key_id", "storage_class", "canned_acl", "object_tags", "storage_client", "shutdown_timeout",
             "request_timeout", "max_open_files_per_partition", "parquet_codec", "avro_codec",
-            "missing_field_placeholder", "avro_schema_json", "avro_schema_path", "directory");
+            "missing_field_placeholder", "avro_schema_json", "avro_schema_path", "directory", "buffer_directory");
     /** Options of an S3 bucket: with {@code storage_client = "filesystem"} they have no effect. */
     static final List<String> S3_ONLY_KEYS = List.of("bucket", "region", "endpoint", "access_key_id",
             "secret_access_key", "path_style", "multipart_threshold", "multipart_part_size", "sse", "sse_kms_key_id",
@@ -170,7 +170,7 @@ final class ConnectorReader {
                 streams, plugin.get());
         try {
             return Optional.of(new ConnectorConfig(SettingsMapper.INSTANCE.toSettings(file, transforms),
-                    plugin.get().storage(), iggy.get(), admin.get()));
+                    plugin.get().storage(), iggy.get(), admin.get(), plugin.get().bufferDirectory()));
         } catch (IllegalArgumentException e) {
             // The checks above mirror every settings invariant; this only guards against them drifting apart.
             problems.error(key.get(), "invalid settings: " + e.getMessage());
@@ -423,7 +423,23 @@ final class ConnectorReader {
                 finalParquetCodec, finalAvroCodec, placeholder,
                 rotation, maxFileSize, maxMessages, rotateInterval, rotateSchedule, maxOpenFiles,
                 maxAttempts, retryDelay,
-                maxBuffered, tolerance, dlqPrefix, shutdownTimeout));
+                maxBuffered, tolerance, dlqPrefix, shutdownTimeout, bufferDirectory(p, baseDir)));
+    }
+
+    /**
+     * {@code buffer_directory}: where open files are written as they grow, relative to the config file's directory
+     * when not absolute; unset is the system's temporary directory, {@code ""} keeps open files on the heap.
+     */
+    private static String bufferDirectory(Table p, Path baseDir) {
+        Optional<String> given = p.string("buffer_directory").map(String::strip);
+        if (given.isEmpty()) return Path.of(System.getProperty("java.io.tmpdir")).toAbsolutePath().toString();
+        if (given.get().isEmpty()) return "";
+        try {
+            return baseDir.resolve(given.get()).toAbsolutePath().normalize().toString();
+        } catch (java.nio.file.InvalidPathException e) {
+            p.error("buffer_directory", "is not a valid path: " + e.getMessage());
+            return "";
+        }
     }
 
     /**

@@ -29,5 +29,6 @@ record PluginConfigDto(
         // retry
         int maxAttempts, Duration retryDelay,
         // delivery
-        long maxBufferedBytes, ErrorTolerance errorsTolerance, String dlqPrefix, Duration shutdownTimeout) {
+        long maxBufferedBytes, ErrorTolerance errorsTolerance, String dlqPrefix, Duration shutdownTimeout,
+        String bufferDirectory) {
 }

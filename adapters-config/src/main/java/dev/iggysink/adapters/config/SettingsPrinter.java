@@ -36,7 +36,7 @@ public final class SettingsPrinter {
         output(out, s.output());
         rotation(out, s.rotation());
         retry(out, s.retry());
-        delivery(out, s.delivery());
+        delivery(out, s.delivery(), c);
         admin(out, c.admin());
         line(out, "transforms", s.transforms().isEmpty() ? "none" : s.transforms().stream()
                 .map(SettingsPrinter::transform).collect(Collectors.joining(", ")) + " (applied in this order)");
@@ -97,10 +97,11 @@ public final class SettingsPrinter {
         line(out, "retry", "max_attempts=" + r.maxAttempts() + " retry_delay=" + Durations.format(r.retryDelay()));
     }
 
-    private static void delivery(StringBuilder out, DeliverySettings d) {
+    private static void delivery(StringBuilder out, DeliverySettings d, ConnectorConfig c) {
         line(out, "delivery", "max_buffered_bytes=" + Sizes.format(d.maxBufferedBytes()) + " errors_tolerance="
                 + lower(d.errorsTolerance()) + " dlq_prefix=" + d.dlqPrefix() + " shutdown_timeout="
-                + Durations.format(d.shutdownTimeout()));
+                + Durations.format(d.shutdownTimeout()) + " buffer_directory="
+                + (c.buffersOnDisk() ? c.bufferDirectory() : "(heap)"));
     }
 
     private static void admin(StringBuilder out, AdminConfig a) {

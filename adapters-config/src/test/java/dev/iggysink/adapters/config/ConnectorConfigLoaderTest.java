@@ -84,6 +84,9 @@ class ConnectorConfigLoaderTest {
         assertThat(s.sink().retry().maxAttempts()).isEqualTo(3);
         assertThat(s.sink().retry().retryDelay()).isEqualTo(Duration.ofSeconds(1));
         assertThat(s.sink().delivery().maxBufferedBytes()).isEqualTo(72 * MIB);
+        assertThat(s.bufferDirectory()).as("open files go to the system temporary directory")
+                .isEqualTo(Path.of(System.getProperty("java.io.tmpdir")).toAbsolutePath().toString());
+        assertThat(s.buffersOnDisk()).isTrue();
         assertThat(s.sink().delivery().errorsTolerance()).isEqualTo(ErrorTolerance.NONE);
         assertThat(s.sink().delivery().dlqPrefix()).isEqualTo("_dlq");
         assertThat(s.sink().delivery().shutdownTimeout()).isEqualTo(Duration.ofSeconds(30));
@@ -182,6 +185,8 @@ class ConnectorConfigLoaderTest {
         assertThat(s.sink().retry().maxAttempts()).as("max_retries is an alias").isZero();
         assertThat(s.sink().retry().retryDelay()).isEqualTo(Duration.ofMillis(250));
         assertThat(s.sink().delivery().maxBufferedBytes()).isEqualTo(1024 * MIB);
+        assertThat(s.bufferDirectory()).as("relative to the config file's directory")
+                .isEqualTo(TestFiles.resource("full.toml").toAbsolutePath().getParent().resolve("spill").toString());
         assertThat(s.sink().delivery().errorsTolerance()).isEqualTo(ErrorTolerance.ALL);
         assertThat(s.sink().delivery().dlqPrefix()).isEqualTo("dead");
         assertThat(s.sink().delivery().shutdownTimeout()).isEqualTo(Duration.ofMinutes(2));

@@ -22,7 +22,7 @@ class SettingsPrinterTest {
                 .contains("  rotation: file_rotation=messages max_file_size=8MiB max_messages_per_file=1 ")
                 .contains("  retry: max_attempts=3 retry_delay=1s")
                 .contains("  delivery: max_buffered_bytes=72MiB errors_tolerance=none dlq_prefix=_dlq "
-                        + "shutdown_timeout=30s")
+                        + "shutdown_timeout=30s buffer_directory=")
                 .contains("  admin: address=127.0.0.1:8098 token=-")
                 .contains("  transforms: none")
                 .doesNotContain("secret_access_key=minioadmin");

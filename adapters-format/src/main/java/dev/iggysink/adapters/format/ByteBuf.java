@@ -131,6 +131,12 @@ final class ByteBuf {
         return out;
     }
 
+    /** Hands the content to {@code visitor}, chunk by chunk, in order. */
+    void forEachChunk(FileBytes.ChunkVisitor visitor) throws IOException {
+        for (int i = 0; i < count - 1; i++) visitor.accept(chunks[i], 0, fills[i]);
+        visitor.accept(current, 0, pos);
+    }
+
     /** Writes the content to {@code out}, chunk by chunk. */
     void writeTo(OutputStream out) throws IOException {
         for (int i = 0; i < count - 1; i++) out.write(chunks[i], 0, fills[i]);

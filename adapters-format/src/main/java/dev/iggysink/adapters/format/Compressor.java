@@ -1,9 +1,11 @@
 package dev.iggysink.adapters.format;
 
 import com.github.luben.zstd.Zstd;
+import com.github.luben.zstd.ZstdOutputStream;
 import dev.iggysink.application.port.out.FileBytes;
 import dev.iggysink.application.settings.Compression;
 import java.io.IOException;
+import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.util.zip.GZIPOutputStream;
 
@@ -26,6 +28,41 @@ final class Compressor {
             case GZIP -> gzip(content);
             case ZSTD -> zstd(content);
         };
+    }
+
+    /**
+     * A file written to disk as it grew ({@link BufferDirectory}), compressed as asked into another file there; the
+     * plain file is deleted. The heap holds only the compressor's own buffers.
+     */
+    static FileBytes applyOnDisk(Compression compression, FileBytes plain, BufferDirectory dir) {
+        if (compression == Compression.NONE) return plain;
+        SpillFile out = null;
+        try {
+            out = SpillFile.create(dir);
+            SpillFile target = out;
+            OutputStream sink = new OutputStream() {
+                @Override
+                public void write(int b) throws IOException {
+                    target.append(new byte[] {(byte) b}, 0, 1);
+                }
+
+                @Override
+                public void write(byte[] b, int off, int len) throws IOException {
+                    target.append(b, off, len);
+                }
+            };
+            try (OutputStream compressed = compression == Compression.GZIP
+                    ? new GZIPOutputStream(sink, 64 * 1024)
+                    : new ZstdOutputStream(sink, ZSTD_LEVEL)) {
+                plain.writeTo(compressed);
+            }
+            return out.seal();
+        } catch (IOException e) {
+            if (out != null) out.discard();
+            throw new UncheckedIOException("cannot compress a file in " + dir, e);
+        } finally {
+            plain.release();
+        }
     }
 
     private static FileBytes gzip(ByteBuf content) {

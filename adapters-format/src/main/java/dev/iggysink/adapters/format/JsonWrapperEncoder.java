@@ -31,7 +31,13 @@ final class JsonWrapperEncoder extends BufferedFileEncoder {
     private byte[] lastTimestamp;
 
     JsonWrapperEncoder(boolean array, boolean includeMetadata, boolean includeHeaders, Compression compression) {
-        super(compression);
+        this(array, includeMetadata, includeHeaders, compression, null);
+    }
+
+    /** @param spillTo where the open file is written as it grows; null keeps it on the heap */
+    JsonWrapperEncoder(boolean array, boolean includeMetadata, boolean includeHeaders, Compression compression,
+                       BufferDirectory spillTo) {
+        super(compression, spillTo);
         this.array = array;
         this.includeMetadata = includeMetadata;
         this.includeHeaders = includeHeaders;

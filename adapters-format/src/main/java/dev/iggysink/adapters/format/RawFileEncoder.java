@@ -11,7 +11,12 @@ import java.nio.charset.StandardCharsets;
 final class RawFileEncoder extends BufferedFileEncoder {
 
     RawFileEncoder(Compression compression) {
-        super(compression);
+        this(compression, null);
+    }
+
+    /** @param spillTo where the open file is written as it grows; null keeps it on the heap */
+    RawFileEncoder(Compression compression, BufferDirectory spillTo) {
+        super(compression, spillTo);
     }
 
     @Override

@@ -3,6 +3,7 @@ package dev.iggysink.adapters.format;
 import dev.iggysink.application.port.out.FileEncoder;
 import dev.iggysink.application.port.out.RecordCodec;
 import dev.iggysink.application.settings.Compression;
+import dev.iggysink.application.settings.OutputFormat;
 import dev.iggysink.application.settings.OutputSettings;
 import dev.iggysink.application.settings.PayloadSchema;
 import dev.iggysink.application.settings.StreamSettings;
@@ -49,16 +50,37 @@ public final class RecordCodecs {
      */
     public static RecordCodec forStream(StreamSettings stream, OutputSettings output, List<TransformSettings> transforms,
                                  InstantSource clock, boolean passThrough) {
+        return forStream(stream, output, transforms, clock, passThrough, null);
+    }
+
+    /**
+     * As {@link #forStream(StreamSettings, OutputSettings, List)}, with the open files of json_lines, json_array and
+     * raw written to {@code buffers} as they grow (null keeps them on the heap). Avro and Parquet files stay on the
+     * heap: their libraries build a file in memory.
+     */
+    public static RecordCodec forStream(StreamSettings stream, OutputSettings output, List<TransformSettings> transforms,
+                                        BufferDirectory buffers) {
+        return forStream(stream, output, transforms, InstantSource.system(), true, buffers);
+    }
+
+    /** Whether files of {@code format} grow in a buffer directory when given one (Avro and Parquet do not). */
+    public static boolean buffersOnDisk(OutputFormat format) {
+        return format == OutputFormat.JSON_LINES || format == OutputFormat.JSON_ARRAY || format == OutputFormat.RAW;
+    }
+
+    private static RecordCodec forStream(StreamSettings stream, OutputSettings output,
+                                         List<TransformSettings> transforms, InstantSource clock, boolean passThrough,
+                                         BufferDirectory buffers) {
         Objects.requireNonNull(stream, "stream");
         Objects.requireNonNull(output, "output");
         Objects.requireNonNull(transforms, "transforms");
         Objects.requireNonNull(clock, "clock");
         Supplier<FileEncoder> files = switch (output.format()) {
             case JSON_LINES -> () -> new JsonWrapperEncoder(false, output.includeMetadata(), output.includeHeaders(),
-                    output.compression());
+                    output.compression(), buffers);
             case JSON_ARRAY -> () -> new JsonWrapperEncoder(true, output.includeMetadata(), output.includeHeaders(),
-                    output.compression());
-            case RAW -> () -> new RawFileEncoder(output.compression());
+                    output.compression(), buffers);
+            case RAW -> () -> new RawFileEncoder(output.compression(), buffers);
             case AVRO -> avroFiles(stream, output);
             case PARQUET -> parquetFiles(stream, output);
         };

@@ -21,20 +21,40 @@ final class HeapFit {
     private HeapFit() {
     }
 
+    /**
+     * With open files off the heap (json_lines, json_array and raw with a buffer directory) the heap holds at most 448 KiB of
+     * each open file; what scales with the budget is the polls (a poll holds at most a quarter of the budget, and
+     * one is read ahead while another is encoded): half a byte of heap per byte of budget, on top of
+     * {@value #DISK_BASELINE_MIB} MiB (measured: 27 MiB live at most with 8 partitions).
+     */
+    static final long DISK_BASELINE_MIB = 40;
+
     /** The largest budget {@code maxHeap} can hold. */
     static long allowed(long maxHeap) {
+        return allowed(maxHeap, false);
+    }
+
+    static long allowed(long maxHeap, boolean filesOnDisk) {
+        if (filesOnDisk) return Math.max(FLOOR, 2 * (maxHeap - (DISK_BASELINE_MIB << 20)));
         long usable = maxHeap - (BASELINE_MIB << 20);
         return Math.max(FLOOR, usable / HEAP_PER_BUDGET_BYTE);
     }
 
     /** {@code configured}, or less with a warning when {@code maxHeap} cannot hold it. */
     static long budget(String sink, long configured, long maxHeap) {
-        long allowed = allowed(maxHeap);
+        return budget(sink, configured, maxHeap, false);
+    }
+
+    /** As {@link #budget(String, long, long)}; {@code filesOnDisk}: open files are written elsewhere as they grow. */
+    static long budget(String sink, long configured, long maxHeap, boolean filesOnDisk) {
+        long allowed = allowed(maxHeap, filesOnDisk);
         if (maxHeap == Long.MAX_VALUE || configured <= allowed) return configured;
+        String need = filesOnDisk ? "half the budget plus " + DISK_BASELINE_MIB + " MiB, its open files being on disk"
+                : "about " + HEAP_PER_BUDGET_BYTE + " times the budget plus " + BASELINE_MIB + " MiB";
         LOG.log(Level.WARNING, "sink " + sink + ": max_buffered_bytes = " + configured + " does not fit a heap of "
-                + (maxHeap >> 20) + " MiB (it needs about " + HEAP_PER_BUDGET_BYTE + " times the budget plus "
-                + BASELINE_MIB + " MiB); using " + allowed + " bytes (" + (allowed >> 20) + " MiB). Give the JVM"
-                + " more heap (-Xmx) or set max_buffered_bytes lower to silence this.");
+                + (maxHeap >> 20) + " MiB (it needs " + need + "); using " + allowed + " bytes ("
+                + (allowed >> 20) + " MiB). Give the JVM more heap (-Xmx) or set max_buffered_bytes lower to silence"
+                + " this.");
         return allowed;
     }
 }

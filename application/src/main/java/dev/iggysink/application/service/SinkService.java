@@ -104,7 +104,7 @@ public final class SinkService implements SinkControl {
             }
         };
         this.budget = new MemoryBudget(HeapFit.budget(settings.key(), settings.delivery().maxBufferedBytes(),
-                Runtime.getRuntime().maxMemory()));
+                Runtime.getRuntime().maxMemory(), !codecs.openFilesOnHeap()));
         RetryPolicy retry = new RetryPolicy(settings.retry().maxAttempts(),
                 Backoff.of(settings.retry().retryDelay()));
         this.store = store;

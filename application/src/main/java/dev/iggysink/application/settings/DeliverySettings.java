@@ -29,4 +29,5 @@ public record DeliverySettings(long maxBufferedBytes, ErrorTolerance errorsToler
         return new DeliverySettings(DEFAULT_MAX_BUFFERED_BYTES, ErrorTolerance.NONE, "_dlq", Duration.ofSeconds(30),
                 DEFAULT_UPLOAD_CONCURRENCY);
     }
+
 }

@@ -37,4 +37,15 @@ class HeapFitTest {
     void an_unbounded_heap_keeps_the_budget() {
         assertThat(HeapFit.budget("s3", 256 * MIB, Long.MAX_VALUE)).isEqualTo(256 * MIB);
     }
+
+    @Test
+    void with_open_files_on_disk_the_heap_holds_only_the_polls_so_a_small_heap_keeps_the_default_budget() {
+        long smallHeap = 92 * MIB; // Runtime.maxMemory() of -Xmx96m -XX:+UseSerialGC
+        assertThat(HeapFit.budget("s3", DeliverySettings.DEFAULT_MAX_BUFFERED_BYTES, smallHeap, true))
+                .isEqualTo(DeliverySettings.DEFAULT_MAX_BUFFERED_BYTES);
+        assertThat(HeapFit.budget("s3", DeliverySettings.DEFAULT_MAX_BUFFERED_BYTES, smallHeap, false))
+                .as("the same heap with open files on the heap").isEqualTo(HeapFit.FLOOR);
+        assertThat(HeapFit.budget("s3", 1024 * MIB, smallHeap, true)).isEqualTo(104 * MIB);
+        assertThat(HeapFit.budget("s3", 256 * MIB, 32 * MIB, true)).isEqualTo(HeapFit.FLOOR);
+    }
 }

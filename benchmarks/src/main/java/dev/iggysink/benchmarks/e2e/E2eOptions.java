@@ -18,6 +18,8 @@ final class E2eOptions {
               --rotation R              size:8MiB | messages:1000 (default size:8MiB)
               --compression C           none | gzip | zstd (default none)
               --max-buffered-bytes B    sink memory budget (default: the sink's, 72MiB)
+              --buffer-directory D      the sink's buffer_directory for open files ("" keeps them on the heap;
+                                        default: the sink's, the system temporary directory)
               --upload-concurrency C    sink upload_concurrency and the raw-PUT baseline's threads (default 4)
               --batch-length N          the sink's batch_length, messages per poll (default 1000)
               --rotate-schedule D       the sink's rotate_schedule_interval, e.g. 1s (default unset)
@@ -45,6 +47,7 @@ final class E2eOptions {
     String rotationValue = "8MiB";
     String compression = "none";
     String maxBufferedBytes;
+    String bufferDirectory;
     int uploadConcurrency = 4;
     int batchLength = 1000;
     String name;
@@ -95,6 +98,7 @@ final class E2eOptions {
                 }
                 case "--compression" -> o.compression = value(args, ++i, a).toLowerCase(Locale.ROOT);
                 case "--max-buffered-bytes" -> o.maxBufferedBytes = value(args, ++i, a);
+                case "--buffer-directory" -> o.bufferDirectory = value(args, ++i, a);
                 case "--upload-concurrency" -> o.uploadConcurrency = Integer.parseInt(value(args, ++i, a));
                 case "--batch-length" -> o.batchLength = Integer.parseInt(value(args, ++i, a));
                 case "--name" -> o.name = value(args, ++i, a);
@@ -137,7 +141,8 @@ final class E2eOptions {
         if (o.name == null) {
             o.name = (o.smoke ? "smoke-" : "") + (o.latency ? "latency-" : "") + o.format + "-" + Sizes.human(o.size) + "-" + o.rotationKind + "_"
                     + o.rotationValue + "-p" + o.partitions + (o.compression.equals("none") ? "" : "-" + o.compression)
-                    + (o.maxBufferedBytes == null ? "" : "-budget_" + o.maxBufferedBytes);
+                    + (o.maxBufferedBytes == null ? "" : "-budget_" + o.maxBufferedBytes)
+                    + (o.bufferDirectory == null ? "" : o.bufferDirectory.isEmpty() ? "-heap" : "-disk");
         }
         return o;
     }

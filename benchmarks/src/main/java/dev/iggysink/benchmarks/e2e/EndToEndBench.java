@@ -120,6 +120,7 @@ public final class EndToEndBench {
             r.put("rotation", o.rotationKind + ":" + o.rotationValue);
             r.put("compression", o.compression);
             r.put("max_buffered_bytes", o.maxBufferedBytes == null ? "default" : o.maxBufferedBytes);
+            r.put("buffer_directory", o.bufferDirectory == null ? "default" : o.bufferDirectory);
             r.put("upload_concurrency", o.uploadConcurrency);
             r.put("iggy", iggy.embedded() ? "embedded" : "external");
             r.put("producer_records_per_s", round(s.producerRate));
@@ -495,6 +496,9 @@ public final class EndToEndBench {
         }
         plugin.append("compression = \"").append(o.compression).append("\"\n");
         plugin.append("upload_concurrency = ").append(o.uploadConcurrency).append('\n');
+        if (o.bufferDirectory != null) {
+            plugin.append("buffer_directory = \"").append(o.bufferDirectory.replace("\\", "\\\\")).append("\"\n");
+        }
         if (o.maxBufferedBytes != null) {
             plugin.append("max_buffered_bytes = \"").append(o.maxBufferedBytes).append("\"\n");
         }

@@ -6,4 +6,12 @@ import dev.iggysink.application.settings.StreamSettings;
 @FunctionalInterface
 public interface CodecFactory {
     RecordCodec forStream(StreamSettings stream);
+
+    /**
+     * Whether the files of these codecs grow on the heap (the memory budget's worst case) or only their last few
+     * hundred KiB do, the rest being written elsewhere as they grow; sizes the heap check at start.
+     */
+    default boolean openFilesOnHeap() {
+        return true;
+    }
 }

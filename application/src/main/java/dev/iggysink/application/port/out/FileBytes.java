@@ -3,6 +3,8 @@ package dev.iggysink.application.port.out;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.lang.ref.Cleaner;
 import java.util.Objects;
 import java.util.concurrent.atomic.AtomicBoolean;
 
@@ -16,6 +18,9 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * reuse them for later files. Nothing may read the bytes after that (reads then fail rather than send another file's
  * bytes), so only the one who decides that no read is under way or will start releases: the uploader, in the thread
  * whose {@code put} has returned.
+ *
+ * <p>The bytes may also lie outside the heap ({@link #ofSource}, e.g. a local file an adapter wrote as the file
+ * grew), so the heap never held them; reads then go to the {@link Source}, a block at a time.
  */
 public final class FileBytes {
     /** No bytes. */
@@ -27,6 +32,23 @@ public final class FileBytes {
         void accept(byte[] array, int offset, int length) throws IOException;
     }
 
+    private static final Cleaner CLEANER = Cleaner.create();
+
+    /**
+     * Bytes kept outside the heap by an adapter. Reads may run in several threads at once (a retried upload, the
+     * parts of a multipart upload); {@link #discard} runs once, after the last read.
+     */
+    public interface Source {
+        /** Hands the {@code length} bytes from {@code offset} to {@code visitor}, in order, a block at a time. */
+        void read(long offset, long length, ChunkVisitor visitor) throws IOException;
+
+        /** A stream of the {@code length} bytes from {@code offset}; it opens what it reads on its first read. */
+        InputStream open(long offset, long length);
+
+        /** Frees the bytes (deletes the file); nothing reads them afterwards. Must not throw. */
+        void discard();
+    }
+
     private final byte[][] chunks;
     /** Bytes used at the start of each chunk. */
     private final int[] used;
@@ -35,18 +57,26 @@ public final class FileBytes {
     private final long length;
     /** Shared by a file and its slices: one release for all. */
     private final Owner owner;
+    /** Where the bytes are when they are not {@link #chunks}; null when they are. */
+    private final Source source;
 
     private FileBytes(byte[][] chunks, int[] used, long start, long length, Owner owner) {
+        this(chunks, used, start, length, owner, null);
+    }
+
+    private FileBytes(byte[][] chunks, int[] used, long start, long length, Owner owner, Source source) {
         this.chunks = chunks;
         this.used = used;
         this.start = start;
         this.length = length;
         this.owner = owner;
+        this.source = source;
     }
 
     private static final class Owner {
         final AtomicBoolean released = new AtomicBoolean();
-        final Runnable onRelease;
+        /** Set before the first FileBytes of this owner is made, never after. */
+        Runnable onRelease;
 
         Owner(Runnable onRelease) {
             this.onRelease = onRelease;
@@ -85,6 +115,26 @@ public final class FileBytes {
         return new FileBytes(chunks.clone(), used.clone(), 0, total, new Owner(onRelease));
     }
 
+    /**
+     * The first {@code length} bytes of {@code source}, read each time they are read. The source is discarded at
+     * {@link #release}, or once no view of these bytes is reachable any more (a file whose upload was abandoned, or
+     * dropped with its partition), whichever comes first.
+     */
+    public static FileBytes ofSource(Source source, long length) {
+        Objects.requireNonNull(source, "source");
+        if (length < 0) throw new IllegalArgumentException("length " + length);
+        Owner owner = new Owner(null);
+        // The action must not reach the owner, or the owner would never become unreachable.
+        Cleaner.Cleanable discard = CLEANER.register(owner, source::discard);
+        owner.onRelease = discard::clean;
+        return new FileBytes(new byte[0][], new int[0], 0, length, owner, source);
+    }
+
+    /** True when the bytes lie outside the heap ({@link #ofSource}). */
+    public boolean offHeap() {
+        return source != null;
+    }
+
     public long length() {
         return length;
     }
@@ -94,7 +144,7 @@ public final class FileBytes {
         if (offset < 0 || length < 0 || offset > this.length - length) {
             throw new IndexOutOfBoundsException("slice " + offset + "+" + length + " of " + this.length + " bytes");
         }
-        return new FileBytes(chunks, used, start + offset, length, owner);
+        return new FileBytes(chunks, used, start + offset, length, owner, source);
     }
 
     /**
@@ -117,6 +167,10 @@ public final class FileBytes {
     /** Hands every byte to {@code visitor} in order, in as few calls as the chunks allow. */
     public void forEachChunk(ChunkVisitor visitor) throws IOException {
         checkNotReleased();
+        if (source != null) {
+            source.read(start, length, visitor);
+            return;
+        }
         long skip = start;
         long left = length;
         for (int i = 0; i < chunks.length && left > 0; i++) {
@@ -139,7 +193,7 @@ public final class FileBytes {
     /** A new stream over the bytes; each call starts at the beginning. */
     public InputStream openStream() {
         checkNotReleased();
-        return new ChunkStream();
+        return source != null ? new SourceStream() : new ChunkStream();
     }
 
     /** A copy in one array: for tests and small files, not for the upload path. */
@@ -153,14 +207,47 @@ public final class FileBytes {
                 at[0] += n;
             });
         } catch (IOException e) {
-            throw new AssertionError("copying between arrays cannot fail", e);
+            throw new UncheckedIOException("cannot read " + this, e);
         }
         return out;
     }
 
     @Override
     public String toString() {
+        if (source != null) return "FileBytes[" + length + " bytes in " + source + "]";
         return "FileBytes[" + length + " bytes in " + chunks.length + " chunk(s)]";
+    }
+
+    /** The source's stream, refused once the bytes are released. */
+    private final class SourceStream extends InputStream {
+        private final InputStream in = source.open(start, length);
+
+        @Override
+        public int read() throws IOException {
+            checkNotReleased();
+            return in.read();
+        }
+
+        @Override
+        public int read(byte[] b, int off, int len) throws IOException {
+            checkNotReleased();
+            return in.read(b, off, len);
+        }
+
+        @Override
+        public long skip(long n) throws IOException {
+            return in.skip(n);
+        }
+
+        @Override
+        public int available() throws IOException {
+            return in.available();
+        }
+
+        @Override
+        public void close() throws IOException {
+            in.close();
+        }
     }
 
     /** Reads the view chunk by chunk, without copying it first. */

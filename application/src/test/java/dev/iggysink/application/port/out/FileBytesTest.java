@@ -118,4 +118,60 @@ class FileBytesTest {
         plain.release();
         assertThat(plain.toByteArray()).containsExactly(9);
     }
+
+    /** Bytes outside the heap, as an adapter keeps them: here an array, counting discards. */
+    private static final class ArraySource implements FileBytes.Source {
+        final java.util.concurrent.atomic.AtomicInteger discards;
+
+        ArraySource(java.util.concurrent.atomic.AtomicInteger discards) {
+            this.discards = discards;
+        }
+
+        @Override
+        public void read(long offset, long length, FileBytes.ChunkVisitor visitor) throws IOException {
+            visitor.accept(ALL, (int) offset, (int) length);
+        }
+
+        @Override
+        public InputStream open(long offset, long length) {
+            return new java.io.ByteArrayInputStream(ALL, (int) offset, (int) length);
+        }
+
+        @Override
+        public void discard() {
+            discards.incrementAndGet();
+        }
+    }
+
+    @Test
+    void bytes_off_the_heap_read_through_their_source_and_are_discarded_once_at_release() throws IOException {
+        java.util.concurrent.atomic.AtomicInteger discards = new java.util.concurrent.atomic.AtomicInteger();
+        FileBytes bytes = FileBytes.ofSource(new ArraySource(discards), 90);
+        assertThat(bytes.offHeap()).isTrue();
+        assertThat(CHUNKED.offHeap()).isFalse();
+        assertThat(bytes.toByteArray()).isEqualTo(Arrays.copyOf(ALL, 90));
+        assertThat(bytes.slice(10, 20).toByteArray()).isEqualTo(Arrays.copyOfRange(ALL, 10, 30));
+        try (InputStream in = bytes.slice(5, 10).openStream()) {
+            assertThat(in.readAllBytes()).isEqualTo(Arrays.copyOfRange(ALL, 5, 15));
+        }
+        InputStream open = bytes.openStream();
+        bytes.slice(0, 1).release();
+        bytes.release();
+        assertThat(discards).hasValue(1);
+        assertThatThrownBy(bytes::toByteArray).isInstanceOf(IllegalStateException.class);
+        assertThatThrownBy(open::read).as("a stream opened before").isInstanceOf(IllegalStateException.class);
+    }
+
+    @Test
+    void bytes_off_the_heap_that_nobody_releases_are_discarded_once_no_view_is_left() throws InterruptedException {
+        java.util.concurrent.atomic.AtomicInteger discards = new java.util.concurrent.atomic.AtomicInteger();
+        FileBytes kept = FileBytes.ofSource(new ArraySource(discards), 10).slice(0, 5);
+        FileBytes.ofSource(new ArraySource(discards), 10);
+        for (int i = 0; i < 200 && discards.get() == 0; i++) {
+            System.gc();
+            Thread.sleep(20);
+        }
+        assertThat(discards).as("the unreachable one").hasValue(1);
+        assertThat(kept.toByteArray()).as("a slice keeps its file").hasSize(5);
+    }
 }

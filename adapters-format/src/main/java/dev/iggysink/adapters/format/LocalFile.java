@@ -1,0 +1,118 @@
+package dev.iggysink.adapters.format;
+
+import dev.iggysink.application.port.out.FileBytes;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.Objects;
+
+/**
+ * A sealed file's bytes in a local file of a {@link BufferDirectory}: read from the page cache each time, with
+ * positional reads (several readers at once need no shared position), and deleted when discarded.
+ */
+final class LocalFile implements FileBytes.Source {
+    /** Read block: under the launcher's pretenuring size, so each block stays young garbage. */
+    private static final int BLOCK = 48 * 1024;
+
+    private final Path path;
+
+    LocalFile(Path path) {
+        this.path = Objects.requireNonNull(path, "path");
+    }
+
+    /** The first {@code length} bytes of the file at {@code path}, which is deleted when they are released. */
+    static FileBytes bytes(Path path, long length) {
+        return FileBytes.ofSource(new LocalFile(path), length);
+    }
+
+    @Override
+    public void read(long offset, long length, FileBytes.ChunkVisitor visitor) throws IOException {
+        byte[] block = new byte[(int) Math.min(BLOCK, Math.max(1, length))];
+        try (FileChannel channel = FileChannel.open(path, StandardOpenOption.READ)) {
+            long at = offset;
+            long end = offset + length;
+            while (at < end) {
+                int n = channel.read(ByteBuffer.wrap(block, 0, (int) Math.min(block.length, end - at)), at);
+                if (n < 0) throw shortFile(at, end);
+                visitor.accept(block, 0, n);
+                at += n;
+            }
+        }
+    }
+
+    @Override
+    public InputStream open(long offset, long length) {
+        return new Stream(offset, offset + length);
+    }
+
+    @Override
+    public void discard() {
+        BufferDirectory.deleteQuietly(path);
+    }
+
+    private IOException shortFile(long at, long end) {
+        return new IOException("buffer file " + path + " ends at byte " + at + " of " + end
+                + " (changed or truncated while in use)");
+    }
+
+    @Override
+    public String toString() {
+        return path.getFileName().toString();
+    }
+
+    /** Reads its range from the start; the file is open from the first read to the end or close. */
+    private final class Stream extends InputStream {
+        private final long end;
+        private long at;
+        private FileChannel channel;
+
+        Stream(long from, long end) {
+            this.at = from;
+            this.end = end;
+        }
+
+        @Override
+        public int read() throws IOException {
+            byte[] one = new byte[1];
+            return read(one, 0, 1) < 0 ? -1 : one[0] & 0xff;
+        }
+
+        @Override
+        public int read(byte[] b, int off, int len) throws IOException {
+            Objects.checkFromIndexSize(off, len, b.length);
+            if (len == 0) return 0;
+            if (at >= end) {
+                close();
+                return -1;
+            }
+            if (channel == null) channel = FileChannel.open(path, StandardOpenOption.READ);
+            int n = channel.read(ByteBuffer.wrap(b, off, (int) Math.min(len, end - at)), at);
+            if (n < 0) throw shortFile(at, end);
+            at += n;
+            return n;
+        }
+
+        @Override
+        public long skip(long n) {
+            long k = Math.max(0, Math.min(n, end - at));
+            at += k;
+            return k;
+        }
+
+        @Override
+        public int available() {
+            return (int) Math.min(Integer.MAX_VALUE, end - at);
+        }
+
+        @Override
+        public void close() throws IOException {
+            if (channel != null) {
+                channel.close();
+                channel = null;
+            }
+        }
+    }
+}
