@@ -30,7 +30,13 @@ if [[ -z "${MINIO_BINARY:-}" && -z "${S3_TEST_ENDPOINT:-}" ]] && ! command -v mi
 fi
 # The sink runs with the JVM options of the distribution's launcher (bin/iggy-s3-sink), as a user gets it;
 # SINK_JAVA_OPTS replaces them (e.g. SINK_JAVA_OPTS="-Xmx1g" for java -jar with a heap of 1 GiB).
-export SINK_JAVA_OPTS="${SINK_JAVA_OPTS:--XX:+ExitOnOutOfMemoryError -XX:+UseSerialGC -XX:PretenureSizeThreshold=60k -Xmx256m}"
+# Like the launcher, two malloc arenas and a native-heap trim every 2 s where the JVM has the option.
+launcher_opts="-XX:+ExitOnOutOfMemoryError -XX:+UseSerialGC -XX:PretenureSizeThreshold=60k -Xmx256m"
+if java -XX:TrimNativeHeapInterval=2000 -version >/dev/null 2>&1; then
+  launcher_opts="${launcher_opts} -XX:TrimNativeHeapInterval=2000"
+fi
+export SINK_JAVA_OPTS="${SINK_JAVA_OPTS:-${launcher_opts}}"
+export MALLOC_ARENA_MAX="${MALLOC_ARENA_MAX:-2}"
 # The in-JVM broker keeps every message on the heap (1M x 1 KiB is about 1.1 GB).
 bench_java=(java -Xmx4g -jar "${bench_jar}")
 sink_flag=(--sink-jar "${sink_jar}")

@@ -3,6 +3,7 @@ package dev.iggysink.bootstrap;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
@@ -54,6 +55,22 @@ class FatJarContentsIT {
     void commons_logging_goes_to_slf4j_not_java_util_logging() {
         assertThat(entries).contains("org/apache/commons/logging/impl/SLF4JLogFactory.class");
         assertThat(entries).doesNotContain("org/apache/commons/logging/impl/Jdk14Logger.class");
+    }
+
+    /**
+     * Logging is configured in code (LogbackConfigurator), registered as a service; a logback.xml that a
+     * dependency brought in would take over from it, and reading XML costs the process some 600 classes.
+     */
+    @Test
+    void logging_is_configured_by_the_service_in_code_not_by_an_xml_file() throws IOException {
+        assertThat(entries).doesNotContain("logback.xml", "logback-test.xml");
+        try (JarFile file = new JarFile(Paths.get("target", "iggy-s3-sink.jar").toFile())) {
+            ZipEntry services = file.getEntry("META-INF/services/ch.qos.logback.classic.spi.Configurator");
+            assertThat(services).isNotNull();
+            String text = new String(file.getInputStream(services).readAllBytes(), StandardCharsets.UTF_8);
+            assertThat(text.lines().map(String::strip).filter(l -> !l.isEmpty()))
+                    .containsExactly(LogbackConfigurator.class.getName());
+        }
     }
 
     @Test

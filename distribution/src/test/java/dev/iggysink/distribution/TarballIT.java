@@ -133,6 +133,55 @@ class TarballIT {
     }
 
     @Test
+    void the_launcher_trims_the_native_heap_where_the_jvm_can_unless_java_opts_say_otherwise() throws Exception {
+        Run byDefault = launcher(Map.of("JAVA_OPTS", "-XX:+PrintCommandLineFlags"), "--version");
+        assertThat(byDefault.exit()).as(byDefault.output()).isZero();
+        if (!jvmTrims()) {
+            // A JDK 17 or 21 before the option: the launcher must not pass it, or the JVM would refuse to start.
+            assertThat(byDefault.output()).doesNotContain("TrimNativeHeapInterval");
+            return;
+        }
+        assertThat(byDefault.output()).contains("-XX:TrimNativeHeapInterval=2000");
+
+        Run off = launcher(Map.of("JAVA_OPTS", "-XX:TrimNativeHeapInterval=0 -XX:+PrintCommandLineFlags"),
+                "--version");
+        assertThat(off.exit()).as(off.output()).isZero();
+        assertThat(off.output()).contains("-XX:TrimNativeHeapInterval=0").doesNotContain("Interval=2000");
+    }
+
+    /** Whether the JVM running the tests (the launcher's JAVA_HOME here) accepts TrimNativeHeapInterval. */
+    private static boolean jvmTrims() throws Exception {
+        Path java = Paths.get(System.getProperty("java.home"), "bin", "java");
+        Process p = new ProcessBuilder(java.toString(), "-XX:TrimNativeHeapInterval=2000", "-version")
+                .redirectErrorStream(true).start();
+        p.getInputStream().readAllBytes();
+        assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
+        return p.exitValue() == 0;
+    }
+
+    /** A stand-in java that prints what it is started with, and refuses the trim option like an older JVM. */
+    @Test
+    void the_launcher_limits_malloc_arenas_and_skips_the_trim_a_jvm_refuses(@TempDir Path home) throws Exception {
+        Path java = Files.createDirectories(home.resolve("bin")).resolve("java");
+        Files.writeString(java, """
+                #!/bin/sh
+                for a in "$@"; do
+                  case $a in -XX:TrimNativeHeapInterval=*) echo "Unrecognized VM option" >&2; exit 1 ;; esac
+                done
+                echo "MALLOC_ARENA_MAX=${MALLOC_ARENA_MAX:-unset} args: $*"
+                """, StandardCharsets.UTF_8);
+        assertThat(java.toFile().setExecutable(true)).isTrue();
+
+        Run old = launcher(Map.of("JAVA_HOME", home.toString()), "--version");
+        assertThat(old.exit()).as(old.output()).isZero();
+        assertThat(old.output()).contains("MALLOC_ARENA_MAX=2 args:", "-XX:+UseSerialGC", "--version")
+                .doesNotContain("TrimNativeHeapInterval");
+
+        Run own = launcher(Map.of("JAVA_HOME", home.toString(), "MALLOC_ARENA_MAX", "4"), "--version");
+        assertThat(own.output()).contains("MALLOC_ARENA_MAX=4 args:");
+    }
+
+    @Test
     void the_launcher_passes_arguments_and_the_exit_code_through() throws Exception {
         Run run = launcher(Map.of(), "validate", "--config",
                 unpacked.resolve(ROOT + "config/missing.toml").toString());
@@ -151,6 +200,7 @@ class TarballIT {
         Map<String, String> environment = pb.environment();
         environment.remove("JAVA_OPTS");
         environment.remove("IGGY_S3_SINK_HEAP");
+        environment.remove("MALLOC_ARENA_MAX");
         // The JDK that runs the tests, found as an operator's JAVA_HOME would be.
         environment.put("JAVA_HOME", System.getProperty("java.home"));
         environment.putAll(new HashMap<>(env));
