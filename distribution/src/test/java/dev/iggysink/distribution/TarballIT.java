@@ -112,7 +112,16 @@ class TarballIT {
         assertThat(run.exit()).as(run.output()).isZero();
         assertThat(run.output()).contains("-XX:+UseSerialGC", "-XX:+ExitOnOutOfMemoryError")
                 .contains("-XX:PretenureSizeThreshold=61440") // 60 KiB: file-buffer chunks start in the old generation
-                .contains("-XX:MaxHeapSize=268435456"); // 256 MiB: every machine running the tests has more memory
+                .contains("-XX:MaxHeapSize=268435456") // 256 MiB: every machine running the tests has more memory
+                // it starts small and grows only as far as needed (open files are in buffer_directory)
+                .contains("-XX:InitialHeapSize=50331648", "-XX:NewSize=25165824", "-XX:MaxNewSize=25165824");
+    }
+
+    @Test
+    void the_launcher_has_netty_allocate_each_poll_answer_unpooled() throws Exception {
+        Run run = launcher(Map.of("JAVA_OPTS", "-XshowSettings:properties"), "--version");
+        assertThat(run.exit()).as(run.output()).isZero();
+        assertThat(run.output()).contains("io.netty.allocator.type = unpooled");
     }
 
     @Test
@@ -121,7 +130,8 @@ class TarballIT {
                 "--version");
         assertThat(run.exit()).as(run.output()).isZero();
         assertThat(run.output()).contains("-XX:+UseG1GC", "-XX:MaxHeapSize=314572800")
-                .doesNotContain("-XX:+UseSerialGC").doesNotContain("PretenureSizeThreshold");
+                .doesNotContain("-XX:+UseSerialGC").doesNotContain("PretenureSizeThreshold")
+                .doesNotContain("-XX:NewSize=25165824");
     }
 
     @Test

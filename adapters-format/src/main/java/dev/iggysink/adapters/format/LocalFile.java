@@ -63,15 +63,27 @@ final class LocalFile implements FileBytes.Source {
         return path.getFileName().toString();
     }
 
-    /** Reads its range from the start; the file is open from the first read to the end or close. */
+    /**
+     * Reads its range from the start; the file is open from the first read to the end or close. Reads go through a
+     * block of its own: HTTP clients read a body 4 KiB at a time, and a system call per 4 KiB cost the sink about
+     * 0.9 us per 1 KiB record (two passes of every file: the payload hash, then the body).
+     */
     private final class Stream extends InputStream {
         private final long end;
+        /** File position of the next byte not yet in {@link #block}. */
         private long at;
         private FileChannel channel;
+        private byte[] block;
+        private int blockPos;
+        private int blockEnd;
 
         Stream(long from, long end) {
             this.at = from;
             this.end = end;
+        }
+
+        private long left() {
+            return end - at + (blockEnd - blockPos);
         }
 
         @Override
@@ -84,10 +96,27 @@ final class LocalFile implements FileBytes.Source {
         public int read(byte[] b, int off, int len) throws IOException {
             Objects.checkFromIndexSize(off, len, b.length);
             if (len == 0) return 0;
-            if (at >= end) {
-                close();
-                return -1;
+            if (blockPos == blockEnd) {
+                if (at >= end) {
+                    close();
+                    return -1;
+                }
+                if (len >= BLOCK) return readFile(b, off, len); // large reads skip the block
+                fill();
             }
+            int n = Math.min(len, blockEnd - blockPos);
+            System.arraycopy(block, blockPos, b, off, n);
+            blockPos += n;
+            return n;
+        }
+
+        private void fill() throws IOException {
+            if (block == null) block = new byte[(int) Math.min(BLOCK, end - at)];
+            blockPos = 0;
+            blockEnd = readFile(block, 0, block.length);
+        }
+
+        private int readFile(byte[] b, int off, int len) throws IOException {
             if (channel == null) channel = FileChannel.open(path, StandardOpenOption.READ);
             int n = channel.read(ByteBuffer.wrap(b, off, (int) Math.min(len, end - at)), at);
             if (n < 0) throw shortFile(at, end);
@@ -97,14 +126,16 @@ final class LocalFile implements FileBytes.Source {
 
         @Override
         public long skip(long n) {
-            long k = Math.max(0, Math.min(n, end - at));
-            at += k;
+            long k = Math.max(0, Math.min(n, left()));
+            int inBlock = (int) Math.min(k, blockEnd - blockPos);
+            blockPos += inBlock;
+            at += k - inBlock;
             return k;
         }
 
         @Override
         public int available() {
-            return (int) Math.min(Integer.MAX_VALUE, end - at);
+            return (int) Math.min(Integer.MAX_VALUE, left());
         }
 
         @Override

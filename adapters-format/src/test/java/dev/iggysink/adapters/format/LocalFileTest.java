@@ -64,6 +64,48 @@ class LocalFileTest {
         assertThat(path).doesNotExist();
     }
 
+    @Test
+    void reads_of_any_size_and_skips_in_between_give_the_files_bytes() throws IOException {
+        java.nio.file.Path path = java.nio.file.Files.createTempFile("localfile", ".buf");
+        byte[] big = new byte[300_000];
+        new Random(11).nextBytes(big);
+        java.nio.file.Files.write(path, big);
+        FileBytes file = LocalFile.bytes(path, big.length);
+        Random random = new Random(13);
+        for (int round = 0; round < 20; round++) {
+            int offset = random.nextInt(1000);
+            FileBytes view = file.slice(offset, big.length - offset - random.nextInt(1000));
+            byte[] expected = view.toByteArray();
+            assertThat(expected).isEqualTo(Arrays.copyOfRange(big, offset, offset + expected.length));
+            ByteArrayOutputStream got = new ByteArrayOutputStream();
+            ByteArrayOutputStream want = new ByteArrayOutputStream();
+            int pos = 0;
+            try (InputStream in = view.openStream()) {
+                while (true) {
+                    if (random.nextInt(8) == 0) {
+                        long skipped = in.skip(random.nextInt(70_000));
+                        pos += (int) skipped;
+                        continue;
+                    }
+                    // HTTP clients read 4 KiB at a time; some readers ask for more than a block
+                    int size = random.nextBoolean() ? 4096 : 1 + random.nextInt(100_000);
+                    byte[] buf = new byte[size];
+                    int n = in.read(buf, 0, size);
+                    if (n < 0) break;
+                    assertThat(n).isPositive();
+                    got.write(buf, 0, n);
+                    want.write(expected, pos, n);
+                    pos += n;
+                }
+                assertThat(in.available()).isZero();
+            }
+            assertThat(pos).isEqualTo(expected.length);
+            assertThat(got.toByteArray()).isEqualTo(want.toByteArray());
+        }
+        file.release();
+        assertThat(path).doesNotExist();
+    }
+
     private static byte[] readByteByByte(InputStream in) throws IOException {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         for (int b = in.read(); b >= 0; b = in.read()) out.write(b);
