@@ -38,7 +38,7 @@ final class Compressor {
         if (compression == Compression.NONE) return plain;
         SpillFile out = null;
         try {
-            out = SpillFile.create(dir);
+            out = SpillFile.createHeldOpen(dir);
             SpillFile target = out;
             OutputStream sink = new OutputStream() {
                 @Override

@@ -12,6 +12,10 @@ import java.nio.file.StandardOpenOption;
  * One open file's bytes on disk, in a {@link BufferDirectory}: written at the end as the encoder's buffer fills, and
  * handed over as a {@link FileBytes} at seal. A file that is never sealed (its partition was halted or revoked, the
  * encoder dropped) is deleted once it is garbage, or with its directory at stop. Not thread-safe.
+ *
+ * <p>An open file of the encoder is opened for each write and closed again, so that a sink with many partitions and
+ * open files holds no file descriptor for them between writes (one write per 256 KiB); a compressor's output, written
+ * in many small pieces over a short time, keeps its file open until seal.
  */
 final class SpillFile {
     private static final Cleaner CLEANER = Cleaner.create();
@@ -19,45 +23,49 @@ final class SpillFile {
     /** What must be undone if the file is dropped unsealed; references neither the SpillFile nor the encoder. */
     private static final class Open implements Runnable {
         final Path path;
-        final FileChannel channel;
+        /** Held only by a file kept open between writes. */
+        volatile FileChannel channel;
         volatile boolean handedOver;
 
-        Open(Path path, FileChannel channel) {
+        Open(Path path) {
             this.path = path;
-            this.channel = channel;
         }
 
         @Override
         public void run() {
-            try {
-                channel.close();
-            } catch (IOException ignored) {
-                // deleting it below is what matters
+            FileChannel c = channel;
+            channel = null;
+            if (c != null) {
+                try {
+                    c.close();
+                } catch (IOException ignored) {
+                    // deleting it below is what matters
+                }
             }
             if (!handedOver) BufferDirectory.deleteQuietly(path);
         }
     }
 
     private final Open open;
+    private final boolean holdOpen;
     private final Cleaner.Cleanable cleanable;
     /** Bytes written in full; a failed write is written again from here. */
     private long size;
 
-    private SpillFile(Open open) {
+    private SpillFile(Open open, boolean holdOpen) {
         this.open = open;
+        this.holdOpen = holdOpen;
         this.cleanable = CLEANER.register(this, open);
     }
 
+    /** A new file that is opened for each write. */
     static SpillFile create(BufferDirectory dir) throws IOException {
-        Path path = dir.newFile();
-        FileChannel channel;
-        try {
-            channel = FileChannel.open(path, StandardOpenOption.WRITE);
-        } catch (IOException e) {
-            BufferDirectory.deleteQuietly(path);
-            throw e;
-        }
-        return new SpillFile(new Open(path, channel));
+        return new SpillFile(new Open(dir.newFile()), false);
+    }
+
+    /** A new file kept open from the first write until {@link #seal} or {@link #discard}. */
+    static SpillFile createHeldOpen(BufferDirectory dir) throws IOException {
+        return new SpillFile(new Open(dir.newFile()), true);
     }
 
     long size() {
@@ -68,34 +76,57 @@ final class SpillFile {
         return open.path;
     }
 
+    private FileChannel channel() throws IOException {
+        FileChannel c = open.channel;
+        if (c == null) {
+            c = FileChannel.open(open.path, StandardOpenOption.WRITE);
+            if (holdOpen) open.channel = c;
+        }
+        return c;
+    }
+
+    private void done(FileChannel c) throws IOException {
+        if (!holdOpen) c.close();
+    }
+
     /**
      * Writes the buffer's content after what is already on disk. On failure (a full disk) nothing counts as written,
      * and the buffer is left as it was: the caller keeps the bytes and may try again later.
      */
     void append(ByteBuf buf) throws IOException {
-        long[] at = {size};
-        buf.forEachChunk((array, offset, length) -> {
-            ByteBuffer src = ByteBuffer.wrap(array, offset, length);
-            while (src.hasRemaining()) at[0] += open.channel.write(src, at[0]);
-        });
-        size = at[0];
+        FileChannel c = channel();
+        try {
+            long[] at = {size};
+            buf.forEachChunk((array, offset, length) -> {
+                ByteBuffer src = ByteBuffer.wrap(array, offset, length);
+                while (src.hasRemaining()) at[0] += c.write(src, at[0]);
+            });
+            size = at[0];
+        } finally {
+            done(c);
+        }
     }
 
     /** Writes the given bytes after what is already on disk (same failure rule as {@link #append(ByteBuf)}). */
     void append(byte[] array, int offset, int length) throws IOException {
-        long at = size;
-        ByteBuffer src = ByteBuffer.wrap(array, offset, length);
-        while (src.hasRemaining()) at += open.channel.write(src, at);
-        size = at;
+        FileChannel c = channel();
+        try {
+            long at = size;
+            ByteBuffer src = ByteBuffer.wrap(array, offset, length);
+            while (src.hasRemaining()) at += c.write(src, at);
+            size = at;
+        } finally {
+            done(c);
+        }
     }
 
     /**
      * Closes the file and hands it over: the returned bytes are the file's {@link #size} bytes, and releasing them
      * (or dropping them) deletes it.
      */
-    FileBytes seal() throws IOException {
+    FileBytes seal() {
         open.handedOver = true;
-        cleanable.clean(); // closes the channel; the file now belongs to the FileBytes
+        cleanable.clean(); // closes a held channel; the file now belongs to the FileBytes
         return LocalFile.bytes(open.path, size);
     }
 

@@ -109,6 +109,35 @@ class DiskBufferTest {
     }
 
     @Test
+    void open_files_on_disk_hold_no_file_descriptor_between_writes() throws Exception {
+        RecordCodec codec = codec(OutputFormat.JSON_LINES, Compression.NONE, dir);
+        List<FileEncoder> open = new java.util.ArrayList<>();
+        for (int f = 0; f < 50; f++) {
+            FileEncoder file = codec.newFile();
+            for (int i = 0; i < 1_000; i++) file.append(codec.decode(record(i)));
+            open.add(file);
+        }
+        assertThat(filesOnDisk()).hasSize(50);
+        assertThat(descriptorsInto(dir.path())).isZero();
+        for (FileEncoder file : open) file.finish().release();
+        assertThat(filesOnDisk()).isEmpty();
+    }
+
+    /** Open file descriptors of this process on buffer files under {@code path} (Linux's /proc); not the lock. */
+    private static long descriptorsInto(Path path) throws IOException {
+        try (Stream<Path> fds = Files.list(Path.of("/proc/self/fd"))) {
+            return fds.filter(fd -> {
+                try {
+                    Path target = Files.readSymbolicLink(fd);
+                    return target.startsWith(path) && target.toString().endsWith(".buf");
+                } catch (IOException | UnsupportedOperationException e) {
+                    return false; // closed meanwhile
+                }
+            }).count();
+        }
+    }
+
+    @Test
     void a_small_file_stays_on_the_heap_and_never_touches_the_disk() throws Exception {
         RecordCodec codec = codec(OutputFormat.JSON_LINES, Compression.NONE, dir);
         FileEncoder file = codec.newFile();
