@@ -15,27 +15,13 @@ import java.util.TreeMap;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import software.amazon.awssdk.services.s3.model.S3Object;
 
 /** The sink as users run it: the fat jar as a child process, the real Iggy client producing, a real MinIO. */
-class DeliveryIT {
+class DeliveryIT extends E2eTest {
     private static final Pattern LINE_OFFSET = Pattern.compile("^\\{\"offset\":(\\d+),", Pattern.MULTILINE);
-
-    private E2eFixture fx;
-
-    @BeforeEach
-    void setUp() throws Exception {
-        fx = E2eFixture.shared();
-    }
-
-    @AfterEach
-    void tearDown() {
-        fx.close();
-    }
 
     /** Offset → how many objects hold it, for one partition, checking each object's key against its lines. */
     private Map<Long, Integer> coverage(String topic, int partition) {

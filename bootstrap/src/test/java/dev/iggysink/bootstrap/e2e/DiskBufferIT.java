@@ -10,8 +10,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.stream.LongStream;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -20,22 +18,10 @@ import org.junit.jupiter.api.Timeout;
  * which reads those records again; a clean stop leaves nothing behind; and a buffer directory that cannot be used
  * stops the start with one line and exit 3.
  */
-class DiskBufferIT {
+class DiskBufferIT extends E2eTest {
     private static final String TOPIC = "buffered";
     private static final int PARTITIONS = 2;
     private static final String PAD = "p".repeat(1000);
-
-    private E2eFixture fx;
-
-    @BeforeEach
-    void setUp() throws Exception {
-        fx = E2eFixture.shared();
-    }
-
-    @AfterEach
-    void tearDown() {
-        fx.close();
-    }
 
     private static List<Path> processDirs(Path buffers) throws Exception {
         if (!Files.isDirectory(buffers)) return List.of();

@@ -11,8 +11,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.stream.LongStream;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -20,21 +18,9 @@ import org.junit.jupiter.api.Timeout;
  * kill -9 during the drain of a graceful stop, after the files sealed by the stop became durable but before their
  * commit: the next start must find them by key and not write their records a second time.
  */
-class DrainKillIT {
+class DrainKillIT extends E2eTest {
     private static final String TOPIC = "drain";
     private static final int PARTITIONS = 2;
-
-    private E2eFixture fx;
-
-    @BeforeEach
-    void setUp() throws Exception {
-        fx = E2eFixture.shared();
-    }
-
-    @AfterEach
-    void tearDown() {
-        fx.close();
-    }
 
     @Test
     @Timeout(180)

@@ -15,28 +15,14 @@ import java.util.zip.GZIPInputStream;
 import org.apache.avro.file.DataFileStream;
 import org.apache.avro.generic.GenericDatumReader;
 import org.apache.avro.generic.GenericRecord;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import software.amazon.awssdk.services.s3.model.S3Object;
 
 /** Compressed and columnar output as users get it from the bucket, written by the real jar on MinIO. */
-class FormatsIT {
+class FormatsIT extends E2eTest {
     private static final String SCHEMA = "{\"type\":\"record\",\"name\":\"Request\",\"fields\":["
             + "{\"name\":\"method\",\"type\":\"string\"},{\"name\":\"status\",\"type\":\"int\"}]}";
-
-    private E2eFixture fx;
-
-    @BeforeEach
-    void setUp() throws Exception {
-        fx = E2eFixture.shared();
-    }
-
-    @AfterEach
-    void tearDown() {
-        fx.close();
-    }
 
     private byte[] readBytes(String key) {
         return fx.minio.client().getObjectAsBytes(b -> b.bucket(fx.bucket).key(key)).asByteArray();

@@ -13,8 +13,6 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.IntStream;
 import java.util.stream.LongStream;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -24,24 +22,12 @@ import org.junit.jupiter.api.Timeout;
  * file per partition, count or size rotation: files sealed at the stop are found by key, the rest are replayed under
  * the same keys).
  */
-class RebalanceIT {
+class RebalanceIT extends E2eTest {
     private static final String TOPIC = "orders";
     private static final int PARTITIONS = 6;
     private static final int PER_ROUND = 25;
     /** A bound on what a slow machine produces while the members come and go. */
     private static final int MAX_ROUNDS = 400;
-
-    private E2eFixture fx;
-
-    @BeforeEach
-    void setUp() throws Exception {
-        fx = E2eFixture.shared();
-    }
-
-    @AfterEach
-    void tearDown() {
-        fx.close();
-    }
 
     @Test
     @Timeout(240)

@@ -16,8 +16,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import tools.jackson.databind.JsonNode;
@@ -27,21 +25,9 @@ import tools.jackson.databind.json.JsonMapper;
  * The fat jar's {@code run} as an operator sees it: JSON log lines with {@code --log-format json}, the admin
  * endpoints on the configured address, and not one secret anywhere in the whole output.
  */
-class RunLogsIT {
+class RunLogsIT extends E2eTest {
     private static final JsonMapper JSON = JsonMapper.builder().build();
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
-    private E2eFixture fx;
-
-    @BeforeEach
-    void setUp() throws Exception {
-        fx = E2eFixture.shared();
-    }
-
-    @AfterEach
-    void tearDown() {
-        fx.close();
-    }
-
     @Test
     @Timeout(300)
     void a_json_run_logs_one_json_object_per_line_serves_admin_and_never_prints_a_secret() throws Exception {

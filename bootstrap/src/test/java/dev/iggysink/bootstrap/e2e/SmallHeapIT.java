@@ -7,8 +7,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -16,44 +14,48 @@ import org.junit.jupiter.api.Timeout;
  * A heap far smaller than the default memory budget needs: the sink lowers its budget at start instead of dying of
  * OutOfMemoryError (which a supervisor would restart into the same death), and delivers everything.
  */
-class SmallHeapIT {
+class SmallHeapIT extends E2eTest {
     private static final int PARTITIONS = 8;
     private static final int PER_PARTITION = 10_000;
-
-    private E2eFixture fx;
-
-    @BeforeEach
-    void setUp() throws Exception {
-        fx = E2eFixture.shared();
-    }
-
-    @AfterEach
-    void tearDown() {
-        fx.close();
-    }
 
     @Test
     @Timeout(300)
     void with_a_128_mib_heap_and_the_default_budget_the_sink_keeps_running_and_delivers_everything()
             throws Exception {
+        // Open files on the heap: the default max_buffered_bytes (72 MiB) is more than 128 MiB of heap holds, so it
+        // is lowered at start with a warning.
+        String log = runWithSmallHeap("buffer_directory = \"\"", "small-heap");
+        assertThat(log).contains("does not fit a heap of");
+    }
+
+    @Test
+    @Timeout(300)
+    void with_open_files_on_disk_a_128_mib_heap_holds_the_default_budget() throws Exception {
+        String log = runWithSmallHeap("", "small-heap-disk");
+        assertThat(log).doesNotContain("does not fit a heap of");
+    }
+
+    /** Sends, runs the sink with -Xmx128m until everything is committed, stops it, audits; the sink's log. */
+    private String runWithSmallHeap(String pluginExtra, String logName) throws Exception {
         fx.topic("events", PARTITIONS);
         String payload = "{\"pad\":\"" + "x".repeat(1000) + "\",\"i\":%d}";
         for (int p = 0; p < PARTITIONS; p++) {
             fx.producer.sendJson(fx.stream, "events", p, PER_PARTITION, i -> payload.formatted(i));
         }
-        // Default max_buffered_bytes (72 MiB, more than 128 MiB of heap holds) and default 8 MiB files; the schedule
-        // seals the last partial files.
-        Path config = fx.config(List.of("events"), "json", "rotate_schedule_interval = \"2s\"");
+        // Default max_buffered_bytes and default 8 MiB files; the schedule seals the last partial files.
+        Path config = fx.config(List.of("events"), "json", "rotate_schedule_interval = \"2s\"\n" + pluginExtra);
         List<String> cmd = new ArrayList<>(List.of(SinkProcess.javaBinary(), "-Xmx128m", "-XX:+UseSerialGC",
                 "-jar", SinkProcess.jar().toString(), "run", "--config", config.toString(),
                 "--status-interval", "2s"));
-        try (SinkProcess sink = SinkProcess.start(cmd, fx.log("small-heap"), Map.of())) {
+        String log;
+        try (SinkProcess sink = SinkProcess.start(cmd, fx.log(logName), Map.of())) {
             fx.awaitCommitted(config, PARTITIONS, PER_PARTITION - 1, sink, Duration.ofSeconds(240),
                     Duration.ofSeconds(2));
             stopsCleanlyWithoutRunningOut(sink);
-            assertThat(sink.logText()).contains("does not fit a heap of");
+            log = sink.logText();
         }
         auditsClean(config);
+        return log;
     }
 
     @Test

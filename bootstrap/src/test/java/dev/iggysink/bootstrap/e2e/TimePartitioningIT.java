@@ -13,8 +13,6 @@ import java.util.Set;
 import java.util.TreeSet;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import software.amazon.awssdk.services.s3.model.S3Object;
@@ -23,19 +21,7 @@ import software.amazon.awssdk.services.s3.model.S3Object;
  * Time-based layout end to end. Iggy stamps records with the server's clock, so time boundaries are real ones:
  * the minute boundary stands in for the hour.
  */
-class TimePartitioningIT {
-    private E2eFixture fx;
-
-    @BeforeEach
-    void setUp() throws Exception {
-        fx = E2eFixture.shared();
-    }
-
-    @AfterEach
-    void tearDown() {
-        fx.close();
-    }
-
+class TimePartitioningIT extends E2eTest {
     @Test
     @Timeout(180)
     void a_quiet_partition_is_flushed_by_the_wall_clock_schedule_within_the_interval() throws Exception {
