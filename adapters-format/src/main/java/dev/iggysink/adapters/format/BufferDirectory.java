@@ -114,7 +114,8 @@ public final class BufferDirectory implements AutoCloseable {
             FileLock probe = channel.tryLock();
             if (probe == null) return true;
             probe.release();
-            return false;
+            // A lock file made a moment ago may be about to be locked by the process that made it.
+            return Files.getLastModifiedTime(lockFile).toMillis() > System.currentTimeMillis() - 5_000;
         } catch (OverlappingFileLockException e) {
             return true; // held by this very process
         } catch (IOException e) {

@@ -219,17 +219,24 @@ class DiskBufferTest {
         Files.createDirectory(dead);
         Files.createFile(dead.resolve(".lock"));
         Files.write(dead.resolve("1.buf"), new byte[100]);
+        Files.setLastModifiedTime(dead.resolve(".lock"),
+                java.nio.file.attribute.FileTime.fromMillis(System.currentTimeMillis() - 60_000));
+        // Made a moment ago and not locked yet: a process between creating its lock file and locking it.
+        Path starting = base.resolve(BufferDirectory.PREFIX + "999998-0");
+        Files.createDirectory(starting);
+        Files.createFile(starting.resolve(".lock"));
 
         try (BufferDirectory second = BufferDirectory.open(base)) {
             assertThat(second.staleRemoved()).isEqualTo(1);
             assertThat(dead).doesNotExist();
+            assertThat(starting).isDirectory();
             // this process's first directory is still locked by it, so the second leaves it alone
             assertThat(dir.path()).isDirectory();
             assertThat(second.path()).isNotEqualTo(dir.path()).isDirectory();
         }
         assertThat(dir.path()).isDirectory();
         try (Stream<Path> left = Files.list(base)) {
-            assertThat(left).containsExactly(dir.path());
+            assertThat(left).containsExactlyInAnyOrder(dir.path(), starting);
         }
     }
 
