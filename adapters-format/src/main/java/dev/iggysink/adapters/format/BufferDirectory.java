@@ -73,6 +73,7 @@ public final class BufferDirectory implements AutoCloseable {
             FileLock lock;
             try {
                 lock = channel.lock();
+                channel.write(java.nio.ByteBuffer.wrap((pid + "\n").getBytes(java.nio.charset.StandardCharsets.US_ASCII)));
             } catch (IOException | RuntimeException e) {
                 channel.close();
                 throw e;
@@ -114,8 +115,10 @@ public final class BufferDirectory implements AutoCloseable {
             FileLock probe = channel.tryLock();
             if (probe == null) return true;
             probe.release();
-            // A lock file made a moment ago may be about to be locked by the process that made it.
-            return Files.getLastModifiedTime(lockFile).toMillis() > System.currentTimeMillis() - 5_000;
+            // Its process writes its pid into it once it holds the lock: an empty lock file made a moment ago may be
+            // about to be locked by the process that made it.
+            return channel.size() == 0
+                    && Files.getLastModifiedTime(lockFile).toMillis() > System.currentTimeMillis() - 5_000;
         } catch (OverlappingFileLockException e) {
             return true; // held by this very process
         } catch (IOException e) {

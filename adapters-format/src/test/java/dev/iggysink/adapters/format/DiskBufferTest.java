@@ -217,18 +217,23 @@ class DiskBufferTest {
     void a_directory_left_by_an_ended_process_is_deleted_and_one_still_in_use_is_kept() throws Exception {
         Path dead = base.resolve(BufferDirectory.PREFIX + "999999-0");
         Files.createDirectory(dead);
-        Files.createFile(dead.resolve(".lock"));
+        // Its process wrote its pid into the lock file and ended (a kill -9 a moment ago: the file is new).
+        Files.writeString(dead.resolve(".lock"), "999999\n");
         Files.write(dead.resolve("1.buf"), new byte[100]);
-        Files.setLastModifiedTime(dead.resolve(".lock"),
+        Path old = base.resolve(BufferDirectory.PREFIX + "999997-0");
+        Files.createDirectory(old);
+        Files.createFile(old.resolve(".lock"));
+        Files.setLastModifiedTime(old.resolve(".lock"),
                 java.nio.file.attribute.FileTime.fromMillis(System.currentTimeMillis() - 60_000));
-        // Made a moment ago and not locked yet: a process between creating its lock file and locking it.
+        // Made a moment ago, empty and not locked yet: a process between creating its lock file and locking it.
         Path starting = base.resolve(BufferDirectory.PREFIX + "999998-0");
         Files.createDirectory(starting);
         Files.createFile(starting.resolve(".lock"));
 
         try (BufferDirectory second = BufferDirectory.open(base)) {
-            assertThat(second.staleRemoved()).isEqualTo(1);
+            assertThat(second.staleRemoved()).isEqualTo(2);
             assertThat(dead).doesNotExist();
+            assertThat(old).as("an empty lock file nobody locked for a minute").doesNotExist();
             assertThat(starting).isDirectory();
             // this process's first directory is still locked by it, so the second leaves it alone
             assertThat(dir.path()).isDirectory();
