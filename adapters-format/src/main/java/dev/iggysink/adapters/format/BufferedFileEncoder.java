@@ -96,11 +96,6 @@ abstract class BufferedFileEncoder implements FileEncoder {
         }
     }
 
-    /** Bytes of this file written to disk so far. */
-    final long spilledBytes() {
-        return spill == null ? 0 : spill.size();
-    }
-
     @Override
     public final FileBytes finish() {
         if (finished) throw new IllegalStateException("file already finished");

@@ -139,8 +139,7 @@ final class ByteBuf {
 
     /** Writes the content to {@code out}, chunk by chunk. */
     void writeTo(OutputStream out) throws IOException {
-        for (int i = 0; i < count - 1; i++) out.write(chunks[i], 0, fills[i]);
-        out.write(current, 0, pos);
+        forEachChunk(out::write);
     }
 
     /**

@@ -68,14 +68,6 @@ final class SpillFile {
         return new SpillFile(new Open(dir.newFile()), true);
     }
 
-    long size() {
-        return size;
-    }
-
-    Path path() {
-        return open.path;
-    }
-
     private FileChannel channel() throws IOException {
         FileChannel c = open.channel;
         if (c == null) {

@@ -179,11 +179,7 @@ class DiskBufferTest {
         RecordCodec codec = codec(OutputFormat.JSON_LINES, Compression.NONE, dir);
         appendAndDrop(codec);
         assertThat(filesOnDisk()).hasSize(1);
-        for (int i = 0; i < 200 && !filesOnDisk().isEmpty(); i++) {
-            System.gc();
-            Thread.sleep(50);
-        }
-        assertThat(filesOnDisk()).isEmpty();
+        awaitDeletedOnceGarbage();
     }
 
     @Test
@@ -192,6 +188,11 @@ class DiskBufferTest {
         long length = sealAndDrop(codec);
         assertThat(length).isGreaterThan(BufferedFileEncoder.SPILL_AT);
         assertThat(filesOnDisk()).hasSize(1);
+        awaitDeletedOnceGarbage();
+    }
+
+    /** Collects until the Cleaner has deleted every buffer file (10 s at most). */
+    private void awaitDeletedOnceGarbage() throws Exception {
         for (int i = 0; i < 200 && !filesOnDisk().isEmpty(); i++) {
             System.gc();
             Thread.sleep(50);

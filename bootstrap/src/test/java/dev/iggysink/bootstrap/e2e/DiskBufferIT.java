@@ -30,14 +30,24 @@ class DiskBufferIT extends E2eTest {
         }
     }
 
-    /** Buffer files under {@code buffers}; -1 while the sink changes them under the walk. */
-    private static long bufferFiles(Path buffers) throws Exception {
-        if (!Files.isDirectory(buffers)) return 0;
+    /** Sizes of the buffer files under {@code buffers}; null while the sink changes them under the walk. */
+    private static long[] bufferFileSizes(Path buffers) throws Exception {
+        if (!Files.isDirectory(buffers)) return new long[0];
         try (Stream<Path> all = Files.walk(buffers)) {
-            return all.filter(p -> p.toString().endsWith(".buf")).count();
+            return all.filter(p -> p.toString().endsWith(".buf")).mapToLong(p -> p.toFile().length()).toArray();
         } catch (java.io.UncheckedIOException | java.nio.file.NoSuchFileException e) {
-            return -1;
+            return null;
         }
+    }
+
+    private static long bufferFiles(Path buffers) throws Exception {
+        long[] sizes = bufferFileSizes(buffers);
+        return sizes == null ? -1 : sizes.length;
+    }
+
+    private static long bufferBytes(Path buffers) throws Exception {
+        long[] sizes = bufferFileSizes(buffers);
+        return sizes == null ? -1 : java.util.Arrays.stream(sizes).sum();
     }
 
     @Test
@@ -100,14 +110,6 @@ class DiskBufferIT extends E2eTest {
             assertThat(sink.waitFor(Duration.ofSeconds(60))).as(sink.logText()).isEqualTo(3);
             assertThat(sink.logText()).contains("cannot create buffer_directory").contains("a-file")
                     .doesNotContain("\tat ");
-        }
-    }
-
-    private static long bufferBytes(Path buffers) throws Exception {
-        try (Stream<Path> all = Files.walk(buffers)) {
-            return all.filter(p -> p.toString().endsWith(".buf")).mapToLong(p -> p.toFile().length()).sum();
-        } catch (java.io.UncheckedIOException | java.nio.file.NoSuchFileException e) {
-            return -1;
         }
     }
 
