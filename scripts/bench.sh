@@ -33,6 +33,8 @@ fi
 # Like the launcher, two malloc arenas and a native-heap trim every 2 s where the JVM has the option.
 launcher_opts="-XX:+ExitOnOutOfMemoryError -XX:+UseSerialGC -XX:PretenureSizeThreshold=60k -Xmx256m -Xms48m -Xmn24m"
 launcher_opts="${launcher_opts} -Dio.netty.allocator.type=unpooled"
+launcher_opts="${launcher_opts} -XX:Tier4InvocationThreshold=50000 -XX:Tier4MinInvocationThreshold=6000"
+launcher_opts="${launcher_opts} -XX:Tier4CompileThreshold=150000 -XX:Tier4BackEdgeThreshold=400000"
 if java -XX:TrimNativeHeapInterval=2000 -version >/dev/null 2>&1; then
   launcher_opts="${launcher_opts} -XX:TrimNativeHeapInterval=2000"
 fi

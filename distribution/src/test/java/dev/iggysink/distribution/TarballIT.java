@@ -125,6 +125,27 @@ class TarballIT {
     }
 
     @Test
+    void the_launcher_leaves_lukewarm_methods_to_the_quick_compiler_unless_java_opts_say_otherwise() throws Exception {
+        Run byDefault = launcher(Map.of("JAVA_OPTS", "-XX:+PrintFlagsFinal"), "--version");
+        assertThat(byDefault.exit()).as(byDefault.output()).isZero();
+        assertThat(flag(byDefault.output(), "Tier4InvocationThreshold")).isEqualTo("50000");
+        assertThat(flag(byDefault.output(), "Tier4MinInvocationThreshold")).isEqualTo("6000");
+        assertThat(flag(byDefault.output(), "Tier4CompileThreshold")).isEqualTo("150000");
+        assertThat(flag(byDefault.output(), "Tier4BackEdgeThreshold")).isEqualTo("400000");
+
+        Run own = launcher(Map.of("JAVA_OPTS", "-XX:Tier4InvocationThreshold=5000 -XX:+PrintFlagsFinal"),
+                "--version");
+        assertThat(own.exit()).as(own.output()).isZero();
+        assertThat(flag(own.output(), "Tier4InvocationThreshold")).isEqualTo("5000");
+    }
+
+    /** The value -XX:+PrintFlagsFinal printed for {@code name}. */
+    private static String flag(String printed, String name) {
+        return printed.lines().map(String::strip).filter(l -> l.matches("\\S+ +" + name + " += .*"))
+                .map(l -> l.replaceAll(".*= +(\\S+).*", "$1")).findFirst().orElse("(not printed)");
+    }
+
+    @Test
     void java_opts_replace_the_collector_and_the_heap() throws Exception {
         Run run = launcher(Map.of("JAVA_OPTS", "-XX:+UseG1GC -Xmx300m -XX:+PrintCommandLineFlags"),
                 "--version");

@@ -1,10 +1,78 @@
 package dev.iggysink.adapters.s3;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Duration;
+import java.util.Base64;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.zip.CRC32C;
+
+import org.junit.jupiter.api.Test;
+
+import dev.iggysink.application.port.out.ObjectStore;
+import dev.iggysink.testkit.s3.FaultProxy;
+
+import software.amazon.awssdk.services.s3.model.ChecksumMode;
 
 /** {@link dev.iggysink.adapters.s3.aws.AwsS3ObjectStore} on a real MinIO. */
 class AwsS3ObjectStoreIT extends MinioContract {
+    private static final String EMPTY_SHA256 = "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855";
+
     @Override
     protected StorageClient client() {
         return StorageClient.AWS;
+    }
+
+    @Test
+    void over_http_a_put_goes_unsigned_with_a_crc32c_the_store_keeps_and_parts_and_empty_bodies_stay_signed()
+            throws Exception {
+        byte[] small = bytes(100_000, 5);
+        try (FaultProxy proxy = FaultProxy.start(minio().endpoint());
+             ObjectStore viaProxy = throughProxy(proxy, Duration.ofSeconds(30))) {
+            viaProxy.put(prefix + "small", chunked(small), "text/plain");
+            viaProxy.put(prefix + "big", chunked(bytes((int) THRESHOLD + 1, 5)), "text/plain");
+            viaProxy.probe();
+
+            String put = head(proxy, "PUT /" + bucket() + "/" + prefix + "small ");
+            assertThat(header(put, "x-amz-content-sha256")).contains("UNSIGNED-PAYLOAD");
+            assertThat(header(put, "x-amz-checksum-crc32c")).contains(crc32c(small));
+            assertThat(header(put, "authorization")).hasValueSatisfying(a ->
+                    assertThat(a).contains("x-amz-checksum-crc32c").contains("x-amz-content-sha256"));
+
+            String part = head(proxy, "partNumber=1");
+            assertThat(header(part, "x-amz-content-sha256")).hasValueSatisfying(h ->
+                    assertThat(h).matches("[0-9a-f]{64}"));
+            assertThat(header(part, "x-amz-checksum-crc32c")).isEmpty();
+            String probe = head(proxy, "PUT /" + bucket() + "/.iggy-sink-probe");
+            assertThat(header(probe, "x-amz-content-sha256")).contains(EMPTY_SHA256);
+        }
+        assertThat(minio().client().headObject(b -> b.bucket(bucket()).key(prefix + "small")
+                .checksumMode(ChecksumMode.ENABLED)).checksumCRC32C())
+                .as("the store verified and kept the checksum").isEqualTo(crc32c(small));
+        assertThat(store().get(prefix + "small")).isEqualTo(small);
+    }
+
+    private static String head(FaultProxy proxy, String fragment) {
+        List<String> heads = proxy.requestHeads().stream().filter(h -> h.lines().findFirst().orElse("")
+                .contains(fragment)).toList();
+        assertThat(heads).as("requests matching %s", fragment).isNotEmpty();
+        return heads.get(0);
+    }
+
+    private static Optional<String> header(String head, String name) {
+        return head.lines().skip(1)
+                .filter(l -> l.toLowerCase(Locale.ROOT).startsWith(name + ":"))
+                .map(l -> l.substring(l.indexOf(':') + 1).strip())
+                .findFirst();
+    }
+
+    private static String crc32c(byte[] content) {
+        CRC32C crc = new CRC32C();
+        crc.update(content);
+        long v = crc.getValue();
+        return Base64.getEncoder().encodeToString(new byte[] {
+                (byte) (v >>> 24), (byte) (v >>> 16), (byte) (v >>> 8), (byte) v});
     }
 }

@@ -47,6 +47,14 @@ abstract class MinioContract extends ObjectStoreContract {
 
     protected abstract StorageClient client();
 
+    protected final MinioServer minio() {
+        return minio;
+    }
+
+    protected final String bucket() {
+        return bucket;
+    }
+
     @BeforeAll
     void startServer() {
         minio = MinioServer.shared();
@@ -233,7 +241,7 @@ abstract class MinioContract extends ObjectStoreContract {
 
     // ---- failures between adapter and server ----
 
-    private ObjectStore throughProxy(FaultProxy proxy, Duration timeout) {
+    protected final ObjectStore throughProxy(FaultProxy proxy, Duration timeout) {
         return create(settings(proxy.endpoint().toString(), bucket, Optional.of(minio.accessKey()),
                 Optional.of(minio.secretKey()), timeout));
     }
@@ -267,6 +275,29 @@ abstract class MinioContract extends ObjectStoreContract {
 
                 viaProxy.put(key, chunked(bytes(100, 1)), "text/plain");
                 assertThat(store.get(key)).isEqualTo(bytes(100, 1));
+            }
+        }
+    }
+
+    @Test
+    void a_body_damaged_on_the_way_is_refused_by_the_store_retryably_and_stores_nothing() throws Exception {
+        // Small (one request) and multipart (the damaged part fails the upload, which is aborted).
+        for (long size : new long[] {100, THRESHOLD + 1}) {
+            try (FaultProxy proxy = FaultProxy.start(minio.endpoint());
+                 ObjectStore viaProxy = throughProxy(proxy, Duration.ofSeconds(30))) {
+                String key = prefix + "damaged-" + size;
+                proxy.enqueue(size > THRESHOLD ? Fault.corruptBody().matching("partNumber=1") : Fault.corruptBody());
+                StoreException e = catchThrowableOfType(StoreException.class,
+                        () -> viaProxy.put(key, chunked(bytes((int) size, 3)), "text/plain"));
+
+                assertThat(e).as("size %d: the store must check the body", size).isNotNull();
+                assertThat(proxy.pendingFaults()).isZero();
+                assertThat(e.retryable()).as(e.getMessage()).isTrue();
+                assertThat(e.httpStatus()).isEqualTo(400);
+                assertThat(store.list(key)).as("nothing stored under the key").isEmpty();
+
+                viaProxy.put(key, chunked(bytes((int) size, 3)), "text/plain");
+                assertThat(store.get(key)).isEqualTo(bytes((int) size, 3));
             }
         }
     }

@@ -41,7 +41,8 @@ import org.slf4j.LoggerFactory;
  * <p>Faults: an HTTP status with an S3-style XML error body (optionally {@code Retry-After}), answered after the
  * request body has been read and followed by closing the connection; a delay before the request is relayed (pick
  * one longer than the client's timeout to produce a timeout); a TCP reset (RST, via SO_LINGER 0) as soon as the
- * request head has arrived.
+ * request head has arrived; a body relayed with one byte changed (damaged on the way: the server sees a body that
+ * does not match the checksum or hash the client sent with it).
  *
  * <p>It parses only request framing (Content-Length, chunked, {@code Expect: 100-continue}); clients must not
  * pipeline, which the AWS SDK and OkHttp do not. Thread-safe.
@@ -55,6 +56,7 @@ public final class FaultProxy implements AutoCloseable {
     private final ExecutorService threads;
     private final LinkedList<Fault> schedule = new LinkedList<>();
     private final List<String> requestLines = new ArrayList<>();
+    private final List<String> requestHeads = new ArrayList<>();
     private final Set<Socket> open = ConcurrentHashMap.newKeySet();
     private volatile boolean closed;
 
@@ -107,6 +109,13 @@ public final class FaultProxy implements AutoCloseable {
         }
     }
 
+    /** Every request head seen so far (request line and headers, CRLF-separated), in arrival order. */
+    public List<String> requestHeads() {
+        synchronized (requestLines) {
+            return List.copyOf(requestHeads);
+        }
+    }
+
     @Override
     public void close() {
         closed = true;
@@ -152,6 +161,7 @@ public final class FaultProxy implements AutoCloseable {
                 RequestHead request = RequestHead.parse(head);
                 synchronized (requestLines) {
                     requestLines.add(request.line);
+                    requestHeads.add(new String(head, StandardCharsets.ISO_8859_1));
                 }
                 Fault fault = take(request.line);
                 if (fault != null) {
@@ -170,6 +180,11 @@ public final class FaultProxy implements AutoCloseable {
                             return;
                         }
                         case DELAY -> Thread.sleep(fault.delay().toMillis());
+                        case CORRUPT -> {
+                            if (request.chunked || request.contentLength == 0) {
+                                throw new IOException("a corrupt-body fault needs a Content-Length body");
+                            }
+                        }
                     }
                 }
                 if (upstream == null) {
@@ -181,7 +196,16 @@ public final class FaultProxy implements AutoCloseable {
                 }
                 OutputStream up = upstream.getOutputStream();
                 up.write(head);
-                copyBody(request, in, up);
+                if (fault != null && fault.kind() == Fault.Kind.CORRUPT) {
+                    int first = in.read();
+                    if (first < 0) {
+                        throw new IOException("connection closed inside a request body");
+                    }
+                    up.write(first ^ 0x20);
+                    copyExactly(in, up, request.contentLength - 1);
+                } else {
+                    copyBody(request, in, up);
+                }
                 up.flush();
             }
         } catch (IOException e) {
@@ -373,7 +397,7 @@ public final class FaultProxy implements AutoCloseable {
 
     /** What to do to one request. Build with the static factories; narrow with {@link #matching(String)}. */
     public record Fault(Kind kind, int status, Duration retryAfter, Duration delay, String match) {
-        public enum Kind { STATUS, DELAY, RESET }
+        public enum Kind { STATUS, DELAY, RESET, CORRUPT }
 
         public Fault {
             Objects.requireNonNull(kind, "kind");
@@ -402,6 +426,11 @@ public final class FaultProxy implements AutoCloseable {
         /** Reset the TCP connection once the request head has arrived. */
         public static Fault reset() {
             return new Fault(Kind.RESET, 0, null, null, null);
+        }
+
+        /** Relay the request with the first byte of its body changed (needs a Content-Length body). */
+        public static Fault corruptBody() {
+            return new Fault(Kind.CORRUPT, 0, null, null, null);
         }
 
         /** The same fault, taken only by a request whose request line contains {@code fragment}. */

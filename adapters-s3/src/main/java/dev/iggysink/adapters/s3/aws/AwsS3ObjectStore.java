@@ -1,8 +1,11 @@
 package dev.iggysink.adapters.s3.aws;
 
+import java.io.IOException;
 import java.util.ArrayList;
+import java.util.Base64;
 import java.util.List;
 import java.util.Optional;
+import java.util.zip.CRC32C;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -55,11 +58,15 @@ public final class AwsS3ObjectStore extends S3WritePath<CompletedPart> {
     private final ObjectOptions options;
     private final AwsCredentialsProvider credentials;
     private final S3Client s3;
+    /** Plain http: a PUT's body carries a CRC32C and goes unsigned ({@link ChecksummedBodySigner}). */
+    private final boolean checksumBodies;
 
     public AwsS3ObjectStore(StorageSettings settings) {
         super(settings, "s3-aws");
         this.options = ObjectOptions.from(settings);
         this.credentials = credentialsOf(settings);
+        this.checksumBodies = settings.endpoint().map(e -> AdapterSupport.endpoint(e).getScheme())
+                .filter("http"::equalsIgnoreCase).isPresent();
         this.s3 = clientOf(settings, credentials);
     }
 
@@ -113,6 +120,12 @@ public final class AwsS3ObjectStore extends S3WritePath<CompletedPart> {
         options.storageClass().ifPresent(request::storageClass);
         options.cannedAcl().ifPresent(request::acl);
         options.tagging().ifPresent(request::tagging);
+        try {
+            if (checksumBodies && content.length() > 0) request.checksumCRC32C(crc32c(content));
+        } catch (IOException e) {
+            // As when the SDK fails to read the body while sending it.
+            throw StoreFailures.withoutAnswer(operation, bucket, key, e);
+        }
         try {
             s3.putObject(request.build(), body(content, contentType));
         } catch (SdkException e) {
@@ -186,6 +199,15 @@ public final class AwsS3ObjectStore extends S3WritePath<CompletedPart> {
         return RequestBody.fromContentProvider(content::openStream, content.length(), contentType);
     }
 
+    /** The object's CRC32C as S3 wants it: the four bytes, big-endian, in base64. */
+    static String crc32c(FileBytes content) throws IOException {
+        CRC32C crc = new CRC32C();
+        content.forEachChunk(crc::update);
+        int value = (int) crc.getValue();
+        return Base64.getEncoder().encodeToString(new byte[] {
+                (byte) (value >>> 24), (byte) (value >>> 16), (byte) (value >>> 8), (byte) value});
+    }
+
     private StoreException translate(String operation, String key, SdkException e) {
         if (e instanceof AwsServiceException service) {
             String code = service.awsErrorDetails() == null ? null : service.awsErrorDetails().errorCode();
@@ -222,6 +244,7 @@ public final class AwsS3ObjectStore extends S3WritePath<CompletedPart> {
                 // SDK sends UNSIGNED-PAYLOAD either way.
                 .serviceConfiguration(c -> c.chunkedEncodingEnabled(false))
                 .credentialsProvider(credentials)
+                .putAuthScheme(ChecksummedBodySigner.scheme())
                 .requestChecksumCalculation(RequestChecksumCalculation.WHEN_REQUIRED)
                 .responseChecksumValidation(ResponseChecksumValidation.WHEN_REQUIRED)
                 // Named explicitly: s3 2.57 also puts apache5-client on the classpath.

@@ -10,6 +10,7 @@ import java.time.ZonedDateTime;
 import java.time.format.DateTimeFormatter;
 import java.time.format.DateTimeParseException;
 import java.util.Optional;
+import java.util.Set;
 
 import dev.iggysink.application.port.out.StoreException;
 
@@ -21,6 +22,9 @@ import dev.iggysink.application.port.out.StoreException;
  */
 public final class StoreFailures {
     private static final int MAX_SERVER_MESSAGE = 200;
+    /** S3's and MinIO's codes for a body that does not match its x-amz-checksum-*, SHA-256 or Content-MD5. */
+    private static final Set<String> DAMAGED_BODY = Set.of(
+            "BadDigest", "XAmzContentChecksumMismatch", "XAmzContentSHA256Mismatch");
 
     private StoreFailures() {
     }
@@ -70,6 +74,12 @@ public final class StoreFailures {
         if (status == 403) {
             return new StoreException(where + " denied (403" + code + detail + "). Check the credentials and that"
                     + " they allow " + operation + " on this key.", false, status, null, cause);
+        }
+        if (errorCode != null && DAMAGED_BODY.contains(errorCode)) {
+            // The body the store received does not match the checksum or hash sent with it: damaged on the way
+            // (or changed while being read). A new request reads it again.
+            return new StoreException(where + " failed (" + status + code + detail + "): the store received a body"
+                    + " that does not match its checksum; retryable", true, status, null, cause);
         }
         if (retryableStatus(status)) {
             Duration wait = parseRetryAfter(retryAfter, Instant.now()).orElse(null);

@@ -49,6 +49,18 @@ class StoreFailuresTest {
         assertThat(StoreFailures.fromStatus("PUT", "b", "k", 400, "Bad", null, "3", null).retryAfter()).isEmpty();
     }
 
+    @ParameterizedTest(name = "400 {0} -> retryable")
+    @CsvSource({"BadDigest", "XAmzContentChecksumMismatch", "XAmzContentSHA256Mismatch"})
+    void a_body_that_arrived_damaged_is_retryable_though_its_status_is_400(String code) {
+        StoreException e = StoreFailures.fromStatus("PUT", "b", "k", 400, code, "mismatch", null, null);
+
+        assertThat(e.retryable()).isTrue();
+        assertThat(e.httpStatus()).isEqualTo(400);
+        assertThat(e.getMessage()).contains(code).contains("does not match its checksum");
+        assertThat(StoreFailures.fromStatus("PUT", "b", "k", 400, "InvalidDigest", null, null, null).retryable())
+                .as("a malformed Content-MD5 is ours to fix, not the network's").isFalse();
+    }
+
     @Test
     void a_missing_bucket_names_it_and_says_the_sink_does_not_create_buckets() {
         StoreException e = StoreFailures.fromStatus("PUT", "lake", "a/b", 404, "NoSuchBucket", "x", null, null);
