@@ -87,7 +87,7 @@ final class AsyncIggyConnection implements IggyConnection {
                     ? new IggyTlsException("cannot set up TLS: " + e.getMessage(), e) : e);
         }
         clients = new Clients(connection);
-        return connection.connect();
+        return connection.connect().thenCompose(connected -> AnswerFramer.install(connection));
     }
 
     @Override

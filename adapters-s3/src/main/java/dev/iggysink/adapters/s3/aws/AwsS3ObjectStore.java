@@ -239,9 +239,9 @@ public final class AwsS3ObjectStore extends S3WritePath<CompletedPart> {
                 .region(Region.of(settings.region()))
                 .forcePathStyle(settings.pathStyle())
                 // Over plain http the SDK would send aws-chunked bodies; s3proxy mishandles an empty aws-chunked
-                // body and drops the keep-alive connection under the next request (seen as "Broken pipe"). A
-                // whole-payload SHA-256 costs the same and every S3-compatible server reads it. Over https the
-                // SDK sends UNSIGNED-PAYLOAD either way.
+                // body and drops the keep-alive connection under the next request (seen as "Broken pipe"). Plain
+                // bodies it is: a PUT's with a CRC32C and UNSIGNED-PAYLOAD (ChecksummedBodySigner), a part's and
+                // an empty one's with their SHA-256. Over https the SDK sends UNSIGNED-PAYLOAD either way.
                 .serviceConfiguration(c -> c.chunkedEncodingEnabled(false))
                 .credentialsProvider(credentials)
                 .putAuthScheme(ChecksummedBodySigner.scheme())
