@@ -14,6 +14,9 @@ import dev.iggysink.domain.message.SinkRecord;
 import dev.iggysink.testkit.iggy.EmbeddedIggyServer;
 import dev.iggysink.testkit.iggy.IggyEndpoint;
 import dev.iggysink.testkit.iggy.IggyProducer;
+import io.netty.channel.Channel;
+import io.netty.channel.pool.ChannelPool;
+import java.lang.reflect.Field;
 import java.math.BigInteger;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -28,6 +31,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.apache.iggy.client.async.tcp.AsyncTcpConnection;
 import org.apache.iggy.identifier.StreamId;
 import org.apache.iggy.identifier.TopicId;
 import org.apache.iggy.message.BigIntegerMessageId;
@@ -400,5 +404,60 @@ class IggyMessageSourceIT {
             }
         }
         throw last;
+    }
+
+    // ---- the connection's framing of answers ----
+
+    @Test
+    void a_connection_frames_its_answers_with_the_framer_and_polls_answers_of_megabytes_through_it() {
+        assertTimeoutPreemptively(Duration.ofSeconds(60), () -> {
+            producer.createStreamIfMissing(stream);
+            producer.createTopicIfMissing(stream, "big", 1);
+            // 1,000 x 2 KiB: an answer of about 2 MiB, which arrives in many reads.
+            producer.sendJson(stream, "big", 0, 1_000, IggyMessageSourceIT::padded);
+            AsyncIggyConnection connection = new AsyncIggyConnection(settings("iggy", "iggy"), Duration.ofSeconds(5));
+            try {
+                connection.connect().get(10, TimeUnit.SECONDS);
+                assertThat(decoderOf(connection)).isInstanceOf(AnswerFramer.class);
+                connection.login("iggy", "iggy").get(10, TimeUnit.SECONDS);
+                connection.createGroup(stream, "big", "framer").get(10, TimeUnit.SECONDS);
+                connection.joinGroup(stream, "big", "framer").get(10, TimeUnit.SECONDS);
+
+                PolledRecords polled = connection.poll(new PartitionRef(stream, "big", 0), "framer", 0, 1_000)
+                        .get(10, TimeUnit.SECONDS);
+
+                assertThat(polled.records()).hasSize(1_000);
+                for (int i : new int[] {0, 1, 500, 999}) {
+                    assertThat(polled.records().get(i).offset()).isEqualTo(i);
+                    assertThat(new String(polled.records().get(i).payload(), StandardCharsets.UTF_8))
+                            .isEqualTo(padded(i));
+                }
+            } finally {
+                connection.close().get(10, TimeUnit.SECONDS);
+                producer.deleteStream(stream);
+            }
+        });
+    }
+
+    private static String padded(int i) {
+        return "{\"i\":" + i + ",\"pad\":\"" + "x".repeat(2_000) + "\"}";
+    }
+
+    /** The handler under the client's decoder name on the connection's channel. */
+    private static Object decoderOf(AsyncIggyConnection connection) throws Exception {
+        Field clients = AsyncIggyConnection.class.getDeclaredField("clients");
+        clients.setAccessible(true);
+        Object held = clients.get(connection);
+        Field conn = held.getClass().getDeclaredField("connection");
+        conn.setAccessible(true);
+        Field poolField = AsyncTcpConnection.class.getDeclaredField("channelPool");
+        poolField.setAccessible(true);
+        ChannelPool pool = (ChannelPool) poolField.get(conn.get(held));
+        Channel channel = pool.acquire().get(10, TimeUnit.SECONDS);
+        try {
+            return channel.pipeline().get("frameDecoder");
+        } finally {
+            pool.release(channel).get(10, TimeUnit.SECONDS);
+        }
     }
 }
