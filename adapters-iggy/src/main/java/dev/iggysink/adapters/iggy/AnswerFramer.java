@@ -32,7 +32,7 @@ import io.netty.util.concurrent.Future;
  * place, which frames the same bytes the same way, only with more copying; so does a channel the pool opens later.
  */
 final class AnswerFramer extends ChannelInboundHandlerAdapter {
-    static final int HEADER = 8;
+    private static final int HEADER = 8;
     private static final Logger LOG = LoggerFactory.getLogger(AnswerFramer.class);
     /** The name under which the client adds its decoder. */
     private static final String DECODER = "frameDecoder";

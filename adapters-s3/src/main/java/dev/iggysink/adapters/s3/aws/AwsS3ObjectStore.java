@@ -200,7 +200,7 @@ public final class AwsS3ObjectStore extends S3WritePath<CompletedPart> {
     }
 
     /** The object's CRC32C as S3 wants it: the four bytes, big-endian, in base64. */
-    static String crc32c(FileBytes content) throws IOException {
+    private static String crc32c(FileBytes content) throws IOException {
         CRC32C crc = new CRC32C();
         content.forEachChunk(crc::update);
         int value = (int) crc.getValue();
