@@ -5,6 +5,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
+import java.nio.channels.WritableByteChannel;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.Objects;
@@ -38,6 +39,20 @@ final class LocalFile implements FileBytes.Source {
                 int n = channel.read(ByteBuffer.wrap(block, 0, (int) Math.min(block.length, end - at)), at);
                 if (n < 0) throw shortFile(at, end);
                 visitor.accept(block, 0, n);
+                at += n;
+            }
+        }
+    }
+
+    /** With {@link FileChannel#transferTo}: to a socket, the kernel sends the page cache's pages as they are. */
+    @Override
+    public void transferTo(long offset, long length, WritableByteChannel target) throws IOException {
+        try (FileChannel channel = FileChannel.open(path, StandardOpenOption.READ)) {
+            long at = offset;
+            long end = offset + length;
+            while (at < end) {
+                long n = channel.transferTo(at, end - at, target);
+                if (n <= 0 && at >= channel.size()) throw shortFile(at, end);
                 at += n;
             }
         }

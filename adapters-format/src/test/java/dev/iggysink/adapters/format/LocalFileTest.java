@@ -7,6 +7,7 @@ import dev.iggysink.application.port.out.FileBytes;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
+import java.nio.channels.Channels;
 import java.util.Arrays;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
@@ -37,6 +38,9 @@ class LocalFileTest {
             FileBytes slice = file.slice(offset, length);
             byte[] part = Arrays.copyOfRange(expected, offset, offset + length);
             assertThat(slice.toByteArray()).isEqualTo(part);
+            ByteArrayOutputStream sent = new ByteArrayOutputStream();
+            slice.transferTo(Channels.newChannel(sent));
+            assertThat(sent.toByteArray()).isEqualTo(part);
             try (InputStream in = slice.openStream()) {
                 assertThat(in.skip(3)).isEqualTo(Math.min(3, length));
                 assertThat(in.readAllBytes()).isEqualTo(Arrays.copyOfRange(part, Math.min(3, length), length));
@@ -60,6 +64,8 @@ class LocalFileTest {
         assertThatThrownBy(() -> file.writeTo(new ByteArrayOutputStream())).isInstanceOf(IOException.class)
                 .hasMessageContaining(path.toString());
         assertThatThrownBy(() -> file.openStream().readAllBytes()).isInstanceOf(IOException.class);
+        assertThatThrownBy(() -> file.transferTo(Channels.newChannel(new ByteArrayOutputStream())))
+                .isInstanceOf(IOException.class).hasMessageContaining(path.toString());
         file.release();
         assertThat(path).doesNotExist();
     }

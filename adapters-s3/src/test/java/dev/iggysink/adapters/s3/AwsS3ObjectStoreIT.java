@@ -2,15 +2,26 @@ package dev.iggysink.adapters.s3;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.channels.FileChannel;
+import java.nio.channels.WritableByteChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Base64;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.zip.CRC32C;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
+import dev.iggysink.application.port.out.FileBytes;
 import dev.iggysink.application.port.out.ObjectStore;
 import dev.iggysink.testkit.s3.FaultProxy;
 
@@ -52,6 +63,70 @@ class AwsS3ObjectStoreIT extends MinioContract {
                 .checksumMode(ChecksumMode.ENABLED)).checksumCRC32C())
                 .as("the store verified and kept the checksum").isEqualTo(crc32c(small));
         assertThat(store().get(prefix + "small")).isEqualTo(small);
+    }
+
+    @Test
+    void over_http_a_file_body_goes_from_the_file_to_the_socket_without_the_sdks_stream(@TempDir Path dir)
+            throws Exception {
+        byte[] small = bytes(300_000, 7);
+        byte[] big = bytes((int) THRESHOLD + 12_345, 8);
+        CountingFile smallFile = CountingFile.of(dir.resolve("small"), small);
+        CountingFile bigFile = CountingFile.of(dir.resolve("big"), big);
+
+        store().put(prefix + "small", FileBytes.ofSource(smallFile, small.length), "text/plain");
+        store().put(prefix + "big", FileBytes.ofSource(bigFile, big.length), "text/plain");
+
+        assertThat(store().get(prefix + "small")).isEqualTo(small);
+        assertThat(store().get(prefix + "big")).isEqualTo(big);
+        assertThat(smallFile.transfers.get()).as("the PUT's body went by transferTo").isEqualTo(1);
+        assertThat(smallFile.streams.get()).as("nobody read the body through a stream").isZero();
+        int parts = (int) ((big.length + PART_SIZE - 1) / PART_SIZE);
+        assertThat(bigFile.transfers.get()).as("each part's body went by transferTo").isEqualTo(parts);
+    }
+
+    /** A local file as a body source, counting how its bytes were taken. */
+    private static final class CountingFile implements FileBytes.Source {
+        final Path path;
+        final AtomicInteger transfers = new AtomicInteger();
+        final AtomicInteger streams = new AtomicInteger();
+
+        private CountingFile(Path path) {
+            this.path = path;
+        }
+
+        static CountingFile of(Path path, byte[] content) throws IOException {
+            Files.write(path, content);
+            return new CountingFile(path);
+        }
+
+        @Override
+        public void read(long offset, long length, FileBytes.ChunkVisitor visitor) throws IOException {
+            byte[] all = Files.readAllBytes(path);
+            visitor.accept(all, (int) offset, (int) length);
+        }
+
+        @Override
+        public InputStream open(long offset, long length) {
+            streams.incrementAndGet();
+            try {
+                return new ByteArrayInputStream(Files.readAllBytes(path), (int) offset, (int) length);
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        }
+
+        @Override
+        public void transferTo(long offset, long length, WritableByteChannel target) throws IOException {
+            transfers.incrementAndGet();
+            try (FileChannel file = FileChannel.open(path)) {
+                long at = offset;
+                while (at < offset + length) at += file.transferTo(at, offset + length - at, target);
+            }
+        }
+
+        @Override
+        public void discard() {
+        }
     }
 
     private static String head(FaultProxy proxy, String fragment) {

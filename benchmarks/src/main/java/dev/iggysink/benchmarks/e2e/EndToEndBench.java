@@ -58,7 +58,13 @@ public final class EndToEndBench {
     private static final String GROUP = "s3_sink_bench";
     private static final String BUCKET = "bench";
     private static final String PREFIX = "sink";
+    /**
+     * How often the sink's {@code /status} is read: often near the events timed from it (the first record read, the
+     * last one read, nothing left to upload), rarely in between, where a request every 25 ms cost the sink about 6 %
+     * of its CPU (the handler runs a few hundred times a run, too few for its code to be compiled).
+     */
     private static final long POLL_MILLIS = 25;
+    private static final long POLL_MILLIS_BETWEEN = 250;
 
     private final E2eOptions o;
     private final PrintStream out = System.out;
@@ -137,6 +143,8 @@ public final class EndToEndBench {
             r.put("time_to_durable_last_ms", round((s.end - s.readAll) / 1e6));
             r.put("sink_exit", s.exit);
             putCpu(r, s.cpuFirst, s.cpuEnd, o.messages);
+            putWarmCpu(r, s);
+            r.put("status_polls", s.statusPolls);
             putCores(r, s, sinkSeconds);
             r.put("peak_rss_mib", s.peakRssKib / 1024);
             long[] heap = s.heapMib;
@@ -183,6 +191,10 @@ public final class EndToEndBench {
         long minioEnd = -1;
         long selfFirst = -1;
         long selfEnd = -1;
+        /** Records read and child CPU ticks at the first reading with half the records read (the warm half). */
+        long halfConsumed = -1;
+        long cpuHalf = -1;
+        int statusPolls;
     }
 
     private Sample runSink(Path jar, Path config, Path runDir, int adminPort, IggyEndpoint iggy, long[] perPartition,
@@ -213,7 +225,9 @@ public final class EndToEndBench {
                 long cpuNow = sink.cpuTicks();
                 if (cpuNow >= 0) s.cpuLast = cpuNow;
                 String st = s.sigterm == 0 ? sink.status() : null;
+                if (s.sigterm == 0) s.statusPolls++;
                 boolean idle = false;
+                long sleep = s.sigterm != 0 ? 5 : POLL_MILLIS;
                 if (st != null) {
                     long consumed = SinkChild.number(st, "records_consumed").orElse(0);
                     s.maxBuffered = Math.max(s.maxBuffered, SinkChild.number(st, "buffered_bytes").orElse(0));
@@ -225,7 +239,12 @@ public final class EndToEndBench {
                         s.selfFirst = SinkChild.cpuTicksOf(ProcessHandle.current().pid());
                     }
                     if (consumed >= o.messages && s.readAll == 0) s.readAll = now;
+                    if (consumed * 2 >= o.messages && s.halfConsumed < 0) {
+                        s.halfConsumed = consumed;
+                        s.cpuHalf = sink.cpuTicks();
+                    }
                     idle = s.readAll != 0 && SinkChild.sum(st, "pending_uploads") == 0;
+                    if (s.sigterm == 0) sleep = untilNextPoll(s, consumed, now);
                 }
                 // Commits are read from Iggy itself; often enough to time the end, not so often as to load it.
                 boolean checkCommits = s.readAll != 0 && (idle || s.sigterm != 0 || now - lastCommitCheck > 250e6);
@@ -254,7 +273,7 @@ public final class EndToEndBench {
                     out.printf("the sink stopped before committing everything; see %s%n", runDir.resolve("sink.log"));
                     return null;
                 }
-                Thread.sleep(s.sigterm != 0 ? 5 : POLL_MILLIS);
+                Thread.sleep(sleep);
             }
             long rss = sink.procKib("VmHWM");
             if (rss > 0) s.peakRssKib = Math.max(s.peakRssKib, rss);
@@ -418,6 +437,18 @@ public final class EndToEndBench {
         }
     }
 
+    /**
+     * The wait before the next {@code /status} read: {@value #POLL_MILLIS_BETWEEN} ms while the rate so far says the
+     * reading of half the records or of the last one is more than two such waits away, else {@value #POLL_MILLIS}.
+     */
+    private long untilNextPoll(Sample s, long consumed, long now) {
+        if (s.first == 0 || s.readAll != 0 || consumed <= 0 || now <= s.first) return POLL_MILLIS;
+        double perMilli = consumed / ((now - s.first) / 1e6);
+        long next = consumed * 2 < o.messages ? (o.messages + 1) / 2 : o.messages;
+        double millisAway = (next - consumed) / perMilli;
+        return millisAway > 2 * POLL_MILLIS_BETWEEN ? POLL_MILLIS_BETWEEN : POLL_MILLIS;
+    }
+
     private boolean covered(IggyGroupOffsets offsets, long[] perPartition) throws Exception {
         for (int p = 0; p < perPartition.length; p++) {
             if (perPartition[p] == 0) continue;
@@ -575,23 +606,23 @@ public final class EndToEndBench {
                 -- %s --
                   sink:      %,.0f records/s   %.1f MB/s payload   %.1f MB/s objects   %.1f objects/s   (%d objects, %.1f MB, %.2f s; start-up %.2f s before)
                   raw PUT:   %s objects/s   %s MB/s   (%s s)   sink/raw-PUT = %s
-                  cpu:       %s us/record (%s s user+system from the first record to the last commit); with start-up %s us/record (%s s)
+                  cpu:       %s us/record (%s s user+system from the first record to the last commit); with start-up %s us/record (%s s); second half %s us/record
                   last record: durable and committed %s ms after the sink had read it (SIGTERM flush: %s)
                   memory:    peak RSS %d MiB; heap used peak %d MiB, live max %d MiB, committed max %d MiB; buffered peak %s MiB, paused: %s
                   cores:     sink %s + MinIO %s + broker (bench JVM) %s busy of %s
-                  producer:  %,.0f msg/s; sink exit %s
+                  producer:  %,.0f msg/s; sink exit %s; %s reads of the sink's /status
                 """, r.get("name"), (double) r.get("records_per_s"), (double) r.get("payload_mb_per_s"),
                 (double) r.get("object_mb_per_s"), (double) r.get("objects_per_s"), (int) r.get("objects"),
                 (double) r.get("object_mb"), (double) r.get("sink_seconds"), (double) r.get("sink_startup_s"),
                 r.getOrDefault("raw_put_objects_per_s", "-"), r.getOrDefault("raw_put_mb_per_s", "-"),
                 r.getOrDefault("raw_put_seconds", "-"), r.getOrDefault("sink_vs_raw_put", "-"),
                 r.get("cpu_us_per_record"), r.get("cpu_s"), r.get("cpu_total_us_per_record"), r.get("cpu_total_s"),
-                r.get("time_to_durable_last_ms"), r.get("sigterm_needed"), (long) r.get("peak_rss_mib"),
+                r.get("cpu_second_half_us_per_record"), r.get("time_to_durable_last_ms"), r.get("sigterm_needed"), (long) r.get("peak_rss_mib"),
                 (long) r.get("heap_used_peak_mib"), (long) r.get("heap_live_max_mib"),
                 (long) r.get("heap_committed_max_mib"), r.get("buffered_peak_mib"), r.get("paused_seen"),
                 r.getOrDefault("cores_sink", "-"), r.getOrDefault("cores_minio", "-"),
                 r.getOrDefault("cores_bench_jvm", "-"), r.getOrDefault("cores_machine", "-"),
-                (double) r.get("producer_records_per_s"), r.get("sink_exit"));
+                (double) r.get("producer_records_per_s"), r.get("sink_exit"), r.get("status_polls"));
     }
 
     private void append(Map<String, Object> r) throws IOException {
@@ -614,6 +645,17 @@ public final class EndToEndBench {
      * CPU per record from the child's {@code /proc/<pid>/stat}: from the first consumed record to the commit that
      * covered everything (start-up excluded), and from process start (start-up included).
      */
+    /**
+     * CPU per record over the run's second half (from the first reading with half the records read to the end):
+     * what a long-running sink spends once its code is compiled, without the first half's compiler work.
+     */
+    private void putWarmCpu(Map<String, Object> r, Sample s) {
+        long records = o.messages - s.halfConsumed;
+        boolean known = s.halfConsumed >= 0 && s.cpuHalf >= 0 && s.cpuEnd >= s.cpuHalf && records > 0;
+        double tick = 1.0 / SinkChild.clockTicksPerSecond();
+        r.put("cpu_second_half_us_per_record", known ? round((s.cpuEnd - s.cpuHalf) * tick * 1e6 / records) : -1.0);
+    }
+
     private static void putCpu(Map<String, Object> r, long first, long end, long records) {
         double tick = 1.0 / SinkChild.clockTicksPerSecond();
         boolean known = first >= 0 && end >= first;

@@ -60,6 +60,8 @@ public final class AwsS3ObjectStore extends S3WritePath<CompletedPart> {
     private final S3Client s3;
     /** Plain http: a PUT's body carries a CRC32C and goes unsigned ({@link ChecksummedBodySigner}). */
     private final boolean checksumBodies;
+    /** Over plain http: the client that sends a file body with sendfile; null over https. */
+    private final FilePutHttpClient filePutClient;
 
     public AwsS3ObjectStore(StorageSettings settings) {
         super(settings, "s3-aws");
@@ -67,7 +69,9 @@ public final class AwsS3ObjectStore extends S3WritePath<CompletedPart> {
         this.credentials = credentialsOf(settings);
         this.checksumBodies = settings.endpoint().map(e -> AdapterSupport.endpoint(e).getScheme())
                 .filter("http"::equalsIgnoreCase).isPresent();
-        this.s3 = clientOf(settings, credentials);
+        this.filePutClient = checksumBodies ? new FilePutHttpClient(apacheClient(settings).build(),
+                AdapterSupport.connectTimeout(settings.requestTimeout()), settings.requestTimeout()) : null;
+        this.s3 = clientOf(settings, credentials, filePutClient);
     }
 
     @Override
@@ -96,6 +100,7 @@ public final class AwsS3ObjectStore extends S3WritePath<CompletedPart> {
     public void close() {
         parts.shutdown();
         s3.close();
+        if (filePutClient != null) filePutClient.close(); // given as an instance: the SDK leaves it open
         if (credentials instanceof AutoCloseable closeable) {
             try {
                 closeable.close();
@@ -127,7 +132,7 @@ public final class AwsS3ObjectStore extends S3WritePath<CompletedPart> {
             throw StoreFailures.withoutAnswer(operation, bucket, key, e);
         }
         try {
-            s3.putObject(request.build(), body(content, contentType));
+            FilePutHttpClient.sending(content, () -> s3.putObject(request.build(), body(content, contentType)));
         } catch (SdkException e) {
             throw translate(operation, key, e);
         }
@@ -162,9 +167,9 @@ public final class AwsS3ObjectStore extends S3WritePath<CompletedPart> {
     protected CompletedPart uploadPart(String key, String uploadId, PartPlan.Part part, FileBytes content,
                                        String contentType) throws StoreException {
         try {
-            String etag = s3.uploadPart(b -> b.bucket(bucket).key(key).uploadId(uploadId)
-                            .partNumber(part.number()).contentLength((long) part.length()),
-                    body(content, contentType)).eTag();
+            String etag = FilePutHttpClient.sending(content, () -> s3.uploadPart(b -> b.bucket(bucket).key(key)
+                            .uploadId(uploadId).partNumber(part.number()).contentLength((long) part.length()),
+                    body(content, contentType))).eTag();
             return CompletedPart.builder().partNumber(part.number()).eTag(etag).build();
         } catch (SdkException e) {
             throw translate("UPLOAD PART " + part.number(), key, e);
@@ -234,7 +239,15 @@ public final class AwsS3ObjectStore extends S3WritePath<CompletedPart> {
     // ApacheHttpClient (HttpClient 4) is deprecated since SDK 2.57 for Apache5HttpClient; moving the sink's HTTP stack
     // is a change of its own, to be measured with the failure-classification and outage tests, not a lint fix.
     @SuppressWarnings("deprecation")
-    private static S3Client clientOf(StorageSettings settings, AwsCredentialsProvider credentials) {
+    private static ApacheHttpClient.Builder apacheClient(StorageSettings settings) {
+        return ApacheHttpClient.builder()
+                .maxConnections(Math.max(16, settings.uploadConcurrency() * 4))
+                .connectionTimeout(AdapterSupport.connectTimeout(settings.requestTimeout()))
+                .socketTimeout(settings.requestTimeout());
+    }
+
+    private static S3Client clientOf(StorageSettings settings, AwsCredentialsProvider credentials,
+                                     FilePutHttpClient filePutClient) {
         S3ClientBuilder builder = S3Client.builder()
                 .region(Region.of(settings.region()))
                 .forcePathStyle(settings.pathStyle())
@@ -247,16 +260,14 @@ public final class AwsS3ObjectStore extends S3WritePath<CompletedPart> {
                 .putAuthScheme(ChecksummedBodySigner.scheme())
                 .requestChecksumCalculation(RequestChecksumCalculation.WHEN_REQUIRED)
                 .responseChecksumValidation(ResponseChecksumValidation.WHEN_REQUIRED)
-                // Named explicitly: s3 2.57 also puts apache5-client on the classpath.
-                .httpClientBuilder(ApacheHttpClient.builder()
-                        .maxConnections(Math.max(16, settings.uploadConcurrency() * 4))
-                        .connectionTimeout(AdapterSupport.connectTimeout(settings.requestTimeout()))
-                        .socketTimeout(settings.requestTimeout()))
                 .overrideConfiguration(o -> o
                         // One attempt per call: the sink's RetryPolicy decides about retries, so max_attempts
                         // counts requests and is not multiplied by the SDK's own 3 attempts.
                         .retryStrategy(AwsRetryStrategy.doNotRetry())
                         .apiCallAttemptTimeout(settings.requestTimeout()));
+        // Named explicitly: s3 2.57 also puts apache5-client on the classpath.
+        if (filePutClient != null) builder.httpClient(filePutClient);
+        else builder.httpClientBuilder(apacheClient(settings));
         Optional<String> endpoint = settings.endpoint();
         endpoint.ifPresent(e -> builder.endpointOverride(AdapterSupport.endpoint(e)));
         return builder.build();

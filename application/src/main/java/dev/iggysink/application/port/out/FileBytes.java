@@ -5,6 +5,8 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.lang.ref.Cleaner;
+import java.nio.ByteBuffer;
+import java.nio.channels.WritableByteChannel;
 import java.util.Objects;
 import java.util.concurrent.atomic.AtomicBoolean;
 
@@ -47,6 +49,18 @@ public final class FileBytes {
 
         /** Frees the bytes (deletes the file); nothing reads them afterwards. Must not throw. */
         void discard();
+
+        /**
+         * Writes the {@code length} bytes from {@code offset} to {@code target}, all of them; a source that can hand
+         * them to the target without passing them through the heap (a file sent to a socket) does so.
+         */
+        default void transferTo(long offset, long length, WritableByteChannel target) throws IOException {
+            read(offset, length, (array, from, n) -> writeFully(target, ByteBuffer.wrap(array, from, n)));
+        }
+    }
+
+    private static void writeFully(WritableByteChannel target, ByteBuffer bytes) throws IOException {
+        while (bytes.hasRemaining()) target.write(bytes);
     }
 
     private final byte[][] chunks;
@@ -188,6 +202,16 @@ public final class FileBytes {
 
     public void writeTo(OutputStream out) throws IOException {
         forEachChunk(out::write);
+    }
+
+    /** Writes every byte to {@code target}; bytes outside the heap go there without a copy on the heap. */
+    public void transferTo(WritableByteChannel target) throws IOException {
+        checkNotReleased();
+        if (source != null) {
+            source.transferTo(start, length, target);
+            return;
+        }
+        forEachChunk((array, from, n) -> writeFully(target, ByteBuffer.wrap(array, from, n)));
     }
 
     /** A new stream over the bytes; each call starts at the beginning. */

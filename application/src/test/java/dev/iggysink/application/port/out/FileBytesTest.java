@@ -54,6 +54,9 @@ class FileBytesTest {
                 ByteArrayOutputStream out = new ByteArrayOutputStream();
                 slice.openStream().transferTo(out);
                 assertThat(out.toByteArray()).isEqualTo(expected);
+                ByteArrayOutputStream channel = new ByteArrayOutputStream();
+                slice.transferTo(java.nio.channels.Channels.newChannel(channel));
+                assertThat(channel.toByteArray()).as("to a channel").isEqualTo(expected);
             }
         }
         assertThat(CHUNKED.slice(10, 50).slice(5, 20).toByteArray()).isEqualTo(Arrays.copyOfRange(ALL, 15, 35));
@@ -154,11 +157,16 @@ class FileBytesTest {
         try (InputStream in = bytes.slice(5, 10).openStream()) {
             assertThat(in.readAllBytes()).isEqualTo(Arrays.copyOfRange(ALL, 5, 15));
         }
+        ByteArrayOutputStream sent = new ByteArrayOutputStream();
+        bytes.slice(7, 30).transferTo(java.nio.channels.Channels.newChannel(sent));
+        assertThat(sent.toByteArray()).as("by the source's default transfer").isEqualTo(Arrays.copyOfRange(ALL, 7, 37));
         InputStream open = bytes.openStream();
         bytes.slice(0, 1).release();
         bytes.release();
         assertThat(discards).hasValue(1);
         assertThatThrownBy(bytes::toByteArray).isInstanceOf(IllegalStateException.class);
+        assertThatThrownBy(() -> bytes.transferTo(java.nio.channels.Channels.newChannel(new ByteArrayOutputStream())))
+                .isInstanceOf(IllegalStateException.class);
         assertThatThrownBy(open::read).as("a stream opened before").isInstanceOf(IllegalStateException.class);
     }
 
