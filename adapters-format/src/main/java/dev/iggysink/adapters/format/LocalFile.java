@@ -29,6 +29,11 @@ final class LocalFile implements FileBytes.Source {
         return FileBytes.ofSource(new LocalFile(path), length);
     }
 
+    /** As {@link #bytes(Path, long)}, with the bytes' CRC32C as their writer computed it. */
+    static FileBytes bytes(Path path, long length, long crc32c) {
+        return FileBytes.ofSource(new LocalFile(path), length, crc32c);
+    }
+
     @Override
     public void read(long offset, long length, FileBytes.ChunkVisitor visitor) throws IOException {
         byte[] block = new byte[(int) Math.min(BLOCK, Math.max(1, length))];

@@ -7,6 +7,7 @@ import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.util.zip.CRC32C;
 
 /**
  * One open file's bytes on disk, in a {@link BufferDirectory}: written at the end as the encoder's buffer fills, and
@@ -51,6 +52,11 @@ final class SpillFile {
     private final Cleaner.Cleanable cleanable;
     /** Bytes written in full; a failed write is written again from here. */
     private long size;
+    /**
+     * The CRC32C of those bytes, for a store that sends one with the file: computed here, while the bytes are at
+     * hand, rather than by reading the whole file back before the upload.
+     */
+    private final CRC32C crc = new CRC32C();
 
     private SpillFile(Open open, boolean holdOpen) {
         this.open = open;
@@ -94,6 +100,7 @@ final class SpillFile {
                 while (src.hasRemaining()) at[0] += c.write(src, at[0]);
             });
             size = at[0];
+            buf.forEachChunk(crc::update);
         } finally {
             done(c);
         }
@@ -107,6 +114,7 @@ final class SpillFile {
             ByteBuffer src = ByteBuffer.wrap(array, offset, length);
             while (src.hasRemaining()) at += c.write(src, at);
             size = at;
+            crc.update(array, offset, length);
         } finally {
             done(c);
         }
@@ -119,7 +127,7 @@ final class SpillFile {
     FileBytes seal() {
         open.handedOver = true;
         cleanable.clean(); // closes a held channel; the file now belongs to the FileBytes
-        return LocalFile.bytes(open.path, size);
+        return LocalFile.bytes(open.path, size, crc.getValue());
     }
 
     /** Closes and deletes the file. */

@@ -102,6 +102,9 @@ class DiskBufferTest {
             assertThat(actual.toByteArray()).isEqualTo(expected.toByteArray());
         }
         assertThat(filesOnDisk()).hasSize(1);
+        java.util.zip.CRC32C crc = new java.util.zip.CRC32C();
+        crc.update(actual.toByteArray());
+        assertThat(actual.crc32c()).as("computed as the file was written").hasValue(crc.getValue());
 
         actual.release();
         assertThat(filesOnDisk()).isEmpty();

@@ -1,6 +1,7 @@
 package dev.iggysink.adapters.s3;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
@@ -23,6 +24,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 import dev.iggysink.application.port.out.FileBytes;
 import dev.iggysink.application.port.out.ObjectStore;
+import dev.iggysink.application.port.out.StoreException;
 import dev.iggysink.testkit.s3.FaultProxy;
 
 import software.amazon.awssdk.services.s3.model.ChecksumMode;
@@ -73,13 +75,22 @@ class AwsS3ObjectStoreIT extends MinioContract {
         CountingFile smallFile = CountingFile.of(dir.resolve("small"), small);
         CountingFile bigFile = CountingFile.of(dir.resolve("big"), big);
 
-        store().put(prefix + "small", FileBytes.ofSource(smallFile, small.length), "text/plain");
+        CRC32C crc = new CRC32C();
+        crc.update(small);
+        store().put(prefix + "small", FileBytes.ofSource(smallFile, small.length, crc.getValue()), "text/plain");
         store().put(prefix + "big", FileBytes.ofSource(bigFile, big.length), "text/plain");
+        assertThatThrownBy(() -> store().put(prefix + "bad", FileBytes.ofSource(smallFile, small.length,
+                crc.getValue() ^ 1), "text/plain"))
+                .as("the writer's checksum is the one sent, and the store checks it")
+                .isInstanceOfSatisfying(StoreException.class, e -> assertThat(e.retryable()).isTrue());
+        assertThat(minio().client().listObjectsV2(b -> b.bucket(bucket()).prefix(prefix + "bad")).contents())
+                .isEmpty();
 
         assertThat(store().get(prefix + "small")).isEqualTo(small);
         assertThat(store().get(prefix + "big")).isEqualTo(big);
-        assertThat(smallFile.transfers.get()).as("the PUT's body went by transferTo").isEqualTo(1);
+        assertThat(smallFile.transfers.get()).as("the PUTs' bodies went by transferTo").isEqualTo(2);
         assertThat(smallFile.streams.get()).as("nobody read the body through a stream").isZero();
+        assertThat(smallFile.reads.get()).as("nor for its checksum, which its writer gave").isZero();
         int parts = (int) ((big.length + PART_SIZE - 1) / PART_SIZE);
         assertThat(bigFile.transfers.get()).as("each part's body went by transferTo").isEqualTo(parts);
     }
@@ -89,6 +100,7 @@ class AwsS3ObjectStoreIT extends MinioContract {
         final Path path;
         final AtomicInteger transfers = new AtomicInteger();
         final AtomicInteger streams = new AtomicInteger();
+        final AtomicInteger reads = new AtomicInteger();
 
         private CountingFile(Path path) {
             this.path = path;
@@ -101,6 +113,7 @@ class AwsS3ObjectStoreIT extends MinioContract {
 
         @Override
         public void read(long offset, long length, FileBytes.ChunkVisitor visitor) throws IOException {
+            reads.incrementAndGet();
             byte[] all = Files.readAllBytes(path);
             visitor.accept(all, (int) offset, (int) length);
         }

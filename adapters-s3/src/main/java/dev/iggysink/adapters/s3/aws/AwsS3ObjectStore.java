@@ -205,10 +205,17 @@ public final class AwsS3ObjectStore extends S3WritePath<CompletedPart> {
     }
 
     /** The object's CRC32C as S3 wants it: the four bytes, big-endian, in base64. */
+    /** The bytes' CRC32C, base64 as S3 wants it: as their writer computed it, else read once for it. */
     private static String crc32c(FileBytes content) throws IOException {
-        CRC32C crc = new CRC32C();
-        content.forEachChunk(crc::update);
-        int value = (int) crc.getValue();
+        long known;
+        if (content.crc32c().isPresent()) {
+            known = content.crc32c().getAsLong();
+        } else {
+            CRC32C crc = new CRC32C();
+            content.forEachChunk(crc::update);
+            known = crc.getValue();
+        }
+        int value = (int) known;
         return Base64.getEncoder().encodeToString(new byte[] {
                 (byte) (value >>> 24), (byte) (value >>> 16), (byte) (value >>> 8), (byte) value});
     }

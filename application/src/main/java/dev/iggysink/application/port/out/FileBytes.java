@@ -8,6 +8,7 @@ import java.lang.ref.Cleaner;
 import java.nio.ByteBuffer;
 import java.nio.channels.WritableByteChannel;
 import java.util.Objects;
+import java.util.OptionalLong;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
@@ -73,18 +74,22 @@ public final class FileBytes {
     private final Owner owner;
     /** Where the bytes are when they are not {@link #chunks}; null when they are. */
     private final Source source;
+    /** The CRC32C of these bytes when their maker computed it as it wrote them, else -1. */
+    private final long crc32c;
 
     private FileBytes(byte[][] chunks, int[] used, long start, long length, Owner owner) {
-        this(chunks, used, start, length, owner, null);
+        this(chunks, used, start, length, owner, null, -1);
     }
 
-    private FileBytes(byte[][] chunks, int[] used, long start, long length, Owner owner, Source source) {
+    private FileBytes(byte[][] chunks, int[] used, long start, long length, Owner owner, Source source,
+                      long crc32c) {
         this.chunks = chunks;
         this.used = used;
         this.start = start;
         this.length = length;
         this.owner = owner;
         this.source = source;
+        this.crc32c = crc32c;
     }
 
     private static final class Owner {
@@ -135,13 +140,27 @@ public final class FileBytes {
      * dropped with its partition), whichever comes first.
      */
     public static FileBytes ofSource(Source source, long length) {
+        return ofSource(source, length, -1);
+    }
+
+    /**
+     * As {@link #ofSource(Source, long)}, with the CRC32C of the {@code length} bytes, computed by whoever wrote them
+     * (so a store that sends a checksum need not read them once more for it); -1 when not known.
+     */
+    public static FileBytes ofSource(Source source, long length, long crc32c) {
         Objects.requireNonNull(source, "source");
         if (length < 0) throw new IllegalArgumentException("length " + length);
+        if (crc32c < -1 || crc32c > 0xffffffffL) throw new IllegalArgumentException("crc32c " + crc32c);
         Owner owner = new Owner(null);
         // The action must not reach the owner, or the owner would never become unreachable.
         Cleaner.Cleanable discard = CLEANER.register(owner, source::discard);
         owner.onRelease = discard::clean;
-        return new FileBytes(new byte[0][], new int[0], 0, length, owner, source);
+        return new FileBytes(new byte[0][], new int[0], 0, length, owner, source, crc32c);
+    }
+
+    /** The CRC32C of these bytes, when their maker computed it (a whole file, not a slice of it). */
+    public OptionalLong crc32c() {
+        return crc32c < 0 ? OptionalLong.empty() : OptionalLong.of(crc32c);
     }
 
     /** True when the bytes lie outside the heap ({@link #ofSource}). */
@@ -158,7 +177,8 @@ public final class FileBytes {
         if (offset < 0 || length < 0 || offset > this.length - length) {
             throw new IndexOutOfBoundsException("slice " + offset + "+" + length + " of " + this.length + " bytes");
         }
-        return new FileBytes(chunks, used, start + offset, length, owner, source);
+        return new FileBytes(chunks, used, start + offset, length, owner, source,
+                offset == 0 && length == this.length ? crc32c : -1);
     }
 
     /**

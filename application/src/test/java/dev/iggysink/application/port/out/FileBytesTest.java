@@ -160,6 +160,15 @@ class FileBytesTest {
         ByteArrayOutputStream sent = new ByteArrayOutputStream();
         bytes.slice(7, 30).transferTo(java.nio.channels.Channels.newChannel(sent));
         assertThat(sent.toByteArray()).as("by the source's default transfer").isEqualTo(Arrays.copyOfRange(ALL, 7, 37));
+        assertThat(bytes.crc32c()).as("not given").isEmpty();
+        FileBytes withCrc = FileBytes.ofSource(new ArraySource(discards), 90, 0xfedcba98L);
+        assertThat(withCrc.crc32c()).hasValue(0xfedcba98L);
+        assertThat(withCrc.slice(0, 90).crc32c()).as("the same bytes").hasValue(0xfedcba98L);
+        assertThat(withCrc.slice(1, 89).crc32c()).as("a part has another").isEmpty();
+        assertThat(withCrc.slice(0, 89).crc32c()).isEmpty();
+        assertThat(CHUNKED.crc32c()).isEmpty();
+        assertThatThrownBy(() -> FileBytes.ofSource(new ArraySource(discards), 90, 1L << 32))
+                .isInstanceOf(IllegalArgumentException.class);
         InputStream open = bytes.openStream();
         bytes.slice(0, 1).release();
         bytes.release();
