@@ -22,6 +22,7 @@ import java.util.zip.CRC32C;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import dev.iggysink.adapters.s3.aws.FilePutHttpClient;
 import dev.iggysink.application.port.out.FileBytes;
 import dev.iggysink.application.port.out.ObjectStore;
 import dev.iggysink.application.port.out.StoreException;
@@ -88,9 +89,15 @@ class AwsS3ObjectStoreIT extends MinioContract {
 
         assertThat(store().get(prefix + "small")).isEqualTo(small);
         assertThat(store().get(prefix + "big")).isEqualTo(big);
+        assertThat(smallFile.reads.get()).as("no read for its checksum, which its writer gave").isZero();
+        if (FilePutHttpClient.proxyConfigured(System.getenv(), System.getProperties())) {
+            // A proxy in the environment: bodies go through Apache's client, which uses it.
+            assertThat(smallFile.transfers.get() + bigFile.transfers.get()).isZero();
+            assertThat(smallFile.streams.get()).isPositive();
+            return;
+        }
         assertThat(smallFile.transfers.get()).as("the PUTs' bodies went by transferTo").isEqualTo(2);
         assertThat(smallFile.streams.get()).as("nobody read the body through a stream").isZero();
-        assertThat(smallFile.reads.get()).as("nor for its checksum, which its writer gave").isZero();
         int parts = (int) ((big.length + PART_SIZE - 1) / PART_SIZE);
         assertThat(bigFile.transfers.get()).as("each part's body went by transferTo").isEqualTo(parts);
     }

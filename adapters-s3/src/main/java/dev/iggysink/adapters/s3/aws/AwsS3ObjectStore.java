@@ -69,7 +69,11 @@ public final class AwsS3ObjectStore extends S3WritePath<CompletedPart> {
         this.credentials = credentialsOf(settings);
         this.checksumBodies = settings.endpoint().map(e -> AdapterSupport.endpoint(e).getScheme())
                 .filter("http"::equalsIgnoreCase).isPresent();
-        this.filePutClient = checksumBodies ? new FilePutHttpClient(apacheClient(settings).build(),
+        boolean proxied = FilePutHttpClient.proxyConfigured(System.getenv(), System.getProperties());
+        if (checksumBodies && proxied) {
+            LOG.info("an HTTP proxy is configured: file bodies go through Apache's client, which honours it");
+        }
+        this.filePutClient = checksumBodies && !proxied ? new FilePutHttpClient(apacheClient(settings).build(),
                 AdapterSupport.connectTimeout(settings.requestTimeout()), settings.requestTimeout()) : null;
         this.s3 = clientOf(settings, credentials, filePutClient);
     }

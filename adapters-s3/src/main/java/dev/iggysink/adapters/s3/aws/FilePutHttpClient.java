@@ -16,6 +16,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Properties;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedDeque;
 import java.util.concurrent.atomic.AtomicLong;
@@ -54,7 +55,7 @@ import software.amazon.awssdk.http.SdkHttpResponse;
  * when its answer was read to the end and neither side asked to close it. {@link ExecutableHttpRequest#abort} (the
  * SDK's attempt timeout) closes the connection, which ends a write or read blocked on it.
  */
-final class FilePutHttpClient implements SdkHttpClient {
+public final class FilePutHttpClient implements SdkHttpClient {
     private static final ThreadLocal<FileBytes> BODY = new ThreadLocal<>();
     /** How long a PUT with {@code Expect: 100-continue} waits for the interim answer before it sends the body. */
     static final Duration CONTINUE_WAIT = Duration.ofSeconds(3);
@@ -79,6 +80,19 @@ final class FilePutHttpClient implements SdkHttpClient {
         this.connectTimeout = connectTimeout;
         this.readTimeout = readTimeout;
         this.continueWaitMillis = (int) Math.max(1, Math.min(continueWait.toMillis(), readTimeout.toMillis()));
+    }
+
+    /**
+     * True when the JVM's or the environment's settings name an HTTP proxy, which Apache's client (through the SDK's
+     * defaults) would use for a plain-http endpoint; this client connects directly, so it is not used then.
+     */
+    public static boolean proxyConfigured(Map<String, String> env, Properties properties) {
+        for (String name : new String[] {"HTTP_PROXY", "http_proxy"}) {
+            String v = env.get(name);
+            if (v != null && !v.isBlank()) return true;
+        }
+        String host = properties.getProperty("http.proxyHost");
+        return host != null && !host.isBlank();
     }
 
     /** Runs {@code call} (an SDK call on this thread) with {@code body} as the file a PUT of its length sends. */

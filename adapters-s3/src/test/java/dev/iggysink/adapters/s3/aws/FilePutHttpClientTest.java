@@ -295,6 +295,20 @@ class FilePutHttpClientTest {
         assertThat(accepted.get()).isZero();
     }
 
+    @Test
+    void a_configured_http_proxy_is_seen_in_the_environment_or_the_jvms_properties() {
+        java.util.Properties none = new java.util.Properties();
+        assertThat(FilePutHttpClient.proxyConfigured(java.util.Map.of(), none)).isFalse();
+        assertThat(FilePutHttpClient.proxyConfigured(java.util.Map.of("HTTP_PROXY", " "), none)).isFalse();
+        assertThat(FilePutHttpClient.proxyConfigured(java.util.Map.of("http_proxy", "http://p:3128"), none)).isTrue();
+        assertThat(FilePutHttpClient.proxyConfigured(java.util.Map.of("HTTP_PROXY", "http://p:3128"), none)).isTrue();
+        java.util.Properties jvm = new java.util.Properties();
+        jvm.setProperty("http.proxyHost", "p");
+        assertThat(FilePutHttpClient.proxyConfigured(java.util.Map.of("HTTPS_PROXY", "http://p:3128"), jvm)).isTrue();
+        assertThat(FilePutHttpClient.proxyConfigured(java.util.Map.of("HTTPS_PROXY", "http://p:3128"), none))
+                .as("an https proxy is not used for an http endpoint").isFalse();
+    }
+
     private static final class RecordingFallback implements SdkHttpClient {
         final AtomicInteger calls = new AtomicInteger();
 
