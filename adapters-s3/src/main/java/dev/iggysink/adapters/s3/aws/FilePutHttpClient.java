@@ -107,7 +107,7 @@ public final class FilePutHttpClient implements SdkHttpClient {
         }
     }
 
-    /** PUTs whose body went out through this client (for tests and the log). */
+    /** PUTs whose body went out through this client (for tests). */
     long filePuts() {
         return filePuts.get();
     }
@@ -132,11 +132,15 @@ public final class FilePutHttpClient implements SdkHttpClient {
     @Override
     public void close() {
         closed = true;
+        closeIdle();
+        fallback.close();
+    }
+
+    private void closeIdle() {
         for (ConcurrentLinkedDeque<Connection> q : idle.values()) {
             Connection c;
             while ((c = q.poll()) != null) c.close();
         }
-        fallback.close();
     }
 
     private static String hostHeader(SdkHttpRequest http) {
@@ -174,7 +178,7 @@ public final class FilePutHttpClient implements SdkHttpClient {
         }
         c.idleSince = System.nanoTime();
         idle.computeIfAbsent(c.key, k -> new ConcurrentLinkedDeque<>()).addFirst(c);
-        if (closed) close(); // raced with close(): nothing may stay open
+        if (closed) closeIdle(); // raced with close(): nothing may stay open
     }
 
     /** One socket with the buffered reader of its answers. */
