@@ -26,10 +26,10 @@ final class LocalFile implements FileBytes.Source {
 
     /** The first {@code length} bytes of the file at {@code path}, which is deleted when they are released. */
     static FileBytes bytes(Path path, long length) {
-        return FileBytes.ofSource(new LocalFile(path), length);
+        return bytes(path, length, -1);
     }
 
-    /** As {@link #bytes(Path, long)}, with the bytes' CRC32C as their writer computed it. */
+    /** As {@link #bytes(Path, long)}, with the bytes' CRC32C as their writer computed it (-1: not known). */
     static FileBytes bytes(Path path, long length, long crc32c) {
         return FileBytes.ofSource(new LocalFile(path), length, crc32c);
     }

@@ -208,18 +208,19 @@ public final class AwsS3ObjectStore extends S3WritePath<CompletedPart> {
         return RequestBody.fromContentProvider(content::openStream, content.length(), contentType);
     }
 
-    /** The object's CRC32C as S3 wants it: the four bytes, big-endian, in base64. */
-    /** The bytes' CRC32C, base64 as S3 wants it: as their writer computed it, else read once for it. */
+    /**
+     * The bytes' CRC32C as S3 wants it (the four bytes, big-endian, in base64): as their writer computed it, else
+     * read once for it.
+     */
     private static String crc32c(FileBytes content) throws IOException {
-        long known;
+        int value;
         if (content.crc32c().isPresent()) {
-            known = content.crc32c().getAsLong();
+            value = (int) content.crc32c().getAsLong();
         } else {
             CRC32C crc = new CRC32C();
             content.forEachChunk(crc::update);
-            known = crc.getValue();
+            value = (int) crc.getValue();
         }
-        int value = (int) known;
         return Base64.getEncoder().encodeToString(new byte[] {
                 (byte) (value >>> 24), (byte) (value >>> 16), (byte) (value >>> 8), (byte) value});
     }
