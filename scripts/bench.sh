@@ -35,6 +35,7 @@ launcher_opts="-XX:+ExitOnOutOfMemoryError -XX:+UseSerialGC -XX:PretenureSizeThr
 launcher_opts="${launcher_opts} -Dio.netty.allocator.type=unpooled"
 launcher_opts="${launcher_opts} -XX:Tier4InvocationThreshold=50000 -XX:Tier4MinInvocationThreshold=6000"
 launcher_opts="${launcher_opts} -XX:Tier4CompileThreshold=150000 -XX:Tier4BackEdgeThreshold=400000"
+launcher_opts="${launcher_opts} -XX:FreqInlineSize=200 -XX:InlineSmallCode=1000"
 if java -XX:TrimNativeHeapInterval=2000 -version >/dev/null 2>&1; then
   launcher_opts="${launcher_opts} -XX:TrimNativeHeapInterval=2000"
 fi

@@ -61,6 +61,7 @@ final class RunCommand implements Callable<Integer> {
         }
         result.warnings().forEach(w -> LOG.warn("config: {}", w));
         result.notices().forEach(n -> LOG.info("config: {}", n));
+        NettyDefaults.fallbackNotice().ifPresent(LOG::info);
         if (!result.ok()) {
             err.println(config + ": " + result.errors().size() + " error(s):");
             for (ConfigError e : result.errors()) err.println("  " + e);

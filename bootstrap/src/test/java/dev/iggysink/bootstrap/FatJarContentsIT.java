@@ -73,6 +73,16 @@ class FatJarContentsIT {
         }
     }
 
+    /** {@code java -jar} opens java.nio to Netty: its direct buffers are then neither zero-filled nor GC-freed. */
+    @Test
+    void the_manifest_opens_java_nio_to_netty() throws IOException {
+        try (JarFile file = new JarFile(Paths.get("target", "iggy-s3-sink.jar").toFile())) {
+            String opens = file.getManifest().getMainAttributes().getValue("Add-Opens");
+            assertThat(opens).isNotNull();
+            assertThat(opens.split(" ")).contains("java.base/java.nio", "java.base/jdk.internal.misc");
+        }
+    }
+
     @Test
     void parquet_writer_and_avro_are_shipped() {
         assertThat(entries).contains(

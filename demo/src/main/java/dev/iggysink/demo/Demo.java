@@ -4,6 +4,7 @@ import dev.iggysink.application.port.out.ObjectStore;
 import dev.iggysink.application.port.out.StoredObject;
 import dev.iggysink.application.status.PartitionStatus;
 import dev.iggysink.bootstrap.EmbeddedSink;
+import dev.iggysink.bootstrap.NettyDefaults;
 import dev.iggysink.testkit.iggy.EmbeddedIggyServer;
 import dev.iggysink.testkit.iggy.IggyProducer;
 import dev.iggysink.testkit.s3.S3ProxyServer;
@@ -58,6 +59,7 @@ public final class Demo implements Callable<Integer> {
     StoreKind store;
 
     public static void main(String[] args) {
+        NettyDefaults.apply();
         System.exit(new CommandLine(new Demo()).execute(args));
     }
 

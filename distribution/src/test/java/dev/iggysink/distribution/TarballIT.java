@@ -132,11 +132,14 @@ class TarballIT {
         assertThat(flag(byDefault.output(), "Tier4MinInvocationThreshold")).isEqualTo("6000");
         assertThat(flag(byDefault.output(), "Tier4CompileThreshold")).isEqualTo("150000");
         assertThat(flag(byDefault.output(), "Tier4BackEdgeThreshold")).isEqualTo("400000");
+        assertThat(flag(byDefault.output(), "FreqInlineSize")).isEqualTo("200");
+        assertThat(flag(byDefault.output(), "InlineSmallCode")).isEqualTo("1000");
 
-        Run own = launcher(Map.of("JAVA_OPTS", "-XX:Tier4InvocationThreshold=5000 -XX:+PrintFlagsFinal"),
-                "--version");
+        Run own = launcher(Map.of("JAVA_OPTS",
+                "-XX:Tier4InvocationThreshold=5000 -XX:InlineSmallCode=2500 -XX:+PrintFlagsFinal"), "--version");
         assertThat(own.exit()).as(own.output()).isZero();
         assertThat(flag(own.output(), "Tier4InvocationThreshold")).isEqualTo("5000");
+        assertThat(flag(own.output(), "InlineSmallCode")).isEqualTo("2500");
     }
 
     /** The value -XX:+PrintFlagsFinal printed for {@code name}. */

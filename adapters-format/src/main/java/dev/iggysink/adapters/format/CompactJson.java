@@ -1,8 +1,5 @@
 package dev.iggysink.adapters.format;
 
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
-import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 
@@ -182,7 +179,7 @@ final class CompactJson {
     private boolean key() {
         int i = pos + 1;
         while (true) {
-            while (i + 8 <= in.length && plainAscii((long) LONGS.get(in, i))) i += 8;
+            i = PlainAscii.skip(in, i);
             if (i >= in.length) return false;
             int b = in[i];
             if (b == '"') {
@@ -204,7 +201,7 @@ final class CompactJson {
     private boolean string() {
         int i = pos + 1;
         while (true) {
-            while (i + 8 <= in.length && plainAscii((long) LONGS.get(in, i))) i += 8;
+            i = PlainAscii.skip(in, i);
             if (i >= in.length) return false;
             int b = in[i];
             if (b == '"') {
@@ -444,20 +441,6 @@ final class CompactJson {
     }
 
     // ---- byte tests, the same rules as Json's ----
-
-    private static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
-    private static final long ONES = 0x0101010101010101L;
-    private static final long HIGHS = 0x8080808080808080L;
-
-    /** As {@code Json}: none of the eight bytes is a quote, a backslash, a control or non-ASCII. */
-    private static boolean plainAscii(long w) {
-        long quote = w ^ (ONES * '"');
-        long backslash = w ^ (ONES * '\\');
-        long flagged = (w | ((w - ONES * 0x20) & ~w)
-                | ((quote - ONES) & ~quote)
-                | ((backslash - ONES) & ~backslash)) & HIGHS;
-        return flagged == 0;
-    }
 
     /** The length of the well-formed UTF-8 sequence at {@code i}, or 0: the parser's rule (no surrogates). */
     private static int utf8Length(byte[] in, int i) {

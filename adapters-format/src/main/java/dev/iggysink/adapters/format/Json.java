@@ -1,9 +1,6 @@
 package dev.iggysink.adapters.format;
 
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
 import java.math.BigInteger;
-import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -173,7 +170,7 @@ final class Json {
         boolean ascii = true;
         while (true) {
             // Eight bytes at a time over plain ASCII; any byte worth a look stops it and goes one by one below.
-            while (i + 8 <= in.length && plainAscii((long) LONGS.get(in, i))) i += 8;
+            i = PlainAscii.skip(in, i);
             if (i >= in.length) break;
             int b = in[i];
             if (b == '"') {
@@ -196,24 +193,6 @@ final class Json {
                 ascii ? StandardCharsets.ISO_8859_1 : StandardCharsets.UTF_8));
         pos = i;
         return slowString(chars);
-    }
-
-    private static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
-    private static final long ONES = 0x0101010101010101L;
-    private static final long HIGHS = 0x8080808080808080L;
-
-    /**
-     * Whether none of the eight bytes is a quote, a backslash, a control or non-ASCII (SWAR: a byte below {@code n}
-     * sets its high bit in {@code x - n*ONES & ~x}; the first such byte always does, so the test has no false
-     * negatives; a false positive only sends the bytes to the byte loop).
-     */
-    private static boolean plainAscii(long w) {
-        long quote = w ^ (ONES * '"');
-        long backslash = w ^ (ONES * '\\');
-        long flagged = (w | ((w - ONES * 0x20) & ~w)
-                | ((quote - ONES) & ~quote)
-                | ((backslash - ONES) & ~backslash)) & HIGHS;
-        return flagged == 0;
     }
 
     private StringBuilder slowChars() {

@@ -169,6 +169,30 @@ class StartupIT {
         }
     }
 
+    /**
+     * {@code java -jar} opens java.nio to Netty (the manifest) and the sink lets it use it, so its buffers are not
+     * zero-filled; where that is refused the sink says what it costs and how to fix it.
+     */
+    @Test
+    @Timeout(120)
+    void java_jar_gives_netty_its_unzeroed_buffers_and_a_refusal_is_told() throws Exception {
+        int port = closedPort();
+        Path config = edit(config(), "address = \"" + fx.iggy.address() + "\"", "address = \"127.0.0.1:" + port
+                + "\"");
+        String notice = "Netty zero-fills its buffers";
+        try (SinkProcess sink = run(config, "netty-opened", "--fail-fast")) {
+            assertThat(sink.waitFor(Duration.ofSeconds(60))).as(sink.logText()).isEqualTo(3);
+            assertThat(sink.logText()).contains("cannot reach Iggy").doesNotContain(notice);
+        }
+        List<String> refused = new ArrayList<>(List.of(SinkProcess.javaBinary(), "-Xmx256m",
+                "-Dio.netty.tryReflectionSetAccessible=false", "-jar", SinkProcess.jar().toString(), "run",
+                "--config", config.toString(), "--fail-fast"));
+        try (SinkProcess sink = SinkProcess.start(refused, fx.log("netty-refused"), Map.of())) {
+            assertThat(sink.waitFor(Duration.ofSeconds(60))).as(sink.logText()).isEqualTo(3);
+            assertThat(sink.logText()).contains(notice).contains("--add-opens=java.base/java.nio=ALL-UNNAMED");
+        }
+    }
+
     @Test
     @Timeout(120)
     void an_unreachable_iggy_is_retried_with_a_log_line_and_a_stop_ends_it_or_fail_fast_exits_3()
