@@ -134,6 +134,8 @@ class TarballIT {
         assertThat(flag(byDefault.output(), "Tier4BackEdgeThreshold")).isEqualTo("400000");
         assertThat(flag(byDefault.output(), "FreqInlineSize")).isEqualTo("200");
         assertThat(flag(byDefault.output(), "InlineSmallCode")).isEqualTo("1000");
+        assertThat(flag(byDefault.output(), "C1MaxInlineSize")).isEqualTo("20");
+        assertThat(flag(byDefault.output(), "C1InlineStackLimit")).isEqualTo("5");
 
         Run own = launcher(Map.of("JAVA_OPTS",
                 "-XX:Tier4InvocationThreshold=5000 -XX:InlineSmallCode=2500 -XX:+PrintFlagsFinal"), "--version");
