@@ -49,6 +49,11 @@ class StartupIT {
         return fx.config(List.of("events"), "json", "");
     }
 
+    /** A config whose Iggy address is 127.0.0.1:{@code port}. */
+    private Path iggyAt(int port) throws IOException {
+        return edit(config(), "address = \"" + fx.iggy.address() + "\"", "address = \"127.0.0.1:" + port + "\"");
+    }
+
     private static Path edit(Path config, String from, String to) throws IOException {
         String toml = Files.readString(config, StandardCharsets.UTF_8);
         assertThat(toml).contains(from);
@@ -159,8 +164,7 @@ class StartupIT {
     @Timeout(120)
     void an_iggy_server_that_does_not_speak_0_8_is_named_and_exit_3() throws Exception {
         int port = silentServer();
-        Path config = edit(config(), "address = \"" + fx.iggy.address() + "\"", "address = \"127.0.0.1:" + port
-                + "\"");
+        Path config = iggyAt(port);
         try (SinkProcess sink = run(config, "not-iggy-08")) {
             assertThat(sink.waitFor(Duration.ofSeconds(60))).as(sink.logText()).isEqualTo(3);
             assertThat(sink.logText()).contains("the server at 127.0.0.1:" + port + " did not answer the Iggy 0.8"
@@ -177,8 +181,7 @@ class StartupIT {
     @Timeout(120)
     void java_jar_gives_netty_its_unzeroed_buffers_and_a_refusal_is_told() throws Exception {
         int port = closedPort();
-        Path config = edit(config(), "address = \"" + fx.iggy.address() + "\"", "address = \"127.0.0.1:" + port
-                + "\"");
+        Path config = iggyAt(port);
         String notice = "Netty zero-fills its buffers";
         try (SinkProcess sink = run(config, "netty-opened", "--fail-fast")) {
             assertThat(sink.waitFor(Duration.ofSeconds(60))).as(sink.logText()).isEqualTo(3);
@@ -199,8 +202,7 @@ class StartupIT {
             throws Exception {
         int port = closedPort();
         int adminPort = closedPort();
-        Path config = edit(config(), "address = \"" + fx.iggy.address() + "\"", "address = \"127.0.0.1:" + port
-                + "\"");
+        Path config = iggyAt(port);
         edit(config, "address = \"off\"", "address = \"127.0.0.1:" + adminPort + "\"");
         try (SinkProcess sink = run(config, "iggy-down")) {
             await().atMost(Duration.ofSeconds(60)).until(() -> sink.logText()
