@@ -6,8 +6,8 @@ import java.util.Optional;
 /**
  * Lets Netty (the Iggy connection, the admin server) allocate its direct buffers without zero-filling them and free
  * them when released, instead of through {@code ByteBuffer.allocateDirect}, which zero-fills each one and leaves it to
- * the collector. Each poll answer (up to a few MiB) and each socket read gets such a buffer: measured with 1 KiB
- * json_lines, 8 partitions, 1M records, 9.0-9.9 instead of 10.5-10.7 us of CPU per record, the same resident memory.
+ * the collector. Each poll answer (up to a few MiB) and each socket read gets such a buffer; the zero-filling alone
+ * was 2.4 % of the sink's CPU (docs/adr/0008-netty-buffers-without-zero-fill.md has the measurements).
  *
  * <p>Netty needs {@code java.nio} opened to it (the jar's manifest does that for {@code java -jar}, which the
  * launcher uses) and its permission to use it: {@link #apply} gives that before Netty's first use, unless the
@@ -27,7 +27,7 @@ public final class NettyDefaults {
     /** What to tell the operator when Netty falls back to zero-filled buffers; empty when it does not. */
     static Optional<String> fallbackNotice() {
         if (PlatformDependent.useDirectBufferNoCleaner()) return Optional.empty();
-        return Optional.of("Netty zero-fills its buffers and leaves them to the garbage collector (about 5 % more"
+        return Optional.of("Netty zero-fills its buffers and leaves them to the garbage collector (a few % more"
                 + " CPU per record): java.nio is not open to it; run the jar with java -jar or bin/iggy-s3-sink"
                 + " (they open it), or add --add-opens=java.base/java.nio=ALL-UNNAMED -D" + PROPERTY + "=true");
     }

@@ -169,7 +169,7 @@ final class Json {
         int i = start;
         boolean ascii = true;
         while (true) {
-            // Eight bytes at a time over plain ASCII; any byte worth a look stops it and goes one by one below.
+            // Word by word over plain ASCII; any byte worth a look stops it and goes one by one below.
             i = PlainAscii.skip(in, i);
             if (i >= in.length) break;
             int b = in[i];
