@@ -61,7 +61,6 @@ final class RunCommand implements Callable<Integer> {
         }
         result.warnings().forEach(w -> LOG.warn("config: {}", w));
         result.notices().forEach(n -> LOG.info("config: {}", n));
-        NettyDefaults.fallbackNotice().ifPresent(LOG::info);
         if (!result.ok()) {
             err.println(config + ": " + result.errors().size() + " error(s):");
             for (ConfigError e : result.errors()) err.println("  " + e);
@@ -73,6 +72,8 @@ final class RunCommand implements Callable<Integer> {
             err.flush();
             return ExitCodes.CONFIG;
         }
+        // Only a config that will run: a wrong one exits without loading Netty.
+        NettyDefaults.fallbackNotice().ifPresent(LOG::info);
         try (PrometheusMetrics metrics = new PrometheusMetrics(); SinkRunner runner = new SinkRunner()) {
             Optional<AdminHttpServer> admin = startAdmin(result.sinks(), runner, metrics);
             if (admin.isEmpty()) return ExitCodes.STARTUP;
