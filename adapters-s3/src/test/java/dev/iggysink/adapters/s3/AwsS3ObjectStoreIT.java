@@ -69,6 +69,34 @@ class AwsS3ObjectStoreIT extends MinioContract {
     }
 
     @Test
+    void over_http_a_whole_object_put_is_built_and_signed_without_the_sdks_pipeline_and_a_part_is_not()
+            throws Exception {
+        byte[] small = bytes(70_000, 11);
+        try (FaultProxy proxy = FaultProxy.start(minio().endpoint());
+             ObjectStore viaProxy = throughProxy(proxy, Duration.ofSeconds(30))) {
+            viaProxy.put(prefix + "plain", chunked(small), "application/x-ndjson");
+            viaProxy.put(prefix + "parts", chunked(bytes((int) THRESHOLD + 1, 12)), "text/plain");
+
+            String put = head(proxy, "PUT /" + bucket() + "/" + prefix + "plain ");
+            assertThat(header(put, "user-agent")).contains("iggy-s3-sink");
+            assertThat(header(put, "amz-sdk-invocation-id")).as("no SDK call behind it").isEmpty();
+            assertThat(header(put, "expect")).contains("100-continue");
+            assertThat(header(put, "content-type")).contains("application/x-ndjson");
+            assertThat(header(put, "content-length")).contains("70000");
+            assertThat(header(put, "x-amz-date")).hasValueSatisfying(d -> assertThat(d).matches("\\d{8}T\\d{6}Z"));
+            assertThat(header(put, "authorization")).hasValueSatisfying(a -> assertThat(a)
+                    .startsWith("AWS4-HMAC-SHA256 Credential=" + minio().accessKey() + "/")
+                    .contains("/" + minio().region() + "/s3/aws4_request"));
+
+            String part = head(proxy, "partNumber=1");
+            assertThat(header(part, "amz-sdk-invocation-id")).as("parts go through the SDK").isPresent();
+        }
+        assertThat(store().get(prefix + "plain")).isEqualTo(small);
+        assertThat(minio().client().headObject(b -> b.bucket(bucket()).key(prefix + "plain")).contentType())
+                .isEqualTo("application/x-ndjson");
+    }
+
+    @Test
     void over_http_a_file_body_goes_from_the_file_to_the_socket_without_the_sdks_stream(@TempDir Path dir)
             throws Exception {
         byte[] small = bytes(300_000, 7);

@@ -112,6 +112,22 @@ public abstract class ObjectStoreContract {
         assertThat(store().list(prefix)).containsExactly(new StoredObject(prefix + "small.bin", 1000));
     }
 
+    /** Characters a key template or a header value can bring: each must reach the store as itself. */
+    @Test
+    void keys_with_spaces_reserved_and_non_ascii_characters_round_trip() throws Exception {
+        List<String> keys = List.of(
+                prefix + "a b/c+d/e%25f/g%h.json",
+                prefix + "ü/日本/emoji-\uD83D\uDE00.json",
+                prefix + "x~y*z'(q)!=&;,$@:.json");
+        for (int i = 0; i < keys.size(); i++) {
+            store().put(keys.get(i), chunked(bytes(500 + i, 20 + i)), "text/plain");
+        }
+        for (int i = 0; i < keys.size(); i++) {
+            assertThat(store().get(keys.get(i))).as(keys.get(i)).isEqualTo(bytes(500 + i, 20 + i));
+        }
+        assertThat(store().list(prefix)).extracting(StoredObject::key).containsExactlyInAnyOrderElementsOf(keys);
+    }
+
     @Test
     void an_empty_object_round_trips() throws Exception {
         store().put(prefix + "empty.jsonl", chunked(new byte[0]), "application/x-ndjson");

@@ -48,6 +48,10 @@ import software.amazon.awssdk.services.s3.model.S3Object;
  * multiplier. Every request is bounded by {@link StorageSettings#requestTimeout()} (attempt timeout and socket
  * timeout). Checksums are computed only when an operation requires them, which S3-compatible stores accept.
  *
+ * <p>Over a plain-http endpoint addressed path-style, a whole-object PUT with a body is built, signed and sent by
+ * {@link PlainHttpPut} instead of the SDK's call pipeline (the same request, the same failures; the pipeline's cost
+ * per call is what a sink with one PUT per file cannot amortise). Everything else goes through the SDK.
+ *
  * <p>Credentials: the configured key pair, else the SDK's default chain (system properties, environment, web
  * identity, the shared credentials/config files honouring {@code AWS_PROFILE}, ECS container, EC2 IMDS).
  * Thread-safe.
@@ -62,6 +66,8 @@ public final class AwsS3ObjectStore extends S3WritePath<CompletedPart> {
     private final boolean checksumBodies;
     /** Over plain http: the client that sends a file body with sendfile; null over https. */
     private final FilePutHttpClient filePutClient;
+    /** Over plain http with path-style addressing: a whole-object PUT without the SDK's pipeline; else null. */
+    private final PlainHttpPut plainPut;
 
     public AwsS3ObjectStore(StorageSettings settings) {
         super(settings, "s3-aws");
@@ -76,6 +82,8 @@ public final class AwsS3ObjectStore extends S3WritePath<CompletedPart> {
         this.filePutClient = checksumBodies && !proxied ? new FilePutHttpClient(apacheClient(settings).build(),
                 AdapterSupport.connectTimeout(settings.requestTimeout()), settings.requestTimeout()) : null;
         this.s3 = clientOf(settings, credentials, filePutClient);
+        this.plainPut = filePutClient != null && PlainHttpPut.usableFor(settings)
+                ? new PlainHttpPut(settings, credentials, filePutClient) : null;
     }
 
     @Override
@@ -103,6 +111,7 @@ public final class AwsS3ObjectStore extends S3WritePath<CompletedPart> {
     @Override
     public void close() {
         parts.shutdown();
+        if (plainPut != null) plainPut.close();
         s3.close();
         if (filePutClient != null) filePutClient.close(); // given as an instance: the SDK leaves it open
         if (credentials instanceof AutoCloseable closeable) {
@@ -122,6 +131,16 @@ public final class AwsS3ObjectStore extends S3WritePath<CompletedPart> {
     @Override
     protected void putObject(String operation, String key, FileBytes content, String contentType)
             throws StoreException {
+        if (plainPut != null && content.length() > 0) {
+            String checksum;
+            try {
+                checksum = crc32c(content);
+            } catch (IOException e) {
+                throw StoreFailures.withoutAnswer(operation, bucket, key, e);
+            }
+            plainPut.put(operation, key, content, contentType, checksum);
+            return;
+        }
         PutObjectRequest.Builder request = PutObjectRequest.builder()
                 .bucket(bucket).key(key).contentType(contentType).contentLength(content.length());
         options.sse().ifPresent(request::serverSideEncryption);

@@ -124,6 +124,14 @@ public final class FilePutHttpClient implements SdkHttpClient {
         return new FilePut(http, body);
     }
 
+    /**
+     * The PUT of {@code http} (signed, with its Content-Length) with {@code body} sent from the file, for a caller
+     * that builds and signs the request itself ({@link PlainHttpPut}).
+     */
+    ExecutableHttpRequest filePut(SdkHttpRequest http, FileBytes body) {
+        return new FilePut(http, body);
+    }
+
     @Override
     public String clientName() {
         return "FilePut+" + fallback.clientName();

@@ -1,0 +1,229 @@
+package dev.iggysink.adapters.s3.aws;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.SocketTimeoutException;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZonedDateTime;
+import java.time.format.DateTimeFormatter;
+import java.time.format.DateTimeParseException;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+import dev.iggysink.adapters.s3.StorageSettings;
+import dev.iggysink.adapters.s3.support.AdapterSupport;
+import dev.iggysink.adapters.s3.support.ObjectOptions;
+import dev.iggysink.adapters.s3.support.StoreFailures;
+import dev.iggysink.application.port.out.FileBytes;
+import dev.iggysink.application.port.out.StoreException;
+
+import software.amazon.awssdk.auth.credentials.AwsCredentialsProvider;
+import software.amazon.awssdk.http.ExecutableHttpRequest;
+import software.amazon.awssdk.http.HttpExecuteResponse;
+import software.amazon.awssdk.http.SdkHttpMethod;
+import software.amazon.awssdk.http.SdkHttpRequest;
+import software.amazon.awssdk.http.auth.aws.signer.AwsV4FamilyHttpSigner;
+import software.amazon.awssdk.http.auth.aws.signer.AwsV4HttpSigner;
+import software.amazon.awssdk.http.auth.spi.signer.SignedRequest;
+import software.amazon.awssdk.utils.http.SdkHttpUtils;
+
+/**
+ * A whole-object PUT over plain http, built, signed and sent without the SDK's request pipeline: the request the
+ * SDK would send (path-style address, the key encoded as the SDK encodes it, the object options' headers, the
+ * body's CRC32C, {@code UNSIGNED-PAYLOAD} as {@link ChecksummedBodySigner} signs it, {@code Expect: 100-continue}),
+ * signed by the SDK's own SigV4 signer with the store's credentials provider and sent by {@link FilePutHttpClient}.
+ *
+ * <p>Why: for each call the SDK runs its pipeline (some thirty stages, interceptors, the S3 endpoint rules). A sink
+ * makes one PUT per file, 136 for a million 1 KiB records in 8 MiB files: too few for that code to be compiled, so
+ * it runs interpreted. 136 PUTs of 8 MiB in a fresh JVM with the launcher's options took 16.6-17.4 ms of process
+ * CPU each through the SDK and 9.4-10.0 ms here (docs/adr/0009-whole-object-puts-without-the-sdk-pipeline.md).
+ *
+ * <p>As the SDK's call: one attempt bounded by the request timeout (when it passes, the connection is closed, which
+ * ends a blocked write or read, and the failure says it timed out); an error answer becomes the same
+ * {@link StoreException} (status, S3 error code and message, {@code Retry-After}); an answer saying the request's
+ * time is too far from the store's ({@code RequestTimeTooSkewed}) sets the offset later signatures use, from the
+ * answer's {@code Date}. Used only where the SDK would send exactly this request: {@link #usableFor}.
+ */
+final class PlainHttpPut implements AutoCloseable {
+    /** The most of an error answer's body read for its code and message; S3's error documents are far smaller. */
+    private static final int MAX_ERROR_BODY = 64 * 1024;
+    /** Codes of an answer about the request's signing time rather than its signature or rights. */
+    private static final Set<String> SKEW_CODES = Set.of("RequestTimeTooSkewed", "RequestExpired");
+
+    private final String bucket;
+    private final String region;
+    private final String host;
+    private final int port;
+    private final AwsCredentialsProvider credentials;
+    private final Map<String, String> optionHeaders;
+    private final FilePutHttpClient client;
+    private final Duration timeout;
+    private final Clock clock;
+    private final AwsV4HttpSigner signer = AwsV4HttpSigner.create();
+    private final ScheduledThreadPoolExecutor timer;
+    /** Store time minus ours, learnt from a skew answer; added to the clock for signing. */
+    private volatile long skewMillis;
+
+    PlainHttpPut(StorageSettings settings, AwsCredentialsProvider credentials, FilePutHttpClient client) {
+        this(settings, credentials, client, Clock.systemUTC());
+    }
+
+    PlainHttpPut(StorageSettings settings, AwsCredentialsProvider credentials, FilePutHttpClient client,
+                 Clock clock) {
+        URI endpoint = AdapterSupport.endpoint(settings.endpoint().orElseThrow());
+        this.bucket = settings.bucket();
+        this.region = settings.region();
+        this.host = endpoint.getHost();
+        this.port = endpoint.getPort() > 0 ? endpoint.getPort() : 80;
+        this.credentials = credentials;
+        this.optionHeaders = ObjectOptions.from(settings).headers();
+        this.client = client;
+        this.timeout = settings.requestTimeout();
+        this.clock = clock;
+        this.timer = new ScheduledThreadPoolExecutor(1, r -> {
+            Thread t = new Thread(r, "s3-put-timeout");
+            t.setDaemon(true);
+            return t;
+        });
+        timer.setRemoveOnCancelPolicy(true);
+    }
+
+    /**
+     * Whether the SDK would send a PUT to {@code settings} as this class does: a plain-http endpoint without a path,
+     * on a port other than 443 (whose Host header would be signed differently, see {@link ChecksummedBodySigner}),
+     * addressed path-style (virtual-host addressing follows the SDK's endpoint rules, left to the SDK).
+     */
+    static boolean usableFor(StorageSettings settings) {
+        if (settings.endpoint().isEmpty() || !settings.pathStyle()) return false;
+        URI endpoint = AdapterSupport.endpoint(settings.endpoint().get());
+        String path = endpoint.getRawPath();
+        return "http".equalsIgnoreCase(endpoint.getScheme()) && endpoint.getHost() != null
+                && endpoint.getPort() != 443 && (path == null || path.isEmpty() || path.equals("/"))
+                && endpoint.getRawQuery() == null;
+    }
+
+    /** PUTs {@code content} (not empty) under {@code key}; {@code crc32c} is its checksum as S3 wants it. */
+    void put(String operation, String key, FileBytes content, String contentType, String crc32c)
+            throws StoreException {
+        SdkHttpRequest request;
+        try {
+            request = signed(key, content.length(), contentType, crc32c);
+        } catch (RuntimeException e) {
+            // The credentials provider found none, or could not reach where they come from.
+            throw StoreFailures.withoutAnswer(operation, bucket, key, e);
+        }
+        ExecutableHttpRequest call = client.filePut(request, content);
+        AtomicBoolean timedOut = new AtomicBoolean();
+        ScheduledFuture<?> deadline = timer.schedule(() -> {
+            timedOut.set(true);
+            call.abort();
+        }, timeout.toNanos(), TimeUnit.NANOSECONDS);
+        try {
+            HttpExecuteResponse response = call.call();
+            int status = response.httpResponse().statusCode();
+            Optional<InputStream> body = response.responseBody().map(b -> (InputStream) b);
+            if (status / 100 == 2) {
+                if (body.isPresent()) body.get().close(); // reads the rest, hands the connection back
+                return;
+            }
+            byte[] document = new byte[0];
+            if (body.isPresent()) {
+                try (InputStream in = body.get()) {
+                    document = in.readNBytes(MAX_ERROR_BODY);
+                }
+            }
+            throw failure(operation, key, status, document, response);
+        } catch (IOException e) {
+            if (timedOut.get()) {
+                SocketTimeoutException t = new SocketTimeoutException("no complete answer within " + timeout);
+                t.initCause(e);
+                throw StoreFailures.transport(operation, bucket, key, t);
+            }
+            throw StoreFailures.withoutAnswer(operation, bucket, key, e);
+        } finally {
+            deadline.cancel(false);
+        }
+    }
+
+    private SdkHttpRequest signed(String key, long length, String contentType, String crc32c) {
+        // Signed as https on 443 for port 80, as ChecksummedBodySigner does: the scheme is not signed, and the Host
+        // header then has no port, as FilePutHttpClient sends it for port 80.
+        SdkHttpRequest.Builder unsigned = SdkHttpRequest.builder()
+                .method(SdkHttpMethod.PUT)
+                .protocol("https")
+                .host(host)
+                .port(port == 80 ? 443 : port)
+                .encodedPath("/" + SdkHttpUtils.urlEncode(bucket) + "/" + SdkHttpUtils.urlEncodeIgnoreSlashes(key))
+                .putHeader("Content-Type", contentType)
+                .putHeader("Content-Length", Long.toString(length))
+                .putHeader(ChecksummedBodySigner.CHECKSUM_HEADER, crc32c)
+                .putHeader("Expect", "100-continue")
+                .putHeader("User-Agent", "iggy-s3-sink");
+        optionHeaders.forEach(unsigned::putHeader);
+        SdkHttpRequest request = unsigned.build();
+        long skew = skewMillis;
+        Clock signingClock = skew == 0 ? clock : Clock.offset(clock, Duration.ofMillis(skew));
+        SignedRequest signed = signer.sign(r -> r
+                .identity(credentials.resolveCredentials())
+                .request(request)
+                .putProperty(AwsV4HttpSigner.SERVICE_SIGNING_NAME, "s3")
+                .putProperty(AwsV4HttpSigner.REGION_NAME, region)
+                .putProperty(AwsV4HttpSigner.DOUBLE_URL_ENCODE, false)
+                .putProperty(AwsV4HttpSigner.NORMALIZE_PATH, false)
+                .putProperty(AwsV4FamilyHttpSigner.PAYLOAD_SIGNING_ENABLED, false)
+                .putProperty(AwsV4HttpSigner.SIGNING_CLOCK, signingClock));
+        return signed.request().toBuilder().protocol("http").port(port).build();
+    }
+
+    private StoreException failure(String operation, String key, int status, byte[] document,
+                                   HttpExecuteResponse response) {
+        String xml = new String(document, StandardCharsets.UTF_8);
+        String code = element(xml, "Code");
+        String message = element(xml, "Message");
+        if (code != null && SKEW_CODES.contains(code)) {
+            response.httpResponse().firstMatchingHeader("Date").flatMap(PlainHttpPut::httpDate).ifPresent(storeTime ->
+                    skewMillis = storeTime.toEpochMilli() - clock.millis());
+        }
+        String retryAfter = response.httpResponse().firstMatchingHeader("Retry-After").orElse(null);
+        return StoreFailures.fromStatus(operation, bucket, key, status, code, message, retryAfter, null);
+    }
+
+    /** The text of the first {@code <name>} element of an S3 error document, unescaped; null when there is none. */
+    static String element(String xml, String name) {
+        int open = xml.indexOf("<" + name + ">");
+        if (open < 0) return null;
+        int from = open + name.length() + 2;
+        int close = xml.indexOf("</" + name + ">", from);
+        if (close < 0) return null;
+        return xml.substring(from, close)
+                .replace("&lt;", "<").replace("&gt;", ">").replace("&quot;", "\"").replace("&apos;", "'")
+                .replace("&amp;", "&");
+    }
+
+    private static Optional<Instant> httpDate(String value) {
+        try {
+            return Optional.of(ZonedDateTime.parse(value.trim(), DateTimeFormatter.RFC_1123_DATE_TIME).toInstant());
+        } catch (DateTimeParseException e) {
+            return Optional.empty();
+        }
+    }
+
+    /** The offset learnt from the store's skew answers, in milliseconds (for tests). */
+    long skewMillis() {
+        return skewMillis;
+    }
+
+    @Override
+    public void close() {
+        timer.shutdownNow();
+    }
+}

@@ -1,0 +1,68 @@
+package dev.iggysink.adapters.s3.aws;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.Base64;
+import java.util.Map;
+import java.util.Optional;
+import java.util.zip.CRC32C;
+
+import org.junit.jupiter.api.Test;
+
+import dev.iggysink.adapters.s3.StorageClient;
+import dev.iggysink.adapters.s3.StorageSettings;
+import dev.iggysink.application.port.out.FileBytes;
+import dev.iggysink.application.port.out.StoreException;
+import dev.iggysink.application.settings.Secret;
+import dev.iggysink.testkit.s3.MinioServer;
+
+import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
+import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
+import software.amazon.awssdk.http.apache.ApacheHttpClient;
+
+/** {@link PlainHttpPut} on a real MinIO: what the store makes of a signing clock that is off. */
+class PlainHttpPutIT {
+    private static final byte[] BODY = "{\"a\":1}\n".getBytes(StandardCharsets.UTF_8);
+
+    @Test
+    @SuppressWarnings("deprecation") // ApacheHttpClient, as the store builds it: only the fallback, never called here
+    void a_clock_an_hour_behind_fails_once_then_signs_with_the_stores_time() throws Exception {
+        MinioServer minio = MinioServer.shared();
+        String bucket = "plain-put-skew";
+        minio.createBucket(bucket);
+        StorageSettings settings = new StorageSettings(bucket, minio.region(), Optional.of(minio.endpoint().toString()),
+                true, Optional.of(minio.accessKey()), Optional.of(Secret.of(minio.secretKey())), StorageClient.AWS,
+                64L << 20, 8L << 20, 2, Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(),
+                Map.of(), Duration.ofSeconds(20));
+        Clock behind = Clock.offset(Clock.systemUTC(), Duration.ofHours(-1));
+        FilePutHttpClient http = new FilePutHttpClient(ApacheHttpClient.builder().build(), Duration.ofSeconds(5),
+                Duration.ofSeconds(20));
+        try (http; PlainHttpPut put = new PlainHttpPut(settings, StaticCredentialsProvider.create(
+                AwsBasicCredentials.create(minio.accessKey(), minio.secretKey())), http, behind)) {
+            StoreException first = catchThrowableOfType(StoreException.class,
+                    () -> put.put("PUT", "skew/one", FileBytes.of(BODY), "text/plain", crc32c(BODY)));
+
+            assertThat(first).isNotNull();
+            assertThat(first.httpStatus()).isEqualTo(403);
+            assertThat(first.getMessage()).contains("RequestTimeTooSkewed").doesNotContain(minio.secretKey());
+            assertThat(put.skewMillis()).as("learnt from the answer's Date")
+                    .isBetween(Duration.ofMinutes(59).toMillis(), Duration.ofMinutes(61).toMillis());
+
+            put.put("PUT", "skew/one", FileBytes.of(BODY), "text/plain", crc32c(BODY));
+        }
+        assertThat(minio.client().getObjectAsBytes(b -> b.bucket(bucket).key("skew/one")).asByteArray())
+                .isEqualTo(BODY);
+    }
+
+    static String crc32c(byte[] content) {
+        CRC32C crc = new CRC32C();
+        crc.update(content);
+        long v = crc.getValue();
+        return Base64.getEncoder().encodeToString(new byte[] {
+                (byte) (v >>> 24), (byte) (v >>> 16), (byte) (v >>> 8), (byte) v});
+    }
+}
