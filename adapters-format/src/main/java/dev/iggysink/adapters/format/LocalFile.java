@@ -12,26 +12,29 @@ import java.util.Objects;
 
 /**
  * A sealed file's bytes in a local file of a {@link BufferDirectory}: read from the page cache each time, with
- * positional reads (several readers at once need no shared position), and deleted when discarded.
+ * positional reads (several readers at once need no shared position), and given back to the directory (to be
+ * written over, or deleted) when discarded.
  */
 final class LocalFile implements FileBytes.Source {
     /** Read block: under the launcher's pretenuring size, so each block stays young garbage. */
     private static final int BLOCK = 48 * 1024;
 
+    private final BufferDirectory dir;
     private final Path path;
 
-    LocalFile(Path path) {
+    LocalFile(BufferDirectory dir, Path path) {
+        this.dir = Objects.requireNonNull(dir, "dir");
         this.path = Objects.requireNonNull(path, "path");
     }
 
-    /** The first {@code length} bytes of the file at {@code path}, which is deleted when they are released. */
-    static FileBytes bytes(Path path, long length) {
-        return bytes(path, length, -1);
+    /** The first {@code length} bytes of the file at {@code path}, given back to {@code dir} when released. */
+    static FileBytes bytes(BufferDirectory dir, Path path, long length) {
+        return bytes(dir, path, length, -1);
     }
 
-    /** As {@link #bytes(Path, long)}, with the bytes' CRC32C as their writer computed it (-1: not known). */
-    static FileBytes bytes(Path path, long length, long crc32c) {
-        return FileBytes.ofSource(new LocalFile(path), length, crc32c);
+    /** As {@link #bytes(BufferDirectory, Path, long)}, with the bytes' CRC32C as their writer computed it (-1: not known). */
+    static FileBytes bytes(BufferDirectory dir, Path path, long length, long crc32c) {
+        return FileBytes.ofSource(new LocalFile(dir, path), length, crc32c);
     }
 
     @Override
@@ -70,7 +73,7 @@ final class LocalFile implements FileBytes.Source {
 
     @Override
     public void discard() {
-        BufferDirectory.deleteQuietly(path);
+        dir.release(path);
     }
 
     private IOException shortFile(long at, long end) {

@@ -23,12 +23,14 @@ final class SpillFile {
 
     /** What must be undone if the file is dropped unsealed; references neither the SpillFile nor the encoder. */
     private static final class Open implements Runnable {
+        final BufferDirectory dir;
         final Path path;
         /** Held only by a file kept open between writes. */
         volatile FileChannel channel;
         volatile boolean handedOver;
 
-        Open(Path path) {
+        Open(BufferDirectory dir, Path path) {
+            this.dir = dir;
             this.path = path;
         }
 
@@ -43,7 +45,7 @@ final class SpillFile {
                     // deleting it below is what matters
                 }
             }
-            if (!handedOver) BufferDirectory.deleteQuietly(path);
+            if (!handedOver) dir.release(path);
         }
     }
 
@@ -66,12 +68,12 @@ final class SpillFile {
 
     /** A new file that is opened for each write. */
     static SpillFile create(BufferDirectory dir) throws IOException {
-        return new SpillFile(new Open(dir.newFile()), false);
+        return new SpillFile(new Open(dir, dir.newFile()), false);
     }
 
     /** A new file kept open from the first write until {@link #seal} or {@link #discard}. */
     static SpillFile createHeldOpen(BufferDirectory dir) throws IOException {
-        return new SpillFile(new Open(dir.newFile()), true);
+        return new SpillFile(new Open(dir, dir.newFile()), true);
     }
 
     private FileChannel channel() throws IOException {
@@ -122,15 +124,33 @@ final class SpillFile {
 
     /**
      * Closes the file and hands it over: the returned bytes are the file's {@link #size} bytes, and releasing them
-     * (or dropping them) deletes it.
+     * (or dropping them) gives the file back to its directory.
      */
     FileBytes seal() {
+        cutAfterSize();
         open.handedOver = true;
         cleanable.clean(); // closes a held channel; the file now belongs to the FileBytes
-        return LocalFile.bytes(open.path, size, crc.getValue());
+        return LocalFile.bytes(open.dir, open.path, size, crc.getValue());
     }
 
-    /** Closes and deletes the file. */
+    /**
+     * Cuts off what a reused file held beyond this file's bytes, so the file is exactly them and no page beyond
+     * stays cached. Nothing reads past the size either way; failing here costs only those pages.
+     */
+    private void cutAfterSize() {
+        try {
+            FileChannel c = channel();
+            try {
+                if (c.size() > size) c.truncate(size);
+            } finally {
+                done(c);
+            }
+        } catch (IOException e) {
+            // the bytes are whole; what lies after them is never read
+        }
+    }
+
+    /** Closes the file and gives it back to its directory. */
     void discard() {
         cleanable.clean();
     }

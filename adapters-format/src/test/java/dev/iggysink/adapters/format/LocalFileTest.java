@@ -14,6 +14,22 @@ import org.junit.jupiter.api.Test;
 
 /** A sealed file's bytes in a local file read as chunks on the heap do, and its file goes with its release. */
 class LocalFileTest {
+    /** Reuses nothing: a released file is deleted (reuse is BufferDirectoryReuseTest's). */
+    private final BufferDirectory buffers = noReuse();
+
+    private static BufferDirectory noReuse() {
+        try {
+            return BufferDirectory.open(java.nio.file.Files.createTempDirectory("buffers"), java.time.Duration.ZERO,
+                    System::nanoTime);
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+
+    @org.junit.jupiter.api.AfterEach
+    void closeBuffers() {
+        buffers.close();
+    }
     @Test
     void a_local_file_reads_as_the_chunks_do_every_way_and_in_every_slice() throws IOException {
         java.nio.file.Path dir = java.nio.file.Files.createTempDirectory("filebytes");
@@ -21,7 +37,7 @@ class LocalFileTest {
         byte[] big = new byte[200_000]; // several read blocks
         new Random(3).nextBytes(big);
         java.nio.file.Files.write(path, big);
-        FileBytes file = LocalFile.bytes(path, big.length - 7); // a file may be longer than its bytes
+        FileBytes file = LocalFile.bytes(buffers, path, big.length - 7); // a file may be longer than its bytes
         byte[] expected = Arrays.copyOf(big, big.length - 7);
         assertThat(file.offHeap()).isTrue();
         assertThat(file.toByteArray()).isEqualTo(expected);
@@ -60,7 +76,7 @@ class LocalFileTest {
     void a_local_file_shorter_than_its_length_is_an_error_naming_it_not_short_bytes() throws IOException {
         java.nio.file.Path path = java.nio.file.Files.createTempFile("filebytes", ".buf");
         java.nio.file.Files.write(path, new byte[10]);
-        FileBytes file = LocalFile.bytes(path, 20);
+        FileBytes file = LocalFile.bytes(buffers, path, 20);
         assertThatThrownBy(() -> file.writeTo(new ByteArrayOutputStream())).isInstanceOf(IOException.class)
                 .hasMessageContaining(path.toString());
         assertThatThrownBy(() -> file.openStream().readAllBytes()).isInstanceOf(IOException.class);
@@ -76,7 +92,7 @@ class LocalFileTest {
         byte[] big = new byte[300_000];
         new Random(11).nextBytes(big);
         java.nio.file.Files.write(path, big);
-        FileBytes file = LocalFile.bytes(path, big.length);
+        FileBytes file = LocalFile.bytes(buffers, path, big.length);
         Random random = new Random(13);
         for (int round = 0; round < 20; round++) {
             int offset = random.nextInt(1000);

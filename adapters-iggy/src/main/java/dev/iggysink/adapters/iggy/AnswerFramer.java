@@ -30,6 +30,11 @@ import io.netty.util.concurrent.Future;
  * connection's channel from its pool (a private field, read by reflection) and swaps the decoder, before any request
  * is sent. Whatever goes wrong there (another client version, a closed channel) leaves the client's decoder in
  * place, which frames the same bytes the same way, only with more copying; so does a channel the pool opens later.
+ *
+ * <p>Once a frame's header is known, the channel's reads go straight into the rest of the frame ({@link InPlaceReads},
+ * set on a plain NIO channel whose first handler this is): the socket's bytes land where they belong, and only what a
+ * read brought along with a header (at most one read's worth per frame) is copied. A poll answer of 1 MiB was
+ * otherwise copied once more in full, about 2 % of the sink's CPU.
  */
 final class AnswerFramer extends ChannelInboundHandlerAdapter {
     private static final int HEADER = 8;
@@ -37,15 +42,54 @@ final class AnswerFramer extends ChannelInboundHandlerAdapter {
     /** The name under which the client adds its decoder. */
     private static final String DECODER = "frameDecoder";
 
+    /** Below this many bytes left in a frame, a read of the channel's own size is as good. */
+    static final int MIN_IN_PLACE = 4096;
+
     private final ByteBuf header = Unpooled.buffer(HEADER, HEADER);
     /** The frame being filled, or null between frames. */
     private ByteBuf frame;
     private int missing;
+    /** The unfilled rest of {@link #frame} last handed to a read ({@link #readTarget}), or null. */
+    private ByteBuf readTarget;
+    private long bytesInPlace;
+
+    /**
+     * Where the channel's next read should put its bytes: a view of the unfilled rest of the frame being filled,
+     * when enough of it is left; null to let the channel allocate as usual. Called by the channel's read loop on
+     * the event loop, before a read; the view comes back through {@link #channelRead} (or the loop releases it when
+     * the read brings nothing).
+     */
+    ByteBuf readTarget() {
+        if (frame == null || missing < MIN_IN_PLACE) return null;
+        ByteBuf target = frame.retainedSlice(frame.writerIndex(), missing);
+        target.clear();
+        readTarget = target;
+        return target;
+    }
+
+    /** Bytes that went from the socket straight into their frame (for tests). */
+    long bytesInPlace() {
+        return bytesInPlace;
+    }
 
     @Override
     public void channelRead(ChannelHandlerContext ctx, Object msg) {
         if (!(msg instanceof ByteBuf in)) {
             ctx.fireChannelRead(msg);
+            return;
+        }
+        if (in == readTarget) {
+            readTarget = null;
+            int n = in.readableBytes();
+            in.release();
+            frame.writerIndex(frame.writerIndex() + n);
+            missing -= n;
+            bytesInPlace += n;
+            if (missing == 0) {
+                ByteBuf done = frame;
+                frame = null;
+                ctx.fireChannelRead(done);
+            }
             return;
         }
         try {
@@ -104,7 +148,10 @@ final class AnswerFramer extends ChannelInboundHandlerAdapter {
             Channel channel = acquired.getNow();
             try {
                 if (channel.pipeline().get(DECODER) instanceof IggyFrameDecoder) {
-                    channel.pipeline().replace(DECODER, DECODER, new AnswerFramer());
+                    AnswerFramer framer = new AnswerFramer();
+                    channel.pipeline().replace(DECODER, DECODER, framer);
+                    boolean inPlace = InPlaceReads.install(channel, framer);
+                    LOG.debug("Iggy answers framed by the sink{}", inPlace ? ", read into their frames" : "");
                 }
             } catch (RuntimeException e) {
                 LOG.debug("keeping the Iggy client's frame decoder: {}", e.toString());
@@ -118,6 +165,7 @@ final class AnswerFramer extends ChannelInboundHandlerAdapter {
 
     @Override
     public void handlerRemoved(ChannelHandlerContext ctx) {
+        readTarget = null; // a view of the frame: released by whoever holds it
         if (frame != null) {
             frame.release();
             frame = null;

@@ -2,17 +2,35 @@ package dev.iggysink.adapters.iggy;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.io.IOException;
+import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 import org.apache.iggy.client.async.tcp.IggyFrameDecoder;
 import org.junit.jupiter.api.Test;
 
+import io.netty.bootstrap.Bootstrap;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufUtil;
 import io.netty.buffer.Unpooled;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.channel.embedded.EmbeddedChannel;
+import io.netty.channel.nio.NioIoHandler;
+import io.netty.channel.socket.nio.NioSocketChannel;
 import io.netty.handler.codec.CorruptedFrameException;
 
 class AnswerFramerTest {
@@ -64,6 +82,108 @@ class AnswerFramerTest {
         EmbeddedChannel half = new EmbeddedChannel(new AnswerFramer());
         half.writeInbound(Unpooled.buffer().writeIntLE(0).writeIntLE(1000).writeBytes(new byte[10]));
         assertThat(half.finishAndReleaseAll()).isFalse();
+    }
+
+    /**
+     * Over a real socket, reads go straight into the frame being filled: the frames are the bytes sent, and all but
+     * what arrived with a header (a read's worth per frame at most) went in without a copy.
+     */
+    @Test
+    void over_a_socket_reads_fill_the_frame_in_place_and_the_frames_are_the_bytes_sent() throws Exception {
+        Random random = new Random(9);
+        List<byte[]> sent = new ArrayList<>();
+        ByteBuf all = Unpooled.buffer();
+        for (int i = 0; i < 24; i++) {
+            int length = i % 6 == 0 ? random.nextInt(100) : 200_000 + random.nextInt(1_500_000);
+            byte[] payload = new byte[length];
+            random.nextBytes(payload);
+            ByteBuf one = Unpooled.buffer().writeIntLE(0).writeIntLE(length).writeBytes(payload);
+            sent.add(ByteBufUtil.getBytes(one));
+            all.writeBytes(one);
+            one.release();
+        }
+        byte[] stream = ByteBufUtil.getBytes(all);
+        all.release();
+
+        List<byte[]> received = new CopyOnWriteArrayList<>();
+        CountDownLatch done = new CountDownLatch(sent.size());
+        AnswerFramer framer = new AnswerFramer();
+        AtomicBoolean installed = new AtomicBoolean();
+        EventLoopGroup group = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
+        try (ServerSocket server = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            Thread writer = new Thread(() -> {
+                try (Socket s = server.accept(); OutputStream out = s.getOutputStream()) {
+                    // As Iggy: nothing is sent before the client asks.
+                    if (s.getInputStream().read() < 0) return;
+                    Random pieces = new Random(3);
+                    for (int at = 0; at < stream.length; ) {
+                        int n = Math.min(stream.length - at, 1 + pieces.nextInt(pieces.nextBoolean() ? 64 : 300_000));
+                        out.write(stream, at, n);
+                        out.flush();
+                        at += n;
+                    }
+                    done.await(30, TimeUnit.SECONDS);
+                } catch (IOException | InterruptedException e) {
+                    // the test fails on the frames it misses
+                }
+            });
+            writer.start();
+            Channel channel = new Bootstrap().group(group).channel(NioSocketChannel.class)
+                    .handler(new ChannelInitializer<Channel>() {
+                        @Override
+                        protected void initChannel(Channel ch) {
+                            ch.pipeline().addLast(framer, new ChannelInboundHandlerAdapter() {
+                                @Override
+                                public void channelRead(ChannelHandlerContext ctx, Object msg) {
+                                    ByteBuf frame = (ByteBuf) msg;
+                                    received.add(ByteBufUtil.getBytes(frame));
+                                    frame.release();
+                                    done.countDown();
+                                }
+                            });
+                        }
+                    })
+                    .connect(server.getLocalSocketAddress()).sync().channel();
+            // As the connection does it: once connected, before the first request.
+            channel.eventLoop().submit(() -> installed.set(InPlaceReads.install(channel, framer))).sync();
+            channel.writeAndFlush(Unpooled.wrappedBuffer(new byte[] {1})).sync();
+            assertThat(done.await(60, TimeUnit.SECONDS)).as("every frame arrived").isTrue();
+            channel.close().sync();
+            writer.join(10_000);
+        } finally {
+            group.shutdownGracefully(0, 1, TimeUnit.SECONDS).sync();
+        }
+
+        assertThat(installed).isTrue();
+        assertThat(received).hasSameSizeAs(sent);
+        for (int i = 0; i < sent.size(); i++) {
+            assertThat(received.get(i)).as("frame %d", i).isEqualTo(sent.get(i));
+        }
+        assertThat(framer.bytesInPlace()).as("of %d bytes", stream.length).isGreaterThan(stream.length * 8L / 10);
+    }
+
+    @Test
+    void reads_stay_the_channels_own_behind_another_first_handler_or_on_another_transport() {
+        AnswerFramer behind = new AnswerFramer();
+        NioSocketChannel tls = new NioSocketChannel();
+        tls.pipeline().addLast(new ChannelInboundHandlerAdapter(), behind);
+        AnswerFramer first = new AnswerFramer();
+        NioSocketChannel plain = new NioSocketChannel();
+        plain.pipeline().addLast(first);
+        EmbeddedChannel embedded = new EmbeddedChannel(new AnswerFramer());
+        try {
+            assertThat(InPlaceReads.install(tls, behind)).as("behind another handler (TLS)").isFalse();
+            assertThat((Object) tls.config().getRecvByteBufAllocator()).isNotInstanceOf(InPlaceReads.class);
+            assertThat(InPlaceReads.install(embedded, (AnswerFramer) embedded.pipeline().first()))
+                    .as("not a NIO socket").isFalse();
+            assertThat(InPlaceReads.install(plain, first)).isTrue();
+            assertThat((Object) plain.config().getRecvByteBufAllocator()).isInstanceOf(InPlaceReads.class);
+            assertThat(InPlaceReads.install(plain, first)).as("once").isFalse();
+        } finally {
+            tls.unsafe().closeForcibly();
+            plain.unsafe().closeForcibly();
+            embedded.finishAndReleaseAll();
+        }
     }
 
     /** {@code count} frames of random status and length (0 to 200 KiB), back to back. */
