@@ -95,7 +95,8 @@ class FilePutHttpClientTest {
         }
     }
 
-    private static String readHead(InputStream in) throws IOException {
+    /** The request head up to its blank line (ISO-8859-1), or null when the client closed first. */
+    static String readHead(InputStream in) throws IOException {
         ByteArrayOutputStream head = new ByteArrayOutputStream();
         int matched = 0;
         byte[] end = {'\r', '\n', '\r', '\n'};

@@ -3,7 +3,6 @@ package dev.iggysink.adapters.s3.aws;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -85,7 +84,7 @@ class PlainHttpPutTest {
     void an_error_answer_is_the_stores_failure_with_its_code_message_and_retry_after() throws Exception {
         String document = "<Error><Code>SlowDown</Code><Message>Please reduce your request rate.</Message></Error>";
         int port = serve(in -> {
-            String head = readHead(in);
+            String head = FilePutHttpClientTest.readHead(in);
             heads.add(head);
             return "HTTP/1.1 503 Slow Down\r\nRetry-After: 4\r\nContent-Type: application/xml\r\nContent-Length: "
                     + document.length() + "\r\n\r\n" + document;
@@ -110,7 +109,7 @@ class PlainHttpPutTest {
     @Timeout(60)
     void a_store_that_stops_reading_the_body_ends_in_a_retryable_timeout() throws Exception {
         int port = serve(in -> {
-            heads.add(readHead(in));
+            heads.add(FilePutHttpClientTest.readHead(in));
             return "HTTP/1.1 100 Continue\r\n\r\n"; // then reads nothing more until released
         });
         // Larger than what the loopback's socket buffers take, so the write blocks.
@@ -162,19 +161,6 @@ class PlainHttpPutTest {
         t.setDaemon(true);
         t.start();
         return server.getLocalPort();
-    }
-
-    private static String readHead(InputStream in) throws IOException {
-        ByteArrayOutputStream head = new ByteArrayOutputStream();
-        int matched = 0;
-        byte[] end = {'\r', '\n', '\r', '\n'};
-        while (matched < 4) {
-            int b = in.read();
-            if (b < 0) throw new IOException("closed in the head");
-            head.write(b);
-            matched = b == end[matched] ? matched + 1 : (b == '\r' ? 1 : 0);
-        }
-        return head.toString(StandardCharsets.ISO_8859_1);
     }
 
     @SuppressWarnings("deprecation") // ApacheHttpClient, as the store builds it: only the fallback, never called here
