@@ -23,7 +23,6 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.LongSupplier;
 import java.util.stream.Stream;
@@ -71,7 +70,6 @@ public final class BufferDirectory implements AutoCloseable {
     private final LongSupplier nanoClock;
     /** Released files waiting to be written over, the most recently released first. */
     private final Deque<Path> idle = new ConcurrentLinkedDeque<>();
-    private final AtomicInteger idleCount = new AtomicInteger();
     /** When each file of this directory that may be reused was made ({@link #nanoClock}). */
     private final Map<Path, Long> made = new ConcurrentHashMap<>();
     private final ScheduledFuture<?> sweep;
@@ -215,7 +213,6 @@ public final class BufferDirectory implements AutoCloseable {
      */
     Path newFile() throws IOException {
         for (Path reused; (reused = idle.pollFirst()) != null; ) {
-            idleCount.decrementAndGet();
             if (young(reused)) return reused;
             delete(reused);
         }
@@ -234,13 +231,11 @@ public final class BufferDirectory implements AutoCloseable {
      * young and there is room, else deleted. Called once per file use, from any thread.
      */
     void release(Path file) {
-        if (!closed && young(file)) {
-            if (idleCount.incrementAndGet() <= MAX_IDLE) {
-                idle.addFirst(file);
-                if (closed) sweep(); // raced with close(): nothing may stay
-                return;
-            }
-            idleCount.decrementAndGet();
+        // The cap may be passed by a release racing another: it bounds what waits, it need not be exact.
+        if (!closed && young(file) && idle.size() < MAX_IDLE) {
+            idle.addFirst(file);
+            if (closed) sweep(); // raced with close(): nothing may stay
+            return;
         }
         delete(file);
     }
@@ -258,16 +253,13 @@ public final class BufferDirectory implements AutoCloseable {
     /** Deletes released files that are too old to be written over (all of them once closed). */
     void sweep() {
         for (Path file : idle) {
-            if ((closed || !young(file)) && idle.removeFirstOccurrence(file)) {
-                idleCount.decrementAndGet();
-                delete(file);
-            }
+            if ((closed || !young(file)) && idle.removeFirstOccurrence(file)) delete(file);
         }
     }
 
     /** Released files waiting to be written over (for tests). */
     int idleFiles() {
-        return idleCount.get();
+        return idle.size();
     }
 
     /** This process's directory. */

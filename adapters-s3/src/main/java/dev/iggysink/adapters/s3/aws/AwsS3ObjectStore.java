@@ -131,13 +131,14 @@ public final class AwsS3ObjectStore extends S3WritePath<CompletedPart> {
     @Override
     protected void putObject(String operation, String key, FileBytes content, String contentType)
             throws StoreException {
-        if (plainPut != null && content.length() > 0) {
-            String checksum;
-            try {
-                checksum = crc32c(content);
-            } catch (IOException e) {
-                throw StoreFailures.withoutAnswer(operation, bucket, key, e);
-            }
+        String checksum = null;
+        try {
+            if (checksumBodies && content.length() > 0) checksum = crc32c(content);
+        } catch (IOException e) {
+            // As when the SDK fails to read the body while sending it.
+            throw StoreFailures.withoutAnswer(operation, bucket, key, e);
+        }
+        if (plainPut != null && checksum != null) {
             plainPut.put(operation, key, content, contentType, checksum);
             return;
         }
@@ -148,12 +149,7 @@ public final class AwsS3ObjectStore extends S3WritePath<CompletedPart> {
         options.storageClass().ifPresent(request::storageClass);
         options.cannedAcl().ifPresent(request::acl);
         options.tagging().ifPresent(request::tagging);
-        try {
-            if (checksumBodies && content.length() > 0) request.checksumCRC32C(crc32c(content));
-        } catch (IOException e) {
-            // As when the SDK fails to read the body while sending it.
-            throw StoreFailures.withoutAnswer(operation, bucket, key, e);
-        }
+        if (checksum != null) request.checksumCRC32C(checksum);
         try {
             FilePutHttpClient.sending(content, () -> s3.putObject(request.build(), body(content, contentType)));
         } catch (SdkException e) {
