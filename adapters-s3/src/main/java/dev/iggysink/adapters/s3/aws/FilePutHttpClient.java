@@ -12,6 +12,7 @@ import java.nio.ByteBuffer;
 import java.nio.channels.SocketChannel;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -121,15 +122,46 @@ public final class FilePutHttpClient implements SdkHttpClient {
                 || !http.firstMatchingHeader("Content-Length").equals(Optional.of(Long.toString(body.length())))) {
             return fallback.prepareRequest(request);
         }
-        return new FilePut(http, body);
+        return new FilePut(Head.of(http), body);
     }
 
     /**
-     * The PUT of {@code http} (signed, with its Content-Length) with {@code body} sent from the file, for a caller
+     * The PUT of {@code head} (signed, with its Content-Length) with {@code body} sent from the file, for a caller
      * that builds and signs the request itself ({@link PlainHttpPut}).
      */
-    ExecutableHttpRequest filePut(SdkHttpRequest http, FileBytes body) {
-        return new FilePut(http, body);
+    ExecutableHttpRequest filePut(Head head, FileBytes body) {
+        return new FilePut(head, body);
+    }
+
+    /**
+     * A PUT's request line and headers: {@code target} is the encoded path (and query); {@code headers} in the order
+     * sent, without Host or Connection.
+     */
+    record Head(String host, int port, String hostHeader, String target, List<Map.Entry<String, String>> headers) {
+        /** The Host header as sent for {@code host} and {@code port}: no port for 80. */
+        static String hostHeader(String host, int port) {
+            return port == 80 ? host : host + ":" + port;
+        }
+
+        static Head of(SdkHttpRequest http) {
+            List<Map.Entry<String, String>> headers = new ArrayList<>();
+            http.forEachHeader((name, values) -> {
+                if (name.equalsIgnoreCase("Host") || name.equalsIgnoreCase("Connection")) return;
+                for (String v : values) headers.add(Map.entry(name, v));
+            });
+            String path = http.encodedPath().isEmpty() ? "/" : http.encodedPath();
+            String target = http.encodedQueryParameters().map(q -> path + "?" + q).orElse(path);
+            int port = http.port() > 0 ? http.port() : 80;
+            String hostHeader = http.firstMatchingHeader("Host").orElse(hostHeader(http.host(), port));
+            return new Head(http.host(), port, hostHeader, target, headers);
+        }
+
+        boolean expectsContinue() {
+            for (Map.Entry<String, String> h : headers) {
+                if (h.getKey().equalsIgnoreCase("Expect") && h.getValue().equalsIgnoreCase("100-continue")) return true;
+            }
+            return false;
+        }
     }
 
     @Override
@@ -151,12 +183,7 @@ public final class FilePutHttpClient implements SdkHttpClient {
         }
     }
 
-    private static String hostHeader(SdkHttpRequest http) {
-        int port = http.port();
-        return port == 80 || port <= 0 ? http.host() : http.host() + ":" + port;
-    }
-
-    private Connection connection(SdkHttpRequest http) throws IOException {
+    private Connection connection(Head http) throws IOException {
         String key = http.host() + ":" + http.port();
         ConcurrentLinkedDeque<Connection> q = idle.get(key);
         if (q != null) {
@@ -169,7 +196,7 @@ public final class FilePutHttpClient implements SdkHttpClient {
         SocketChannel channel = SocketChannel.open();
         try {
             channel.socket().setTcpNoDelay(true);
-            channel.socket().connect(new InetSocketAddress(http.host(), http.port() > 0 ? http.port() : 80),
+            channel.socket().connect(new InetSocketAddress(http.host(), http.port()),
                     (int) Math.min(Integer.MAX_VALUE, connectTimeout.toMillis()));
             channel.socket().setSoTimeout((int) Math.min(Integer.MAX_VALUE, readTimeout.toMillis()));
         } catch (IOException | RuntimeException e) {
@@ -228,12 +255,12 @@ public final class FilePutHttpClient implements SdkHttpClient {
     }
 
     private final class FilePut implements ExecutableHttpRequest {
-        private final SdkHttpRequest http;
+        private final Head http;
         private final FileBytes body;
         private volatile Connection connection;
         private volatile boolean aborted;
 
-        FilePut(SdkHttpRequest http, FileBytes body) {
+        FilePut(Head http, FileBytes body) {
             this.http = http;
             this.body = body;
         }
@@ -245,8 +272,7 @@ public final class FilePutHttpClient implements SdkHttpClient {
             if (aborted) c.close();
             boolean done = false;
             try {
-                boolean expectContinue = http.firstMatchingHeader("Expect")
-                        .map(v -> v.equalsIgnoreCase("100-continue")).orElse(false);
+                boolean expectContinue = http.expectsContinue();
                 writeFully(c.channel, ByteBuffer.wrap(head()));
                 Answer early = null;
                 if (expectContinue) early = awaitContinue(c);
@@ -284,19 +310,16 @@ public final class FilePutHttpClient implements SdkHttpClient {
 
         private byte[] head() {
             StringBuilder h = new StringBuilder(512);
-            h.append("PUT ").append(http.encodedPath().isEmpty() ? "/" : http.encodedPath());
-            http.encodedQueryParameters().ifPresent(q -> h.append('?').append(q));
-            h.append(" HTTP/1.1\r\n");
-            if (http.firstMatchingHeader("Host").isEmpty()) h.append("Host: ").append(hostHeader(http)).append("\r\n");
-            http.forEachHeader((name, values) -> {
-                if (name.equalsIgnoreCase("Connection")) return;
-                for (String v : values) {
-                    if (v.indexOf('\r') >= 0 || v.indexOf('\n') >= 0 || name.indexOf(':') >= 0) {
-                        throw new IllegalArgumentException("header " + name + " holds a line break or colon");
-                    }
-                    h.append(name).append(": ").append(v).append("\r\n");
+            h.append("PUT ").append(http.target()).append(" HTTP/1.1\r\n");
+            h.append("Host: ").append(http.hostHeader()).append("\r\n");
+            for (Map.Entry<String, String> header : http.headers()) {
+                String name = header.getKey();
+                String v = header.getValue();
+                if (v.indexOf('\r') >= 0 || v.indexOf('\n') >= 0 || name.indexOf(':') >= 0) {
+                    throw new IllegalArgumentException("header " + name + " holds a line break or colon");
                 }
-            });
+                h.append(name).append(": ").append(v).append("\r\n");
+            }
             h.append("\r\n");
             return h.toString().getBytes(StandardCharsets.ISO_8859_1);
         }

@@ -11,6 +11,8 @@ import java.time.Instant;
 import java.time.ZonedDateTime;
 import java.time.format.DateTimeFormatter;
 import java.time.format.DateTimeParseException;
+import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -26,21 +28,18 @@ import dev.iggysink.adapters.s3.support.StoreFailures;
 import dev.iggysink.application.port.out.FileBytes;
 import dev.iggysink.application.port.out.StoreException;
 
+import software.amazon.awssdk.auth.credentials.AwsCredentials;
 import software.amazon.awssdk.auth.credentials.AwsCredentialsProvider;
+import software.amazon.awssdk.auth.credentials.AwsSessionCredentials;
 import software.amazon.awssdk.http.ExecutableHttpRequest;
 import software.amazon.awssdk.http.HttpExecuteResponse;
-import software.amazon.awssdk.http.SdkHttpMethod;
-import software.amazon.awssdk.http.SdkHttpRequest;
-import software.amazon.awssdk.http.auth.aws.signer.AwsV4FamilyHttpSigner;
-import software.amazon.awssdk.http.auth.aws.signer.AwsV4HttpSigner;
-import software.amazon.awssdk.http.auth.spi.signer.SignedRequest;
-import software.amazon.awssdk.utils.http.SdkHttpUtils;
 
 /**
  * A whole-object PUT over plain http, built, signed and sent without the SDK's request pipeline: the request the
  * SDK would send (path-style address, the key encoded as the SDK encodes it, the object options' headers, the
  * body's CRC32C, {@code UNSIGNED-PAYLOAD} as {@link ChecksummedBodySigner} signs it, {@code Expect: 100-continue}),
- * signed by the SDK's own SigV4 signer with the store's credentials provider and sent by {@link FilePutHttpClient}.
+ * signed by {@link PutSigner} (the SDK's SigV4, without its generic request types) with the store's credentials
+ * provider, and sent by {@link FilePutHttpClient}.
  *
  * <p>Why: for each call the SDK runs its pipeline (some thirty stages, interceptors, the S3 endpoint rules). A sink
  * makes one PUT per file, 136 for a million 1 KiB records in 8 MiB files: too few for that code to be compiled, so
@@ -68,7 +67,9 @@ final class PlainHttpPut implements AutoCloseable {
     private final FilePutHttpClient client;
     private final Duration timeout;
     private final Clock clock;
-    private final AwsV4HttpSigner signer = AwsV4HttpSigner.create();
+    private final PutSigner signer;
+    /** {@code /bucket/}, encoded. */
+    private final String bucketPath;
     private final ScheduledThreadPoolExecutor timer;
     /** Store time minus ours, learnt from a skew answer; added to the clock for signing. */
     private volatile long skewMillis;
@@ -89,6 +90,8 @@ final class PlainHttpPut implements AutoCloseable {
         this.client = client;
         this.timeout = settings.requestTimeout();
         this.clock = clock;
+        this.signer = new PutSigner(region, "s3");
+        this.bucketPath = "/" + PutSigner.encode(bucket, false) + "/";
         this.timer = new ScheduledThreadPoolExecutor(1, r -> {
             Thread t = new Thread(r, "s3-put-timeout");
             t.setDaemon(true);
@@ -114,7 +117,7 @@ final class PlainHttpPut implements AutoCloseable {
     /** PUTs {@code content} (not empty) under {@code key}; {@code crc32c} is its checksum as S3 wants it. */
     void put(String operation, String key, FileBytes content, String contentType, String crc32c)
             throws StoreException {
-        SdkHttpRequest request;
+        FilePutHttpClient.Head request;
         try {
             request = signed(key, content.length(), contentType, crc32c);
         } catch (RuntimeException e) {
@@ -154,34 +157,22 @@ final class PlainHttpPut implements AutoCloseable {
         }
     }
 
-    private SdkHttpRequest signed(String key, long length, String contentType, String crc32c) {
-        // Signed as https on 443 for port 80, as ChecksummedBodySigner does: the scheme is not signed, and the Host
-        // header then has no port, as FilePutHttpClient sends it for port 80.
-        SdkHttpRequest.Builder unsigned = SdkHttpRequest.builder()
-                .method(SdkHttpMethod.PUT)
-                .protocol("https")
-                .host(host)
-                .port(port == 80 ? 443 : port)
-                .encodedPath("/" + SdkHttpUtils.urlEncode(bucket) + "/" + SdkHttpUtils.urlEncodeIgnoreSlashes(key))
-                .putHeader("Content-Type", contentType)
-                .putHeader("Content-Length", Long.toString(length))
-                .putHeader(ChecksummedBodySigner.CHECKSUM_HEADER, crc32c)
-                .putHeader("Expect", "100-continue")
-                .putHeader("User-Agent", "iggy-s3-sink");
-        optionHeaders.forEach(unsigned::putHeader);
-        SdkHttpRequest request = unsigned.build();
-        long skew = skewMillis;
-        Clock signingClock = skew == 0 ? clock : Clock.offset(clock, Duration.ofMillis(skew));
-        SignedRequest signed = signer.sign(r -> r
-                .identity(credentials.resolveCredentials())
-                .request(request)
-                .putProperty(AwsV4HttpSigner.SERVICE_SIGNING_NAME, "s3")
-                .putProperty(AwsV4HttpSigner.REGION_NAME, region)
-                .putProperty(AwsV4HttpSigner.DOUBLE_URL_ENCODE, false)
-                .putProperty(AwsV4HttpSigner.NORMALIZE_PATH, false)
-                .putProperty(AwsV4FamilyHttpSigner.PAYLOAD_SIGNING_ENABLED, false)
-                .putProperty(AwsV4HttpSigner.SIGNING_CLOCK, signingClock));
-        return signed.request().toBuilder().protocol("http").port(port).build();
+    private FilePutHttpClient.Head signed(String key, long length, String contentType, String crc32c) {
+        String path = bucketPath + PutSigner.encode(key, true);
+        Map<String, String> headers = new LinkedHashMap<>();
+        headers.put("Content-Type", contentType);
+        headers.put("Content-Length", Long.toString(length));
+        headers.put(ChecksummedBodySigner.CHECKSUM_HEADER, crc32c);
+        headers.put("Expect", "100-continue");
+        headers.put("User-Agent", "iggy-s3-sink");
+        headers.putAll(optionHeaders);
+        AwsCredentials identity = credentials.resolveCredentials();
+        String token = identity instanceof AwsSessionCredentials session ? session.sessionToken() : null;
+        Instant now = clock.instant().plusMillis(skewMillis);
+        String hostHeader = FilePutHttpClient.Head.hostHeader(host, port);
+        headers.putAll(signer.sign("PUT", hostHeader, path, headers, identity.accessKeyId(),
+                identity.secretAccessKey(), token, now));
+        return new FilePutHttpClient.Head(host, port, hostHeader, path, List.copyOf(headers.entrySet()));
     }
 
     private StoreException failure(String operation, String key, int status, byte[] document,
