@@ -136,12 +136,17 @@ class TarballIT {
         assertThat(flag(byDefault.output(), "InlineSmallCode")).isEqualTo("1000");
         assertThat(flag(byDefault.output(), "C1MaxInlineSize")).isEqualTo("20");
         assertThat(flag(byDefault.output(), "C1InlineStackLimit")).isEqualTo("5");
+        assertThat(flag(byDefault.output(), "Tier3InvocationThreshold")).isEqualTo("400");
+        assertThat(flag(byDefault.output(), "Tier3MinInvocationThreshold")).isEqualTo("200");
+        assertThat(flag(byDefault.output(), "Tier3CompileThreshold")).isEqualTo("4000");
 
         Run own = launcher(Map.of("JAVA_OPTS",
-                "-XX:Tier4InvocationThreshold=5000 -XX:InlineSmallCode=2500 -XX:+PrintFlagsFinal"), "--version");
+                "-XX:Tier4InvocationThreshold=5000 -XX:InlineSmallCode=2500 -XX:Tier3InvocationThreshold=200"
+                        + " -XX:+PrintFlagsFinal"), "--version");
         assertThat(own.exit()).as(own.output()).isZero();
         assertThat(flag(own.output(), "Tier4InvocationThreshold")).isEqualTo("5000");
         assertThat(flag(own.output(), "InlineSmallCode")).isEqualTo("2500");
+        assertThat(flag(own.output(), "Tier3InvocationThreshold")).isEqualTo("200");
     }
 
     /** The value -XX:+PrintFlagsFinal printed for {@code name}. */
