@@ -38,7 +38,7 @@ launcher_opts="${launcher_opts} -XX:Tier4CompileThreshold=150000 -XX:Tier4BackEd
 launcher_opts="${launcher_opts} -XX:FreqInlineSize=200 -XX:InlineSmallCode=1000"
 launcher_opts="${launcher_opts} -XX:C1MaxInlineSize=20 -XX:C1InlineStackLimit=5"
 launcher_opts="${launcher_opts} -XX:Tier3InvocationThreshold=400 -XX:Tier3MinInvocationThreshold=200"
-launcher_opts="${launcher_opts} -XX:Tier3CompileThreshold=4000"
+launcher_opts="${launcher_opts} -XX:Tier3CompileThreshold=4000 -XX:TypeProfileLevel=0"
 if java -XX:TrimNativeHeapInterval=2000 -version >/dev/null 2>&1; then
   launcher_opts="${launcher_opts} -XX:TrimNativeHeapInterval=2000"
 fi

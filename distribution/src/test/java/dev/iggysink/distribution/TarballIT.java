@@ -139,6 +139,7 @@ class TarballIT {
         assertThat(flag(byDefault.output(), "Tier3InvocationThreshold")).isEqualTo("400");
         assertThat(flag(byDefault.output(), "Tier3MinInvocationThreshold")).isEqualTo("200");
         assertThat(flag(byDefault.output(), "Tier3CompileThreshold")).isEqualTo("4000");
+        assertThat(flag(byDefault.output(), "TypeProfileLevel")).isEqualTo("0");
 
         Run own = launcher(Map.of("JAVA_OPTS",
                 "-XX:Tier4InvocationThreshold=5000 -XX:InlineSmallCode=2500 -XX:Tier3InvocationThreshold=200"
