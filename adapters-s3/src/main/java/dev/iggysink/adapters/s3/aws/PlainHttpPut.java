@@ -59,7 +59,6 @@ final class PlainHttpPut implements AutoCloseable {
     private static final Set<String> SKEW_CODES = Set.of("RequestTimeTooSkewed", "RequestExpired");
 
     private final String bucket;
-    private final String region;
     private final String host;
     private final int port;
     private final AwsCredentialsProvider credentials;
@@ -82,7 +81,6 @@ final class PlainHttpPut implements AutoCloseable {
                  Clock clock) {
         URI endpoint = AdapterSupport.endpoint(settings.endpoint().orElseThrow());
         this.bucket = settings.bucket();
-        this.region = settings.region();
         this.host = endpoint.getHost();
         this.port = endpoint.getPort() > 0 ? endpoint.getPort() : 80;
         this.credentials = credentials;
@@ -90,7 +88,7 @@ final class PlainHttpPut implements AutoCloseable {
         this.client = client;
         this.timeout = settings.requestTimeout();
         this.clock = clock;
-        this.signer = new PutSigner(region, "s3");
+        this.signer = new PutSigner(settings.region(), "s3");
         this.bucketPath = "/" + PutSigner.encode(bucket, false) + "/";
         this.timer = new ScheduledThreadPoolExecutor(1, r -> {
             Thread t = new Thread(r, "s3-put-timeout");

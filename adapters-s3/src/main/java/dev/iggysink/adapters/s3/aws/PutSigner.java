@@ -27,7 +27,7 @@ import javax.crypto.spec.SecretKeySpec;
  * as the credentials provider does; nothing of them is ever printed (no {@code toString}).
  */
 final class PutSigner {
-    static final String UNSIGNED_PAYLOAD = "UNSIGNED-PAYLOAD";
+    private static final String UNSIGNED_PAYLOAD = "UNSIGNED-PAYLOAD";
     private static final int SECONDS_PER_DAY = 86_400;
     private static final char[] HEX = "0123456789abcdef".toCharArray();
     private static final char[] UPPER_HEX = "0123456789ABCDEF".toCharArray();
