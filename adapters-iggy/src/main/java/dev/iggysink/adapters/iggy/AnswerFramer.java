@@ -125,10 +125,11 @@ final class AnswerFramer extends ChannelInboundHandlerAdapter {
     }
 
     /**
-     * Puts a framer in place of the client's decoder on the connection's channel; completes (never exceptionally)
-     * once done or given up. Call it after the connection's {@code connect()} and before any request.
+     * Puts a framer in place of the client's decoder on the connection's channel, and {@link DirectRequests} right
+     * after it; completes (never exceptionally) with the latter once done, or with null when given up. Call it after
+     * the connection's {@code connect()} and before any request.
      */
-    static CompletableFuture<Void> install(AsyncTcpConnection connection) {
+    static CompletableFuture<DirectRequests> install(AsyncTcpConnection connection) {
         ChannelPool pool;
         try {
             Field field = AsyncTcpConnection.class.getDeclaredField("channelPool");
@@ -138,7 +139,7 @@ final class AnswerFramer extends ChannelInboundHandlerAdapter {
             LOG.debug("keeping the Iggy client's frame decoder: {}", e.toString());
             return CompletableFuture.completedFuture(null);
         }
-        CompletableFuture<Void> installed = new CompletableFuture<>();
+        CompletableFuture<DirectRequests> installed = new CompletableFuture<>();
         pool.acquire().addListener((Future<Channel> acquired) -> {
             if (!acquired.isSuccess()) {
                 // The connection's own calls report what is wrong with it.
@@ -146,18 +147,22 @@ final class AnswerFramer extends ChannelInboundHandlerAdapter {
                 return;
             }
             Channel channel = acquired.getNow();
+            DirectRequests direct = null;
             try {
                 if (channel.pipeline().get(DECODER) instanceof IggyFrameDecoder) {
                     AnswerFramer framer = new AnswerFramer();
                     channel.pipeline().replace(DECODER, DECODER, framer);
                     boolean inPlace = InPlaceReads.install(channel, framer);
+                    DirectRequests requests = new DirectRequests(channel);
+                    channel.pipeline().addAfter(DECODER, DirectRequests.NAME, requests);
+                    direct = requests;
                     LOG.debug("Iggy answers framed by the sink{}", inPlace ? ", read into their frames" : "");
                 }
             } catch (RuntimeException e) {
                 LOG.debug("keeping the Iggy client's frame decoder: {}", e.toString());
             } finally {
                 pool.release(channel);
-                installed.complete(null);
+                installed.complete(direct);
             }
         });
         return installed;

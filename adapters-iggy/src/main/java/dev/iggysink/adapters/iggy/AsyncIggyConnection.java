@@ -42,6 +42,8 @@ final class AsyncIggyConnection implements IggyConnection {
     private final IggySettings settings;
     private final Duration callTimeout;
     private volatile Clients clients;
+    /** The sink's own way to send polls on the connection's channel, or null where it could not be put in place. */
+    private volatile DirectRequests direct;
 
     private record Clients(AsyncTcpConnection connection, UsersTcpClient users,
                            PersonalAccessTokensTcpClient tokens, StreamsTcpClient streams, TopicsTcpClient topics,
@@ -87,7 +89,8 @@ final class AsyncIggyConnection implements IggyConnection {
                     ? new IggyTlsException("cannot set up TLS: " + e.getMessage(), e) : e);
         }
         clients = new Clients(connection);
-        return connection.connect().thenCompose(connected -> AnswerFramer.install(connection));
+        return connection.connect().thenCompose(connected -> AnswerFramer.install(connection))
+                .thenAccept(installed -> direct = installed);
     }
 
     @Override
@@ -154,6 +157,12 @@ final class AsyncIggyConnection implements IggyConnection {
                 .leaveConsumerGroup(StreamId.of(stream), TopicId.of(topic), ConsumerId.of(group));
     }
 
+    /** Whether a poll sent now would go past the client's channel pool (for tests). */
+    boolean pollsGoDirect() {
+        DirectRequests d = direct;
+        return d != null && d.usable();
+    }
+
     @Override
     public CompletableFuture<PolledRecords> poll(PartitionRef partition, String group, long offset, int count) {
         AsyncTcpConnection connection = clients().connection();
@@ -167,7 +176,12 @@ final class AsyncIggyConnection implements IggyConnection {
         append(request, BytesSerializer.toBytes(PollingStrategy.offset(BigInteger.valueOf(offset))));
         request.writeIntLE(count);
         request.writeByte(0);
-        return connection.send(CommandCode.Messages.POLL.getValue(), request).thenApply(response -> {
+        // Past the client's channel pool when the channel is the one set up for it (see DirectRequests).
+        DirectRequests d = direct;
+        CompletableFuture<ByteBuf> answer = d != null && d.usable()
+                ? d.send(CommandCode.Messages.POLL.getValue(), request)
+                : connection.send(CommandCode.Messages.POLL.getValue(), request);
+        return answer.thenApply(response -> {
             try {
                 return PollResponseDecoder.decode(response, partition);
             } finally {

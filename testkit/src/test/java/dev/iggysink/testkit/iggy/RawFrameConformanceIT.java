@@ -2,6 +2,7 @@ package dev.iggysink.testkit.iggy;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.io.ByteArrayOutputStream;
 import java.io.DataInputStream;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -43,6 +44,10 @@ class RawFrameConformanceIT extends ConformanceSupport {
         frame.putInt(4 + payload.length).putInt(code).put(payload);
         out.write(frame.array());
         out.flush();
+        return read();
+    }
+
+    private Reply read() throws IOException {
         byte[] head = new byte[8];
         in.readFully(head);
         ByteBuffer h = ByteBuffer.wrap(head).order(ByteOrder.LITTLE_ENDIAN);
@@ -84,6 +89,32 @@ class RawFrameConformanceIT extends ConformanceSupport {
     void an_unknown_command_gives_3_and_the_connection_stays_in_sync() throws IOException {
         assertThat(call(9_999, new byte[] {1, 2, 3}).status()).isEqualTo(3);
         assertThat(call(1, new byte[0]).status()).isZero();
+    }
+
+    /**
+     * The sink sends its polls on the channel past the client's pool (adapters-iggy {@code DirectRequests}) and
+     * routes each answer to the oldest unanswered request: that holds only if a server answers requests that are on
+     * the wire together one by one, in the order they came, whatever each one's outcome.
+     */
+    @Test
+    void requests_sent_back_to_back_are_answered_one_each_in_the_order_sent() throws IOException {
+        ByteArrayOutputStream together = new ByteArrayOutputStream();
+        int[] codes = {1, 38, 9_999, 38, 1, 203};
+        byte[][] payloads = {new byte[0], login("iggy", "wrong-password"), new byte[] {1, 2, 3},
+                login("iggy", "iggy"), new byte[0], nameId("surely-missing-stream-name")};
+        for (int i = 0; i < codes.length; i++) {
+            together.write(le(8).putInt(4 + payloads[i].length).putInt(codes[i]).array());
+            together.write(payloads[i]);
+        }
+        out.write(together.toByteArray());
+        out.flush();
+
+        int[] statuses = new int[codes.length];
+        for (int i = 0; i < codes.length; i++) statuses[i] = read().status();
+
+        // ping, failed login, unknown command, login, ping, delete stream (missing: not found, as a logged-in call)
+        assertThat(statuses).containsExactly(0, 42, 3, 0, 0, 1009);
+        assertThat(call(1, new byte[0]).status()).as("in sync afterwards").isZero();
     }
 
     @Test
