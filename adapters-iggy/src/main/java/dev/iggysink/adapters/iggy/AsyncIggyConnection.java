@@ -5,6 +5,7 @@ import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import java.io.File;
 import java.math.BigInteger;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -26,9 +27,8 @@ import org.apache.iggy.exception.IggyTlsException;
 import org.apache.iggy.identifier.ConsumerId;
 import org.apache.iggy.identifier.StreamId;
 import org.apache.iggy.identifier.TopicId;
-import org.apache.iggy.message.PollingStrategy;
+import org.apache.iggy.message.PollingKind;
 import org.apache.iggy.partition.Partition;
-import org.apache.iggy.serde.BytesSerializer;
 import org.apache.iggy.serde.CommandCode;
 
 /**
@@ -166,16 +166,7 @@ final class AsyncIggyConnection implements IggyConnection {
     @Override
     public CompletableFuture<PolledRecords> poll(PartitionRef partition, String group, long offset, int count) {
         AsyncTcpConnection connection = clients().connection();
-        // The request as the client's MessagesTcpClient.pollMessages writes it, with the Consumer (group member)
-        // form: consumer, stream, topic, explicit partition, offset strategy, count, no auto-commit.
-        ByteBuf request = Unpooled.buffer();
-        append(request, BytesSerializer.toBytes(groupConsumer(group)));
-        append(request, BytesSerializer.toBytes(StreamId.of(partition.stream())));
-        append(request, BytesSerializer.toBytes(TopicId.of(partition.topic())));
-        append(request, BytesSerializer.toBytes(Optional.of((long) partition.partitionId())));
-        append(request, BytesSerializer.toBytes(PollingStrategy.offset(BigInteger.valueOf(offset))));
-        request.writeIntLE(count);
-        request.writeByte(0);
+        ByteBuf request = pollRequest(group, partition, offset, count);
         // Past the client's channel pool when the channel is the one set up for it (see DirectRequests).
         DirectRequests d = direct;
         CompletableFuture<ByteBuf> answer = d != null && d.usable()
@@ -222,12 +213,41 @@ final class AsyncIggyConnection implements IggyConnection {
         return c;
     }
 
-    private static void append(ByteBuf request, ByteBuf part) {
-        try {
-            request.writeBytes(part);
-        } finally {
-            part.release();
+    /**
+     * The POLL request as the client's {@code MessagesTcpClient.pollMessages} writes it for the Consumer (group
+     * member) form: consumer kind 2 and the group's name, stream and topic by name, the explicit partition, the
+     * offset strategy (kind 1, u64), the count, no auto-commit. Written here in one buffer: the client builds each
+     * part in a buffer of its own, numbers through {@code BigInteger}, which ran interpreted for most of the
+     * thousand polls of a million records. Names are UTF-8 with their length in bytes (the client writes the length
+     * in chars, the same for the ASCII names it can send).
+     */
+    static ByteBuf pollRequest(String group, PartitionRef partition, long offset, int count) {
+        byte[] groupName = name(group, "consumer group");
+        byte[] stream = name(partition.stream(), "stream");
+        byte[] topic = name(partition.topic(), "topic");
+        if (offset < 0) throw new IllegalArgumentException("a poll offset must be >= 0, was " + offset);
+        ByteBuf request = Unpooled.buffer(1 + 3 * 2 + groupName.length + stream.length + topic.length + 5 + 9 + 5);
+        request.writeByte(Consumer.Kind.ConsumerGroup.asCode());
+        writeName(request, groupName);
+        writeName(request, stream);
+        writeName(request, topic);
+        request.writeByte(1).writeIntLE(partition.partitionId());
+        request.writeByte(PollingKind.Offset.asCode()).writeLongLE(offset);
+        request.writeIntLE(count);
+        request.writeByte(0);
+        return request;
+    }
+
+    private static byte[] name(String name, String what) {
+        byte[] bytes = name.getBytes(StandardCharsets.UTF_8);
+        if (bytes.length == 0 || bytes.length > 255) {
+            throw new IllegalArgumentException("the " + what + " name must be 1 to 255 bytes, was " + bytes.length);
         }
+        return bytes;
+    }
+
+    private static void writeName(ByteBuf out, byte[] name) {
+        out.writeByte(2).writeByte(name.length).writeBytes(name);
     }
 
     private static Consumer groupConsumer(String group) {

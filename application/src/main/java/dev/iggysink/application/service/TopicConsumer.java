@@ -201,14 +201,19 @@ final class TopicConsumer implements Runnable {
     }
 
     /**
-     * One pass over the partitions, starting one further each pass. A partition that is halted, waits for a failing
-     * upload, or backs off after a failed poll is skipped; the others are polled all the same.
+     * One pass over the partitions, starting where the poll ahead is (the partition after the last one polled: a
+     * pass cut short by the memory budget goes on from there), else one further each pass. A partition that is
+     * halted, waits for a failing upload, or backs off after a failed poll is skipped; the others are polled all the
+     * same.
      */
     private boolean pollAll() throws InterruptedException {
         boolean got = false;
         int n = writers.size();
         if (n == 0) return false;
-        int first = (int) (passes++ % n);
+        // Starting anywhere else would leave the poll ahead unused until the end of the pass, and every partition
+        // before it polled while this thread waits.
+        int ahead = writers.indexOf(fetcher.aheadFor());
+        int first = ahead >= 0 ? ahead : (int) (passes++ % n);
         for (int k = 0; k < n; k++) {
             int i = (first + k) % n;
             PartitionWriter w = writers.get(i);

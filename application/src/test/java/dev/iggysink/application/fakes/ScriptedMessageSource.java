@@ -45,6 +45,8 @@ public final class ScriptedMessageSource implements MessageSource {
     private final ConcurrentLinkedQueue<SourceException> commitFailures = new ConcurrentLinkedQueue<>();
     private final Map<Integer, SourceException> failingPartitions = new ConcurrentHashMap<>();
     private final Map<Integer, Runnable> beforeNextPoll = new ConcurrentHashMap<>();
+    /** The thread of each poll that returned records, in order. */
+    private final java.util.Queue<String> pollThreads = new java.util.concurrent.ConcurrentLinkedQueue<>();
     private final List<String> commitLog = new CopyOnWriteArrayList<>();
     private volatile SourceException commitsFailing;
     private volatile long epoch;
@@ -173,6 +175,11 @@ public final class ScriptedMessageSource implements MessageSource {
     }
 
     /** Runs {@code action} once, just before the next poll of {@code partition} is answered. */
+    /** The name of the thread that made each poll that returned records, oldest first. */
+    public List<String> pollThreads() {
+        return List.copyOf(pollThreads);
+    }
+
     public void beforeNextPoll(int partition, Runnable action) {
         beforeNextPoll.put(partition, action);
     }
@@ -261,7 +268,10 @@ public final class ScriptedMessageSource implements MessageSource {
         List<SinkRecord> out = new ArrayList<>();
         synchronized (list) {
             for (long o = fromOffset; o < list.size() && out.size() < maxRecords; o++) out.add(list.get((int) o));
-            if (!out.isEmpty()) shared.lastPolled.put(id, out.get(out.size() - 1).offset());
+            if (!out.isEmpty()) {
+                shared.lastPolled.put(id, out.get(out.size() - 1).offset());
+                pollThreads.add(Thread.currentThread().getName());
+            }
             return new Batch(partition, true, epoch, list.size() - 1, out);
         }
     }

@@ -334,6 +334,22 @@ class DeliveryHardeningTest {
         await().atMost(WAIT).until(() -> source.stored(0).orElse(-1) == 199);
     }
 
+    @Test
+    void while_a_batch_is_encoded_the_next_partitions_poll_is_already_under_way() {
+        for (int p = 0; p < 3; p++) source.append(p, 2_000, i -> "r" + i);
+        start(TestSettings.countRotation(stream, 500));
+
+        await().atMost(WAIT).until(() -> source.stored(0).orElse(-1) == 1999 && source.stored(1).orElse(-1) == 1999
+                && source.stored(2).orElse(-1) == 1999);
+        List<String> threads = source.pollThreads();
+        long ahead = threads.stream().filter(t -> t.startsWith("fetch-")).count();
+        // Each pass over the partitions starts one further: a poll made ahead for the partition after the last one
+        // of a pass used to be kept unused until the end of the next pass, so all the others were polled while the
+        // consumer waited (1 in 3 ahead here).
+        assertThat(ahead).as("polls made ahead of the consumer, of %d", threads.size())
+                .isGreaterThanOrEqualTo(threads.size() * 3L / 4);
+    }
+
     // --- 7. smaller ones ---------------------------------------------------------------------------------------
 
     @Test
