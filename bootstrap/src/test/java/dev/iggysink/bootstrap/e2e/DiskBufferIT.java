@@ -3,11 +3,19 @@ package dev.iggysink.bootstrap.e2e;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.LongStream;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
@@ -60,6 +68,13 @@ class DiskBufferIT extends E2eTest {
                 buffer_directory = "%s"
                 max_file_size = "64MiB"
                 """.formatted(buffers.toString().replace("\\", "\\\\")));
+        int port;
+        try (ServerSocket s = new ServerSocket(0)) {
+            port = s.getLocalPort();
+        }
+        String toml = Files.readString(config, StandardCharsets.UTF_8);
+        Files.writeString(config, toml.replace("address = \"off\"", "address = \"127.0.0.1:" + port + "\""),
+                StandardCharsets.UTF_8);
         // About 2 MB per partition: more than the heap keeps of an open file, so both files are on disk.
         for (int p = 0; p < PARTITIONS; p++) send(p, 2000);
 
@@ -77,9 +92,13 @@ class DiskBufferIT extends E2eTest {
         try (SinkProcess sink = SinkProcess.run(config, fx.log("after"), Map.of())) {
             await().atMost(Duration.ofSeconds(60)).until(() -> sink.logText().contains("deleted 1 directory(ies)"));
             assertThat(left.get(0)).doesNotExist();
-            // Everything read, in open files on disk (all but the last 256 KiB of each, which the heap holds; 4,000
-            // records of over 1,000 bytes): the stop seals and uploads them.
+            // Everything read (nothing was committed, so this process reads all 4,000 of each partition; a size of
+            // the files alone cannot tell a partition that is behind from one that is done), in open files on disk
+            // (all but the last 256 KiB of each, which the heap holds; 4,000 records of over 1,000 bytes): the stop
+            // seals and uploads them.
             await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(200))
+                    .until(() -> consumed(port) == PARTITIONS * 4000L);
+            await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(100))
                     .until(() -> bufferFiles(buffers) == PARTITIONS && bufferBytes(buffers) > PARTITIONS * 3_500_000L);
             sink.terminate();
             assertThat(sink.waitFor(Duration.ofSeconds(60))).as(sink.logText()).isZero();
@@ -110,6 +129,22 @@ class DiskBufferIT extends E2eTest {
             assertThat(sink.waitFor(Duration.ofSeconds(60))).as(sink.logText()).isEqualTo(3);
             assertThat(sink.logText()).contains("cannot create buffer_directory").contains("a-file")
                     .doesNotContain("\tat ");
+        }
+    }
+
+    /** The process's {@code records_consumed} from {@code /status}; -1 while the admin server does not answer. */
+    private static long consumed(int port) {
+        try {
+            String body = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
+                    URI.create("http://127.0.0.1:" + port + "/status")).GET().build(),
+                    HttpResponse.BodyHandlers.ofString()).body();
+            Matcher m = Pattern.compile("\"records_consumed\"\\s*:\\s*(\\d+)").matcher(body);
+            return m.find() ? Long.parseLong(m.group(1)) : -1;
+        } catch (java.io.IOException e) {
+            return -1;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return -1;
         }
     }
 
