@@ -86,12 +86,6 @@ final class Fetcher implements AutoCloseable {
         return ahead != null;
     }
 
-    /** The writer the poll ahead is for, or null. */
-    PartitionWriter aheadFor() {
-        Ahead a = ahead;
-        return a == null ? null : a.writer();
-    }
-
     /** Positions are void (a new session): whatever is ahead is dropped. */
     void forget() {
         ahead = null;

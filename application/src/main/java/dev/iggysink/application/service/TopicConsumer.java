@@ -201,19 +201,14 @@ final class TopicConsumer implements Runnable {
     }
 
     /**
-     * One pass over the partitions, starting where the poll ahead is (the partition after the last one polled: a
-     * pass cut short by the memory budget goes on from there), else one further each pass. A partition that is
-     * halted, waits for a failing upload, or backs off after a failed poll is skipped; the others are polled all the
-     * same.
+     * One pass over the partitions, starting one further each pass. A partition that is halted, waits for a failing
+     * upload, or backs off after a failed poll is skipped; the others are polled all the same.
      */
     private boolean pollAll() throws InterruptedException {
         boolean got = false;
         int n = writers.size();
         if (n == 0) return false;
-        // Starting anywhere else would leave the poll ahead unused until the end of the pass, and every partition
-        // before it polled while this thread waits.
-        int ahead = writers.indexOf(fetcher.aheadFor());
-        int first = ahead >= 0 ? ahead : (int) (passes++ % n);
+        int first = (int) (passes++ % n);
         for (int k = 0; k < n; k++) {
             int i = (first + k) % n;
             PartitionWriter w = writers.get(i);
@@ -242,8 +237,12 @@ final class TopicConsumer implements Runnable {
                     recordsConsumed.addAndGet(records.size());
                     bytesConsumed.addAndGet(bytes);
                     metrics.consumed(w.partition(), records.size(), bytes);
-                    // Poll the next partition (or this one further on) while this batch is encoded.
-                    prefetchAfter(i, records.get(records.size() - 1).offset() + 1);
+                    // Poll the next partition (or this one further on) while this batch is encoded; after the
+                    // pass's last one, the first of the next pass, which starts one further than this one did.
+                    // (The partition after the last one would be the next pass's last: its poll would wait, and
+                    // every other partition be polled while this thread waits.)
+                    int from = k == n - 1 ? (first + 1) % n : (i + 1) % n;
+                    prefetchFrom(from, w, records.get(records.size() - 1).offset() + 1);
                     // A bad record under errors_tolerance = none halts this partition only; health turns failed.
                     w.accept(records);
                 }
@@ -293,16 +292,17 @@ final class TopicConsumer implements Runnable {
     }
 
     /**
-     * Starts the poll that comes after writer {@code i}'s batch: the next owned writer that may be polled, or, with one
-     * partition, the same writer at {@code nextOfThis}. A guess: {@link Fetcher#fetch} drops it when the writer's position or
-     * generation moved (a bad record, a revocation, a restart).
+     * Starts the poll that comes after {@code current}'s batch: the first owned writer from index {@code from} on
+     * that may be polled, at its position, or {@code current} itself at {@code nextOfThis} (its batch is not
+     * encoded yet). A guess: {@link Fetcher#fetch} drops it when the writer's position or generation moved (a bad
+     * record, a revocation, a restart).
      */
-    private void prefetchAfter(int i, long nextOfThis) {
+    private void prefetchFrom(int from, PartitionWriter current, long nextOfThis) {
         if (fetcher.hasAhead()) return;
-        for (int k = 1; k <= writers.size(); k++) {
-            PartitionWriter next = writers.get((i + k) % writers.size());
+        for (int k = 0; k < writers.size(); k++) {
+            PartitionWriter next = writers.get((from + k) % writers.size());
             if (!pollable(next) || !next.owned()) continue;
-            fetcher.fetchAhead(next, next == writers.get(i) ? nextOfThis : next.position());
+            fetcher.fetchAhead(next, next == current ? nextOfThis : next.position());
             return;
         }
     }
