@@ -34,7 +34,8 @@ final class DirectRequests extends ChannelDuplexHandler {
     /** The note for a request of the client's: its answer goes on down the pipeline. */
     private static final Object CLIENTS = new Object();
     static final String NAME = "sinkRequests";
-    static final int ANSWER_HEADER = 8;
+    /** A request's header (length u32, code u32) and an answer's (status u32, length u32). */
+    static final int HEADER = 8;
 
     private final Channel channel;
     /** Requests written and not yet answered, oldest first: a future of the sink's, or {@link #CLIENTS}. */
@@ -61,7 +62,7 @@ final class DirectRequests extends ChannelDuplexHandler {
         ByteBuf frame;
         try {
             int length = payload.readableBytes();
-            frame = channel.alloc().buffer(ANSWER_HEADER + length);
+            frame = channel.alloc().buffer(HEADER + length);
             frame.writeIntLE(4 + length).writeIntLE(code).writeBytes(payload);
         } finally {
             payload.release();
@@ -111,14 +112,14 @@ final class DirectRequests extends ChannelDuplexHandler {
         try {
             int at = frame.readerIndex();
             int status = frame.getIntLE(at);
-            int length = frame.readableBytes() - ANSWER_HEADER;
+            int length = frame.readableBytes() - HEADER;
             if (status == 0) {
-                ByteBuf body = frame.retainedSlice(at + ANSWER_HEADER, length);
+                ByteBuf body = frame.retainedSlice(at + HEADER, length);
                 // A request given up on (timed out) still takes its answer off the channel.
                 if (!answer.complete(body)) body.release();
             } else {
                 byte[] error = new byte[length];
-                frame.getBytes(at + ANSWER_HEADER, error);
+                frame.getBytes(at + HEADER, error);
                 answer.completeExceptionally(IggyServerException.fromTcpResponse(status, error));
             }
         } finally {

@@ -30,6 +30,7 @@ class DiskBufferIT extends E2eTest {
     private static final String TOPIC = "buffered";
     private static final int PARTITIONS = 2;
     private static final String PAD = "p".repeat(1000);
+    private static final HttpClient HTTP = HttpClient.newHttpClient();
 
     private static List<Path> processDirs(Path buffers) throws Exception {
         if (!Files.isDirectory(buffers)) return List.of();
@@ -135,7 +136,7 @@ class DiskBufferIT extends E2eTest {
     /** The process's {@code records_consumed} from {@code /status}; -1 while the admin server does not answer. */
     private static long consumed(int port) {
         try {
-            String body = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
+            String body = HTTP.send(HttpRequest.newBuilder(
                     URI.create("http://127.0.0.1:" + port + "/status")).GET().build(),
                     HttpResponse.BodyHandlers.ofString()).body();
             Matcher m = Pattern.compile("\"records_consumed\"\\s*:\\s*(\\d+)").matcher(body);
