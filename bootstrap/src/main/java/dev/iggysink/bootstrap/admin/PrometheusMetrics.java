@@ -1,7 +1,6 @@
 package dev.iggysink.bootstrap.admin;
 
 import io.micrometer.core.instrument.binder.jvm.ClassLoaderMetrics;
-import io.micrometer.core.instrument.binder.jvm.JvmGcMetrics;
 import io.micrometer.core.instrument.binder.jvm.JvmMemoryMetrics;
 import io.micrometer.core.instrument.binder.jvm.JvmThreadMetrics;
 import io.micrometer.core.instrument.binder.system.ProcessorMetrics;
@@ -21,12 +20,11 @@ public final class PrometheusMetrics implements AutoCloseable {
     public static final String CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8";
 
     private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
-    private final JvmGcMetrics gc = new JvmGcMetrics();
     private final Map<String, MicrometerSinkMetrics> sinks = new ConcurrentHashMap<>();
 
     public PrometheusMetrics() {
         new JvmMemoryMetrics().bindTo(registry);
-        gc.bindTo(registry);
+        new GcMeters().bindTo(registry);
         new JvmThreadMetrics().bindTo(registry);
         new ClassLoaderMetrics().bindTo(registry);
         new ProcessorMetrics().bindTo(registry);
@@ -46,7 +44,6 @@ public final class PrometheusMetrics implements AutoCloseable {
 
     @Override
     public void close() {
-        gc.close();
         registry.close();
     }
 }

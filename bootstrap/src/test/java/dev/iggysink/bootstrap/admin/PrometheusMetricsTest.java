@@ -8,6 +8,8 @@ import dev.iggysink.application.status.PartitionStatus;
 import dev.iggysink.application.status.StatusSnapshot;
 import dev.iggysink.domain.message.PartitionRef;
 import dev.iggysink.domain.rotation.RotationReason;
+import java.lang.management.GarbageCollectorMXBean;
+import java.lang.management.ManagementFactory;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -135,6 +137,32 @@ class PrometheusMetricsTest {
         assertThat(text.has("jvm_threads_live_threads")).isTrue();
         assertThat(text.has("system_cpu_count")).isTrue();
         assertThat(text.has("process_uptime_seconds")).isTrue();
+    }
+
+    @Test
+    void each_collectors_collections_and_their_time_are_read_from_the_jvm_when_scraped() {
+        PrometheusText before = PrometheusText.parse(metrics.scrape(List.of()));
+        List<GarbageCollectorMXBean> collectors = ManagementFactory.getGarbageCollectorMXBeans();
+        long counted = 0;
+        for (GarbageCollectorMXBean gc : collectors) {
+            Map<String, String> tag = labels("gc", gc.getName());
+            // Read from the bean now: equal to it or behind it by the collections since the scrape, never ahead.
+            assertThat(before.sum("jvm_gc_collection_seconds_count", tag))
+                    .isLessThanOrEqualTo(gc.getCollectionCount()).isGreaterThanOrEqualTo(0);
+            counted += (long) before.sum("jvm_gc_collection_seconds_count", tag);
+        }
+        assertThat(before.type("jvm_gc_collection_seconds")).isEqualTo("summary");
+
+        System.gc();
+
+        PrometheusText after = PrometheusText.parse(metrics.scrape(List.of()));
+        long countedAfter = 0;
+        for (GarbageCollectorMXBean gc : collectors) {
+            countedAfter += (long) after.sum("jvm_gc_collection_seconds_count", labels("gc", gc.getName()));
+        }
+        assertThat(countedAfter).isGreaterThan(counted);
+        assertThat(after.sum("jvm_gc_collection_seconds_sum", Map.of()))
+                .isGreaterThanOrEqualTo(before.sum("jvm_gc_collection_seconds_sum", Map.of()));
     }
 
     @Test
