@@ -125,12 +125,7 @@ final class CompactJson {
         top = base;
         if (inOrder) return true;
         // Out of order: sort the members; fine as long as no key repeats (the tree would keep one of them).
-        sortSpans(in, members, base, count);
-        for (int i = 1; i < count; i++) {
-            int a = base + 4 * (i - 1);
-            int b = a + 4;
-            if (compareBytes(in, members[a], members[a + 1], members[b], members[b + 1]) == 0) return false;
-        }
+        if (!sortSpans(in, members, base, count)) return false;
         addPlan(open, pos, base, count);
         return true;
     }
@@ -387,9 +382,15 @@ final class CompactJson {
             for (int i = 0; i < count; i++) {
                 int m = k + 3 + 4 * i;
                 if (i > 0) out.write(',');
-                out.write(in, plan[m] - 1, plan[m + 1] - plan[m] + 2); // the key with its quotes
-                out.write(':');
-                range(out, plan[m + 2], plan[m + 3]);
+                // "key":value is one run of the input (compact: nothing between the quote, the colon and the
+                // value), copied in one piece unless the value holds a planned object.
+                int k2 = firstAtOrAfter(plan[m + 2]);
+                if (k2 < 0 || plan[k2] >= plan[m + 3]) {
+                    out.write(in, plan[m] - 1, plan[m + 3] - plan[m] + 1);
+                } else {
+                    out.write(in, plan[m] - 1, plan[m + 2] - plan[m] + 1);
+                    range(out, plan[m + 2], plan[m + 3]);
+                }
             }
             out.write('}');
         }
@@ -407,32 +408,48 @@ final class CompactJson {
         }
     }
 
-    /** Sorts {@code count} member spans (four ints from {@code from}) by key: an insertion sort, objects are small. */
-    private static void sortSpans(byte[] in, int[] spans, int from, int count) {
+    /**
+     * Sorts {@code count} member spans (four ints from {@code from}) by key, an insertion sort (objects are small);
+     * false if two keys are equal. Each key is compared with the keys before it until one is not greater, so equal
+     * keys always meet: no second pass over the sorted keys.
+     */
+    private static boolean sortSpans(byte[] in, int[] spans, int from, int count) {
         for (int i = 1; i < count; i++) {
             int at = from + 4 * i;
             int k0 = spans[at];
             int k1 = spans[at + 1];
             int v0 = spans[at + 2];
             int v1 = spans[at + 3];
-            int j = i - 1;
-            while (j >= 0 && compareBytes(in, spans[from + 4 * j], spans[from + 4 * j + 1], k0, k1) > 0) {
-                System.arraycopy(spans, from + 4 * j, spans, from + 4 * j + 4, 4);
-                j--;
+            int j = at - 4;
+            int c;
+            while (j >= from && (c = compareBytes(in, spans[j], spans[j + 1], k0, k1)) >= 0) {
+                if (c == 0) return false;
+                // Four ints moved by hand: System.arraycopy's call costs more than the copy at this size.
+                spans[j + 4] = spans[j];
+                spans[j + 5] = spans[j + 1];
+                spans[j + 6] = spans[j + 2];
+                spans[j + 7] = spans[j + 3];
+                j -= 4;
             }
-            int to = from + 4 * (j + 1);
-            spans[to] = k0;
-            spans[to + 1] = k1;
-            spans[to + 2] = v0;
-            spans[to + 3] = v1;
+            spans[j + 4] = k0;
+            spans[j + 5] = k1;
+            spans[j + 6] = v0;
+            spans[j + 7] = v1;
         }
+        return true;
     }
 
-    /** Unsigned byte order of two ranges: for UTF-8 text, the code point order the printer sorts keys by. */
+    /**
+     * Unsigned byte order of two ranges: for UTF-8 text, the code point order the printer sorts keys by. A plain
+     * loop: keys are short and mostly differ in their first bytes, where {@code Arrays.compareUnsigned}'s range
+     * checks and set-up cost more than the loop.
+     */
     private static int compareBytes(byte[] in, int aStart, int aEnd, int bStart, int bEnd) {
         int n = Math.min(aEnd - aStart, bEnd - bStart);
-        int m = Arrays.compareUnsigned(in, aStart, aStart + n, in, bStart, bStart + n);
-        if (m != 0) return m;
+        for (int k = 0; k < n; k++) {
+            int d = (in[aStart + k] & 0xff) - (in[bStart + k] & 0xff);
+            if (d != 0) return d;
+        }
         return (aEnd - aStart) - (bEnd - bStart);
     }
 
