@@ -22,6 +22,7 @@ import java.util.concurrent.ConcurrentLinkedDeque;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.LongSupplier;
@@ -54,6 +55,11 @@ public final class BufferDirectory implements AutoCloseable {
 
     /** Released files kept for reuse at most: twice what 8 partitions and 4 uploads have in flight. */
     static final int MAX_IDLE = 24;
+    /**
+     * Open files that keep their descriptor between writes, at most; any further one is opened for each write and
+     * closed again. Bounds the descriptors a sink with many partitions and open files holds.
+     */
+    static final int MAX_HELD_OPEN = 64;
     private static final ScheduledExecutorService SWEEPER = Executors.newSingleThreadScheduledExecutor(r -> {
         Thread t = new Thread(r, "buffer-directory-sweep");
         t.setDaemon(true);
@@ -74,6 +80,8 @@ public final class BufferDirectory implements AutoCloseable {
     private final Map<Path, Long> made = new ConcurrentHashMap<>();
     private final ScheduledFuture<?> sweep;
     private volatile boolean closed;
+    /** Descriptors left to hold open (see {@link #MAX_HELD_OPEN}). */
+    private final Semaphore holdable = new Semaphore(MAX_HELD_OPEN);
 
     private BufferDirectory(Path dir, FileChannel lockChannel, FileLock lock, int staleRemoved, Duration reuseFor,
                             LongSupplier nanoClock) {
@@ -255,6 +263,21 @@ public final class BufferDirectory implements AutoCloseable {
         for (Path file : idle) {
             if ((closed || !young(file)) && idle.removeFirstOccurrence(file)) delete(file);
         }
+    }
+
+    /** Takes one of the {@value #MAX_HELD_OPEN} descriptors that may stay open between writes; false if none is left. */
+    boolean tryHoldOpen() {
+        return holdable.tryAcquire();
+    }
+
+    /** Gives back a descriptor taken by {@link #tryHoldOpen}. */
+    void releaseHeldOpen() {
+        holdable.release();
+    }
+
+    /** Files holding their descriptor open between writes (for tests). */
+    int heldOpen() {
+        return MAX_HELD_OPEN - holdable.availablePermits();
     }
 
     /** Released files waiting to be written over (for tests). */

@@ -113,18 +113,40 @@ class DiskBufferTest {
     }
 
     @Test
-    void open_files_on_disk_hold_no_file_descriptor_between_writes() throws Exception {
+    void open_files_on_disk_keep_their_descriptor_between_writes_up_to_a_bound() throws Exception {
         RecordCodec codec = codec(OutputFormat.JSON_LINES, Compression.NONE, dir);
         List<FileEncoder> open = new java.util.ArrayList<>();
-        for (int f = 0; f < 50; f++) {
+        for (int f = 0; f < BufferDirectory.MAX_HELD_OPEN + 10; f++) {
             FileEncoder file = codec.newFile();
             for (int i = 0; i < 1_000; i++) file.append(codec.decode(record(i)));
             open.add(file);
         }
-        assertThat(filesOnDisk()).hasSize(50);
-        assertThat(descriptorsInto(dir.path())).isZero();
+        assertThat(filesOnDisk()).hasSize(BufferDirectory.MAX_HELD_OPEN + 10);
+        // Beyond the bound a file is opened for each write and closed again.
+        assertThat(descriptorsInto(dir.path())).isEqualTo(BufferDirectory.MAX_HELD_OPEN);
+        assertThat(dir.heldOpen()).isEqualTo(BufferDirectory.MAX_HELD_OPEN);
         for (FileEncoder file : open) file.finish().release();
+        assertThat(descriptorsInto(dir.path())).isZero();
+        assertThat(dir.heldOpen()).isZero();
         assertThat(filesOnDisk()).isEmpty();
+    }
+
+    @Test
+    void an_open_file_dropped_unsealed_gives_its_descriptor_back_once_collected() throws Exception {
+        appendAndDrop(dir);
+        assertThat(dir.heldOpen()).isOne();
+        assertThat(descriptorsInto(dir.path())).isOne();
+        long deadline = System.nanoTime() + 20_000_000_000L;
+        while (dir.heldOpen() > 0 && System.nanoTime() < deadline) {
+            System.gc();
+            Thread.sleep(20);
+        }
+        assertThat(dir.heldOpen()).isZero();
+        assertThat(descriptorsInto(dir.path())).isZero();
+    }
+
+    private static void appendAndDrop(BufferDirectory dir) throws IOException {
+        SpillFile.create(dir).append(new byte[10], 0, 10);
     }
 
     /** Open file descriptors of this process on buffer files under {@code path} (Linux's /proc); not the lock. */
