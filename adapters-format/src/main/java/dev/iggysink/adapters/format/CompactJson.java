@@ -181,14 +181,11 @@ final class CompactJson {
                 pos = i + 1;
                 return true;
             }
-            if (b == '\\' || (b >= 0 && b < 0x20)) return false;
-            if (b >= 0) {
-                i++;
-            } else {
-                int n = utf8Length(in, i);
-                if (n == 0) return false;
-                i += n;
-            }
+            // skip stops only at a byte that is not plain: here a backslash, a control or non-ASCII.
+            if (b >= 0) return false;
+            int n = utf8Length(in, i);
+            if (n == 0) return false;
+            i += n;
         }
     }
 
@@ -203,12 +200,11 @@ final class CompactJson {
                 pos = i + 1;
                 return true;
             }
+            // skip stops only at a byte that is not plain: here a backslash, a control or non-ASCII.
             if (b == '\\') {
                 int n = printedEscape(in, i);
                 if (n == 0) return false;
                 i += n;
-            } else if (b >= 0x20) {
-                i++;
             } else if (b >= 0) {
                 return false; // a raw control character: invalid JSON
             } else {

@@ -169,7 +169,8 @@ final class Json {
         int i = start;
         boolean ascii = true;
         while (true) {
-            // Word by word over plain ASCII; any byte worth a look stops it and goes one by one below.
+            // Word by word over plain ASCII, to the first byte that is not: a quote, a backslash, a control or
+            // non-ASCII.
             i = PlainAscii.skip(in, i);
             if (i >= in.length) break;
             int b = in[i];
@@ -177,15 +178,11 @@ final class Json {
                 pos = i + 1;
                 return new String(in, start, i - start, ascii ? StandardCharsets.ISO_8859_1 : StandardCharsets.UTF_8);
             }
-            if (b == '\\' || (b >= 0 && b < 0x20)) break;
-            if (b >= 0) {
-                i++;
-            } else {
-                int n = utf8Length(in, i);
-                if (n == 0) break;
-                ascii = false;
-                i += n;
-            }
+            if (b >= 0) break; // a backslash or a control
+            int n = utf8Length(in, i);
+            if (n == 0) break;
+            ascii = false;
+            i += n;
         }
         // Keep the clean prefix (it decodes as it would char by char) and go on slowly from the first hard byte.
         StringBuilder chars = slowChars();
