@@ -2,6 +2,7 @@ package dev.iggysink.adapters.format;
 
 import static dev.iggysink.adapters.format.Fixtures.SEED_LINE;
 import static dev.iggysink.adapters.format.Fixtures.SEED_PAYLOAD;
+import static dev.iggysink.adapters.format.Fixtures.SEED_TIME;
 import static dev.iggysink.adapters.format.Fixtures.codec;
 import static dev.iggysink.adapters.format.Fixtures.fileOf;
 import static dev.iggysink.adapters.format.Fixtures.jsonLines;
@@ -19,7 +20,10 @@ import dev.iggysink.application.settings.Compression;
 import dev.iggysink.application.settings.OutputFormat;
 import dev.iggysink.application.settings.PayloadSchema;
 import dev.iggysink.domain.message.HeaderKind;
+import dev.iggysink.domain.message.MessageId;
+import dev.iggysink.domain.message.PartitionRef;
 import dev.iggysink.domain.message.RecordHeader;
+import dev.iggysink.domain.message.SinkRecord;
 import java.io.ByteArrayInputStream;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -65,6 +69,40 @@ class RecordCodecsTest {
         assertThat(codec(PayloadSchema.JSON, output(OutputFormat.JSON_ARRAY, Compression.NONE, true, false))
                 .newFile().finish().toByteArray()).asString().isEqualTo("[]");
         assertThat(SEED.newFile().finish().toByteArray()).isEmpty();
+    }
+
+    @Test
+    void each_record_of_a_file_carries_its_own_partition_and_second() throws BadRecordException {
+        // The encoder keeps the metadata text of the last partition and second; every change of either must show.
+        PartitionRef logs = new PartitionRef("application_logs", "api_requests", 1);
+        PartitionRef logs2 = new PartitionRef("application_logs", "api_requests", 2);
+        PartitionRef quoted = new PartitionRef("st\"r\u00e9am", "t\\op\u0001ic", 1);
+        long second = SEED_TIME.getEpochSecond() * 1_000_000L;
+        Object[][] records = {
+                {logs, second + 987_654L, "2026-03-16T14:02:31Z"},
+                {logs, second + 1L, "2026-03-16T14:02:31Z"},
+                {logs2, second + 5L, "2026-03-16T14:02:31Z"},
+                {logs2, second + 1_000_000L, "2026-03-16T14:02:32Z"},
+                {logs, second + 1_000_001L, "2026-03-16T14:02:32Z"},
+                {logs, second, "2026-03-16T14:02:31Z"},
+                {quoted, second, "2026-03-16T14:02:31Z"},
+                {new PartitionRef("application_logs", "api_requests", 1), second - 1L, "2026-03-16T14:02:30Z"},
+        };
+        FileEncoder file = SEED.newFile();
+        StringBuilder expected = new StringBuilder();
+        long offset = 7;
+        for (Object[] r : records) {
+            PartitionRef p = (PartitionRef) r[0];
+            file.append(SEED.decode(new SinkRecord(p, offset, (long) r[1], (long) r[1], MessageId.ZERO, List.of(),
+                    SEED_PAYLOAD.getBytes(StandardCharsets.UTF_8))));
+            String stream = p == quoted ? "\"st\\\"r\u00e9am\"" : "\"" + p.stream() + "\"";
+            String topic = p == quoted ? "\"t\\\\op\\u0001ic\"" : "\"" + p.topic() + "\"";
+            expected.append("{\"offset\":").append(offset++).append(",\"timestamp\":\"").append(r[2])
+                    .append("\",\"stream\":").append(stream).append(",\"topic\":").append(topic)
+                    .append(",\"partition_id\":").append(p.partitionId()).append(",\"payload\":")
+                    .append(SEED_PAYLOAD).append("}\n");
+        }
+        assertThat(new String(file.finish().toByteArray(), StandardCharsets.UTF_8)).isEqualTo(expected.toString());
     }
 
     @Test
