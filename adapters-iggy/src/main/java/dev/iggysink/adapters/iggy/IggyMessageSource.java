@@ -16,6 +16,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalLong;
+import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -33,6 +34,12 @@ import org.slf4j.LoggerFactory;
  * membership gone (5006) closes the client without waiting for it, builds a new one, logs in, re-joins and increases
  * {@link #sessionEpoch()}; that call still fails with a retryable {@link SourceException} and the next one runs on
  * the new session. When the rebuild itself fails, later calls retry it no sooner than a capped exponential backoff.
+ *
+ * <p>{@link #startPoll} sends a poll and returns; its answer is read when awaited, so the consumer encodes meanwhile
+ * without a thread of its own for the poll (docs/adr/0012-polls-ahead-sent-by-the-consumer.md). Still one request at
+ * a time on the connection: any other call first waits for that answer (without taking it), as the sink has never
+ * relied on the server answering pipelined requests. An answer awaited after the session was rebuilt belongs to the
+ * old one: the poll is sent again on the new one, and its batch carries the new epoch.
  *
  * <p>Thread-safety: public methods are synchronized so {@link #close()} from a shutdown thread is safe; one loop is
  * expected to drive the rest.
@@ -57,6 +64,9 @@ public final class IggyMessageSource implements MessageSource {
     private final Map<Integer, Long> lastStored = new HashMap<>();
 
     private IggyConnection session;
+    /** The answer of the poll last started by {@link #startPoll} while it may still be out, and its connection. */
+    private CompletableFuture<?> outstanding;
+    private IggyConnection outstandingOn;
     private boolean everEstablished;
     private boolean closed;
     private volatile long epoch;
@@ -120,6 +130,68 @@ public final class IggyMessageSource implements MessageSource {
     }
 
     @Override
+    public synchronized PendingPoll startPoll(PartitionRef partition, long fromOffset, int maxRecords)
+            throws SourceException {
+        requireOurs(partition);
+        if (fromOffset < 0) throw new IllegalArgumentException("fromOffset must be >= 0, was " + fromOffset);
+        if (maxRecords <= 0) throw new IllegalArgumentException("maxRecords must be > 0, was " + maxRecords);
+        ensureOpen();
+        IggyConnection c = session != null ? session : establish();
+        readOutstanding(c);
+        long epochNow = epoch;
+        String what = "poll " + partition + " from offset " + fromOffset;
+        CompletableFuture<PolledRecords> answer;
+        try {
+            answer = c.poll(partition, group, fromOffset, maxRecords);
+        } catch (RuntimeException e) {
+            SourceException failed = translate(e, what);
+            return () -> {
+                synchronized (this) {
+                    if (failed instanceof SessionLostException lost) throw onSessionLost(c, lost);
+                    throw failed;
+                }
+            };
+        }
+        outstanding = answer;
+        outstandingOn = c;
+        return () -> finishPoll(c, epochNow, partition, fromOffset, maxRecords, answer, what);
+    }
+
+    private synchronized Batch finishPoll(IggyConnection c, long epochNow, PartitionRef partition, long fromOffset,
+                                          int maxRecords, CompletableFuture<PolledRecords> answer, String what)
+            throws SourceException {
+        if (outstanding == answer) outstanding = null;
+        if (c != session || epochNow != epoch) {
+            // The session was rebuilt meanwhile: that answer belongs to the old one. Ask the new one.
+            answer.cancel(false);
+            return poll(partition, fromOffset, maxRecords);
+        }
+        try {
+            return answered(c, epochNow, partition, fromOffset, awaitAnswer(answer, what));
+        } catch (SessionLostException e) {
+            throw onSessionLost(c, e);
+        }
+    }
+
+    /**
+     * Waits for the answer of a poll started and not yet awaited, without taking it: one request at a time on the
+     * connection, as without {@link #startPoll}. Its failure, if any, is its awaiter's.
+     */
+    private void readOutstanding(IggyConnection c) {
+        CompletableFuture<?> f = outstanding;
+        if (f == null) return;
+        outstanding = null; // the poll's awaiter holds its own reference
+        if (outstandingOn != c || f.isDone()) return;
+        try {
+            f.get(callTimeout.toNanos(), TimeUnit.NANOSECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (ExecutionException | TimeoutException | CancellationException e) {
+            // reported to whoever awaits the poll
+        }
+    }
+
+    @Override
     public synchronized void commit(PartitionRef partition, long offset) throws SourceException {
         requireOurs(partition);
         if (offset < 0) throw new IllegalArgumentException("offset must be >= 0, was " + offset);
@@ -165,6 +237,7 @@ public final class IggyMessageSource implements MessageSource {
         IggyConnection c = session;
         session = null;
         if (c == null) return;
+        readOutstanding(c);
         try {
             await(() -> c.leaveGroup(stream, topic, group), "leave consumer group '" + group + "'");
             LOG.info("Left consumer group '{}' on {}/{}", group, stream, topic);
@@ -185,8 +258,13 @@ public final class IggyMessageSource implements MessageSource {
 
     private Batch pollOn(IggyConnection c, PartitionRef p, long from, int max) throws SourceException {
         long epochNow = epoch;
-        int id = p.partitionId();
         PolledRecords r = await(() -> c.poll(p, group, from, max), "poll " + p + " from offset " + from);
+        return answered(c, epochNow, p, from, r);
+    }
+
+    private Batch answered(IggyConnection c, long epochNow, PartitionRef p, long from, PolledRecords r)
+            throws SourceException {
+        int id = p.partitionId();
         List<SinkRecord> polled = r.records();
         long reportedId = r.partitionId();
         long current = r.currentOffset();
@@ -258,6 +336,7 @@ public final class IggyMessageSource implements MessageSource {
     private <T> T withSession(SessionCall<T> call) throws SourceException {
         ensureOpen();
         IggyConnection c = session != null ? session : establish();
+        readOutstanding(c);
         try {
             return call.run(c);
         } catch (SessionLostException e) {
@@ -377,6 +456,10 @@ public final class IggyMessageSource implements MessageSource {
         } catch (RuntimeException e) {
             throw translate(e, what);
         }
+        return awaitAnswer(future, what);
+    }
+
+    private <T> T awaitAnswer(CompletableFuture<T> future, String what) throws SourceException {
         try {
             return future.get(callTimeout.toNanos(), TimeUnit.NANOSECONDS);
         } catch (TimeoutException e) {

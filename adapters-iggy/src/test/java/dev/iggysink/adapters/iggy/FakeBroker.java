@@ -39,7 +39,7 @@ final class FakeBroker {
     final List<Conn> connections = new ArrayList<>();
     /** Join order; each member's owned partitions. */
     final Map<Conn, Set<Integer>> members = new LinkedHashMap<>();
-    final List<String> calls = new ArrayList<>();
+    final List<String> calls = new java.util.concurrent.CopyOnWriteArrayList<>();
     private final Map<String, Deque<Supplier<CompletableFuture<?>>>> faults = new HashMap<>();
 
     FakeBroker(String stream, String topic, int partitionCount) {
@@ -67,6 +67,17 @@ final class FakeBroker {
             p.add(new SinkRecord(ref, offset, 1_700_000_000_000_000L + offset, 0, new MessageId(0, offset + 1),
                     List.of(), bytes));
         }
+    }
+
+    /** Calls made while a gated answer was still out on the same connection (two requests in flight). */
+    final List<String> sentWhileAnswerOut = new java.util.concurrent.CopyOnWriteArrayList<>();
+    private final Map<String, CompletableFuture<Void>> gates = new java.util.concurrent.ConcurrentHashMap<>();
+
+    /** The next call of {@code op} is answered as usual, but only once the returned gate is completed. */
+    CompletableFuture<Void> gateNext(String op) {
+        CompletableFuture<Void> gate = new CompletableFuture<>();
+        gates.put(op, gate);
+        return gate;
     }
 
     void hangNext(String op) {
@@ -111,7 +122,21 @@ final class FakeBroker {
         boolean loggedIn;
         boolean closed;
 
+        /** The answer of a gated call, while it is out. */
+        private volatile CompletableFuture<?> answerOut;
+
         private <T> CompletableFuture<T> op(String name, Supplier<T> body) {
+            CompletableFuture<?> out = answerOut;
+            if (out != null && !out.isDone()) sentWhileAnswerOut.add(name);
+            CompletableFuture<Void> gate = gates.remove(name);
+            CompletableFuture<T> answer = answer(name, body);
+            if (gate == null) return answer;
+            CompletableFuture<T> gated = gate.thenCompose(v -> answer);
+            answerOut = gated;
+            return gated;
+        }
+
+        private <T> CompletableFuture<T> answer(String name, Supplier<T> body) {
             calls.add(name);
             Deque<Supplier<CompletableFuture<?>>> q = faults.get(name);
             if (q != null && !q.isEmpty()) {

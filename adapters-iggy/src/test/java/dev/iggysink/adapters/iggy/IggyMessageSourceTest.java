@@ -3,8 +3,10 @@ package dev.iggysink.adapters.iggy;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
+import static org.awaitility.Awaitility.await;
 
 import dev.iggysink.application.port.out.Batch;
+import dev.iggysink.application.port.out.MessageSource;
 import dev.iggysink.application.port.out.PartitionRevokedException;
 import dev.iggysink.application.port.out.SourceException;
 import dev.iggysink.application.settings.Secret;
@@ -13,6 +15,7 @@ import dev.iggysink.domain.message.SinkRecord;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.OptionalLong;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 
@@ -24,7 +27,11 @@ class IggyMessageSourceTest {
     private final PartitionRef p1 = new PartitionRef("orders", "created", 1);
 
     private IggyMessageSource source(IggySettings settings) {
-        return new IggyMessageSource(settings, "orders", "created", "sink-group", TIMEOUT, broker.factory(),
+        return source(settings, TIMEOUT);
+    }
+
+    private IggyMessageSource source(IggySettings settings, Duration callTimeout) {
+        return new IggyMessageSource(settings, "orders", "created", "sink-group", callTimeout, broker.factory(),
                 clock::get);
     }
 
@@ -280,6 +287,80 @@ class IggyMessageSourceTest {
             Batch b = s.poll(p1, 0, 10);
             assertThat(b.sessionEpoch()).isEqualTo(1);
             assertThat(b.records()).hasSize(2);
+        }
+    }
+
+    @Test
+    void a_call_made_while_a_started_poll_is_unanswered_waits_for_that_answer_and_leaves_it_to_the_poll()
+            throws Exception {
+        broker.append(1, "a", "b", "c");
+        try (IggyMessageSource s = source(settings(broker.password), Duration.ofSeconds(30))) {
+            s.connect();
+            CompletableFuture<Void> gate = broker.gateNext("poll");
+            MessageSource.PendingPoll pending = s.startPoll(p1, 1, 10);
+
+            // One request at a time on the connection, as without startPoll: the read of the committed offset is
+            // sent only after the poll's answer came.
+            CompletableFuture<OptionalLong> committed = new CompletableFuture<>();
+            Thread reader = new Thread(() -> {
+                try {
+                    committed.complete(s.committedOffset(p1));
+                } catch (Throwable t) {
+                    committed.completeExceptionally(t);
+                }
+            });
+            reader.start();
+            await().atMost(Duration.ofSeconds(10)).until(() -> reader.getState() == Thread.State.TIMED_WAITING
+                    || reader.getState() == Thread.State.TERMINATED);
+            gate.complete(null);
+            reader.join(10_000);
+
+            assertThat(broker.sentWhileAnswerOut).isEmpty();
+            assertThat(committed.get()).isEmpty();
+            Batch b = pending.await();
+            assertThat(b.records()).extracting(SinkRecord::offset).containsExactly(1L, 2L);
+            assertThat(b.currentOffset()).isEqualTo(2);
+            assertThat(b.sessionEpoch()).isZero();
+        }
+    }
+
+    @Test
+    void a_started_poll_without_answer_times_out_when_awaited_and_rebuilds_the_session() throws Exception {
+        broker.append(1, "a", "b");
+        try (IggyMessageSource s = source()) {
+            s.connect();
+            broker.hangNext("poll");
+            MessageSource.PendingPoll pending = s.startPoll(p1, 0, 10);
+
+            SourceException e = catchThrowableOfType(SourceException.class, pending::await);
+            assertThat(e.retryable()).isTrue();
+            assertThat(e.getMessage()).contains("no answer").contains("reconnected");
+            assertThat(s.sessionEpoch()).isEqualTo(1);
+            assertThat(broker.connections.get(0).closed).isTrue();
+            Batch b = s.startPoll(p1, 0, 10).await();
+            assertThat(b.sessionEpoch()).isEqualTo(1);
+            assertThat(b.records()).hasSize(2);
+        }
+    }
+
+    @Test
+    void a_started_poll_whose_session_was_rebuilt_before_it_was_awaited_is_asked_again_on_the_new_one()
+            throws Exception {
+        broker.append(1, "a", "b");
+        broker.append(0, "x");
+        try (IggyMessageSource s = source()) {
+            s.connect();
+            MessageSource.PendingPoll pending = s.startPoll(p1, 0, 10);
+            broker.failNext("poll", 5006); // the next poll finds the membership gone: a new session
+            assertThat(catchThrowableOfType(SourceException.class, () -> s.poll(p0, 0, 10)).retryable()).isTrue();
+            assertThat(s.sessionEpoch()).isEqualTo(1);
+
+            Batch b = pending.await();
+
+            assertThat(b.sessionEpoch()).as("answered in the new session, so the caller resyncs").isEqualTo(1);
+            assertThat(b.records()).extracting(SinkRecord::offset).containsExactly(0L, 1L);
+            assertThat(broker.connections).hasSize(2);
+            assertThat(broker.calls.stream().filter("poll"::equals).count()).as("asked again").isEqualTo(3);
         }
     }
 

@@ -14,13 +14,16 @@ import java.util.concurrent.Future;
 import java.util.function.Predicate;
 
 /**
- * The polls of one consumer loop, sized to the memory budget, with one poll started ahead on a thread of its own
- * while the current batch is encoded. The poll ahead is a guess: it is used only if the partition's position and
+ * The polls of one consumer loop, sized to the memory budget, with one poll started ahead while the current batch is
+ * encoded: sent by the source and awaited when needed ({@link MessageSource#startPoll}), or, when the source cannot do
+ * that, run on a thread of its own. The poll ahead is a guess: it is used only if the partition's position and
  * generation did not move meanwhile (a bad record, a revocation, a restart), else dropped. The source must allow the
  * two threads (the loop's {@link SerializedSource} does).
  */
 final class Fetcher implements AutoCloseable {
-    private record Ahead(PartitionWriter writer, long from, long generation, Future<Batch> batch) {
+    /** A poll ahead: on the fetch thread ({@code batch}), or sent by the source and awaited here ({@code pending}). */
+    private record Ahead(PartitionWriter writer, long from, long generation, Future<Batch> batch,
+                         MessageSource.PendingPoll pending) {
     }
 
     private final MessageSource source;
@@ -63,7 +66,10 @@ final class Fetcher implements AutoCloseable {
         if (a != null) {
             boolean valid = a.writer() == w && a.from() == w.position() && a.generation() == w.generation()
                     && w.owned();
-            try {
+            if (a.pending() != null) {
+                // One not used is dropped: the source reads its answer before it sends anything else.
+                if (valid) return a.pending().await();
+            } else try {
                 Batch b = a.batch().get();
                 if (valid) return b;
             } catch (ExecutionException e) {
@@ -79,7 +85,17 @@ final class Fetcher implements AutoCloseable {
         if (ahead != null || budget.exhausted()) return;
         int size = pollSize(unencodedBytes);
         PartitionRef partition = next.partition();
-        ahead = new Ahead(next, from, next.generation(), thread.submit(() -> source.poll(partition, from, size)));
+        MessageSource.PendingPoll pending;
+        try {
+            pending = source.startPoll(partition, from, size);
+        } catch (SourceException e) {
+            pending = () -> {
+                throw e;
+            };
+        }
+        ahead = pending != null ? new Ahead(next, from, next.generation(), null, pending)
+                : new Ahead(next, from, next.generation(), thread.submit(() -> source.poll(partition, from, size)),
+                null);
     }
 
     boolean hasAhead() {

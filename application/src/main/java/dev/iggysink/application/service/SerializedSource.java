@@ -9,7 +9,8 @@ import java.util.OptionalLong;
 
 /**
  * Lets the consumer loop and its prefetch thread share one {@link MessageSource} (which is not thread-safe): one
- * call at a time, in the order they arrive. A commit issued while a prefetch poll runs simply waits for it.
+ * call at a time, in the order they arrive. A commit issued while a prefetch poll runs simply waits for it. A poll
+ * started without waiting ({@link #startPoll}) holds the lock only while it is sent and while it is awaited.
  */
 final class SerializedSource implements MessageSource {
     private final MessageSource source;
@@ -36,6 +37,18 @@ final class SerializedSource implements MessageSource {
     @Override
     public synchronized Batch poll(PartitionRef partition, long fromOffset, int maxRecords) throws SourceException {
         return source.poll(partition, fromOffset, maxRecords);
+    }
+
+    @Override
+    public synchronized PendingPoll startPoll(PartitionRef partition, long fromOffset, int maxRecords)
+            throws SourceException {
+        PendingPoll pending = source.startPoll(partition, fromOffset, maxRecords);
+        if (pending == null) return null;
+        return () -> {
+            synchronized (this) {
+                return pending.await();
+            }
+        };
     }
 
     @Override

@@ -52,6 +52,7 @@ public final class ScriptedMessageSource implements MessageSource {
     private volatile long epoch;
     private volatile boolean closed;
     private volatile SourceException connectFailure;
+    private volatile boolean pollsWithoutWaiting;
 
     /** The topic and its consumer group, shared by every member of the group. */
     private static final class Shared {
@@ -251,8 +252,30 @@ public final class ScriptedMessageSource implements MessageSource {
         return stored(partition.partitionId());
     }
 
+    /**
+     * From now on {@link #startPoll} returns a poll to await later, as the Iggy adapter does (its thread is the one
+     * that started it; it is answered when awaited); until then it returns null and the caller polls on a thread of
+     * its own.
+     */
+    public ScriptedMessageSource pollWithoutWaiting() {
+        pollsWithoutWaiting = true;
+        return this;
+    }
+
+    @Override
+    public PendingPoll startPoll(PartitionRef partition, long fromOffset, int maxRecords) {
+        if (!pollsWithoutWaiting) return null;
+        requireOurs(partition);
+        String startedBy = Thread.currentThread().getName();
+        return () -> poll(partition, fromOffset, maxRecords, startedBy);
+    }
+
     @Override
     public Batch poll(PartitionRef partition, long fromOffset, int maxRecords) throws SourceException {
+        return poll(partition, fromOffset, maxRecords, Thread.currentThread().getName());
+    }
+
+    private Batch poll(PartitionRef partition, long fromOffset, int maxRecords, String thread) throws SourceException {
         requireOurs(partition);
         if (fromOffset < 0) throw new IllegalArgumentException("fromOffset must be >= 0, was " + fromOffset);
         if (maxRecords <= 0) throw new IllegalArgumentException("maxRecords must be > 0, was " + maxRecords);
@@ -270,7 +293,7 @@ public final class ScriptedMessageSource implements MessageSource {
             for (long o = fromOffset; o < list.size() && out.size() < maxRecords; o++) out.add(list.get((int) o));
             if (!out.isEmpty()) {
                 shared.lastPolled.put(id, out.get(out.size() - 1).offset());
-                pollThreads.add(Thread.currentThread().getName());
+                pollThreads.add(thread);
             }
             return new Batch(partition, true, epoch, list.size() - 1, out);
         }

@@ -13,7 +13,7 @@ class ScriptedMessageSourceContractTest extends MessageSourceContract {
 
     @Override
     protected Topic createTopic(int partitions) {
-        ScriptedMessageSource first = new ScriptedMessageSource("contract", "events", partitions);
+        ScriptedMessageSource first = new ScriptedMessageSource("contract", "events", partitions).pollWithoutWaiting();
         return new Topic() {
             private boolean firstHandedOut;
 
@@ -33,7 +33,7 @@ class ScriptedMessageSourceContractTest extends MessageSourceContract {
                     firstHandedOut = true;
                     return first;
                 }
-                return first.newMember();
+                return first.newMember().pollWithoutWaiting();
             }
 
             @Override

@@ -350,6 +350,34 @@ class DeliveryHardeningTest {
                 .isGreaterThanOrEqualTo(threads.size() * 3L / 4);
     }
 
+    @Test
+    void a_source_that_polls_without_waiting_has_its_polls_started_by_the_consumer_and_every_record_written_once() {
+        source.pollWithoutWaiting();
+        for (int p = 0; p < 3; p++) source.append(p, 2_000, i -> "r" + i);
+        start(TestSettings.countRotation(stream, 500));
+
+        await().atMost(WAIT).until(() -> source.stored(0).orElse(-1) == 1999 && source.stored(1).orElse(-1) == 1999
+                && source.stored(2).orElse(-1) == 1999);
+        assertThat(source.pollThreads()).isNotEmpty().allMatch(t -> t.startsWith("consume-"));
+        // Each partition's objects cover its offsets 0..1999 once: the key names the first and last offset.
+        java.util.Map<Integer, java.util.TreeMap<Long, Long>> ranges = new java.util.HashMap<>();
+        for (String key : store.objects().keySet()) {
+            String[] parts = key.substring(key.lastIndexOf('/') + 1, key.indexOf('.', key.lastIndexOf('/')))
+                    .split("-");
+            ranges.computeIfAbsent(Integer.parseInt(parts[0]), k -> new java.util.TreeMap<>())
+                    .put(Long.parseLong(parts[1]), Long.parseLong(parts[2]));
+        }
+        assertThat(ranges).containsOnlyKeys(0, 1, 2);
+        for (java.util.TreeMap<Long, Long> r : ranges.values()) {
+            long next = 0;
+            for (java.util.Map.Entry<Long, Long> e : r.entrySet()) {
+                assertThat(e.getKey()).isEqualTo(next);
+                next = e.getValue() + 1;
+            }
+            assertThat(next).isEqualTo(2000);
+        }
+    }
+
     // --- 7. smaller ones ---------------------------------------------------------------------------------------
 
     @Test

@@ -30,6 +30,21 @@ public interface MessageSource extends AutoCloseable {
     Batch poll(PartitionRef partition, long fromOffset, int maxRecords) throws SourceException;
 
     /**
+     * Sends the request of {@link #poll} and returns at once; {@link PendingPoll#await} gives what {@code poll} would
+     * have, in the same thread that started it. At most one poll is pending at a time, and it must be awaited before
+     * the next call that talks to Iggy. Null when the source cannot poll without waiting: then the caller polls on a
+     * thread of its own.
+     */
+    default PendingPoll startPoll(PartitionRef partition, long fromOffset, int maxRecords) throws SourceException {
+        return null;
+    }
+
+    /** A poll under way (see {@link #startPoll}). */
+    interface PendingPoll {
+        Batch await() throws SourceException;
+    }
+
+    /**
      * Stores {@code offset} (the last offset made durable) as the group's offset for the partition. Callers never
      * pass a smaller offset than before; implementations ignore one that is not larger than what they stored.
      *

@@ -209,6 +209,45 @@ public abstract class MessageSourceContract {
         assertThat(member.committedOffset(p)).isEmpty();
     }
 
+    @Test
+    @Order(15)
+    void a_poll_started_ahead_answers_as_a_poll_even_when_other_calls_came_before_its_answer_was_read()
+            throws Exception {
+        Topic t = topic(2);
+        t.produce(0, payloads(0, 5));
+        t.produce(1, payloads(1, 10));
+        MessageSource member = t.newMember();
+
+        MessageSource.PendingPoll pending = member.startPoll(t.partition(1), 3, 4);
+        // Calls made before the answer is read go through, and none of them takes that answer.
+        Batch other = member.poll(t.partition(0), 0, 10);
+        OptionalLong committed = member.committedOffset(t.partition(1));
+        member.commit(t.partition(0), other.records().get(other.records().size() - 1).offset());
+        Batch started = pending != null ? pending.await() : member.poll(t.partition(1), 3, 4);
+
+        assertThat(pending).as("this source starts polls without waiting").isNotNull();
+        assertThat(committed).isEmpty();
+        assertThat(other.records()).isNotEmpty();
+        long expectedOther = 0;
+        for (SinkRecord r : other.records()) {
+            assertThat(r.partition()).isEqualTo(t.partition(0));
+            assertThat(r.offset()).isEqualTo(expectedOther++);
+        }
+        assertThat(started.owned()).isTrue();
+        assertThat(started.partition()).isEqualTo(t.partition(1));
+        assertThat(started.currentOffset()).isEqualTo(9);
+        assertThat(started.sessionEpoch()).isEqualTo(member.sessionEpoch());
+        assertThat(started.records()).isNotEmpty().hasSizeLessThanOrEqualTo(4);
+        long expected = 3;
+        for (SinkRecord r : started.records()) {
+            assertThat(r.partition()).isEqualTo(t.partition(1));
+            assertThat(r.offset()).isEqualTo(expected);
+            assertThat(r.payload()).isEqualTo(payloads(1, 10).get((int) expected));
+            expected++;
+        }
+        assertThat(member.committedOffset(t.partition(0))).hasValue(expectedOther - 1);
+    }
+
     // ---- commits ---------------------------------------------------------------------------------------------
 
     @Test
