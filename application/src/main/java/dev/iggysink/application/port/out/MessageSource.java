@@ -31,9 +31,9 @@ public interface MessageSource extends AutoCloseable {
 
     /**
      * Sends the request of {@link #poll} and returns at once; {@link PendingPoll#await} gives what {@code poll} would
-     * have, in the same thread that started it. At most one poll is pending at a time, and it must be awaited before
-     * the next call that talks to Iggy. Null when the source cannot poll without waiting: then the caller polls on a
-     * thread of its own.
+     * have. One poll pending at a time: other calls may come before it is awaited (the source keeps its answer for
+     * {@code await}), and one never awaited is simply dropped. Null when the source cannot poll without waiting: then
+     * the caller polls on a thread of its own.
      */
     default PendingPoll startPoll(PartitionRef partition, long fromOffset, int maxRecords) throws SourceException {
         return null;

@@ -117,11 +117,16 @@ public abstract class MessageSourceContract {
         assertThat(batch.partition()).isEqualTo(t.partition(1));
         assertThat(batch.currentOffset()).as("the highest offset stored in the partition").isEqualTo(9);
         assertThat(batch.records()).isNotEmpty().hasSizeLessThanOrEqualTo(4);
-        long expected = 3;
+        assertConsecutiveFrom(batch, t.partition(1), 3, payloads(1, 10));
+    }
+
+    /** The batch's records are {@code partition}'s from offset {@code first} on, one after the other, intact. */
+    private static void assertConsecutiveFrom(Batch batch, PartitionRef partition, long first, List<byte[]> sent) {
+        long expected = first;
         for (SinkRecord r : batch.records()) {
             assertThat(r.offset()).isEqualTo(expected);
-            assertThat(r.partition()).isEqualTo(t.partition(1));
-            assertThat(r.payload()).isEqualTo(payloads(1, 10).get((int) expected));
+            assertThat(r.partition()).isEqualTo(partition);
+            assertThat(r.payload()).isEqualTo(sent.get((int) expected));
             expected++;
         }
     }
@@ -228,24 +233,14 @@ public abstract class MessageSourceContract {
         assertThat(pending).as("this source starts polls without waiting").isNotNull();
         assertThat(committed).isEmpty();
         assertThat(other.records()).isNotEmpty();
-        long expectedOther = 0;
-        for (SinkRecord r : other.records()) {
-            assertThat(r.partition()).isEqualTo(t.partition(0));
-            assertThat(r.offset()).isEqualTo(expectedOther++);
-        }
+        assertConsecutiveFrom(other, t.partition(0), 0, payloads(0, 5));
         assertThat(started.owned()).isTrue();
         assertThat(started.partition()).isEqualTo(t.partition(1));
         assertThat(started.currentOffset()).isEqualTo(9);
         assertThat(started.sessionEpoch()).isEqualTo(member.sessionEpoch());
         assertThat(started.records()).isNotEmpty().hasSizeLessThanOrEqualTo(4);
-        long expected = 3;
-        for (SinkRecord r : started.records()) {
-            assertThat(r.partition()).isEqualTo(t.partition(1));
-            assertThat(r.offset()).isEqualTo(expected);
-            assertThat(r.payload()).isEqualTo(payloads(1, 10).get((int) expected));
-            expected++;
-        }
-        assertThat(member.committedOffset(t.partition(0))).hasValue(expectedOther - 1);
+        assertConsecutiveFrom(started, t.partition(1), 3, payloads(1, 10));
+        assertThat(member.committedOffset(t.partition(0))).hasValue(other.records().size() - 1L);
     }
 
     // ---- commits ---------------------------------------------------------------------------------------------
