@@ -123,38 +123,33 @@ public final class IggyMessageSource implements MessageSource {
 
     @Override
     public synchronized Batch poll(PartitionRef partition, long fromOffset, int maxRecords) throws SourceException {
-        requireOurs(partition);
-        if (fromOffset < 0) throw new IllegalArgumentException("fromOffset must be >= 0, was " + fromOffset);
-        if (maxRecords <= 0) throw new IllegalArgumentException("maxRecords must be > 0, was " + maxRecords);
+        checkPoll(partition, fromOffset, maxRecords);
         return withSession(c -> pollOn(c, partition, fromOffset, maxRecords));
     }
 
     @Override
     public synchronized PendingPoll startPoll(PartitionRef partition, long fromOffset, int maxRecords)
             throws SourceException {
+        checkPoll(partition, fromOffset, maxRecords);
+        return withSession(c -> {
+            long epochNow = epoch;
+            String what = "poll " + partition + " from offset " + fromOffset;
+            CompletableFuture<PolledRecords> answer;
+            try {
+                answer = c.poll(partition, group, fromOffset, maxRecords);
+            } catch (RuntimeException e) {
+                throw translate(e, what);
+            }
+            outstanding = answer;
+            outstandingOn = c;
+            return () -> finishPoll(c, epochNow, partition, fromOffset, maxRecords, answer, what);
+        });
+    }
+
+    private void checkPoll(PartitionRef partition, long fromOffset, int maxRecords) {
         requireOurs(partition);
         if (fromOffset < 0) throw new IllegalArgumentException("fromOffset must be >= 0, was " + fromOffset);
         if (maxRecords <= 0) throw new IllegalArgumentException("maxRecords must be > 0, was " + maxRecords);
-        ensureOpen();
-        IggyConnection c = session != null ? session : establish();
-        readOutstanding(c);
-        long epochNow = epoch;
-        String what = "poll " + partition + " from offset " + fromOffset;
-        CompletableFuture<PolledRecords> answer;
-        try {
-            answer = c.poll(partition, group, fromOffset, maxRecords);
-        } catch (RuntimeException e) {
-            SourceException failed = translate(e, what);
-            return () -> {
-                synchronized (this) {
-                    if (failed instanceof SessionLostException lost) throw onSessionLost(c, lost);
-                    throw failed;
-                }
-            };
-        }
-        outstanding = answer;
-        outstandingOn = c;
-        return () -> finishPoll(c, epochNow, partition, fromOffset, maxRecords, answer, what);
     }
 
     private synchronized Batch finishPoll(IggyConnection c, long epochNow, PartitionRef partition, long fromOffset,
