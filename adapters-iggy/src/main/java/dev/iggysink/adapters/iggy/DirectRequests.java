@@ -23,12 +23,13 @@ import io.netty.channel.ChannelPromise;
  * megabyte of answer (docs/adr/0011-polls-past-the-client-channel-pool.md).
  *
  * <p>How an answer finds its request: the server answers a connection's requests one at a time, in the order they
- * arrive (checked by the conformance suite, {@code RawFrameConformanceIT}, against a real server too). Every message
- * written on the channel is one request, the client's as well (its login replay included). This handler sits
- * between the framer and the client's response handler and sees, on the event loop, every write in the order it
- * goes out: a request of the sink is noted with its future, any other write as the client's. Each answer goes to
- * the oldest note: the sink's future, or on to the client's handler, whose own queue then holds exactly the client's
- * requests, in order. Confined to the channel's event loop, so no lock.
+ * arrive (its connection loop reads, handles and answers one request before it reads the next; the conformance suite's
+ * {@code RawFrameConformanceIT} checks it, and runs against a real server with {@code IGGY_TCP_ADDRESS}). Every
+ * message written on the channel is one request, the client's as well (its login replay included). This handler sits
+ * between the framer and the client's response handler and sees, on the event loop, every write in the order it goes
+ * out: a request of the sink is noted with its future, any other write as the client's. Each answer goes to the oldest
+ * note: the sink's future, or on to the client's handler, whose own queue then holds exactly the client's requests, in
+ * order. Confined to the channel's event loop, so no lock.
  */
 final class DirectRequests extends ChannelDuplexHandler {
     /** The note for a request of the client's: its answer goes on down the pipeline. */
