@@ -612,7 +612,7 @@ public final class EndToEndBench {
                 -- %s --
                   sink:      %,.0f records/s   %.1f MB/s payload   %.1f MB/s objects   %.1f objects/s   (%d objects, %.1f MB, %.2f s; start-up %.2f s before)
                   raw PUT:   %s objects/s   %s MB/s   (%s s)   sink/raw-PUT = %s
-                  2nd half:  %s records/s   sink/raw-PUT = %s   (from the reading with half the records read to the last commit)
+                  2nd half:  %,.0f records/s   sink/raw-PUT = %s   (from the reading with half the records read to the last commit)
                   cpu:       %s us/record (%s s user+system from the first record to the last commit); with start-up %s us/record (%s s); second half %s us/record
                   last record: durable and committed %s ms after the sink had read it (SIGTERM flush: %s)
                   memory:    peak RSS %d MiB; heap used peak %d MiB, live max %d MiB, committed max %d MiB; buffered peak %s MiB, paused: %s
@@ -623,7 +623,7 @@ public final class EndToEndBench {
                 (double) r.get("object_mb"), (double) r.get("sink_seconds"), (double) r.get("sink_startup_s"),
                 r.getOrDefault("raw_put_objects_per_s", "-"), r.getOrDefault("raw_put_mb_per_s", "-"),
                 r.getOrDefault("raw_put_seconds", "-"), r.getOrDefault("sink_vs_raw_put", "-"),
-                r.get("records_per_s_second_half"), r.getOrDefault("sink_vs_raw_put_second_half", "-"),
+                (double) r.get("records_per_s_second_half"), r.getOrDefault("sink_vs_raw_put_second_half", "-"),
                 r.get("cpu_us_per_record"), r.get("cpu_s"), r.get("cpu_total_us_per_record"), r.get("cpu_total_s"),
                 r.get("cpu_second_half_us_per_record"), r.get("time_to_durable_last_ms"), r.get("sigterm_needed"), (long) r.get("peak_rss_mib"),
                 (long) r.get("heap_used_peak_mib"), (long) r.get("heap_live_max_mib"),

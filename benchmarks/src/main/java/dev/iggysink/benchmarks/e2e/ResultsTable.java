@@ -70,8 +70,8 @@ public final class ResultsTable {
                 .anyMatch(r -> !"latency".equals(r.get("scenario")) && !r.get("name").startsWith("scale-"));
         if (throughput) {
                 out.println("== throughput (CPU = sink user+system per record from first record to last commit;"
-                    + " '+startup' from process start; '2nd half' over the run's second half, from the reading with half the"
-                    + " records read to the last commit: raw-PUT ratio and CPU)");
+                    + " '+startup' from process start; '2nd half' over the run's second half, from the reading with"
+                    + " half the records read to the last commit: raw-PUT ratio and CPU)");
             out.printf(Locale.ROOT, head, "scenario", "parts", "uc", "records/s", "MB/s", "vs rawPUT", "2nd half",
                     "CPU us/r", "+startup", "2nd half", "RSS MiB");
             for (Map<String, String> r : rows) {
