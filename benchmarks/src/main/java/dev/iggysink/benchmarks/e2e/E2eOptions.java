@@ -31,6 +31,8 @@ final class E2eOptions {
               --name NAME               scenario label in the output and results file (default: derived)
               --sink-jar PATH           default: bootstrap/target/iggy-s3-sink.jar in this or a parent directory
               --sink-java-opts "..."    extra JVM options of the sink child (also env SINK_JAVA_OPTS)
+              --sink-java PATH          the java command of the sink child (also env SINK_JAVA; default: this
+                                        JVM's own), e.g. to measure the sink on another Java release
               --jfr                     record a JFR profile of the sink child (60 s, settings=profile)
               --results PATH            JSON-lines results file (default bench-results/results.jsonl)
               --no-baseline             skip the raw-PUT baseline
@@ -53,6 +55,7 @@ final class E2eOptions {
     String name;
     String sinkJar;
     final List<String> sinkJavaOpts = new ArrayList<>();
+    String sinkJava;
     boolean jfr;
     String results = "bench-results/results.jsonl";
     boolean baseline = true;
@@ -72,6 +75,8 @@ final class E2eOptions {
         boolean rotationSet = false;
         String env = System.getenv("SINK_JAVA_OPTS");
         if (env != null && !env.isBlank()) o.sinkJavaOpts.addAll(List.of(env.trim().split("\\s+")));
+        String javaEnv = System.getenv("SINK_JAVA");
+        if (javaEnv != null && !javaEnv.isBlank()) o.sinkJava = javaEnv.trim();
         for (int i = 0; i < args.length; i++) {
             String a = args[i];
             switch (a) {
@@ -104,6 +109,7 @@ final class E2eOptions {
                 case "--name" -> o.name = value(args, ++i, a);
                 case "--sink-jar" -> o.sinkJar = value(args, ++i, a);
                 case "--sink-java-opts" -> o.sinkJavaOpts.addAll(List.of(value(args, ++i, a).trim().split("\\s+")));
+                case "--sink-java" -> o.sinkJava = value(args, ++i, a);
                 case "--jfr" -> o.jfr = true;
                 case "--results" -> o.results = value(args, ++i, a);
                 case "--no-baseline" -> o.baseline = false;

@@ -129,6 +129,7 @@ public final class EndToEndBench {
             r.put("buffer_directory", o.bufferDirectory == null ? "default" : o.bufferDirectory);
             r.put("upload_concurrency", o.uploadConcurrency);
             r.put("iggy", iggy.embedded() ? "embedded" : "external");
+            r.put("sink_java", o.sinkJava == null ? "bench JVM's" : o.sinkJava);
             r.put("producer_records_per_s", round(s.producerRate));
             r.put("sink_startup_s", round((s.first - s.launch) / 1e9));
             r.put("sink_seconds", round(sinkSeconds));
@@ -157,13 +158,14 @@ public final class EndToEndBench {
             r.put("paused_seen", s.pausedSeen);
             if (o.baseline && !sizes.isEmpty()) {
                 RawPutBaseline.Result b = RawPutBaseline.run(storage(minio), sizes, o.uploadConcurrency,
-                        "application/octet-stream");
+                        "application/octet-stream", minio.pid());
                 r.put("raw_put_seconds", round(b.seconds()));
                 r.put("raw_put_objects_per_s", round(b.objects() / b.seconds()));
                 r.put("raw_put_mb_per_s", round(b.bytes() / 1e6 / b.seconds()));
                 r.put("sink_vs_raw_put", round(b.seconds() / sinkSeconds));
                 r.put("sink_vs_raw_put_second_half", warmRate > 0 ? round(b.seconds() / (o.messages / warmRate))
                         : -1.0);
+                putCpuBound(r, s, b, sinkSeconds, objectBytes);
             }
             r.put("run_dir", runDir.toString());
             print(r);
@@ -211,8 +213,8 @@ public final class EndToEndBench {
                 Optional.empty(), false, Optional.empty(), Optional.empty());
         Duration timeout = Duration.ofSeconds(o.timeoutSeconds);
         s.launch = System.nanoTime();
-        try (SinkChild sink = SinkChild.start(jar, config, runDir.resolve("sink.log"), runDir.resolve("gc.log"),
-                o.sinkJavaOpts, jfr, adminPort);
+        try (SinkChild sink = SinkChild.start(o.sinkJava, jar, config, runDir.resolve("sink.log"),
+                runDir.resolve("gc.log"), o.sinkJavaOpts, jfr, adminPort);
              IggyGroupOffsets offsets = new IggyGroupOffsets(settings, STREAM, TOPIC, GROUP, Duration.ofSeconds(5))) {
             out.printf("sink pid %d, log %s%n", sink.pid(), runDir.resolve("sink.log"));
             long deadline = s.launch + timeout.toNanos();
@@ -323,8 +325,8 @@ public final class EndToEndBench {
             long cpuStart;
             long cpuEnd;
             double trickleSeconds;
-            try (SinkChild sink = SinkChild.start(jar, config, runDir.resolve("sink.log"), runDir.resolve("gc.log"),
-                    o.sinkJavaOpts, null, adminPort);
+            try (SinkChild sink = SinkChild.start(o.sinkJava, jar, config, runDir.resolve("sink.log"),
+                    runDir.resolve("gc.log"), o.sinkJavaOpts, null, adminPort);
                  IggyGroupOffsets offsets = new IggyGroupOffsets(settings, STREAM, TOPIC, GROUP, Duration.ofSeconds(5));
                  IggyGroupOffsets watch = new IggyGroupOffsets(settings, STREAM, TOPIC, GROUP, Duration.ofSeconds(5));
                  IggyProducer producer = IggyProducer.connect(iggy.host(), iggy.port())) {
@@ -617,6 +619,8 @@ public final class EndToEndBench {
                   last record: durable and committed %s ms after the sink had read it (SIGTERM flush: %s)
                   memory:    peak RSS %d MiB; heap used peak %d MiB, live max %d MiB, committed max %d MiB; buffered peak %s MiB, paused: %s
                   cores:     sink %s + MinIO %s + broker (bench JVM) %s busy of %s
+                  cpu bound: raw PUT kept MinIO %s + client %s cores busy; MinIO used %s ms of CPU per object MB here, %s in raw PUT
+                             this run's CPU allows at most %s of raw PUT (%s of that reached); a sink using no CPU: %s; 0.8 needs the sink at <= %s us/record
                   producer:  %,.0f msg/s; sink exit %s; %s reads of the sink's /status
                 """, r.get("name"), (double) r.get("records_per_s"), (double) r.get("payload_mb_per_s"),
                 (double) r.get("object_mb_per_s"), (double) r.get("objects_per_s"), (int) r.get("objects"),
@@ -630,6 +634,11 @@ public final class EndToEndBench {
                 (long) r.get("heap_committed_max_mib"), r.get("buffered_peak_mib"), r.get("paused_seen"),
                 r.getOrDefault("cores_sink", "-"), r.getOrDefault("cores_minio", "-"),
                 r.getOrDefault("cores_bench_jvm", "-"), r.getOrDefault("cores_machine", "-"),
+                r.getOrDefault("raw_put_cores_minio", "-"), r.getOrDefault("raw_put_cores_client", "-"),
+                r.getOrDefault("minio_cpu_ms_per_mb_sink", "-"), r.getOrDefault("minio_cpu_ms_per_mb_raw_put", "-"),
+                r.getOrDefault("cpu_bound_ratio", "-"), r.getOrDefault("sink_vs_cpu_bound", "-"),
+                r.getOrDefault("cpu_bound_ratio_without_sink", "-"),
+                r.getOrDefault("sink_cpu_us_per_record_for_0_8", "-"),
                 (double) r.get("producer_records_per_s"), r.get("sink_exit"), r.get("status_polls"));
     }
 
@@ -698,6 +707,62 @@ public final class EndToEndBench {
         r.put("cores_bench_jvm", s.selfFirst >= 0 && s.selfEnd >= s.selfFirst
                 ? round((s.selfEnd - s.selfFirst) * tick / seconds) : -1.0);
         r.put("cores_machine", Runtime.getRuntime().availableProcessors());
+    }
+
+    /**
+     * The CPU the run's processes used, against what two (or N) cores give in the raw-PUT baseline's time: MinIO's
+     * cores in the baseline and its CPU per MB in both runs, the best ratio this run's CPU (sink + MinIO + the bench
+     * JVM's broker) allows, the best a sink using no CPU at all could get with this MinIO and broker, and the sink CPU
+     * per record that would leave room for 0.8. Upper bounds: they leave out the kernel's own threads.
+     */
+    private void putCpuBound(Map<String, Object> r, Sample s, RawPutBaseline.Result b, double sinkSeconds,
+                             long objectBytes) {
+        double tick = 1.0 / SinkChild.clockTicksPerSecond();
+        double objectMb = objectBytes / 1e6;
+        boolean baselineKnown = b.minioTicks() >= 0 && b.clientTicks() >= 0;
+        r.put("raw_put_cores_minio", baselineKnown ? round(b.minioTicks() * tick / b.seconds()) : -1.0);
+        r.put("raw_put_cores_client", baselineKnown ? round(b.clientTicks() * tick / b.seconds()) : -1.0);
+        r.put("minio_cpu_ms_per_mb_raw_put", baselineKnown ? round(b.minioTicks() * tick * 1e3 / objectMb) : -1.0);
+        boolean sinkKnown = s.cpuFirst >= 0 && s.cpuEnd >= s.cpuFirst && s.minioFirst >= 0
+                && s.minioEnd >= s.minioFirst && s.selfFirst >= 0 && s.selfEnd >= s.selfFirst;
+        double minioCpu = sinkKnown ? (s.minioEnd - s.minioFirst) * tick : -1;
+        r.put("minio_cpu_ms_per_mb_sink", sinkKnown ? round(minioCpu * 1e3 / objectMb) : -1.0);
+        CpuBound bound = sinkKnown ? cpuBound(b.seconds(), (s.cpuEnd - s.cpuFirst) * tick, minioCpu,
+                (s.selfEnd - s.selfFirst) * tick, Runtime.getRuntime().availableProcessors(), o.messages) : null;
+        r.put("cpu_bound_ratio", bound != null ? round(bound.ratio()) : -1.0);
+        r.put("cpu_bound_ratio_without_sink", bound != null ? round(bound.ratioWithoutSink()) : -1.0);
+        r.put("sink_cpu_us_per_record_for_0_8", bound != null ? round(bound.sinkUsPerRecordFor(0.8)) : -1.0);
+        r.put("sink_vs_cpu_bound", bound != null && bound.ratio() > 0
+                ? round(b.seconds() / sinkSeconds / bound.ratio()) : -1.0);
+    }
+
+    /**
+     * What a run's CPU allows, as raw-PUT ratios: the run cannot take less wall time than its processes' CPU seconds
+     * over the cores (nothing waits and every core is busy), so its ratio is at most {@code baselineSeconds} over
+     * that time.
+     */
+    record CpuBound(double baselineSeconds, double sinkCpu, double minioCpu, double brokerCpu, int cores,
+                    long records) {
+        /** The best ratio the run's CPU (sink + MinIO + broker) allows. */
+        double ratio() {
+            return baselineSeconds / ((sinkCpu + minioCpu + brokerCpu) / cores);
+        }
+
+        /** The best ratio with this MinIO and broker CPU and a sink that used none. */
+        double ratioWithoutSink() {
+            return baselineSeconds / ((minioCpu + brokerCpu) / cores);
+        }
+
+        /** The most sink CPU per record (us) that leaves room for {@code ratio}; negative when none does. */
+        double sinkUsPerRecordFor(double ratio) {
+            double wall = baselineSeconds / ratio;
+            return (wall * cores - minioCpu - brokerCpu) * 1e6 / records;
+        }
+    }
+
+    static CpuBound cpuBound(double baselineSeconds, double sinkCpu, double minioCpu, double brokerCpu, int cores,
+                             long records) {
+        return new CpuBound(baselineSeconds, sinkCpu, minioCpu, brokerCpu, cores, records);
     }
 
     private static double round(double v) {

@@ -9,6 +9,7 @@ import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalLong;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -19,7 +20,11 @@ import java.util.concurrent.Future;
  * {@code concurrency} threads, with the bytes ready in memory before the clock starts.
  */
 final class RawPutBaseline {
-    record Result(int objects, long bytes, long nanos) {
+    /**
+     * What the timed PUTs took; {@code minioTicks} and {@code clientTicks} are the CPU clock ticks (user + system)
+     * MinIO and this JVM (the PUTting client) used over them, -1 when not known.
+     */
+    record Result(int objects, long bytes, long nanos, long minioTicks, long clientTicks) {
         double seconds() {
             return nanos / 1e9;
         }
@@ -28,8 +33,8 @@ final class RawPutBaseline {
     private RawPutBaseline() {
     }
 
-    static Result run(StorageSettings settings, List<Long> sizes, int concurrency, String contentType)
-            throws Exception {
+    static Result run(StorageSettings settings, List<Long> sizes, int concurrency, String contentType,
+                      OptionalLong minioPid) throws Exception {
         // One array per distinct size (files of equal records often have equal sizes), filled with printable bytes.
         Map<Long, byte[]> bodies = new HashMap<>();
         for (long s : sizes) bodies.computeIfAbsent(s, n -> body(Math.toIntExact(n)));
@@ -51,6 +56,8 @@ final class RawPutBaseline {
             for (Future<?> f : warm) f.get();
             List<Future<?>> puts = new ArrayList<>(sizes.size());
             long bytes = 0;
+            long minioStart = minioTicks(minioPid);
+            long clientStart = SinkChild.cpuTicksOf(ProcessHandle.current().pid());
             long start = System.nanoTime();
             for (int i = 0; i < sizes.size(); i++) {
                 FileBytes content = FileBytes.of(bodies.get(sizes.get(i)));
@@ -62,10 +69,22 @@ final class RawPutBaseline {
                 }));
             }
             for (Future<?> f : puts) f.get();
-            return new Result(sizes.size(), bytes, System.nanoTime() - start);
+            long nanos = System.nanoTime() - start;
+            long minioEnd = minioTicks(minioPid);
+            long clientEnd = SinkChild.cpuTicksOf(ProcessHandle.current().pid());
+            return new Result(sizes.size(), bytes, nanos, difference(minioStart, minioEnd),
+                    difference(clientStart, clientEnd));
         } finally {
             pool.shutdownNow();
         }
+    }
+
+    private static long minioTicks(OptionalLong pid) {
+        return pid.isPresent() ? SinkChild.cpuTicksOf(pid.getAsLong()) : -1;
+    }
+
+    private static long difference(long start, long end) {
+        return start >= 0 && end >= start ? end - start : -1;
     }
 
     private static byte[] body(int size) {

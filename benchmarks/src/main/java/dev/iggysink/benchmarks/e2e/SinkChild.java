@@ -34,10 +34,10 @@ final class SinkChild implements AutoCloseable {
         this.status = status;
     }
 
-    static SinkChild start(Path jar, Path config, Path log, Path gcLog, List<String> javaOpts, Path jfr,
+    static SinkChild start(String java, Path jar, Path config, Path log, Path gcLog, List<String> javaOpts, Path jfr,
                            int adminPort) throws IOException {
         List<String> cmd = new ArrayList<>();
-        cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        cmd.add(java != null ? java : Path.of(System.getProperty("java.home"), "bin", "java").toString());
         cmd.addAll(javaOpts);
         cmd.add("-Xlog:gc:file=" + gcLog);
         if (jfr != null) cmd.add("-XX:StartFlightRecording=duration=60s,settings=profile,filename=" + jfr);

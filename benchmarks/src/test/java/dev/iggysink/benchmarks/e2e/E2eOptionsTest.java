@@ -25,6 +25,12 @@ class E2eOptionsTest {
     }
 
     @Test
+    void sink_java_picks_the_java_command_of_the_sink_child() {
+        E2eOptions o = E2eOptions.parse(new String[] {"--sink-java", "/opt/jdk-25/bin/java"});
+        assertThat(o.sinkJava).isEqualTo("/opt/jdk-25/bin/java");
+    }
+
+    @Test
     void sizes_and_counts_accept_binary_units_and_separators() {
         assertThat(Sizes.parse("64KiB")).isEqualTo(65_536);
         assertThat(Sizes.parse("8MiB")).isEqualTo(8L << 20);
