@@ -17,7 +17,8 @@ set -euo pipefail
 repo_root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "${repo_root}"
 
-# BENCH_JAR / SINK_JAR override the jars (e.g. to bench another build of the sink).
+# BENCH_JAR / SINK_JAR override the jars (e.g. to bench another build of the sink); SINK_JAVA the java command the
+# sink runs on (default: the one running the bench), e.g. to measure it on another Java release.
 bench_jar="${BENCH_JAR:-benchmarks/target/benchmarks.jar}"
 sink_jar="${SINK_JAR:-bootstrap/target/iggy-s3-sink.jar}"
 for jar in "${bench_jar}" "${sink_jar}"; do
