@@ -3,11 +3,7 @@ package dev.iggysink.benchmarks.e2e;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.util.List;
-import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /** What a run's CPU allows: the ratio ceilings and the sink's CPU budget the bench prints, and the table's column. */
@@ -47,16 +43,12 @@ class CpuBoundTest {
 
     @Test
     void the_summary_table_shows_the_cpu_bound_beside_the_ratios() {
-        Map<String, String> row = ResultsTable.parse("{\"name\":\"1kib-8mib\",\"partitions\":8,"
+        List<String> lines = TableText.of("{\"name\":\"1kib-8mib\",\"partitions\":8,"
                 + "\"upload_concurrency\":4,\"records_per_s\":169503.1,\"payload_mb_per_s\":173.57,"
                 + "\"sink_vs_raw_put\":0.6,\"sink_vs_raw_put_second_half\":0.65,\"cpu_bound_ratio\":0.67,"
                 + "\"cpu_us_per_record\":3.5,\"cpu_total_us_per_record\":5.8,\"cpu_second_half_us_per_record\":2.45,"
                 + "\"peak_rss_mib\":140}");
-        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
 
-        ResultsTable.print(new PrintStream(bytes, true, StandardCharsets.UTF_8), List.of(row));
-
-        List<String> lines = bytes.toString(StandardCharsets.UTF_8).lines().toList();
         assertThat(lines.get(1).split("\\s+")).containsSequence("2nd", "half", "CPU", "bound", "CPU", "us/r");
         assertThat(lines.get(2).split("\\s+"))
                 .containsExactly("1kib-8mib", "8", "4", "169,503", "173.57", "0.6", "0.65", "0.67", "3.5", "5.8",

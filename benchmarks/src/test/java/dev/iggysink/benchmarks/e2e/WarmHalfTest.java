@@ -2,11 +2,7 @@ package dev.iggysink.benchmarks.e2e;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.util.List;
-import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /** The second half's figures: how they are computed and where the summary table shows them. */
@@ -29,15 +25,11 @@ class WarmHalfTest {
 
     @Test
     void the_summary_table_shows_the_second_halfs_raw_put_ratio_beside_the_whole_runs() {
-        Map<String, String> row = ResultsTable.parse("{\"name\":\"1kib-8mib\",\"partitions\":8,"
+        List<String> lines = TableText.of("{\"name\":\"1kib-8mib\",\"partitions\":8,"
                 + "\"upload_concurrency\":4,\"records_per_s\":111404.2,\"payload_mb_per_s\":114.08,"
                 + "\"sink_vs_raw_put\":0.67,\"sink_vs_raw_put_second_half\":0.83,\"cpu_us_per_record\":6.88,"
                 + "\"cpu_total_us_per_record\":10.5,\"cpu_second_half_us_per_record\":4.88,\"peak_rss_mib\":140}");
-        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
 
-        ResultsTable.print(new PrintStream(bytes, true, StandardCharsets.UTF_8), List.of(row));
-
-        List<String> lines = bytes.toString(StandardCharsets.UTF_8).lines().toList();
         assertThat(lines.get(1).split("\\s+")).containsSequence("vs", "rawPUT", "2nd", "half", "CPU");
         assertThat(lines.get(2).split("\\s+"))
                 .containsExactly("1kib-8mib", "8", "4", "111,404", "114.08", "0.67", "0.83", "-", "6.88", "10.5",
