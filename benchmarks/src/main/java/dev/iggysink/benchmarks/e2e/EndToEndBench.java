@@ -713,7 +713,8 @@ public final class EndToEndBench {
      * The CPU the run's processes used, against what two (or N) cores give in the raw-PUT baseline's time: MinIO's
      * cores in the baseline and its CPU per MB in both runs, the best ratio this run's CPU (sink + MinIO + the bench
      * JVM's broker) allows, the best a sink using no CPU at all could get with this MinIO and broker, and the sink CPU
-     * per record that would leave room for 0.8. Upper bounds: they leave out the kernel's own threads.
+     * per record that would leave room for 0.8. Upper bounds: they leave out the kernel's own threads, and with
+     * {@code IGGY_TCP_ADDRESS} the server's CPU (this JVM then serves no polls).
      */
     private void putCpuBound(Map<String, Object> r, Sample s, RawPutBaseline.Result b, double sinkSeconds,
                              long objectBytes) {
@@ -727,7 +728,7 @@ public final class EndToEndBench {
                 && s.minioEnd >= s.minioFirst && s.selfFirst >= 0 && s.selfEnd >= s.selfFirst;
         double minioCpu = sinkKnown ? (s.minioEnd - s.minioFirst) * tick : -1;
         r.put("minio_cpu_ms_per_mb_sink", sinkKnown ? round(minioCpu * 1e3 / objectMb) : -1.0);
-        CpuBound bound = sinkKnown ? cpuBound(b.seconds(), (s.cpuEnd - s.cpuFirst) * tick, minioCpu,
+        CpuBound bound = sinkKnown ? new CpuBound(b.seconds(), (s.cpuEnd - s.cpuFirst) * tick, minioCpu,
                 (s.selfEnd - s.selfFirst) * tick, Runtime.getRuntime().availableProcessors(), o.messages) : null;
         r.put("cpu_bound_ratio", bound != null ? round(bound.ratio()) : -1.0);
         r.put("cpu_bound_ratio_without_sink", bound != null ? round(bound.ratioWithoutSink()) : -1.0);
@@ -758,11 +759,6 @@ public final class EndToEndBench {
             double wall = baselineSeconds / ratio;
             return (wall * cores - minioCpu - brokerCpu) * 1e6 / records;
         }
-    }
-
-    static CpuBound cpuBound(double baselineSeconds, double sinkCpu, double minioCpu, double brokerCpu, int cores,
-                             long records) {
-        return new CpuBound(baselineSeconds, sinkCpu, minioCpu, brokerCpu, cores, records);
     }
 
     private static double round(double v) {
