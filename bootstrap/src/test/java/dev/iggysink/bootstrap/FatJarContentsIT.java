@@ -83,6 +83,18 @@ class FatJarContentsIT {
         }
     }
 
+    /**
+     * On Java 24 and later Netty leaves {@code sun.misc.Unsafe} alone; {@code java -jar} then enables native access
+     * for the jar's classes, so Netty allocates and frees its direct buffers with libc's malloc and free instead.
+     */
+    @Test
+    void the_manifest_enables_native_access_for_netty_on_java_24_and_later() throws IOException {
+        try (JarFile file = new JarFile(Paths.get("target", "iggy-s3-sink.jar").toFile())) {
+            assertThat(file.getManifest().getMainAttributes().getValue("Enable-Native-Access"))
+                    .isEqualTo("ALL-UNNAMED");
+        }
+    }
+
     @Test
     void parquet_writer_and_avro_are_shipped() {
         assertThat(entries).contains(

@@ -28,4 +28,26 @@ class NettyDefaultsTest {
         assertThat(NettyDefaults.fallbackNotice()).hasValueSatisfying(n -> assertThat(n)
                 .contains("zero-fills", "java -jar", "--add-opens=java.base/java.nio=ALL-UNNAMED"));
     }
+
+    @Test
+    void buffers_netty_frees_itself_need_no_notice_on_any_java() {
+        assertThat(NettyDefaults.notice(true, true, 17, false)).isEmpty();
+        assertThat(NettyDefaults.notice(true, true, 25, false)).isEmpty();
+    }
+
+    /** Java 24+: Netty leaves Unsafe alone; with native access it mallocs and frees its buffers through the FFM API. */
+    @Test
+    void on_java_24_and_later_native_access_is_what_netty_needs() {
+        assertThat(NettyDefaults.notice(false, false, 25, true)).isEmpty();
+
+        assertThat(NettyDefaults.notice(false, false, 25, false)).hasValueSatisfying(n -> assertThat(n)
+                .contains("zero-fills", "native access", "--enable-native-access=ALL-UNNAMED", "java -jar")
+                .doesNotContain("java.nio is not open"));
+    }
+
+    @Test
+    void before_java_24_opening_java_nio_is_what_netty_needs() {
+        assertThat(NettyDefaults.notice(false, true, 17, false)).hasValueSatisfying(n -> assertThat(n)
+                .contains("java.nio is not open", "--add-opens=java.base/java.nio=ALL-UNNAMED"));
+    }
 }

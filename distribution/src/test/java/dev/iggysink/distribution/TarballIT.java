@@ -14,6 +14,8 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -223,6 +225,80 @@ class TarballIT {
         assertThat(own.output()).contains("MALLOC_ARENA_MAX=4 args:");
     }
 
+    /**
+     * A stand-in java that prints its arguments, and the flags and version of a Java 25 when asked for them (or of a
+     * Java without ahead-of-time caches): which cache option the launcher passes for IGGY_S3_SINK_AOT_DIR.
+     */
+    private static Path standInJava(Path home, boolean aot) throws IOException {
+        Path java = Files.createDirectories(home.resolve("bin")).resolve("java");
+        Files.writeString(java, """
+                #!/bin/sh
+                case "$*" in
+                  *-XX:+PrintFlagsFinal*)
+                    echo '[Global flags]'
+                    %s
+                    echo 'openjdk version "25.0.3" 2026-04-21 LTS' >&2
+                    exit 0 ;;
+                esac
+                echo "args: $*"
+                """.formatted(aot ? "echo '    ccstr AOTCacheOutput                           =  {product} {default}'"
+                : "echo '     bool UseSerialGC                              = false  {product} {default}'"),
+                StandardCharsets.UTF_8);
+        assertThat(java.toFile().setExecutable(true)).isTrue();
+        return home;
+    }
+
+    @Test
+    void with_an_aot_directory_the_first_run_records_a_cache_and_later_runs_start_from_it(@TempDir Path tmp)
+            throws Exception {
+        Path home = standInJava(tmp.resolve("jdk"), true);
+        Path dir = tmp.resolve("aot");
+        Map<String, String> env = Map.of("JAVA_HOME", home.toString(), "IGGY_S3_SINK_AOT_DIR", dir.toString());
+
+        Run first = launcher(env, "run", "--config", "c.toml");
+        assertThat(first.exit()).as(first.output()).isZero();
+        Matcher recorded = Pattern.compile("-XX:AOTCacheOutput=(\\S+\\.aot)").matcher(first.output());
+        assertThat(recorded.find()).as(first.output()).isTrue();
+        Path cache = Path.of(recorded.group(1));
+        assertThat(cache.getParent()).isEqualTo(dir);
+        assertThat(first.output()).doesNotContain("-XX:AOTCache=")
+                .contains("recording an ahead-of-time cache", "written when the sink stops");
+
+        Files.writeString(cache, "a cache"); // what the JVM writes when the first run stops
+        Path stale = Files.writeString(dir.resolve("iggy-s3-sink-1.aot"), "another jar's");
+        Run later = launcher(env, "run", "--config", "c.toml");
+        assertThat(later.output()).contains("-XX:AOTCache=" + cache, "args:").doesNotContain("AOTCacheOutput");
+        assertThat(stale).exists();
+
+        // Other JVM options need another cache (the JVM refuses one recorded with other flags); recording it
+        // removes the directory's older ones, of other options, jars or Javas.
+        Map<String, String> withOpts = new HashMap<>(env);
+        withOpts.put("JAVA_OPTS", "-Xmx300m");
+        Run other = launcher(withOpts, "run", "--config", "c.toml");
+        assertThat(other.output()).contains("-XX:AOTCacheOutput=").doesNotContain("-XX:AOTCache=");
+        assertThat(stale).doesNotExist();
+        assertThat(cache).doesNotExist();
+    }
+
+    @Test
+    void the_aot_directory_is_used_for_run_only_and_on_a_java_that_has_the_cache(@TempDir Path tmp)
+            throws Exception {
+        Path dir = tmp.resolve("aot");
+        Path java25 = standInJava(tmp.resolve("jdk25"), true);
+        Run version = launcher(Map.of("JAVA_HOME", java25.toString(), "IGGY_S3_SINK_AOT_DIR", dir.toString()),
+                "--version");
+        assertThat(version.output()).contains("args:").doesNotContain("AOTCache");
+
+        Path java17 = standInJava(tmp.resolve("jdk17"), false);
+        Run old = launcher(Map.of("JAVA_HOME", java17.toString(), "IGGY_S3_SINK_AOT_DIR", dir.toString()), "run",
+                "--config", "c.toml");
+        assertThat(old.exit()).as(old.output()).isZero();
+        assertThat(old.output()).contains("args:", "no ahead-of-time cache", "Java 25").doesNotContain("-XX:AOT");
+
+        Run unset = launcher(Map.of("JAVA_HOME", java25.toString()), "run", "--config", "c.toml");
+        assertThat(unset.output()).contains("args:").doesNotContain("AOT");
+    }
+
     @Test
     void the_launcher_passes_arguments_and_the_exit_code_through() throws Exception {
         Run run = launcher(Map.of(), "validate", "--config",
@@ -243,6 +319,7 @@ class TarballIT {
         environment.remove("JAVA_OPTS");
         environment.remove("IGGY_S3_SINK_HEAP");
         environment.remove("MALLOC_ARENA_MAX");
+        environment.remove("IGGY_S3_SINK_AOT_DIR");
         // The JDK that runs the tests, found as an operator's JAVA_HOME would be.
         environment.put("JAVA_HOME", System.getProperty("java.home"));
         environment.putAll(new HashMap<>(env));
