@@ -242,8 +242,8 @@ public final class EndToEndBench {
                     if (consumed > 0 && s.first == 0) {
                         s.first = now;
                         s.cpuFirst = sink.cpuTicks();
-                        s.minioFirst = minioPid.isPresent() ? SinkChild.cpuTicksOf(minioPid.getAsLong()) : -1;
-                        s.selfFirst = SinkChild.cpuTicksOf(ProcessHandle.current().pid());
+                        s.minioFirst = SinkChild.cpuTicksOf(minioPid);
+                        s.selfFirst = SinkChild.ownCpuTicks();
                     }
                     if (consumed >= o.messages && s.readAll == 0) s.readAll = now;
                     if (consumed * 2 >= o.messages && s.halfConsumed < 0) {
@@ -264,8 +264,8 @@ public final class EndToEndBench {
                         // (5 ms) before it ended.
                         long cpuEnd = sink.cpuTicks();
                         s.cpuEnd = cpuEnd >= 0 ? cpuEnd : s.cpuLast;
-                        s.minioEnd = minioPid.isPresent() ? SinkChild.cpuTicksOf(minioPid.getAsLong()) : -1;
-                        s.selfEnd = SinkChild.cpuTicksOf(ProcessHandle.current().pid());
+                        s.minioEnd = SinkChild.cpuTicksOf(minioPid);
+                        s.selfEnd = SinkChild.ownCpuTicks();
                         break;
                     }
                 }

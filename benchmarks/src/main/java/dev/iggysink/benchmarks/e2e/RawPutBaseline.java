@@ -56,8 +56,8 @@ final class RawPutBaseline {
             for (Future<?> f : warm) f.get();
             List<Future<?>> puts = new ArrayList<>(sizes.size());
             long bytes = 0;
-            long minioStart = minioTicks(minioPid);
-            long clientStart = SinkChild.cpuTicksOf(ProcessHandle.current().pid());
+            long minioStart = SinkChild.cpuTicksOf(minioPid);
+            long clientStart = SinkChild.ownCpuTicks();
             long start = System.nanoTime();
             for (int i = 0; i < sizes.size(); i++) {
                 FileBytes content = FileBytes.of(bodies.get(sizes.get(i)));
@@ -70,17 +70,13 @@ final class RawPutBaseline {
             }
             for (Future<?> f : puts) f.get();
             long nanos = System.nanoTime() - start;
-            long minioEnd = minioTicks(minioPid);
-            long clientEnd = SinkChild.cpuTicksOf(ProcessHandle.current().pid());
+            long minioEnd = SinkChild.cpuTicksOf(minioPid);
+            long clientEnd = SinkChild.ownCpuTicks();
             return new Result(sizes.size(), bytes, nanos, difference(minioStart, minioEnd),
                     difference(clientStart, clientEnd));
         } finally {
             pool.shutdownNow();
         }
-    }
-
-    private static long minioTicks(OptionalLong pid) {
-        return pid.isPresent() ? SinkChild.cpuTicksOf(pid.getAsLong()) : -1;
     }
 
     private static long difference(long start, long end) {

@@ -105,6 +105,16 @@ final class SinkChild implements AutoCloseable {
         return cpuTicksOf(process.pid());
     }
 
+    /** As {@link #cpuTicksOf(long)} for a process that may be unknown (−1 then), e.g. MinIO. */
+    static long cpuTicksOf(OptionalLong pid) {
+        return pid.isPresent() ? cpuTicksOf(pid.getAsLong()) : -1;
+    }
+
+    /** As {@link #cpuTicks()} for this JVM (the in-JVM broker, the raw-PUT client). */
+    static long ownCpuTicks() {
+        return cpuTicksOf(ProcessHandle.current().pid());
+    }
+
     /** As {@link #cpuTicks()} for any process, e.g. MinIO or this JVM (the in-JVM broker). */
     static long cpuTicksOf(long pid) {
         try {
