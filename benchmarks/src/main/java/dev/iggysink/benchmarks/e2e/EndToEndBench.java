@@ -11,6 +11,7 @@ import dev.iggysink.testkit.iggy.IggyProducer;
 import dev.iggysink.testkit.s3.MinioServer;
 import java.io.IOException;
 import java.io.PrintStream;
+import java.math.BigInteger;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
@@ -30,6 +31,13 @@ import java.util.OptionalLong;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import org.apache.iggy.client.blocking.ConsumerGroupsClient;
+import org.apache.iggy.consumergroup.Consumer;
+import org.apache.iggy.identifier.ConsumerId;
+import org.apache.iggy.identifier.StreamId;
+import org.apache.iggy.identifier.TopicId;
+import org.apache.iggy.message.PolledMessages;
+import org.apache.iggy.message.PollingStrategy;
 import software.amazon.awssdk.services.s3.model.S3Object;
 
 /**
@@ -38,7 +46,8 @@ import software.amazon.awssdk.services.s3.model.S3Object;
  *
  * <ol>
  *   <li>Start Iggy (in-JVM broker, or {@code IGGY_TCP_ADDRESS}) and MinIO; produce every message first, so the sink
- *       drains a full topic and the producer is never what is measured.</li>
+ *       drains a full topic and the producer is never what is measured. The in-JVM broker then serves one read of
+ *       the whole topic, so that its JIT has compiled the poll path before the sink starts.</li>
  *   <li>Start the sink jar as a child with its admin server on a free port. The clock starts at the first record
  *       the sink reports consumed (JVM start-up and the bucket probe are reported apart) and stops when the
  *       group's committed offsets, read from Iggy without joining the group, cover every message. Once the sink has
@@ -65,6 +74,9 @@ public final class EndToEndBench {
      */
     private static final long POLL_MILLIS = 25;
     private static final long POLL_MILLIS_BETWEEN = 250;
+    /** The broker warm-up's reader's group: one of its own, so it leaves the sink's group alone. */
+    private static final String WARMUP_GROUP = "bench_warmup";
+    private static final long WARMUP_POLL = 1_000;
 
     private final E2eOptions o;
     private final PrintStream out = System.out;
@@ -101,6 +113,7 @@ public final class EndToEndBench {
         try (IggyEndpoint iggy = IggyEndpoint.fromEnvOrEmbedded(); MinioServer minio = MinioServer.start()) {
             minio.createBucket(BUCKET);
             long[] perPartition = produce(iggy);
+            double brokerWarmup = iggy.embedded() ? warmBroker(iggy, perPartition) : 0;
             Map<String, Object> r = new LinkedHashMap<>();
             Path config = runDir.resolve("connector.toml");
             int adminPort = freePort();
@@ -129,6 +142,7 @@ public final class EndToEndBench {
             r.put("buffer_directory", o.bufferDirectory == null ? "default" : o.bufferDirectory);
             r.put("upload_concurrency", o.uploadConcurrency);
             r.put("iggy", iggy.embedded() ? "embedded" : "external");
+            r.put("broker_warmup_s", round(brokerWarmup));
             r.put("sink_java", o.sinkJava == null ? "bench JVM's" : o.sinkJava);
             r.put("producer_records_per_s", round(s.producerRate));
             r.put("sink_startup_s", round((s.first - s.launch) / 1e9));
@@ -197,6 +211,9 @@ public final class EndToEndBench {
         long minioEnd = -1;
         long selfFirst = -1;
         long selfEnd = -1;
+        /** The machine's steal ticks (CPU the hypervisor held back) over the same window. */
+        long stealFirst = -1;
+        long stealEnd = -1;
         /** Records read and child CPU ticks at the first reading with half the records read (the warm half). */
         long halfConsumed = -1;
         long cpuHalf = -1;
@@ -244,6 +261,7 @@ public final class EndToEndBench {
                         s.cpuFirst = sink.cpuTicks();
                         s.minioFirst = SinkChild.cpuTicksOf(minioPid);
                         s.selfFirst = SinkChild.ownCpuTicks();
+                        s.stealFirst = SinkChild.stealTicks();
                     }
                     if (consumed >= o.messages && s.readAll == 0) s.readAll = now;
                     if (consumed * 2 >= o.messages && s.halfConsumed < 0) {
@@ -266,6 +284,7 @@ public final class EndToEndBench {
                         s.cpuEnd = cpuEnd >= 0 ? cpuEnd : s.cpuLast;
                         s.minioEnd = SinkChild.cpuTicksOf(minioPid);
                         s.selfEnd = SinkChild.ownCpuTicks();
+                        s.stealEnd = SinkChild.stealTicks();
                         break;
                     }
                 }
@@ -514,6 +533,49 @@ public final class EndToEndBench {
         return perPartition;
     }
 
+    /**
+     * Reads every partition once through the in-JVM broker, then waits for this JVM's JIT to go quiet, so that the
+     * compilations of the broker's poll path happen before the sink starts and not on the cores the sink's run
+     * shares: the broker stands in for an Iggy server, which compiles nothing while it serves. Unwarmed, this JVM's
+     * compiler threads took 0.72-0.75 s of CPU while the sink ran (7-8 s, 1 KiB, 8 partitions, 1M records), warmed
+     * 0.47 s (what is left compiles the bench's own status reads). Returns the seconds it took.
+     */
+    private double warmBroker(IggyEndpoint iggy, long[] perPartition) throws InterruptedException {
+        long start = System.nanoTime();
+        long read = 0;
+        StreamId stream = StreamId.of(STREAM);
+        TopicId topic = TopicId.of(TOPIC);
+        try (IggyProducer reader = IggyProducer.connect(iggy.host(), iggy.port())) {
+            // Polls as the sink's: as a member of a group, a partition and an offset given, no auto-commit, each
+            // followed by storing the group's offset. A reader of another kind left the broker's compiled poll
+            // path to be thrown away and compiled again once the sink's first polls took its other branches.
+            ConsumerGroupsClient groups = reader.client().consumerGroups();
+            groups.createConsumerGroup(stream, topic, WARMUP_GROUP);
+            ConsumerId group = ConsumerId.of(WARMUP_GROUP);
+            groups.joinConsumerGroup(stream, topic, group);
+            Consumer member = Consumer.group(group);
+            for (int p = 0; p < perPartition.length; p++) {
+                long offset = 0;
+                while (offset < perPartition[p]) {
+                    PolledMessages polled = reader.client().messages().pollMessages(stream, topic,
+                            Optional.of((long) p), member, PollingStrategy.offset(BigInteger.valueOf(offset)),
+                            WARMUP_POLL, false);
+                    if (polled.messages().isEmpty()) break;
+                    offset += polled.messages().size();
+                    read += polled.messages().size();
+                    reader.client().consumerOffsets().storeConsumerOffset(stream, topic, Optional.of((long) p),
+                            member, BigInteger.valueOf(offset - 1));
+                }
+            }
+            groups.deleteConsumerGroup(stream, topic, group);
+        }
+        double quietAfter = JitQuiet.await(Duration.ofMillis(300), Duration.ofSeconds(20));
+        double seconds = (System.nanoTime() - start) / 1e9;
+        out.printf("broker warmed up: read %,d messages, JIT quiet %.1f s later (%.1f s in all)%n", read, quietAfter,
+                seconds);
+        return seconds;
+    }
+
     /** Frees the broker's copy of the messages before the baseline allocates its bodies. */
     private static void deleteStream(IggyEndpoint iggy) {
         try (IggyProducer admin = IggyProducer.connect(iggy.host(), iggy.port())) {
@@ -618,8 +680,8 @@ public final class EndToEndBench {
                   cpu:       %s us/record (%s s user+system from the first record to the last commit); with start-up %s us/record (%s s); second half %s us/record
                   last record: durable and committed %s ms after the sink had read it (SIGTERM flush: %s)
                   memory:    peak RSS %d MiB; heap used peak %d MiB, live max %d MiB, committed max %d MiB; buffered peak %s MiB, paused: %s
-                  cores:     sink %s + MinIO %s + broker (bench JVM) %s busy of %s
-                  cpu bound: raw PUT kept MinIO %s + client %s cores busy; MinIO used %s ms of CPU per object MB here, %s in raw PUT
+                  cores:     sink %s + MinIO %s + broker (bench JVM) %s busy of %s; held back by the hypervisor (steal) %s
+                  cpu bound: raw PUT kept MinIO %s + client %s cores busy (steal %s); MinIO used %s ms of CPU per object MB here, %s in raw PUT
                              this run's CPU allows at most %s of raw PUT (%s of that reached); a sink using no CPU: %s; 0.8 needs the sink at <= %s us/record
                   producer:  %,.0f msg/s; sink exit %s; %s reads of the sink's /status
                 """, r.get("name"), (double) r.get("records_per_s"), (double) r.get("payload_mb_per_s"),
@@ -634,7 +696,9 @@ public final class EndToEndBench {
                 (long) r.get("heap_committed_max_mib"), r.get("buffered_peak_mib"), r.get("paused_seen"),
                 r.getOrDefault("cores_sink", "-"), r.getOrDefault("cores_minio", "-"),
                 r.getOrDefault("cores_bench_jvm", "-"), r.getOrDefault("cores_machine", "-"),
+                r.getOrDefault("cores_steal", "-"),
                 r.getOrDefault("raw_put_cores_minio", "-"), r.getOrDefault("raw_put_cores_client", "-"),
+                r.getOrDefault("raw_put_cores_steal", "-"),
                 r.getOrDefault("minio_cpu_ms_per_mb_sink", "-"), r.getOrDefault("minio_cpu_ms_per_mb_raw_put", "-"),
                 r.getOrDefault("cpu_bound_ratio", "-"), r.getOrDefault("sink_vs_cpu_bound", "-"),
                 r.getOrDefault("cpu_bound_ratio_without_sink", "-"),
@@ -696,7 +760,8 @@ public final class EndToEndBench {
     /**
      * How many cores each process kept busy from the first record to the last commit: the sink, MinIO, and this JVM
      * (the in-JVM broker serving the polls, plus the bench's own status reads), against the cores there are. When
-     * their sum is the machine, the sink's records/s are bound by the machine, not by waiting.
+     * their sum is the machine, the sink's records/s are bound by the machine, not by waiting. On a virtual machine,
+     * also the cores' worth the hypervisor held back (steal): a noisy neighbour makes every figure of the run slower.
      */
     private static void putCores(Map<String, Object> r, Sample s, double seconds) {
         double tick = 1.0 / SinkChild.clockTicksPerSecond();
@@ -707,13 +772,16 @@ public final class EndToEndBench {
         r.put("cores_bench_jvm", s.selfFirst >= 0 && s.selfEnd >= s.selfFirst
                 ? round((s.selfEnd - s.selfFirst) * tick / seconds) : -1.0);
         r.put("cores_machine", Runtime.getRuntime().availableProcessors());
+        r.put("cores_steal", s.stealFirst >= 0 && s.stealEnd >= s.stealFirst
+                ? round((s.stealEnd - s.stealFirst) * tick / seconds) : -1.0);
     }
 
     /**
      * The CPU the run's processes used, against what two (or N) cores give in the raw-PUT baseline's time: MinIO's
      * cores in the baseline and its CPU per MB in both runs, the best ratio this run's CPU (sink + MinIO + the bench
      * JVM's broker) allows, the best a sink using no CPU at all could get with this MinIO and broker, and the sink CPU
-     * per record that would leave room for 0.8. Upper bounds: they leave out the kernel's own threads, and with
+     * per record that would leave room for 0.8. The CPU the hypervisor held back in the sink's window counts as used:
+     * the run could not have it. Upper bounds: they leave out the kernel's own threads, and with
      * {@code IGGY_TCP_ADDRESS} the server's CPU (this JVM then serves no polls).
      */
     private void putCpuBound(Map<String, Object> r, Sample s, RawPutBaseline.Result b, double sinkSeconds,
@@ -723,13 +791,16 @@ public final class EndToEndBench {
         boolean baselineKnown = b.minioTicks() >= 0 && b.clientTicks() >= 0;
         r.put("raw_put_cores_minio", baselineKnown ? round(b.minioTicks() * tick / b.seconds()) : -1.0);
         r.put("raw_put_cores_client", baselineKnown ? round(b.clientTicks() * tick / b.seconds()) : -1.0);
+        r.put("raw_put_cores_steal", b.stealTicks() >= 0 ? round(b.stealTicks() * tick / b.seconds()) : -1.0);
         r.put("minio_cpu_ms_per_mb_raw_put", baselineKnown ? round(b.minioTicks() * tick * 1e3 / objectMb) : -1.0);
         boolean sinkKnown = s.cpuFirst >= 0 && s.cpuEnd >= s.cpuFirst && s.minioFirst >= 0
                 && s.minioEnd >= s.minioFirst && s.selfFirst >= 0 && s.selfEnd >= s.selfFirst;
         double minioCpu = sinkKnown ? (s.minioEnd - s.minioFirst) * tick : -1;
         r.put("minio_cpu_ms_per_mb_sink", sinkKnown ? round(minioCpu * 1e3 / objectMb) : -1.0);
+        double steal = s.stealFirst >= 0 && s.stealEnd >= s.stealFirst ? (s.stealEnd - s.stealFirst) * tick : 0;
         CpuBound bound = sinkKnown ? new CpuBound(b.seconds(), (s.cpuEnd - s.cpuFirst) * tick, minioCpu,
-                (s.selfEnd - s.selfFirst) * tick, Runtime.getRuntime().availableProcessors(), o.messages) : null;
+                (s.selfEnd - s.selfFirst) * tick, steal, Runtime.getRuntime().availableProcessors(), o.messages)
+                : null;
         r.put("cpu_bound_ratio", bound != null ? round(bound.ratio()) : -1.0);
         r.put("cpu_bound_ratio_without_sink", bound != null ? round(bound.ratioWithoutSink()) : -1.0);
         r.put("sink_cpu_us_per_record_for_0_8", bound != null ? round(bound.sinkUsPerRecordFor(0.8)) : -1.0);
@@ -740,24 +811,24 @@ public final class EndToEndBench {
     /**
      * What a run's CPU allows, as raw-PUT ratios: the run cannot take less wall time than its processes' CPU seconds
      * over the cores (nothing waits and every core is busy), so its ratio is at most {@code baselineSeconds} over
-     * that time.
+     * that time. {@code stealCpu}: what the hypervisor held back meanwhile, which no process could use.
      */
-    record CpuBound(double baselineSeconds, double sinkCpu, double minioCpu, double brokerCpu, int cores,
-                    long records) {
-        /** The best ratio the run's CPU (sink + MinIO + broker) allows. */
+    record CpuBound(double baselineSeconds, double sinkCpu, double minioCpu, double brokerCpu, double stealCpu,
+                    int cores, long records) {
+        /** The best ratio the run's CPU (sink + MinIO + broker + steal) allows. */
         double ratio() {
-            return baselineSeconds / ((sinkCpu + minioCpu + brokerCpu) / cores);
+            return baselineSeconds / ((sinkCpu + minioCpu + brokerCpu + stealCpu) / cores);
         }
 
-        /** The best ratio with this MinIO and broker CPU and a sink that used none. */
+        /** The best ratio with this MinIO and broker CPU (and steal) and a sink that used none. */
         double ratioWithoutSink() {
-            return baselineSeconds / ((minioCpu + brokerCpu) / cores);
+            return baselineSeconds / ((minioCpu + brokerCpu + stealCpu) / cores);
         }
 
         /** The most sink CPU per record (us) that leaves room for {@code ratio}; negative when none does. */
         double sinkUsPerRecordFor(double ratio) {
             double wall = baselineSeconds / ratio;
-            return (wall * cores - minioCpu - brokerCpu) * 1e6 / records;
+            return (wall * cores - minioCpu - brokerCpu - stealCpu) * 1e6 / records;
         }
     }
 

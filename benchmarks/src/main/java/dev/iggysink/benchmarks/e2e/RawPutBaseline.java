@@ -22,9 +22,10 @@ import java.util.concurrent.Future;
 final class RawPutBaseline {
     /**
      * What the timed PUTs took; {@code minioTicks} and {@code clientTicks} are the CPU clock ticks (user + system)
-     * MinIO and this JVM (the PUTting client) used over them, -1 when not known.
+     * MinIO and this JVM (the PUTting client) used over them, {@code stealTicks} those the hypervisor held back from
+     * the machine meanwhile; -1 when not known.
      */
-    record Result(int objects, long bytes, long nanos, long minioTicks, long clientTicks) {
+    record Result(int objects, long bytes, long nanos, long minioTicks, long clientTicks, long stealTicks) {
         double seconds() {
             return nanos / 1e9;
         }
@@ -58,6 +59,7 @@ final class RawPutBaseline {
             long bytes = 0;
             long minioStart = SinkChild.cpuTicksOf(minioPid);
             long clientStart = SinkChild.ownCpuTicks();
+            long stealStart = SinkChild.stealTicks();
             long start = System.nanoTime();
             for (int i = 0; i < sizes.size(); i++) {
                 FileBytes content = FileBytes.of(bodies.get(sizes.get(i)));
@@ -72,8 +74,9 @@ final class RawPutBaseline {
             long nanos = System.nanoTime() - start;
             long minioEnd = SinkChild.cpuTicksOf(minioPid);
             long clientEnd = SinkChild.ownCpuTicks();
+            long stealEnd = SinkChild.stealTicks();
             return new Result(sizes.size(), bytes, nanos, difference(minioStart, minioEnd),
-                    difference(clientStart, clientEnd));
+                    difference(clientStart, clientEnd), difference(stealStart, stealEnd));
         } finally {
             pool.shutdownNow();
         }

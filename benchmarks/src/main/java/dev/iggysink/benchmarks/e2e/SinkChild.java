@@ -1,5 +1,6 @@
 package dev.iggysink.benchmarks.e2e;
 
+import java.io.BufferedReader;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -125,6 +126,26 @@ final class SinkChild implements AutoCloseable {
         } catch (IOException | RuntimeException e) {
             return -1;
         }
+    }
+
+    /**
+     * CPU time the hypervisor held back from this machine so far, over all its cores, in clock ticks (the steal
+     * field of {@code /proc/stat}): time a core had work but was running another guest. −1 when not known.
+     */
+    static long stealTicks() {
+        try (BufferedReader in = Files.newBufferedReader(Path.of("/proc/stat"), StandardCharsets.US_ASCII)) {
+            return stealTicks(in.readLine());
+        } catch (IOException | RuntimeException e) {
+            return -1;
+        }
+    }
+
+    /** The steal field of the first ({@code cpu}, all cores) line of {@code /proc/stat}; −1 when it has none. */
+    static long stealTicks(String allCoresLine) {
+        if (allCoresLine == null || !allCoresLine.startsWith("cpu ")) return -1;
+        // cpu user nice system idle iowait irq softirq steal ...
+        String[] f = allCoresLine.trim().split("\\s+");
+        return f.length > 8 ? Long.parseLong(f[8]) : -1;
     }
 
     private static long clockTicks;

@@ -10,7 +10,7 @@ import org.junit.jupiter.api.Test;
 class CpuBoundTest {
     // A 1M-record run: raw PUT took 3.5 s; in the sink's window the sink used 3.5 s of CPU, MinIO 5.6 s, the broker
     // 1.2 s, on 2 cores.
-    private final EndToEndBench.CpuBound bound = new EndToEndBench.CpuBound(3.5, 3.5, 5.6, 1.2, 2, 1_000_000);
+    private final EndToEndBench.CpuBound bound = new EndToEndBench.CpuBound(3.5, 3.5, 5.6, 1.2, 0, 2, 1_000_000);
 
     @Test
     void the_ratio_cannot_exceed_the_baseline_time_over_the_runs_cpu_spread_over_the_cores() {
@@ -29,13 +29,23 @@ class CpuBoundTest {
         // 0.8 of 3.5 s is 4.375 s of wall time, 8.75 s of CPU on 2 cores; MinIO and the broker take 6.8 of it.
         assertThat(bound.sinkUsPerRecordFor(0.8)).isCloseTo(1.95, within(1e-9));
         // A sink at exactly that budget reaches exactly the ratio.
-        EndToEndBench.CpuBound atBudget = new EndToEndBench.CpuBound(3.5, 1.95, 5.6, 1.2, 2, 1_000_000);
+        EndToEndBench.CpuBound atBudget = new EndToEndBench.CpuBound(3.5, 1.95, 5.6, 1.2, 0, 2, 1_000_000);
         assertThat(atBudget.ratio()).isCloseTo(0.8, within(1e-9));
     }
 
     @Test
+    void cpu_the_hypervisor_held_back_counts_as_used_for_every_figure() {
+        // The same run, with 0.6 s of the cores' time taken by another guest (steal).
+        EndToEndBench.CpuBound stolen = new EndToEndBench.CpuBound(3.5, 3.5, 5.6, 1.2, 0.6, 2, 1_000_000);
+
+        assertThat(stolen.ratio()).isCloseTo(3.5 / 5.45, within(1e-9));
+        assertThat(stolen.ratioWithoutSink()).isCloseTo(3.5 / 3.7, within(1e-9));
+        assertThat(stolen.sinkUsPerRecordFor(0.8)).isCloseTo(1.35, within(1e-9));
+    }
+
+    @Test
     void when_minio_and_the_broker_alone_exceed_the_cores_no_sink_budget_is_left() {
-        EndToEndBench.CpuBound busy = new EndToEndBench.CpuBound(3.5, 3.5, 8.0, 1.5, 2, 1_000_000);
+        EndToEndBench.CpuBound busy = new EndToEndBench.CpuBound(3.5, 3.5, 8.0, 1.5, 0, 2, 1_000_000);
 
         assertThat(busy.sinkUsPerRecordFor(0.8)).isNegative();
         assertThat(busy.ratioWithoutSink()).isLessThan(0.8);
