@@ -772,8 +772,8 @@ public final class EndToEndBench {
         r.put("cores_bench_jvm", s.selfFirst >= 0 && s.selfEnd >= s.selfFirst
                 ? round((s.selfEnd - s.selfFirst) * tick / seconds) : -1.0);
         r.put("cores_machine", Runtime.getRuntime().availableProcessors());
-        r.put("cores_steal", s.stealFirst >= 0 && s.stealEnd >= s.stealFirst
-                ? round((s.stealEnd - s.stealFirst) * tick / seconds) : -1.0);
+        long steal = RawPutBaseline.difference(s.stealFirst, s.stealEnd);
+        r.put("cores_steal", steal >= 0 ? round(steal * tick / seconds) : -1.0);
     }
 
     /**
@@ -797,7 +797,7 @@ public final class EndToEndBench {
                 && s.minioEnd >= s.minioFirst && s.selfFirst >= 0 && s.selfEnd >= s.selfFirst;
         double minioCpu = sinkKnown ? (s.minioEnd - s.minioFirst) * tick : -1;
         r.put("minio_cpu_ms_per_mb_sink", sinkKnown ? round(minioCpu * 1e3 / objectMb) : -1.0);
-        double steal = s.stealFirst >= 0 && s.stealEnd >= s.stealFirst ? (s.stealEnd - s.stealFirst) * tick : 0;
+        double steal = Math.max(0, RawPutBaseline.difference(s.stealFirst, s.stealEnd)) * tick;
         CpuBound bound = sinkKnown ? new CpuBound(b.seconds(), (s.cpuEnd - s.cpuFirst) * tick, minioCpu,
                 (s.selfEnd - s.selfFirst) * tick, steal, Runtime.getRuntime().availableProcessors(), o.messages)
                 : null;

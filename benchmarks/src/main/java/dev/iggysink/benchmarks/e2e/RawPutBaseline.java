@@ -82,7 +82,8 @@ final class RawPutBaseline {
         }
     }
 
-    private static long difference(long start, long end) {
+    /** {@code end - start} of two tick readings, -1 when either is unknown. */
+    static long difference(long start, long end) {
         return start >= 0 && end >= start ? end - start : -1;
     }
 
