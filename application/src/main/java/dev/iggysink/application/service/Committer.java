@@ -15,10 +15,17 @@ import java.util.OptionalLong;
 final class Committer {
     private final MessageSource source;
     private final SinkMetrics metrics;
+    private final Uploader uploader;
 
     Committer(MessageSource source, SinkMetrics metrics) {
+        this(source, metrics, null);
+    }
+
+    /** @param uploader removes the claims of committed files, or null */
+    Committer(MessageSource source, SinkMetrics metrics, Uploader uploader) {
         this.source = source;
         this.metrics = metrics;
+        this.uploader = uploader;
     }
 
     void commitAll(List<PartitionWriter> writers) {
@@ -29,6 +36,8 @@ final class Committer {
                 source.commit(w.partition(), offset.getAsLong());
                 w.committed(offset.getAsLong());
                 metrics.committed(w.partition(), offset.getAsLong());
+                // Claims at or below the committed offset decide nothing any more (see Claims).
+                if (uploader != null) uploader.removeClaims(w.claimsDoneUpTo(offset.getAsLong()));
             } catch (PartitionRevokedException e) {
                 w.lost();
             } catch (SourceException e) {

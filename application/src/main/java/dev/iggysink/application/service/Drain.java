@@ -42,11 +42,12 @@ final class Drain {
         }
         Instant deadline = clock.instant().plus(timeout);
         try {
-            while (!allIdle(writers) && clock.instant().isBefore(deadline) && !controls.hurry) {
-                if (uploads.awaitOne(Duration.ofMillis(50))) {
-                    uploads.applyPending();
-                    committer.commitAll(writers);
-                }
+            // A commit that failed is tried again until the deadline too, not only while uploads are running.
+            while ((!allIdle(writers) || anyCommittable(writers)) && clock.instant().isBefore(deadline)
+                    && !controls.hurry) {
+                boolean heard = uploads.awaitOne(Duration.ofMillis(50));
+                if (heard) uploads.applyPending();
+                if (heard || anyCommittable(writers)) committer.commitAll(writers);
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -67,6 +68,13 @@ final class Drain {
             }
         }
         return problems;
+    }
+
+    private static boolean anyCommittable(List<PartitionWriter> writers) {
+        for (PartitionWriter w : writers) {
+            if (w.committable().isPresent()) return true;
+        }
+        return false;
     }
 
     private static boolean allIdle(List<PartitionWriter> writers) {

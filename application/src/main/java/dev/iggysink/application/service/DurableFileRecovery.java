@@ -13,6 +13,9 @@ import dev.iggysink.domain.message.SinkRecord;
 import dev.iggysink.domain.naming.KeyRange;
 import dev.iggysink.domain.naming.ObjectKey;
 import java.lang.System.Logger.Level;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalLong;
 
 /**
  * Makes every seal exactly-once, not only those a replay repeats. A file sealed by a stop, a flush, the wall-clock
@@ -21,15 +24,36 @@ import java.lang.System.Logger.Level;
  * write its records a second time under another key. The keys say which offsets are durable: a file starting right
  * after the committed offset {@code c} has the key {@code <path of record c+1>/PPPPP-<c+1>-<last>}. So, when a
  * partition is (re)assigned, the record at {@code c+1} is read, its path rendered, and the store listed for a key of
- * the partition starting at {@code c+1}; if there is one, its last offset is committed and the search goes on from
- * the next offset. Cost per assignment: one poll of one record and one LIST per file found, plus one of each for the
- * first offset that has no file.
+ * the partition starting at {@code c+1}.
  *
- * <p>Only with one open file per partition: with several, files interleave and the one holding {@code c+1} may hold
- * later offsets that other, not durable, files surround (at-least-once there, as the README says).
+ * <p>A key is only a name, so what is found is checked before it is trusted: the object's metadata
+ * ({@link ObjectStamps}) must name the same first record (offset, message id, timestamp) as the partition holds at
+ * {@code c+1}, and the same last record as the partition holds at the key's last offset; otherwise the object is
+ * from an earlier life of the topic and the partition halts rather than skip records. An object that holds fewer
+ * records than its range (records of it were dead-lettered) is trusted only when the dead letters make up the rest.
+ * Then its last offset is committed and the search goes on from the next offset. Objects written before objects
+ * carried metadata are trusted by key.
+ *
+ * <p>When no object starts at {@code c+1} but a claim does ({@link Claims}), another member cut that file and may
+ * still upload it: this member must cut the same file, and the answer says where it ends.
+ *
+ * <p>Cost per assignment: one poll of one record and one LIST per file found, plus one HEAD and one more one-record
+ * poll (its last record) per file found, plus one poll, one LIST and one HEAD (the claim) for the first offset that
+ * has no file. Only with one open file per partition: with several, files interleave and the one holding {@code c+1}
+ * may hold later offsets that other, not durable, files surround (at-least-once there, as the README says).
  */
 final class DurableFileRecovery {
     private static final System.Logger LOG = System.getLogger(DurableFileRecovery.class.getName());
+
+    /**
+     * Where the lookup ended: the offset committed last; a claimed cut the partition's next file must follow
+     * ({@code claimedFirst}..{@code claimedLast}, or -1s); or why the partition must halt ({@code stale}).
+     */
+    record Result(long committed, long claimedFirst, long claimedLast, Optional<String> stale) {
+        static Result at(long committed) {
+            return new Result(committed, -1, -1, Optional.empty());
+        }
+    }
 
     private final MessageSource source;
     private final ObjectStore store;
@@ -37,15 +61,23 @@ final class DurableFileRecovery {
     private final FileLayout layout;
     private final String dlqPrefix;
     private final boolean deadLetters;
+    private final Claims claims;
+    private boolean legacyNoted;
 
     DurableFileRecovery(MessageSource source, ObjectStore store, RecordCodec codec, FileLayout layout,
                         boolean deadLetters, String dlqPrefix) {
+        this(source, store, codec, layout, deadLetters, dlqPrefix, null);
+    }
+
+    DurableFileRecovery(MessageSource source, ObjectStore store, RecordCodec codec, FileLayout layout,
+                        boolean deadLetters, String dlqPrefix, Claims claims) {
         this.source = source;
         this.store = store;
         this.codec = codec;
         this.layout = layout;
         this.deadLetters = deadLetters;
         this.dlqPrefix = dlqPrefix;
+        this.claims = claims;
     }
 
     /**
@@ -54,47 +86,134 @@ final class DurableFileRecovery {
      * or when the partition is not owned any more.
      */
     long recover(PartitionRef partition, long committed) throws SourceException, StoreException {
+        return lookup(partition, committed, false).committed();
+    }
+
+    /** As {@link #recover}, also reading claims when {@code claimsOn} and checking what it finds. */
+    Result lookup(PartitionRef partition, long committed, boolean claimsOn) throws SourceException, StoreException {
         long c = committed;
         while (true) {
             Batch batch = source.poll(partition, c + 1, 1);
-            if (!batch.owned() || batch.records().isEmpty()) return c;
+            if (!batch.owned() || batch.records().isEmpty()) return Result.at(c);
             SinkRecord record = batch.records().get(0);
-            long last = durableFileFrom(partition, record);
-            if (last < record.offset()) return c;
+            Found found = durableFileFrom(partition, record);
+            if (found == null) {
+                if (claimsOn) {
+                    OptionalLong claimed = claims.claimedLast(partition, record.offset());
+                    if (claimed.isPresent()) {
+                        return new Result(c, record.offset(), claimed.getAsLong(), Optional.empty());
+                    }
+                }
+                return Result.at(c);
+            }
+            Optional<String> stale = check(partition, record, found);
+            if (stale.isPresent()) return new Result(c, -1, -1, stale);
+            long last = found.last;
             source.commit(partition, last);
             LOG.log(Level.INFO, "partition " + partition + ": offsets " + record.offset() + "-" + last
                     + " were already durable (their commit had not landed); committed " + last
                     + " instead of writing them again");
+            if (claimsOn && !found.deadLetter) claims.remove(claims.key(partition, record.offset()));
             c = last;
         }
     }
 
-    /** The last offset of a durable file starting at {@code record}, or -1 when there is none. */
-    private long durableFileFrom(PartitionRef partition, SinkRecord record) throws StoreException {
+    /** A durable object starting at a record: its key, last offset, and metadata (empty when it has none). */
+    private record Found(String key, long last, Map<String, String> metadata, boolean deadLetter) {
+    }
+
+    /** The durable file starting at {@code record}, or null when there is none. */
+    private Found durableFileFrom(PartitionRef partition, SinkRecord record) throws StoreException {
         String directory;
         try {
             directory = layout.directory(partition, codec.decode(record));
         } catch (BadRecordException e) {
-            return deadLetters && exists(DeadLetters.key(layout.prefix(), dlqPrefix, record)) ? record.offset() : -1;
+            return deadLetters ? deadLetter(record) : null;
         }
+        String key = null;
         long last = -1;
         for (StoredObject o : store.list(layout.keyStart(directory, partition, record.offset()))) {
             KeyRange range = ObjectKey.parse(o.key()).orElse(null);
             if (range != null && range.partitionId() == partition.partitionId()
-                    && range.firstOffset() == record.offset()) {
-                last = Math.max(last, range.lastOffset());
+                    && range.firstOffset() == record.offset() && range.lastOffset() > last) {
+                last = range.lastOffset();
+                key = o.key();
             }
         }
-        if (last < 0 && deadLetters && exists(DeadLetters.key(layout.prefix(), dlqPrefix, record))) {
-            return record.offset(); // a record that decoded but could not be written (e.g. its key was too long)
+        if (key != null) {
+            Optional<Map<String, String>> meta = store.metadata(key);
+            if (meta.isPresent()) return new Found(key, last, meta.get(), false);
         }
-        return last;
+        // A record that decoded but could not be written (e.g. its key was too long) is a dead letter.
+        return deadLetters ? deadLetter(record) : null;
     }
 
-    private boolean exists(String key) throws StoreException {
-        for (StoredObject o : store.list(key)) {
-            if (o.key().equals(key)) return true;
+    private Found deadLetter(SinkRecord record) throws StoreException {
+        String key = DeadLetters.key(layout.prefix(), dlqPrefix, record);
+        Optional<Map<String, String>> meta = store.metadata(key);
+        return meta.map(m -> new Found(key, record.offset(), m, true)).orElse(null);
+    }
+
+    /** Why {@code found} must not be trusted as holding the partition's records from {@code first} on, if so. */
+    private Optional<String> check(PartitionRef partition, SinkRecord first, Found found)
+            throws SourceException, StoreException {
+        Map<String, String> meta = found.metadata;
+        if (!ObjectStamps.stamped(meta)) {
+            if (!legacyNoted) {
+                legacyNoted = true;
+                LOG.log(Level.INFO, "partition " + partition + ": " + found.key + " carries no record identities"
+                        + " (written before objects had them); trusted by its key");
+            }
+            return Optional.empty();
         }
-        return false;
+        String expected = ObjectStamps.stamp(first);
+        if (!expected.equals(meta.get(ObjectStamps.FIRST))) {
+            return Optional.of(stale(partition, found, "its first record is " + meta.get(ObjectStamps.FIRST)
+                    + " (offset/message id/timestamp) but the partition's record at offset " + first.offset() + " is "
+                    + expected));
+        }
+        if (found.last != first.offset()) {
+            Batch at = source.poll(partition, found.last, 1);
+            if (!at.owned()) return Optional.empty(); // the next owner looks again
+            SinkRecord last = at.records().isEmpty() ? null : at.records().get(0);
+            String lastStamp = last == null || last.offset() != found.last ? null : ObjectStamps.stamp(last);
+            if (!meta.get(ObjectStamps.LAST).equals(lastStamp)) {
+                return Optional.of(stale(partition, found, "its last record is " + meta.get(ObjectStamps.LAST)
+                        + " but the partition's record at offset " + found.last + " is "
+                        + (lastStamp == null ? "not there" : lastStamp)));
+            }
+        }
+        long span = found.last - first.offset() + 1;
+        long records = ObjectStamps.records(meta).orElse(span);
+        if (records < span) {
+            long letters = deadLettersIn(partition, first.offset(), found.last);
+            if (records + letters < span) {
+                return Optional.of("stream " + partition.stream() + ", topic " + partition.topic() + ", partition "
+                        + partition.partitionId() + ": " + found.key + " holds " + records + " records of offsets "
+                        + first.offset() + "-" + found.last + " and " + letters + " of the others are in dead-letter"
+                        + " objects, so " + (span - records - letters) + " are in no object (a dead letter was deleted?)."
+                        + " The partition is halted rather than skip them; remove " + found.key + " and restart to"
+                        + " write those offsets again");
+            }
+        }
+        return Optional.empty();
+    }
+
+    private long deadLettersIn(PartitionRef partition, long first, long last) throws StoreException {
+        String topicPrefix = DeadLetters.topicPrefix(layout.prefix(), dlqPrefix, partition.stream(), partition.topic());
+        long n = 0;
+        for (StoredObject o : store.list(topicPrefix + String.format("%05d-", partition.partitionId()))) {
+            OptionalLong offset = DeadLetters.offset(o.key().substring(topicPrefix.length()), partition.partitionId());
+            if (offset.isPresent() && offset.getAsLong() >= first && offset.getAsLong() <= last) n++;
+        }
+        return n;
+    }
+
+    private static String stale(PartitionRef partition, Found found, String why) {
+        return "stream " + partition.stream() + ", topic " + partition.topic() + ", partition "
+                + partition.partitionId() + ": the object " + found.key + " does not hold this partition's records ("
+                + why + "): it is from an earlier life of the topic (deleted and created again, or a server whose data"
+                + " was wiped while the bucket was kept). The partition is halted; nothing is skipped. Move or delete"
+                + " the earlier topic's objects (or give the sink another prefix), then restart the sink";
     }
 }

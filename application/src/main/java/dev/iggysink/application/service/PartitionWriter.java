@@ -12,6 +12,7 @@ import dev.iggysink.domain.buffer.OpenFile;
 import dev.iggysink.domain.buffer.SealedFile;
 import dev.iggysink.domain.delivery.DeliveryLedger;
 import dev.iggysink.domain.delivery.MemoryBudget;
+import dev.iggysink.domain.message.MessageId;
 import dev.iggysink.domain.message.PartitionRef;
 import dev.iggysink.domain.message.SinkRecord;
 import dev.iggysink.domain.rotation.RotationPolicy;
@@ -26,6 +27,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
@@ -43,6 +45,13 @@ final class PartitionWriter {
         final OpenFile file;
         final FileEncoder encoder;
         long reserved;
+        /** The identity of the file's first and last record (see {@link ObjectStamps}). */
+        MessageId firstId;
+        long firstTimestamp;
+        MessageId lastId;
+        long lastTimestamp;
+        /** Dead letters of records inside this file's range: the file is uploaded only once they are durable. */
+        List<CompletableFuture<Boolean>> deadLetters;
 
         Slot(OpenFile file, FileEncoder encoder) {
             this.file = file;
@@ -83,6 +92,16 @@ final class PartitionWriter {
     private final PartitionNotes notes = new PartitionNotes();
     /** The next sealed file is this generation's first since the partition was assigned (see Uploader). */
     private boolean firstFileSinceAssignment;
+    /** Whether this generation claims each file's range before it is uploaded ({@link Claims}). */
+    private boolean claiming;
+    /** The previous file's answer: the next file of this generation waits for it before its own cut is settled. */
+    private CompletableFuture<Boolean> chainTail = CompletableFuture.completedFuture(true);
+    /** Claims of this generation's files not yet committed past: (last offset, claim key), in order. */
+    private final java.util.ArrayDeque<Map.Entry<Long, String>> openClaims = new java.util.ArrayDeque<>();
+    /** A claimed cut adopted at assignment: the file starting at {@code forcedFirst} ends exactly at forcedLast. */
+    private long forcedFirst = -1;
+    private long forcedLast = -1;
+    private final String claimPrefix;
     /** Record bytes encoded by the current {@link #accept}, reported once at its end. */
     private long encodedBytes;
 
@@ -102,6 +121,7 @@ final class PartitionWriter {
         this.metrics = metrics;
         this.upload = upload;
         this.ledger = new DeliveryLedger(partition, committed);
+        this.claimPrefix = layout.prefix();
     }
 
     PartitionRef partition() {
@@ -176,7 +196,8 @@ final class PartitionWriter {
         String directory = maxOpenFiles <= 1 && !open.isEmpty() ? null : layout.directory(partition, decoded);
         Slot slot = maxOpenFiles <= 1 ? (open.isEmpty() ? null : open.values().iterator().next())
                 : open.get(directory);
-        if (slot != null && !slot.file.isEmpty()) {
+        if (forcedFirst >= 0 && !forcedCutFits(slot, record)) return;
+        if (slot != null && !slot.file.isEmpty() && !forced(slot)) {
             Optional<RotationReason> before = policy.beforeAppend(slot.file, record.timestampMicros());
             if (before.isPresent()) {
                 seal(slot, before.get());
@@ -185,11 +206,9 @@ final class PartitionWriter {
         }
         if (slot == null) {
             if (directory == null) directory = layout.directory(partition, decoded);
-            int keyBytes = layout.keyBytes(directory, partition, record.offset());
-            if (keyBytes > FileLayout.MAX_KEY_BYTES) {
-                badRecord(record, new BadRecordException("its object key would be " + keyBytes
-                        + " bytes; S3 allows at most " + FileLayout.MAX_KEY_BYTES + " (the path_template renders "
-                        + directory.length() + " characters for it)"));
+            Optional<String> keyProblem = layout.keyProblem(directory, partition, record.offset());
+            if (keyProblem.isPresent()) {
+                badRecord(record, new BadRecordException(keyProblem.get()));
                 return;
             }
             slot = openSlot(directory);
@@ -202,7 +221,13 @@ final class PartitionWriter {
             badRecord(record, e);
             return;
         }
-        if (slot.file.isEmpty()) ledger.opened(record.offset());
+        if (slot.file.isEmpty()) {
+            ledger.opened(record.offset());
+            slot.firstId = record.id();
+            slot.firstTimestamp = record.timestampMicros();
+        }
+        slot.lastId = record.id();
+        slot.lastTimestamp = record.timestampMicros();
         slot.file.add(record.offset(), record.timestampMicros(), recordBytes);
         ledger.read(record.offset());
         // The budget holds what the heap carries: the record bytes, or the encoder's buffer when it runs ahead. Only
@@ -215,7 +240,38 @@ final class PartitionWriter {
         }
         encodedBytes += recordBytes;
         Slot target = slot;
+        if (forced(target)) {
+            if (record.offset() >= forcedLast) {
+                forcedFirst = -1;
+                forcedLast = -1;
+                seal(target, RotationReason.CLAIM);
+            }
+            return;
+        }
         policy.afterAppend(target.file).ifPresent(reason -> seal(target, reason));
+    }
+
+    /** Whether {@code slot} holds the file whose cut a claim decided. */
+    private boolean forced(Slot slot) {
+        return forcedFirst >= 0 && slot != null && !slot.file.isEmpty() && slot.file.firstOffset() == forcedFirst;
+    }
+
+    /**
+     * Whether {@code record} can go on under the claimed cut: the claimed file must start with record forcedFirst and
+     * end with record forcedLast, as it did for the member that claimed it. When this member cannot build that file
+     * (its configuration turns one of those records into a bad record), uploading another cut would put records in
+     * two objects: the partition halts instead.
+     */
+    private boolean forcedCutFits(Slot slot, SinkRecord record) {
+        boolean startsRight = forced(slot) || (slot == null || slot.file.isEmpty()) && record.offset() == forcedFirst;
+        if (startsRight && record.offset() <= forcedLast) return true;
+        halt("stream " + partition.stream() + ", topic " + partition.topic() + ", partition "
+                + partition.partitionId() + ": the claim " + Claims.key(claimPrefix, partition, forcedFirst)
+                + " says another member cut offsets " + forcedFirst + "-" + forcedLast + " into one file, but this"
+                + " member cannot build that file (record " + (startsRight ? forcedLast : forcedFirst) + " is not in"
+                + " its file: do all members run the same configuration?). The partition is halted; nothing past"
+                + " offset " + ledger.lastCommitted() + " is committed", true);
+        return false;
     }
 
     /**
@@ -258,7 +314,15 @@ final class PartitionWriter {
         metrics.deadLettered(partition);
         LOG.log(Level.WARNING, "dead-lettered record at " + where + " to " + key + ": " + e.getMessage());
         FileBytes bytes = FileBytes.of(content);
-        submit(new UploadJob(file, () -> bytes, "application/json", content.length));
+        UploadJob job = new UploadJob(file, () -> bytes, "application/json", content.length, UploadJob.Check.NONE,
+                ObjectStamps.of(record), CompletableFuture.completedFuture(true), new CompletableFuture<>());
+        // A file around this record must not be in the store while the record is in no object.
+        for (Slot s : open.values()) {
+            if (s.file.isEmpty()) continue;
+            if (s.deadLetters == null) s.deadLetters = new ArrayList<>();
+            s.deadLetters.add(job.settled());
+        }
+        submit(job);
     }
 
     private void seal(Slot slot, RotationReason reason) {
@@ -273,8 +337,21 @@ final class PartitionWriter {
         AtomicReference<FileEncoder> encoder = new AtomicReference<>(slot.encoder);
         boolean first = firstFileSinceAssignment && maxOpenFiles <= 1;
         firstFileSinceAssignment = false;
+        UploadJob.Check check = claiming ? (first ? UploadJob.Check.CLAIM_FIRST : UploadJob.Check.CLAIM)
+                : first ? UploadJob.Check.OTHER_COPY : UploadJob.Check.NONE;
+        if (claiming) openClaims.add(Map.entry(file.lastOffset(), Claims.key(claimPrefix, partition,
+                file.firstOffset())));
+        CompletableFuture<Boolean> ready = chainTail;
+        if (slot.deadLetters != null) {
+            for (CompletableFuture<Boolean> letter : slot.deadLetters) ready = ready.thenCombine(letter, Boolean::logicalAnd);
+        }
+        CompletableFuture<Boolean> settled = new CompletableFuture<>();
+        chainTail = settled;
+        Map<String, String> metadata = ObjectStamps.of(file.firstOffset(), file.lastOffset(), file.recordCount(),
+                ObjectStamps.stamp(file.firstOffset(), slot.firstId, slot.firstTimestamp),
+                ObjectStamps.stamp(file.lastOffset(), slot.lastId, slot.lastTimestamp));
         submit(new UploadJob(file, () -> encoder.getAndSet(null).finish(), codec.contentType(), slot.reserved,
-                first));
+                check, metadata, ready, settled));
     }
 
     private void submit(UploadJob job) {
@@ -314,13 +391,24 @@ final class PartitionWriter {
     /** Seals files whose wall-clock schedule came due. */
     void tick(Instant now) {
         for (Slot slot : new ArrayList<>(open.values())) {
+            if (forced(slot)) continue;
             policy.onTick(slot.file, now).ifPresent(reason -> seal(slot, reason));
         }
     }
 
-    /** Seals every open file (flush, shutdown, memory pressure). */
+    /**
+     * Seals every open file (flush, shutdown, memory pressure). A file whose end a claim decided is sealed only
+     * there: a flush or memory pressure leaves it open, a stop drops it (its records are read again).
+     */
     void sealAll(RotationReason reason) {
         for (Slot slot : new ArrayList<>(open.values())) {
+            if (forced(slot)) {
+                if (reason == RotationReason.SHUTDOWN) {
+                    budget.release(slot.reserved);
+                    open.remove(slot.file.directory());
+                }
+                continue;
+            }
             seal(slot, reason);
         }
     }
@@ -374,7 +462,7 @@ final class PartitionWriter {
             }
             case GAVE_UP -> {
                 ledger.failed(first);
-                notes.error(result.error());
+                if (halted == null) notes.error(result.error()); // the halt's reason stays what the status shows
             }
             case SUPERSEDED -> {
                 // The consumer assigns the partition anew: the key lookup then commits the other copy.
@@ -412,6 +500,15 @@ final class PartitionWriter {
         ledger.committed(offset);
     }
 
+    /** The claims of files committed up to {@code offset}: nobody needs them any more. Forgotten here. */
+    List<String> claimsDoneUpTo(long offset) {
+        List<String> done = new ArrayList<>();
+        while (!openClaims.isEmpty() && openClaims.peekFirst().getKey() <= offset) {
+            done.add(openClaims.pollFirst().getValue());
+        }
+        return done;
+    }
+
     long lastCommitted() {
         return ledger.lastCommitted();
     }
@@ -444,6 +541,30 @@ final class PartitionWriter {
         halted = null;
         owned = nowOwned;
         firstFileSinceAssignment = nowOwned;
+        claiming = false;
+        chainTail = CompletableFuture.completedFuture(true);
+        openClaims.clear();
+        forcedFirst = -1;
+        forcedLast = -1;
+    }
+
+    /**
+     * Right after {@link #restart}: whether this generation claims its files, and the cut a claim found at assignment
+     * decided ({@code first}..{@code last}), or -1s.
+     */
+    void assigned(boolean claimFiles, long first, long last) {
+        claiming = claimFiles && maxOpenFiles <= 1;
+        forcedFirst = first;
+        forcedLast = last;
+        if (first >= 0) {
+            LOG.log(Level.INFO, "partition " + partition + ": offsets " + first + "-" + last + " were claimed by"
+                    + " another member (its upload may still land); this member cuts the same file");
+        }
+    }
+
+    /** Halts the partition for a reason found outside the records (a stale object at assignment). */
+    void haltFor(String reason) {
+        halt(reason, true);
     }
 
     void lost() {

@@ -67,6 +67,7 @@ final class TopicConsumer implements Runnable {
     private final Committer committer;
     private final MemoryRelief relief;
     private DurableFileRecovery recovery;
+    private final Claims claims;
 
     private long epoch;
     private long passes;
@@ -82,6 +83,17 @@ final class TopicConsumer implements Runnable {
                   MemoryBudget budget, InstantSource clock, Sleeper sleeper, SinkMetrics metrics, Controls controls,
                   Map<PartitionRef, PartitionStatus> statusBoard, AtomicLong recordsConsumed,
                   AtomicLong bytesConsumed) {
+        this(stream, topic, source, codec, settings, policy, uploader, store, null, budget, clock, sleeper, metrics,
+                controls, statusBoard, recordsConsumed, bytesConsumed);
+    }
+
+    /** @param claims how files are claimed before upload, or null when they never are */
+    TopicConsumer(StreamSettings stream, String topic, MessageSource source, RecordCodec codec,
+                  SinkSettings settings, RotationPolicy policy, Uploader uploader, ObjectStore store, Claims claims,
+                  MemoryBudget budget, InstantSource clock, Sleeper sleeper, SinkMetrics metrics, Controls controls,
+                  Map<PartitionRef, PartitionStatus> statusBoard, AtomicLong recordsConsumed,
+                  AtomicLong bytesConsumed) {
+        this.claims = claims;
         this.stream = stream;
         this.topic = topic;
         this.source = new SerializedSource(source);
@@ -102,9 +114,10 @@ final class TopicConsumer implements Runnable {
         this.sourceOutage = new OutageTracker("source " + stream.stream() + "/" + topic, "unavailable", clock, LOG);
         if (settings.rotation().maxOpenFilesPerPartition() <= 1) {
             this.recovery = new DurableFileRecovery(this.source, store, codec, layout,
-                    settings.delivery().errorsTolerance() == ErrorTolerance.ALL, settings.delivery().dlqPrefix());
+                    settings.delivery().errorsTolerance() == ErrorTolerance.ALL, settings.delivery().dlqPrefix(),
+                    claims);
         }
-        this.committer = new Committer(this.source, metrics);
+        this.committer = new Committer(this.source, metrics, uploader);
         this.relief = new MemoryRelief(budget, name());
         this.events = new UploadEvents(uploader, controls, name());
         this.drain = new Drain(events, committer, clock, settings.delivery().shutdownTimeout(), controls);
@@ -271,9 +284,14 @@ final class TopicConsumer implements Runnable {
      */
     private void assign(PartitionWriter w) throws SourceException {
         long committed = source.committedOffset(w.partition()).orElse(-1);
+        DurableFileRecovery.Result found = DurableFileRecovery.Result.at(committed);
+        boolean claimFiles = false;
         if (recovery != null) {
             try {
-                committed = recovery.recover(w.partition(), committed);
+                // Whether the store honours the claims' conditional writes is found out by the first claim.
+                claimFiles = claims != null;
+                found = recovery.lookup(w.partition(), committed, claimFiles);
+                committed = found.committed();
                 uploader.storeWorked(w.partition());
             } catch (StoreException e) {
                 if (e.retryable()) {
@@ -285,9 +303,15 @@ final class TopicConsumer implements Runnable {
                 LOG.log(Level.WARNING, "cannot list the store (" + e.getMessage() + "): after a stop, a flush or a"
                         + " scheduled seal whose commit was lost, records may be written twice (at-least-once)");
                 recovery = null;
+                claimFiles = false;
             }
         }
         w.restart(committed, true);
+        if (found.stale().isPresent()) {
+            w.haltFor(found.stale().get());
+            return;
+        }
+        w.assigned(claimFiles, found.claimedFirst(), found.claimedLast());
         LOG.log(Level.INFO, "partition " + w.partition() + " assigned; reading from offset " + (committed + 1));
     }
 

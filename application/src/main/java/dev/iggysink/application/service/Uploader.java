@@ -9,6 +9,7 @@ import dev.iggysink.application.service.UploadResult.Outcome;
 import dev.iggysink.domain.naming.KeyRange;
 import dev.iggysink.domain.naming.ObjectKey;
 import dev.iggysink.domain.retry.RetryPolicy;
+import dev.iggysink.domain.rotation.RotationReason;
 import java.lang.System.Logger.Level;
 import java.time.Duration;
 import java.time.Instant;
@@ -61,8 +62,16 @@ final class Uploader implements AutoCloseable {
     private final AtomicLong bytes = new AtomicLong();
     private final AtomicLong retries = new AtomicLong();
     private volatile boolean giveUp;
+    private final Claims claims;
 
     Uploader(ObjectStore store, RetryPolicy policy, InstantSource clock, SinkMetrics metrics, int concurrency) {
+        this(store, null, policy, clock, metrics, concurrency);
+    }
+
+    /** @param claims how files are claimed before upload ({@link UploadJob.Check#CLAIM}); null when never */
+    Uploader(ObjectStore store, Claims claims, RetryPolicy policy, InstantSource clock, SinkMetrics metrics,
+             int concurrency) {
+        this.claims = claims;
         this.store = store;
         this.policy = policy;
         this.clock = clock;
@@ -101,7 +110,11 @@ final class Uploader implements AutoCloseable {
         FileBytes content;
         int attempts;
         boolean failing;
-        boolean checkedForOtherCopy;
+        /** The file's cut is decided (see {@link #settleCut}); later attempts only put. */
+        boolean cutSettled;
+        /** What claiming the file's range found, kept across attempts. */
+        Claims.Result claim;
+        boolean checkedAfterClaim;
 
         Attempt(UploadJob job, Listener listener, Instant started) {
             this.job = job;
@@ -121,6 +134,17 @@ final class Uploader implements AutoCloseable {
                 dropLost();
                 return;
             }
+            if (!job.ready().isDone()) {
+                // Holds no thread while it waits: the earlier file's claim or a dead letter inside this file's range.
+                job.ready().whenComplete((ok, t) -> resume());
+                return;
+            }
+            if (!Boolean.TRUE.equals(job.ready().getNow(false))) {
+                finish(Outcome.GAVE_UP, "not uploading " + key + ": an earlier file of its partition or a dead letter"
+                        + " inside its range did not become durable; its records are read again from the committed"
+                        + " offset", false);
+                return;
+            }
             if (content == null) {
                 try {
                     content = job.content().get();
@@ -135,22 +159,8 @@ final class Uploader implements AutoCloseable {
             }
             attempts++;
             try {
-                if (job.firstAfterAssignment() && !checkedForOtherCopy) {
-                    long other;
-                    try {
-                        other = otherCopy();
-                    } catch (StoreException e) {
-                        if (e.retryable()) throw e;
-                        other = -1; // no permission to list: upload as the Rust sink would
-                    }
-                    checkedForOtherCopy = true;
-                    if (other >= 0) {
-                        finish(Outcome.SUPERSEDED, "offsets " + job.file().firstOffset() + "-" + other
-                                + " were written meanwhile by the partition's previous owner", false, other);
-                        return;
-                    }
-                }
-                store.put(key, content, job.contentType());
+                if (!cutSettled && !settleCut()) return;
+                store.put(key, content, job.contentType(), job.metadata());
                 // put has returned in this thread, and nothing reads a durable file again: its arrays may be reused.
                 content.release();
                 objects.incrementAndGet();
@@ -218,6 +228,72 @@ final class Uploader implements AutoCloseable {
             }
         }
 
+        private void resume() {
+            try {
+                pool.execute(this);
+            } catch (RuntimeException rejected) {
+                finish(Outcome.GAVE_UP, "upload abandoned by stop", false);
+            }
+        }
+
+        /**
+         * Decides whether this file's cut stands before it is uploaded; false when it does not (the attempt has ended
+         * as {@link Outcome#SUPERSEDED}). With claims, the file's range is claimed: a claim of another member for
+         * another range means this file must not be uploaded. A claim this member created may still meet an object
+         * of another range starting here, whose claim was removed after its member committed past it: listing the
+         * file's key start once settles that. Without claims, the partition's first file since the assignment looks
+         * for a late copy of the previous owner once. The next file of the partition waits for this answer.
+         */
+        private boolean settleCut() throws StoreException {
+            long first = job.file().firstOffset();
+            UploadJob.Check check = job.check();
+            if ((check == UploadJob.Check.CLAIM || check == UploadJob.Check.CLAIM_FIRST) && !claims.on()) {
+                check = check == UploadJob.Check.CLAIM_FIRST ? UploadJob.Check.OTHER_COPY : UploadJob.Check.NONE;
+            }
+            switch (check) {
+                case NONE -> {
+                }
+                case OTHER_COPY -> {
+                    long other;
+                    try {
+                        other = otherCopy();
+                    } catch (StoreException e) {
+                        if (e.retryable()) throw e;
+                        other = -1; // no permission to list: upload as the Rust sink would
+                    }
+                    if (other >= 0) {
+                        finish(Outcome.SUPERSEDED, "offsets " + first + "-" + other
+                                + " were written meanwhile by the partition's previous owner", false, other);
+                        return false;
+                    }
+                }
+                case CLAIM, CLAIM_FIRST -> {
+                    if (claim == null) {
+                        claim = claims.claim(job.file().partition(), first, job.file().lastOffset(), job.file().key());
+                    }
+                    if (claim.outcome() == Claims.Outcome.OTHER_CUT) {
+                        finish(Outcome.SUPERSEDED, "another member claimed offsets " + first + "-"
+                                + claim.claimedLast() + " before this member's file of offsets " + first + "-"
+                                + job.file().lastOffset() + " was uploaded", false, claim.claimedLast());
+                        return false;
+                    }
+                    if (claim.outcome() == Claims.Outcome.CREATED && !checkedAfterClaim) {
+                        long other = otherCopy();
+                        checkedAfterClaim = true;
+                        if (other >= 0) {
+                            claims.remove(claims.key(job.file().partition(), first));
+                            finish(Outcome.SUPERSEDED, "offsets " + first + "-" + other + " are already in an"
+                                    + " object written by another member", false, other);
+                            return false;
+                        }
+                    }
+                }
+            }
+            cutSettled = true;
+            if (job.file().reason() != RotationReason.DEAD_LETTER) job.settled().complete(true);
+            return true;
+        }
+
         /**
          * The last offset of another object of this partition starting where this file starts, or -1. The key lookup at
          * assignment cannot see an upload the previous owner still had in flight (a slow drain, a kill during a PUT);
@@ -251,6 +327,8 @@ final class Uploader implements AutoCloseable {
         void finish(Outcome outcome, String error, boolean fatal, long supersededUpTo) {
             if (!done.compareAndSet(false, true)) return;
             if (failing) outage.ended(this, outcome == Outcome.DURABLE);
+            // The partition's next file waits for this answer (a file whose cut settled already answered true).
+            job.settled().complete(outcome == Outcome.DURABLE);
             UploadResult result = new UploadResult(job, outcome, Duration.between(started, clock.instant()),
                     content == null ? 0 : content.length(), Optional.ofNullable(error), fatal, supersededUpTo);
             try {
@@ -300,6 +378,16 @@ final class Uploader implements AutoCloseable {
     void dropLost() {
         for (Attempt a : waiting) {
             if (!a.listener.current() && waiting.remove(a)) a.dropLost();
+        }
+    }
+
+    /** Removes claims that are no longer needed (their files are committed), on the pool, best effort. */
+    void removeClaims(java.util.List<String> keys) {
+        if (claims == null || !claims.knownOn() || keys.isEmpty() || giveUp) return;
+        try {
+            pool.execute(() -> keys.forEach(claims::remove));
+        } catch (RuntimeException rejected) {
+            // stopping: the lifecycle rule on the claims prefix removes them
         }
     }
 

@@ -28,6 +28,14 @@ public final class InMemoryObjectStore implements ObjectStore {
     private final Mode mode;
     private final NavigableMap<String, byte[]> objects = new TreeMap<>();
     private final Map<String, String> contentTypes = new TreeMap<>();
+    private final Map<String, Map<String, String>> metadata = new TreeMap<>();
+    private boolean ignoresConditions;
+    private int creates;
+    private int heads;
+    private int deletes;
+    private int heldNow;
+    private Predicate<String> holdKeys = k -> false;
+    private java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(0);
     private final Deque<StoreException> scripted = new ArrayDeque<>();
     private final List<String> putLog = new ArrayList<>();
     private final List<String> attempted = new ArrayList<>();
@@ -112,8 +120,65 @@ public final class InMemoryObjectStore implements ObjectStore {
         put(key, FileBytes.of(content), contentType);
     }
 
+    /** As a store that ignores {@code If-None-Match}: {@link #create} overwrites and says it created. */
+    public synchronized InMemoryObjectStore ignoringConditions() {
+        ignoresConditions = true;
+        return this;
+    }
+
+    /**
+     * Puts and conditional creates of keys matching {@code keys} wait, before they store anything, until
+     * {@link #releaseHeld()}: an upload (or a claim) in flight that lands late.
+     */
+    public synchronized void holdPuts(Predicate<String> keys) {
+        holdKeys = keys;
+        release = new java.util.concurrent.CountDownLatch(1);
+    }
+
+    /** Holds no further calls; those held so far stay held until {@link #releaseHeld()}. */
+    public synchronized void holdNoMore() {
+        holdKeys = k -> false;
+    }
+
+    /** Lets the held puts go on. */
+    public void releaseHeld() {
+        java.util.concurrent.CountDownLatch r;
+        synchronized (this) {
+            r = release;
+            holdKeys = k -> false;
+        }
+        r.countDown();
+    }
+
     @Override
-    public synchronized void put(String key, FileBytes content, String contentType) throws StoreException {
+    public void put(String key, FileBytes content, String contentType, Map<String, String> meta)
+            throws StoreException {
+        waitIfHeld(key);
+        putNow(key, content, contentType, meta);
+    }
+
+    private void waitIfHeld(String key) throws StoreException {
+        java.util.concurrent.CountDownLatch wait;
+        synchronized (this) {
+            wait = holdKeys.test(key) ? release : null;
+            if (wait != null) heldNow++;
+        }
+        if (wait == null) return;
+        try {
+            wait.await();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new StoreException("PUT " + key + " interrupted", true, 0, null, e);
+        }
+    }
+
+    /** How many puts and creates have been held so far. */
+    public synchronized int heldCalls() {
+        return heldNow;
+    }
+
+    private synchronized void putNow(String key, FileBytes content, String contentType, Map<String, String> meta)
+            throws StoreException {
         puts++;
         attempted.add(key);
         check("PUT", key);
@@ -132,7 +197,70 @@ public final class InMemoryObjectStore implements ObjectStore {
         if (failKeys.test(key)) throw unavailable();
         if (objects.put(key, content.toByteArray()) != null) overwrites++;
         contentTypes.put(key, contentType);
+        metadata.put(key, Map.copyOf(meta));
         putLog.add(key);
+    }
+
+    @Override
+    public synchronized java.util.Optional<Map<String, String>> metadata(String key) throws StoreException {
+        heads++;
+        check("HEAD", key);
+        return objects.containsKey(key) ? java.util.Optional.of(metadata.getOrDefault(key, Map.of()))
+                : java.util.Optional.empty();
+    }
+
+    @Override
+    public boolean create(String key, byte[] content, Map<String, String> meta) throws StoreException {
+        waitIfHeld(key);
+        return createNow(key, content, meta);
+    }
+
+    private synchronized boolean createNow(String key, byte[] content, Map<String, String> meta)
+            throws StoreException {
+        creates++;
+        check("PUT If-None-Match", key);
+        if (failKeys.test(key)) throw unavailable();
+        if (refuseKeys.test(key)) {
+            throw new StoreException("PUT s3://" + bucket + "/" + key + " denied (403 AccessDenied).", false, 403,
+                    null, null);
+        }
+        if (objects.containsKey(key) && !ignoresConditions) return false;
+        objects.put(key, content.clone());
+        metadata.put(key, Map.copyOf(meta));
+        return true;
+    }
+
+    @Override
+    public synchronized void delete(String key) throws StoreException {
+        deletes++;
+        check("DELETE", key);
+        objects.remove(key);
+        metadata.remove(key);
+        contentTypes.remove(key);
+    }
+
+    /** Seeds an object with user metadata, as another writer would have left it. */
+    public synchronized void seed(String key, byte[] content, Map<String, String> meta) {
+        objects.put(key, content.clone());
+        metadata.put(key, Map.copyOf(meta));
+    }
+
+    /** The user metadata of {@code key}, or null. */
+    public synchronized Map<String, String> metadataOf(String key) {
+        return metadata.get(key);
+    }
+
+    /** Calls of {@code create}, of {@code metadata} and of {@code delete}. */
+    public synchronized int createCalls() {
+        return creates;
+    }
+
+    public synchronized int headCalls() {
+        return heads;
+    }
+
+    public synchronized int deleteCalls() {
+        return deletes;
     }
 
     @Override
@@ -180,9 +308,21 @@ public final class InMemoryObjectStore implements ObjectStore {
         return content.clone();
     }
 
-    /** A snapshot of every object, by key. */
+    /**
+     * A snapshot of every data object, by key: all but the sink's claims (under {@code _claims/}), which
+     * {@link #claims()} shows.
+     */
     public synchronized Map<String, byte[]> objects() {
-        return new TreeMap<>(objects);
+        Map<String, byte[]> out = new TreeMap<>(objects);
+        out.keySet().removeIf(k -> k.contains("_claims/"));
+        return out;
+    }
+
+    /** The claims the sink has not removed yet, by key. */
+    public synchronized Map<String, byte[]> claims() {
+        Map<String, byte[]> out = new TreeMap<>(objects);
+        out.keySet().removeIf(k -> !k.contains("_claims/"));
+        return out;
     }
 
     /** The content type the last put of {@code key} gave, or null. */

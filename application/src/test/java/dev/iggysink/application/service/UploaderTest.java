@@ -101,13 +101,30 @@ class UploaderTest {
     private ObjectStore watching(Pooled pooled) {
         return new ObjectStore() {
             @Override
-            public void put(String key, FileBytes content, String contentType) throws StoreException {
+            public void put(String key, FileBytes content, String contentType, java.util.Map<String, String> meta)
+                    throws StoreException {
                 pooled.inPut.set(true);
                 try {
-                    store.put(key, content, contentType);
+                    store.put(key, content, contentType, meta);
                 } finally {
                     pooled.inPut.set(false);
                 }
+            }
+
+            @Override
+            public java.util.Optional<java.util.Map<String, String>> metadata(String key) throws StoreException {
+                return store.metadata(key);
+            }
+
+            @Override
+            public boolean create(String key, byte[] content, java.util.Map<String, String> meta)
+                    throws StoreException {
+                return store.create(key, content, meta);
+            }
+
+            @Override
+            public void delete(String key) throws StoreException {
+                store.delete(key);
             }
 
             @Override

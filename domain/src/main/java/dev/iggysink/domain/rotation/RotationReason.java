@@ -21,5 +21,10 @@ public enum RotationReason {
     /** A bad record was written alone to a dead-letter object (errors_tolerance = "all"). */
     DEAD_LETTER,
     /** Graceful stop. */
-    SHUTDOWN
+    SHUTDOWN,
+    /**
+     * Cut where the claim of another member says the file ends: that member (the partition's previous owner) cut the
+     * same file first and may still upload it, so this one writes the same records under the same key.
+     */
+    CLAIM
 }

@@ -1,6 +1,8 @@
 package dev.iggysink.application.port.out;
 
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
 
 /**
  * Where sealed files land: one bucket of S3 or an S3-compatible store. Implementations are thread-safe (the upload
@@ -18,8 +20,32 @@ public interface ObjectStore extends AutoCloseable {
      * once (to hash it, to send it again).
      *
      * @param contentType the MIME type stored with the object
+     * @param metadata    user metadata stored with the object ({@code x-amz-meta-<name>} on S3): names are lower-case
+     *                    ASCII letters, digits and {@code -}, values printable ASCII; at most 2 KiB in all
      */
-    void put(String key, FileBytes content, String contentType) throws StoreException;
+    void put(String key, FileBytes content, String contentType, Map<String, String> metadata) throws StoreException;
+
+    /** {@link #put(String, FileBytes, String, Map)} without user metadata. */
+    default void put(String key, FileBytes content, String contentType) throws StoreException {
+        put(key, content, contentType, Map.of());
+    }
+
+    /**
+     * The user metadata stored with {@code key} (names in lower case, as S3 returns them), or empty when no object
+     * has that key. One HEAD request on S3.
+     */
+    Optional<Map<String, String>> metadata(String key) throws StoreException;
+
+    /**
+     * Creates {@code key} only if no object has it: a conditional write ({@code If-None-Match: *} on S3, an exclusive
+     * create in a directory). Returns false, writing nothing, when the key exists (S3 answers 412, or 409 when two
+     * such writes race). A store that ignores the condition overwrites and returns true: the caller finds that out
+     * once at start by creating the same key twice.
+     */
+    boolean create(String key, byte[] content, Map<String, String> metadata) throws StoreException;
+
+    /** Deletes {@code key}; a key that does not exist is not an error. */
+    void delete(String key) throws StoreException;
 
     /**
      * The startup check: writes an empty object at the bucket-root key {@code .iggy-sink-probe} (the prefix is not

@@ -1,0 +1,180 @@
+package dev.iggysink.application.service;
+
+import dev.iggysink.application.port.out.ObjectStore;
+import dev.iggysink.application.port.out.StoreException;
+import dev.iggysink.domain.message.PartitionRef;
+import dev.iggysink.domain.naming.KeySanitizer;
+import java.lang.System.Logger.Level;
+import java.nio.charset.StandardCharsets;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalLong;
+import java.util.UUID;
+
+/**
+ * Claims decide where a partition's files are cut when two members write it at once (the old owner still uploading
+ * while the new one starts). Before a file is uploaded, its member creates a small claim object keyed by the
+ * partition and the file's first offset, with a conditional write ({@code If-None-Match: *}), naming the file's
+ * range. The store is the one place both members meet, and it lets only one claim per first offset exist: whoever
+ * claims first decides the cut. A member whose claim is refused reads the claim; if it names the same range, both
+ * uploads hold the same records under the same key (one object); if not, the member drops its file and the
+ * partition is assigned anew, where the key lookup adopts the claim's cut. Why and what it costs:
+ * docs/adr/0013-claims-decide-the-cut.md.
+ *
+ * <p>Claims live under {@code [prefix/]_claims/<stream>/<topic>/<partition:05>-<first:020>.claim}. The member that
+ * commits past a claim removes it; a lifecycle rule on that prefix removes what a crash left behind (README).
+ *
+ * <p>A store that ignores the condition cannot decide anything: at the first assignment a probe key is created
+ * twice, and if the second create is not refused, claims are off with one warning (the behaviour before claims).
+ * Thread-safe.
+ */
+final class Claims {
+    private static final System.Logger LOG = System.getLogger(Claims.class.getName());
+    static final String NAME = "_claims";
+
+    /** What a claim attempt found. */
+    enum Outcome {
+        /** This member created the claim: its cut stands. */
+        CREATED,
+        /** A claim for the same range existed: both members write the same object. */
+        SAME_CUT,
+        /** A claim for another range existed: this member's file must not be uploaded. */
+        OTHER_CUT
+    }
+
+    record Result(Outcome outcome, long claimedLast) {
+    }
+
+    private final ObjectStore store;
+    private final String prefix;
+    /** Null until probed; then whether the store honours conditional writes. */
+    private volatile Boolean honoured;
+
+    Claims(ObjectStore store, String prefix) {
+        this.store = store;
+        this.prefix = prefix;
+    }
+
+    /** A store that is known to honour conditional writes, for tests that need no probe. */
+    static Claims honoured(ObjectStore store, String prefix) {
+        Claims c = new Claims(store, prefix);
+        c.honoured = true;
+        return c;
+    }
+
+    static String key(String prefix, PartitionRef partition, long first) {
+        StringBuilder sb = new StringBuilder();
+        if (!prefix.isEmpty()) sb.append(prefix).append('/');
+        sb.append(NAME).append('/').append(KeySanitizer.sanitize(partition.stream())).append('/')
+                .append(KeySanitizer.sanitize(partition.topic())).append('/')
+                .append(String.format("%05d-%020d.claim", partition.partitionId(), first));
+        return sb.toString();
+    }
+
+    String key(PartitionRef partition, long first) {
+        return key(prefix, partition, first);
+    }
+
+    /**
+     * Whether claims are on. The first call probes the store (a retryable failure is thrown, so the caller waits for
+     * the store as for any other call); later calls answer at once.
+     */
+    boolean on() throws StoreException {
+        Boolean h = honoured;
+        if (h != null) return h;
+        synchronized (this) {
+            if (honoured != null) return honoured;
+            honoured = probe();
+            return honoured;
+        }
+    }
+
+    /** Whether claims are known to be on, without probing. */
+    boolean knownOn() {
+        return Boolean.TRUE.equals(honoured);
+    }
+
+    private boolean probe() throws StoreException {
+        String key = (prefix.isEmpty() ? "" : prefix + "/") + NAME + "/.conditional-write-probe-"
+                + UUID.randomUUID();
+        byte[] body = "probe\n".getBytes(StandardCharsets.UTF_8);
+        try {
+            boolean first = store.create(key, body, Map.of());
+            boolean second = store.create(key, body, Map.of());
+            if (first && !second) {
+                LOG.log(Level.INFO, "the object store honours conditional writes (If-None-Match): files are claimed"
+                        + " before upload, so a partition that moves while its old owner still uploads is written"
+                        + " exactly once");
+                return true;
+            }
+            LOG.log(Level.WARNING, "the object store ignored a conditional write (If-None-Match: * on "
+                    + key + " was not refused the second time): claims are off. Every record is still written at"
+                    + " least once; a partition that moves to another member while its old owner is still uploading"
+                    + " a file cut by a stop, flush, schedule or memory pressure may leave a record in two objects"
+                    + " (audit reports it)");
+            return false;
+        } catch (StoreException e) {
+            if (e.retryable()) throw e;
+            LOG.log(Level.WARNING, "cannot write claims under " + NAME + "/ (" + e.getMessage() + "): claims are"
+                    + " off; a partition that moves while its old owner is still uploading may leave a record in two"
+                    + " objects (audit reports it)");
+            return false;
+        } finally {
+            try {
+                store.delete(key);
+            } catch (StoreException | RuntimeException ignored) {
+                // a probe left behind is harmless; the lifecycle rule on the claims prefix removes it
+            }
+        }
+    }
+
+    /** Claims {@code first..last} of {@code partition} for the file {@code fileKey}. */
+    Result claim(PartitionRef partition, long first, long last, String fileKey) throws StoreException {
+        String key = key(partition, first);
+        byte[] body = ("{\"first\":" + first + ",\"last\":" + last + ",\"key\":\"" + jsonText(fileKey) + "\"}\n")
+                .getBytes(StandardCharsets.UTF_8);
+        Map<String, String> meta = Map.of(ObjectStamps.OFFSETS, first + "-" + last);
+        // A claim removed between the refused create and the read (its member committed past it) is created again.
+        for (int attempt = 0; attempt < 3; attempt++) {
+            if (store.create(key, body, meta)) return new Result(Outcome.CREATED, last);
+            OptionalLong theirs = claimedLast(partition, first);
+            if (theirs.isEmpty()) continue;
+            return new Result(theirs.getAsLong() == last ? Outcome.SAME_CUT : Outcome.OTHER_CUT, theirs.getAsLong());
+        }
+        throw new StoreException("the claim " + key + " was refused but could not be read, three times", true, 0,
+                null, null);
+    }
+
+    /** The last offset a claim for the file of {@code partition} starting at {@code first} names, if one exists. */
+    OptionalLong claimedLast(PartitionRef partition, long first) throws StoreException {
+        Optional<Map<String, String>> meta = store.metadata(key(partition, first));
+        if (meta.isEmpty()) return OptionalLong.empty();
+        Optional<long[]> range = ObjectStamps.offsets(meta.get());
+        if (range.isEmpty() || range.get()[0] != first) {
+            throw new StoreException("the claim " + key(partition, first) + " does not name its range (metadata "
+                    + ObjectStamps.OFFSETS + " = " + meta.get().get(ObjectStamps.OFFSETS) + ")", false, 0, null, null);
+        }
+        return OptionalLong.of(range.get()[1]);
+    }
+
+    /** Removes a claim that is no longer needed; a failure leaves it to the lifecycle rule. */
+    void remove(String key) {
+        try {
+            store.delete(key);
+        } catch (StoreException | RuntimeException e) {
+            LOG.log(Level.DEBUG, "could not remove the claim " + key + " (the lifecycle rule on " + NAME
+                    + "/ will): " + e.getMessage());
+        }
+    }
+
+    private static String jsonText(String s) {
+        StringBuilder sb = new StringBuilder(s.length());
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            if (c == '"' || c == '\\') sb.append('\\').append(c);
+            else if (c < 0x20) sb.append(String.format("\\u%04x", (int) c));
+            else sb.append(c);
+        }
+        return sb.toString();
+    }
+}

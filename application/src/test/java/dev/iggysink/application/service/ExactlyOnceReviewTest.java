@@ -1,0 +1,306 @@
+package dev.iggysink.application.service;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.iggysink.application.fakes.InMemoryObjectStore;
+import dev.iggysink.application.fakes.LinesCodec;
+import dev.iggysink.application.fakes.ScriptedMessageSource;
+import dev.iggysink.application.fakes.TestSettings;
+import dev.iggysink.application.port.out.SinkMetrics;
+import dev.iggysink.application.settings.DeliverySettings;
+import dev.iggysink.application.settings.ErrorTolerance;
+import dev.iggysink.application.settings.SinkSettings;
+import dev.iggysink.application.settings.StreamSettings;
+import dev.iggysink.application.status.Health;
+import dev.iggysink.domain.naming.ObjectKey;
+import java.time.Duration;
+import java.time.InstantSource;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.CompletableFuture;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * The review of the exactly-once promise (issue 33): the key lookup trusted key names alone, and an old owner's
+ * upload landing late could leave records in two objects. Each scenario failed before the fix.
+ */
+class ExactlyOnceReviewTest {
+    private static final Duration WAIT = Duration.ofSeconds(20);
+
+    private final StreamSettings stream = TestSettings.stream("application_logs", "api_requests");
+    private InMemoryObjectStore store = new InMemoryObjectStore();
+    private final ScriptedMessageSource source = new ScriptedMessageSource("application_logs", "api_requests", 1);
+    private final List<SinkService> sinks = new ArrayList<>();
+
+    private SinkService start(SinkSettings settings, ScriptedMessageSource from) {
+        SinkService sink = new SinkService(settings, (s, t, g) -> from, s -> new LinesCodec(), store,
+                InstantSource.system(), d -> Thread.sleep(Math.min(d.toMillis(), 20)), SinkMetrics.NONE);
+        sinks.add(sink);
+        sink.start();
+        return sink;
+    }
+
+    @AfterEach
+    void stopAll() throws InterruptedException {
+        store.releaseHeld();
+        for (SinkService s : sinks) s.hurryStop();
+        for (SinkService s : sinks) s.awaitStopped();
+    }
+
+    private SinkSettings settings(long count, ErrorTolerance tolerance, Duration shutdownTimeout) {
+        SinkSettings base = TestSettings.countRotation(stream, count);
+        return new SinkSettings(base.key(), base.name(), true, 0, false, base.streams(), base.output(),
+                base.rotation(), base.retry(),
+                new DeliverySettings(64L << 20, tolerance, "_dlq", shutdownTimeout, 4), base.transforms());
+    }
+
+    private static String key(long first, long last) {
+        return ObjectKey.of("iggy/raw", "application_logs/api_requests/2026-03-16/14", 0, first, last, "jsonl");
+    }
+
+    /** Offsets in the stored data files (dead letters apart), with how many files hold each. */
+    private Map<Long, Integer> coverage() {
+        Map<Long, Integer> seen = new TreeMap<>();
+        store.objects().forEach((key, bytes) -> {
+            if (key.contains("/_dlq/") || ObjectKey.parse(key).isEmpty()) return;
+            for (long o : LinesCodec.offsets(bytes)) seen.merge(o, 1, Integer::sum);
+        });
+        return seen;
+    }
+
+    private List<Long> deadLettered() {
+        List<Long> out = new ArrayList<>();
+        for (String k : store.objects().keySet()) {
+            if (!k.contains("/_dlq/")) continue;
+            String name = k.substring(k.lastIndexOf('/') + 1);
+            out.add(Long.parseLong(name.substring(6, 26)));
+        }
+        return out;
+    }
+
+    // --- 1. a dead letter that never landed ---------------------------------------------------------------------
+
+    @Test
+    void a_file_is_not_uploaded_while_a_dead_letter_inside_its_range_is_not_durable_so_no_record_is_skipped()
+            throws InterruptedException {
+        source.append(0, 10, i -> i == 5 ? "BAD" + i : "r" + i);
+        store.failKeys(k -> k.contains("/_dlq/"));
+        SinkService first = start(settings(1000, ErrorTolerance.ALL, Duration.ofMillis(800)), source);
+        await().atMost(WAIT).until(() -> first.status().partitions().stream()
+                .anyMatch(p -> p.bufferedRecords() == 9));
+        assertThat(first.stop().clean()).isFalse();
+        // The file around offset 5 waited for its dead letter, which never landed: neither is in the store.
+        assertThat(store.objects()).isEmpty();
+        assertThat(source.stored(0)).isEmpty();
+
+        store.failKeys(k -> false);
+        SinkService second = start(settings(1000, ErrorTolerance.ALL, Duration.ofSeconds(5)), source);
+        await().atMost(WAIT).until(() -> second.status().partitions().stream()
+                .anyMatch(p -> p.bufferedRecords() == 9));
+        assertThat(second.stop().clean()).isTrue();
+        assertThat(source.stored(0)).hasValue(9);
+        Map<Long, Integer> files = coverage();
+        assertThat(deadLettered()).containsExactly(5L);
+        assertThat(files.keySet()).containsExactly(0L, 1L, 2L, 3L, 4L, 6L, 7L, 8L, 9L);
+        assertThat(files.values()).containsOnly(1);
+    }
+
+    @Test
+    void a_file_whose_dead_letters_were_deleted_is_not_trusted_by_the_lookup() throws InterruptedException {
+        source.append(0, 10, i -> i == 5 ? "BAD" + i : "r" + i);
+        source.failAllCommits(new dev.iggysink.application.port.out.SourceException("commit timed out", true));
+        SinkService first = start(settings(1000, ErrorTolerance.ALL, Duration.ofSeconds(2)), source);
+        await().atMost(WAIT).until(() -> first.status().partitions().stream()
+                .anyMatch(p -> p.bufferedRecords() == 9));
+        first.stop();
+        assertThat(store.objects()).containsKey(key(0, 9));
+        store.objects().keySet().stream().filter(k -> k.contains("/_dlq/")).forEach(k -> {
+            try {
+                store.delete(k);
+            } catch (Exception e) {
+                throw new AssertionError(e);
+            }
+        });
+
+        source.failAllCommits(null);
+        SinkService second = start(settings(1000, ErrorTolerance.ALL, Duration.ofSeconds(2)), source);
+        await().atMost(WAIT).until(() -> second.status().health() == Health.FAILED);
+        assertThat(second.status().reasons()).anySatisfy(r -> assertThat(r).contains(key(0, 9))
+                .contains("1 are in no object"));
+        assertThat(source.stored(0)).isEmpty();
+    }
+
+    // --- 2. files after a superseded first file ---------------------------------------------------------------
+
+    /**
+     * The previous owner's file 0-74 (cut by its stop) lands just after this member's lookup. This member's batch
+     * seals 0-49, 50-99, 100-149, 150-199 at once: none of them may be uploaded once 0-49 is superseded, with claims
+     * and without (a store that ignores conditional writes).
+     */
+    @ParameterizedTest
+    @ValueSource(booleans = {true, false})
+    void files_after_a_superseded_first_file_are_not_uploaded(boolean conditionalWrites) throws InterruptedException {
+        if (!conditionalWrites) store = new InMemoryObjectStore().ignoringConditions();
+        source.append(0, 200, i -> "r" + i);
+        byte[] late = linesOf(0, 74);
+        store.afterNextList(() -> store.seed(key(0, 74), late, stamps(0, 74)));
+        SinkService sink = start(settings(50, ErrorTolerance.NONE, Duration.ofSeconds(5)), source);
+        await().atMost(WAIT).until(() -> source.stored(0).orElse(-1) == 174);
+        assertThat(sink.stop().clean()).isTrue();
+        assertThat(source.stored(0)).hasValue(199);
+
+        assertThat(coverage()).hasSize(200).allSatisfy((o, n) -> assertThat(n).as("copies of %s", o).isEqualTo(1));
+        assertThat(store.objects()).containsKey(key(0, 74));
+    }
+
+    // --- 3. an object from an earlier life of the topic ---------------------------------------------------------
+
+    @ParameterizedTest
+    @ValueSource(ints = {150, 60})
+    void an_object_from_an_earlier_life_of_the_topic_halts_the_partition_instead_of_skipping_records(int newRecords)
+            throws InterruptedException {
+        source.append(0, 100, i -> "old" + i);
+        SinkService first = start(settings(100, ErrorTolerance.NONE, Duration.ofSeconds(5)), source);
+        await().atMost(WAIT).until(() -> source.stored(0).orElse(-1) == 99);
+        first.stop();
+        assertThat(store.objects()).containsOnlyKeys(key(0, 99));
+
+        // The topic is deleted and created again under the same name; the bucket keeps the old object.
+        ScriptedMessageSource reborn = new ScriptedMessageSource("application_logs", "api_requests", 1);
+        reborn.recordTimeMicros(1_773_669_752_000_000L); // a second later: the same hour's path
+        reborn.append(0, newRecords, i -> "new" + i);
+        SinkService second = start(settings(100, ErrorTolerance.NONE, Duration.ofSeconds(5)), reborn);
+        await().atMost(WAIT).until(() -> second.status().health() == Health.FAILED);
+
+        assertThat(second.status().reasons()).anySatisfy(r -> assertThat(r).contains(key(0, 99))
+                .contains("earlier life").contains("Move or delete"));
+        assertThat(reborn.stored(0)).as("nothing skipped").isEmpty();
+        assertThat(second.fatalError()).isEmpty();
+        assertThat(new String(store.objects().get(key(0, 99)))).startsWith("0:old0");
+    }
+
+    @Test
+    void objects_carry_the_identity_of_their_first_and_last_record_and_their_record_count()
+            throws InterruptedException {
+        source.append(0, 10, i -> i == 3 ? "BAD" : "r" + i);
+        SinkService sink = start(settings(1000, ErrorTolerance.ALL, Duration.ofSeconds(5)), source);
+        await().atMost(WAIT).until(() -> sink.status().partitions().stream().anyMatch(p -> p.bufferedRecords() == 9));
+        assertThat(sink.stop().clean()).isTrue();
+        Map<String, String> meta = store.metadataOf(key(0, 9));
+        assertThat(meta).containsEntry("iggy-offsets", "0-9").containsEntry("iggy-records", "9")
+                .containsEntry("iggy-first", "0/0/1773669751000000")
+                .containsEntry("iggy-last", "9/0/1773669751000000");
+        String letter = store.objects().keySet().stream().filter(k -> k.contains("/_dlq/")).findFirst().orElseThrow();
+        assertThat(store.metadataOf(letter)).containsEntry("iggy-offsets", "3-3").containsEntry("iggy-records", "1");
+    }
+
+    // --- the window: an old owner's upload in flight while the partition moves -----------------------------------
+
+    /**
+     * The old owner claimed 0-74 (cut by its stop) and its PUT is held; the new owner finds the claim and cuts the
+     * same file, so when the held PUT lands it writes the same records under the same key.
+     */
+    @Test
+    void an_old_owners_upload_landing_after_the_new_owner_uploaded_writes_the_same_object()
+            throws Exception {
+        source.append(0, 75, i -> "r" + i);
+        SinkService old = start(settings(1000, ErrorTolerance.NONE, Duration.ofSeconds(30)), source);
+        await().atMost(WAIT).until(() -> old.status().partitions().stream().anyMatch(p -> p.bufferedRecords() == 75));
+        store.holdPuts(k -> k.equals(key(0, 74)));
+        CompletableFuture<Boolean> oldStop = CompletableFuture.supplyAsync(() -> {
+            try {
+                return old.stop().clean();
+            } catch (InterruptedException e) {
+                throw new IllegalStateException(e);
+            }
+        });
+        await().atMost(WAIT).until(() -> store.heldCalls() == 1);
+        store.holdNoMore();
+        assertThat(store.claims()).hasSize(1);
+
+        // The partition moves to another member while the old owner's PUT is in flight.
+        ScriptedMessageSource next = source.newMember();
+        source.own(0, false);
+        next.own(0, true);
+        source.append(0, 75, i -> "r" + i);
+        SinkService fresh = start(settings(1000, ErrorTolerance.NONE, Duration.ofSeconds(5)), next);
+        await().atMost(WAIT).until(() -> fresh.status().partitions().stream()
+                .anyMatch(p -> p.bufferedRecords() == 75 && p.committed() == 74));
+        assertThat(fresh.stop().clean()).isTrue();
+        assertThat(next.stored(0)).hasValue(149);
+
+        store.releaseHeld();
+        oldStop.get();
+        assertThat(coverage()).hasSize(150).allSatisfy((o, n) -> assertThat(n).as("copies of %s", o).isEqualTo(1));
+        assertThat(store.objects().keySet()).containsExactly(key(0, 74), key(75, 149));
+        assertThat(store.claims()).as("claims at or below the committed offset are removed").isEmpty();
+    }
+
+    /**
+     * The other order: the old owner's claim is held, the new owner claims, uploads, commits and removes its claim;
+     * the old owner's claim then succeeds, but the object of another range starting there stops its upload.
+     */
+    @Test
+    void an_old_owners_claim_landing_after_the_new_owner_committed_does_not_upload_a_second_copy()
+            throws Exception {
+        source.append(0, 75, i -> "r" + i);
+        SinkService old = start(settings(1000, ErrorTolerance.NONE, Duration.ofSeconds(30)), source);
+        await().atMost(WAIT).until(() -> old.status().partitions().stream().anyMatch(p -> p.bufferedRecords() == 75));
+        store.holdPuts(k -> k.contains("_claims/"));
+        CompletableFuture<Boolean> oldStop = CompletableFuture.supplyAsync(() -> {
+            try {
+                return old.stop().clean();
+            } catch (InterruptedException e) {
+                throw new IllegalStateException(e);
+            }
+        });
+        await().atMost(WAIT).until(() -> store.heldCalls() >= 1);
+
+        ScriptedMessageSource next = source.newMember();
+        source.own(0, false);
+        next.own(0, true);
+        source.append(0, 75, i -> "r" + i);
+        store.holdNoMore(); // the old owner's claim stays held
+        SinkService fresh = start(settings(1000, ErrorTolerance.NONE, Duration.ofSeconds(5)), next);
+        await().atMost(WAIT).until(() -> fresh.status().partitions().stream()
+                .anyMatch(p -> p.bufferedRecords() == 150));
+        assertThat(fresh.stop().clean()).isTrue();
+        assertThat(next.stored(0)).hasValue(149);
+        assertThat(store.claims()).isEmpty();
+
+        store.releaseHeld();
+        oldStop.get(); // clean or not, the partition is the new owner's: what counts is what the store holds
+        assertThat(coverage()).hasSize(150).allSatisfy((o, n) -> assertThat(n).as("copies of %s", o).isEqualTo(1));
+        assertThat(store.objects().keySet()).containsExactly(key(0, 149));
+    }
+
+    @Test
+    void a_store_that_ignores_conditional_writes_turns_claims_off_and_the_sink_still_writes_every_record()
+            throws InterruptedException {
+        store = new InMemoryObjectStore().ignoringConditions();
+        source.append(0, 120, i -> "r" + i);
+        SinkService sink = start(settings(50, ErrorTolerance.NONE, Duration.ofSeconds(5)), source);
+        await().atMost(WAIT).until(() -> source.stored(0).orElse(-1) == 99);
+        assertThat(sink.stop().clean()).isTrue();
+        assertThat(store.claims()).isEmpty();
+        assertThat(store.createCalls()).as("the probe only").isEqualTo(2);
+        assertThat(coverage()).hasSize(120).allSatisfy((o, n) -> assertThat(n).isEqualTo(1));
+    }
+
+    private static byte[] linesOf(long first, long last) {
+        StringBuilder sb = new StringBuilder();
+        for (long o = first; o <= last; o++) sb.append(o).append(":r").append(o).append('\n');
+        return sb.toString().getBytes(java.nio.charset.StandardCharsets.UTF_8);
+    }
+
+    private static Map<String, String> stamps(long first, long last) {
+        return ObjectStamps.of(first, last, last - first + 1, first + "/0/1773669751000000",
+                last + "/0/1773669751000000");
+    }
+}

@@ -1,0 +1,251 @@
+package dev.iggysink.application.service;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.iggysink.application.fakes.InMemoryObjectStore;
+import dev.iggysink.application.fakes.LinesCodec;
+import dev.iggysink.application.fakes.ScriptedMessageSource;
+import dev.iggysink.application.fakes.TestSettings;
+import dev.iggysink.application.port.out.FileBytes;
+import dev.iggysink.application.port.out.ObjectStore;
+import dev.iggysink.application.port.out.SinkMetrics;
+import dev.iggysink.application.port.out.StoreException;
+import dev.iggysink.application.port.out.StoredObject;
+import dev.iggysink.application.port.out.SourceException;
+import dev.iggysink.application.settings.DeliverySettings;
+import dev.iggysink.application.settings.ErrorTolerance;
+import dev.iggysink.application.settings.SinkSettings;
+import dev.iggysink.application.settings.StreamSettings;
+import dev.iggysink.application.status.PartitionStatus;
+import dev.iggysink.domain.naming.ObjectKey;
+import java.time.Duration;
+import java.time.InstantSource;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Random;
+import java.util.TreeMap;
+import java.util.concurrent.CompletableFuture;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * Two members of one consumer group write one partition through random interleavings of what the delivery protocol
+ * must survive: records arriving, flushes (cuts a replay does not repeat), the partition moving between the members
+ * while uploads and claims are held in flight (and land late), graceful stops, kills (uploads abandoned while a held
+ * PUT is still under way), commit failures and restarts. Afterwards one member drains the partition alone; every
+ * offset must then be committed and in exactly one object. Each seed is one interleaving; a failure names its seed.
+ */
+class TwoMembersModelTest {
+    private static final Duration WAIT = Duration.ofSeconds(30);
+    private static final int STEPS = 60;
+
+    static List<Long> seeds() {
+        List<Long> seeds = new ArrayList<>();
+        for (long s = 1; s <= 24; s++) seeds.add(s * 7919);
+        return seeds;
+    }
+
+    /**
+     * One member: its place in the group, its way to the shared store (whose writes can be held: a slow PUT or
+     * claim of this member that lands late), and the sink running on it (null when stopped).
+     */
+    private static final class Member {
+        final ScriptedMessageSource source;
+        final HeldStore store;
+        SinkService sink;
+        CompletableFuture<Void> stopping = CompletableFuture.completedFuture(null);
+
+        Member(ScriptedMessageSource source, InMemoryObjectStore shared) {
+            this.source = source;
+            this.store = new HeldStore(shared);
+        }
+    }
+
+    /** The shared store as one member reaches it: while held, its puts and creates wait (and land when released). */
+    private static final class HeldStore implements ObjectStore {
+        private final InMemoryObjectStore shared;
+        private volatile java.util.concurrent.CountDownLatch gate = new java.util.concurrent.CountDownLatch(0);
+
+        HeldStore(InMemoryObjectStore shared) {
+            this.shared = shared;
+        }
+
+        void hold() {
+            if (gate.getCount() == 0) gate = new java.util.concurrent.CountDownLatch(1);
+        }
+
+        void release() {
+            gate.countDown();
+        }
+
+        private void pass() {
+            try {
+                gate.await();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+
+        @Override
+        public void put(String key, FileBytes content, String contentType, Map<String, String> metadata)
+                throws StoreException {
+            pass();
+            shared.put(key, content, contentType, metadata);
+        }
+
+        @Override
+        public boolean create(String key, byte[] content, Map<String, String> metadata) throws StoreException {
+            pass();
+            return shared.create(key, content, metadata);
+        }
+
+        @Override
+        public Optional<Map<String, String>> metadata(String key) throws StoreException {
+            return shared.metadata(key);
+        }
+
+        @Override
+        public void delete(String key) throws StoreException {
+            shared.delete(key);
+        }
+
+        @Override
+        public void probe() throws StoreException {
+            shared.probe();
+        }
+
+        @Override
+        public List<StoredObject> list(String prefix) throws StoreException {
+            return shared.list(prefix);
+        }
+
+        @Override
+        public byte[] get(String key) throws StoreException {
+            return shared.get(key);
+        }
+
+        @Override
+        public void close() {
+        }
+    }
+
+    private final StreamSettings stream = TestSettings.stream("application_logs", "api_requests");
+
+    private SinkSettings settings(long count) {
+        SinkSettings base = TestSettings.countRotation(stream, count);
+        return new SinkSettings(base.key(), base.name(), true, 0, false, base.streams(), base.output(),
+                base.rotation(), base.retry(),
+                new DeliverySettings(64L << 20, ErrorTolerance.NONE, "_dlq", Duration.ofMillis(400), 4),
+                base.transforms());
+    }
+
+    @ParameterizedTest(name = "seed {0}")
+    @MethodSource("seeds")
+    void every_offset_ends_in_exactly_one_object(long seed) throws Exception {
+        Random random = new Random(seed);
+        InMemoryObjectStore store = new InMemoryObjectStore();
+        ScriptedMessageSource group = new ScriptedMessageSource("application_logs", "api_requests", 1);
+        SinkSettings settings = settings(random.nextBoolean() ? 7 : 1000);
+        List<Member> members = new ArrayList<>();
+        members.add(new Member(group, store));
+        members.add(new Member(group.newMember(), store));
+        group.own(0, true);
+        members.get(1).source.own(0, false);
+        int appended = 0;
+        for (Member m : members) m.sink = start(settings, m.source, m.store);
+        try {
+            for (int step = 0; step < STEPS; step++) {
+                double r = random.nextDouble();
+                Member m = members.get(random.nextInt(2));
+                Member other = members.get(0) == m ? members.get(1) : members.get(0);
+                if (r < 0.25) {
+                    int n = 1 + random.nextInt(30);
+                    group.append(0, n, i -> "r" + i);
+                    appended += n;
+                } else if (r < 0.35) {
+                    if (m.sink != null) m.sink.flush();
+                } else if (r < 0.5) {
+                    // The partition moves; the old owner learns it at its next poll or commit.
+                    boolean mine = m.source.ownedPartitions().contains(0);
+                    (mine ? m : other).source.own(0, false);
+                    (mine ? other : m).source.own(0, true);
+                } else if (r < 0.6) {
+                    m.store.hold();
+                } else if (r < 0.7) {
+                    m.store.release();
+                } else if (r < 0.8) {
+                    if (m.sink != null) stop(m, random.nextBoolean());
+                } else if (r < 0.87) {
+                    if (m.sink == null && m.stopping.isDone()) m.sink = start(settings, m.source, m.store);
+                } else if (r < 0.9) {
+                    m.source.failCommits(new SourceException("commit timed out", true));
+                } else {
+                    if (members.stream().allMatch(x -> x.sink == null) && m.stopping.isDone()) {
+                        m.sink = start(settings, m.source, m.store);
+                    }
+                }
+                Thread.sleep(random.nextInt(25));
+            }
+        } finally {
+            for (Member m : members) if (m.sink != null) stop(m, random.nextBoolean());
+            // Held writes land late, after the partition has moved on.
+            Thread.sleep(random.nextInt(50));
+            for (Member m : members) m.store.release();
+            for (Member m : members) m.stopping.get();
+        }
+
+        // One member drains the partition alone.
+        members.get(1).source.own(0, false);
+        group.own(0, true);
+        int total = appended;
+        SinkService last = start(settings, group, store);
+        try {
+            await().atMost(WAIT).until(() -> {
+                PartitionStatus p = last.status().partitions().stream().findFirst().orElse(null);
+                return p != null && (p.halted() || p.position() == total && p.pendingFiles() == 0);
+            });
+            assertThat(last.status().reasons()).as("seed %d", seed).isEmpty();
+        } finally {
+            last.stop();
+        }
+        assertThat(group.stored(0).orElse(-1)).as("seed %d: committed", seed).isEqualTo(total - 1L);
+        Map<Long, Integer> copies = coverage(store);
+        assertThat(copies).as("seed %d: offsets in objects", seed).hasSize(total);
+        assertThat(copies).as("seed %d: every offset in exactly one object; objects %s", seed,
+                store.objects().keySet()).allSatisfy((o, n) -> assertThat(n).isEqualTo(1));
+        assertThat(group.backwardStores()).as("seed %d", seed).isEmpty();
+    }
+
+    private SinkService start(SinkSettings settings, ScriptedMessageSource source, ObjectStore store) {
+        SinkService sink = new SinkService(settings, (s, t, g) -> source, s -> new LinesCodec(), store,
+                InstantSource.system(), d -> Thread.sleep(Math.min(d.toMillis(), 20)), SinkMetrics.NONE);
+        sink.start();
+        return sink;
+    }
+
+    /** Stops in the background: a held upload may keep a stop waiting up to its timeout. */
+    private static void stop(Member m, boolean kill) {
+        SinkService sink = m.sink;
+        m.sink = null;
+        m.stopping = CompletableFuture.runAsync(() -> {
+            try {
+                if (kill) sink.hurryStop();
+                sink.stop();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        });
+    }
+
+    private static Map<Long, Integer> coverage(InMemoryObjectStore store) {
+        Map<Long, Integer> seen = new TreeMap<>();
+        store.objects().forEach((key, bytes) -> {
+            if (ObjectKey.parse(key).isEmpty()) return;
+            for (long o : LinesCodec.offsets(bytes)) seen.merge(o, 1, Integer::sum);
+        });
+        return seen;
+    }
+}
