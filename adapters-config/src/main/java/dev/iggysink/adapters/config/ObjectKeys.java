@@ -1,25 +1,23 @@
 package dev.iggysink.adapters.config;
 
 import dev.iggysink.domain.message.PartitionRef;
+import dev.iggysink.domain.naming.KeyRules;
 import dev.iggysink.domain.naming.KeySanitizer;
 import dev.iggysink.domain.naming.ObjectKey;
 import dev.iggysink.domain.naming.PathTemplate;
-import java.util.LinkedHashMap;
+import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 
 /**
  * Checks the object keys one sink will write, before anything runs: no two (stream, topic) pairs may share keys (the
- * second upload would overwrite the first, and both offsets would be committed), and no key may be longer than S3
- * allows even with the shortest values.
+ * second upload would overwrite the first, and both offsets would be committed; the rule is the core's,
+ * {@link KeyRules#collisions}, which refuses such settings too), and no key may be longer than S3 allows even with the
+ * shortest values.
  *
  * <p>A key is {@code [prefix/]<rendered template>/<partition>-<first>-<last>.<ext>}. Only {@code {stream}} and
- * {@code {topic}} differ between pairs; time, {@code {field:...}} and {@code {partition}} are the same function of
- * the record for every pair. So rendering each pair's template at one fixed time, partition and field value and
- * comparing the keys finds every pair that sanitising or a template without {@code {stream}}/{@code {topic}} makes
- * collide. (Only a template that glues {@code {stream}} or {@code {topic}} directly to another variable could make
- * two pairs meet at some other time; that is not caught.)
+ * {@code {topic}} differ between pairs; so rendering each pair's template at one fixed time, partition and field value
+ * gives the shortest key of each pair.
  */
 final class ObjectKeys {
     /** The shortest rendering: epoch 0 (a one-digit {timestamp}), partition 0, an empty field value. */
@@ -38,7 +36,7 @@ final class ObjectKeys {
             return;
         }
         PathTemplate template = PathTemplate.parse(config.pathTemplate());
-        Map<String, PartitionRef> byKey = new LinkedHashMap<>();
+        List<PartitionRef> pairs = new ArrayList<>();
         boolean tooLong = false;
         boolean dlqTooLong = false;
         for (StreamDto stream : streams) {
@@ -58,29 +56,17 @@ final class ObjectKeys {
                     plugin.error("dlq_prefix", "dead-letter keys of " + describe(pair) + " would be at least "
                             + dlqBytes + " bytes long (S3 allows " + StoreRules.MAX_KEY_BYTES + ")");
                 }
-                PartitionRef first = byKey.putIfAbsent(key, pair);
-                if (first != null && !first.equals(pair)) {
-                    plugin.error("path_template", describe(first) + " and " + describe(pair)
-                            + " would write the same object keys (" + why(config.pathTemplate(), first, pair) + ")");
-                }
+                pairs.add(pair);
             }
         }
+        KeyRules.collisions(config.pathTemplate(), config.timezone(), config.missingFieldPlaceholder(), pairs)
+                .forEach(problem -> plugin.error("path_template", problem));
     }
 
     /** The shortest dead-letter key of a pair; its layout is the application's DeadLetters key. */
     private static String deadLetterKey(String prefix, String dlqPrefix, PartitionRef pair) {
         return (prefix.isEmpty() ? "" : prefix + "/") + dlqPrefix + "/" + KeySanitizer.sanitize(pair.stream()) + "/"
                 + KeySanitizer.sanitize(pair.topic()) + "/00000-" + "0".repeat(20) + ".json";
-    }
-
-    private static String why(String template, PartitionRef a, PartitionRef b) {
-        if (!a.stream().equals(b.stream()) && !template.contains("{stream}")) {
-            return "the path template has no {stream}";
-        }
-        if (!a.topic().equals(b.topic()) && !template.contains("{topic}")) {
-            return "the path template has no {topic}";
-        }
-        return "names are sanitised: every character other than ASCII letters, digits, '.', '_' and '-' becomes '_'";
     }
 
     private static String describe(PartitionRef pair) {

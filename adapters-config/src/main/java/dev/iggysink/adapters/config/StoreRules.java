@@ -1,5 +1,6 @@
 package dev.iggysink.adapters.config;
 
+import dev.iggysink.domain.naming.KeyRules;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.util.List;
@@ -17,12 +18,9 @@ final class StoreRules {
     static final int MAX_KEY_BYTES = 1024;
     static final String BUCKET_RULE = "S3 bucket names are 3 to 63 lowercase letters, digits, dots and hyphens, "
             + "begin and end with a letter or digit, and are not IP addresses";
-    private static final String SEGMENT_RULE = "object keys must not have empty, . or .. segments";
     private static final Pattern IPV4 = Pattern.compile("\\d{1,3}(\\.\\d{1,3}){3}");
     private static final List<String> RESERVED_PREFIXES = List.of("xn--", "sthree-", "amzn-s3-demo-");
     private static final List<String> RESERVED_SUFFIXES = List.of("-s3alias", "--ol-s3", ".mrap", "--table-s3");
-    /** Values longer than this are shortened in messages (a 5,000-character bucket name stays one readable line). */
-    private static final int SHOWN = 40;
 
     private StoreRules() {
     }
@@ -101,32 +99,12 @@ final class StoreRules {
                         + "); object keys must not have any");
             }
         }
-        if (part.isEmpty()) {
-            return Optional.empty();
-        }
-        for (String segment : part.split("/", -1)) {
-            if (segment.isEmpty()) {
-                return Optional.of(quote(part) + " has an empty segment (" + SEGMENT_RULE + ")");
-            }
-            if (segment.equals(".") || segment.equals("..")) {
-                return Optional.of(quote(part) + " has a " + quote(segment) + " segment (" + SEGMENT_RULE + ")");
-            }
-        }
-        return Optional.empty();
+        return KeyRules.segmentProblem(part);
     }
 
     /** A value in a message: quoted, control characters escaped, long ones shortened with their length. */
     static String quote(String value) {
-        boolean shorten = value.length() > SHOWN + 24;
-        String shown = shorten ? value.substring(0, SHOWN) : value;
-        StringBuilder sb = new StringBuilder(shown.length() + 16).append('"');
-        for (int i = 0; i < shown.length(); i++) {
-            char c = shown.charAt(i);
-            if (c < 0x20 || c == 0x7f) sb.append(String.format("\\u%04x", (int) c));
-            else sb.append(c);
-        }
-        if (shorten) return sb.append("...\" (").append(value.length()).append(" characters)").toString();
-        return sb.append('"').toString();
+        return KeyRules.quote(value);
     }
 
     static int utf8Length(String s) {

@@ -3,8 +3,10 @@ package dev.iggysink.application.service;
 import dev.iggysink.application.port.out.DecodedRecord;
 import dev.iggysink.application.settings.OutputSettings;
 import dev.iggysink.domain.message.PartitionRef;
+import dev.iggysink.domain.naming.KeyRules;
 import dev.iggysink.domain.naming.ObjectKey;
 import dev.iggysink.domain.naming.PathTemplate;
+import java.util.Optional;
 
 /** Where a record's file goes: the rendered directory, and the final key once the file's range is known. */
 final class FileLayout {
@@ -30,9 +32,22 @@ final class FileLayout {
     /** S3's limit on the UTF-8 length of an object key. */
     static final int MAX_KEY_BYTES = 1024;
 
-    /** The UTF-8 length of the key of a file in {@code directory} (offsets are fixed-width, so any range gives it). */
-    int keyBytes(String directory, PartitionRef partition, long first) {
-        return key(directory, partition, first, first).getBytes(java.nio.charset.StandardCharsets.UTF_8).length;
+    /**
+     * Why no store could hold a file of {@code partition} in {@code directory} starting at {@code first}, or empty:
+     * its key is longer than S3 allows (offsets are fixed-width, so any range gives the length), or its path has a
+     * segment no supported store accepts ({@link KeyRules}: a {@code {field:...}} value of {@code ..}, {@code .} or
+     * empty renders one). A record that would open such a file is a bad record.
+     */
+    Optional<String> keyProblem(String directory, PartitionRef partition, long first) {
+        String key = key(directory, partition, first, first);
+        int keyBytes = key.getBytes(java.nio.charset.StandardCharsets.UTF_8).length;
+        if (keyBytes > MAX_KEY_BYTES) {
+            return Optional.of("its object key would be " + keyBytes + " bytes; S3 allows at most " + MAX_KEY_BYTES
+                    + " (the path_template renders " + directory.length() + " characters for it)");
+        }
+        // The file name is fixed (PPPPP-first-last.ext); only the path before it can hold a refused segment.
+        return KeyRules.segmentProblem(key.substring(0, Math.max(0, key.lastIndexOf('/'))))
+                .map(problem -> "its object key's path " + problem);
     }
 
     /**

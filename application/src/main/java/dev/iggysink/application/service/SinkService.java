@@ -17,6 +17,7 @@ import dev.iggysink.application.status.PartitionStatus;
 import dev.iggysink.application.status.StatusSnapshot;
 import dev.iggysink.domain.delivery.MemoryBudget;
 import dev.iggysink.domain.message.PartitionRef;
+import dev.iggysink.domain.naming.KeyRules;
 import dev.iggysink.domain.retry.Backoff;
 import dev.iggysink.domain.retry.RetryPolicy;
 import dev.iggysink.domain.rotation.RotationPolicy;
@@ -48,6 +49,7 @@ public final class SinkService implements SinkControl {
     private final MemoryBudget budget;
     private final Uploader uploader;
     private final ObjectStore store;
+    private final Claims claims;
     private final Controls controls = new Controls();
     private final Map<PartitionRef, PartitionStatus> statusBoard = new ConcurrentHashMap<>();
     private final AtomicLong recordsConsumed = new AtomicLong();
@@ -57,8 +59,13 @@ public final class SinkService implements SinkControl {
     private final List<TopicConsumer> consumers = new java.util.concurrent.CopyOnWriteArrayList<>();
     private final List<Thread> threads = new ArrayList<>();
 
+    /**
+     * @throws IllegalArgumentException when two (stream, topic) pairs of {@code settings} would write the same object
+     *                                  keys ({@link KeyRules#collisions}; one would overwrite the other)
+     */
     public SinkService(SinkSettings settings, SourceFactory sources, CodecFactory codecs, ObjectStore store,
                        InstantSource clock, Sleeper sleeper, SinkMetrics metrics) {
+        refuseSharedKeys(settings);
         this.settings = settings;
         this.sources = sources;
         this.codecs = codecs;
@@ -108,7 +115,20 @@ public final class SinkService implements SinkControl {
         RetryPolicy retry = new RetryPolicy(settings.retry().maxAttempts(),
                 Backoff.of(settings.retry().retryDelay()));
         this.store = store;
-        this.uploader = new Uploader(store, retry, clock, this.metrics, settings.delivery().uploadConcurrency());
+        this.claims = new Claims(store, settings.output().prefix());
+        this.uploader = new Uploader(store, claims, retry, clock, this.metrics,
+                settings.delivery().uploadConcurrency());
+    }
+
+    /** The rule {@code validate} applies, kept by the core too: a sink built directly must not overwrite itself. */
+    private static void refuseSharedKeys(SinkSettings settings) {
+        List<PartitionRef> pairs = new ArrayList<>();
+        for (StreamSettings stream : settings.streams()) {
+            for (String topic : stream.topics()) pairs.add(new PartitionRef(stream.stream(), topic, 0));
+        }
+        List<String> shared = KeyRules.collisions(settings.output().pathTemplate(), settings.output().timezone(),
+                settings.output().missingFieldPlaceholder(), pairs);
+        if (!shared.isEmpty()) throw new IllegalArgumentException(String.join("; ", shared));
     }
 
     /** The rotation rules the settings ask for; any combination, whichever comes first. */
@@ -134,7 +154,7 @@ public final class SinkService implements SinkControl {
             for (String topic : stream.topics()) {
                 MessageSource source = sources.open(stream.stream(), topic, stream.consumerGroup());
                 TopicConsumer consumer = new TopicConsumer(stream, topic, source, codec, settings, policy, uploader,
-                        store, budget, clock, sleeper, metrics, controls, statusBoard, recordsConsumed, bytesConsumed);
+                        store, claims, budget, clock, sleeper, metrics, controls, statusBoard, recordsConsumed, bytesConsumed);
                 consumers.add(consumer);
                 Thread t = new Thread(consumer, "consume-" + consumer.name());
                 t.setDaemon(false);
