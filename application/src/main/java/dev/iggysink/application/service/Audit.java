@@ -11,6 +11,7 @@ import dev.iggysink.domain.naming.PathTemplate;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.function.Function;
@@ -98,11 +99,40 @@ public final class Audit implements AuditUseCase {
                         || inside.get()[1] != r.get().lastOffset())) {
                     mismatches.add(o.key() + " holds offsets " + inside.get()[0] + "-" + inside.get()[1]);
                 }
+                metadataProblem(o.key(), r.get(), store.metadata(o.key()).orElse(Map.of()))
+                        .ifPresent(mismatches::add);
             }
             long committed = committedOffsets.apply(p).orElse(-1);
             out.add(coverage(p, committed, ranges, keys, mismatches));
         }
         return out;
+    }
+
+    /**
+     * What is wrong with an object's metadata ({@link ObjectStamps}) against its key, if anything (metadata that
+     * agrees with the key agrees with the content wherever the key does, which is checked beside it). Objects
+     * written before objects carried metadata (or by another writer) have none and are not judged by it.
+     */
+    static Optional<String> metadataProblem(String key, KeyRange range, Map<String, String> metadata) {
+        if (!metadata.containsKey(ObjectStamps.OFFSETS)) return Optional.empty();
+        Optional<long[]> stated = ObjectStamps.offsets(metadata);
+        if (stated.isEmpty() || stated.get()[0] != range.firstOffset() || stated.get()[1] != range.lastOffset()) {
+            return Optional.of(key + " says in its metadata it holds offsets " + metadata.get(ObjectStamps.OFFSETS));
+        }
+        OptionalLong first = ObjectStamps.offsetOf(metadata.get(ObjectStamps.FIRST));
+        OptionalLong last = ObjectStamps.offsetOf(metadata.get(ObjectStamps.LAST));
+        if (first.isEmpty() || last.isEmpty() || first.getAsLong() != range.firstOffset()
+                || last.getAsLong() != range.lastOffset()) {
+            return Optional.of(key + " names its first and last record " + metadata.get(ObjectStamps.FIRST) + " and "
+                    + metadata.get(ObjectStamps.LAST) + " in its metadata");
+        }
+        OptionalLong records = ObjectStamps.records(metadata);
+        long span = range.lastOffset() - range.firstOffset() + 1;
+        if (records.isEmpty() || records.getAsLong() < 1 || records.getAsLong() > span) {
+            return Optional.of(key + " says in its metadata it holds " + metadata.get(ObjectStamps.RECORDS)
+                    + " records of a range of " + span);
+        }
+        return Optional.empty();
     }
 
     static PartitionAudit coverage(PartitionRef p, long committed, List<KeyRange> ranges, List<String> keys,

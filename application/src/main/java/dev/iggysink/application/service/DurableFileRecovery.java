@@ -130,6 +130,10 @@ final class DurableFileRecovery {
         } catch (BadRecordException e) {
             return deadLetters ? deadLetter(record) : null;
         }
+        if (layout.keyProblem(directory, partition, record.offset()).isPresent()) {
+            // Its key cannot be stored: the record was a bad record, and only a dead letter can hold it.
+            return deadLetters ? deadLetter(record) : null;
+        }
         String key = null;
         long last = -1;
         for (StoredObject o : store.list(layout.keyStart(directory, partition, record.offset()))) {
