@@ -29,7 +29,23 @@ class StartupChecksTest {
     private static ObjectStore probing(Probe probe) {
         return new ObjectStore() {
             @Override
-            public void put(String key, dev.iggysink.application.port.out.FileBytes content, String contentType) {
+            public void put(String key, dev.iggysink.application.port.out.FileBytes content, String contentType,
+                            java.util.Map<String, String> metadata) {
+                throw new UnsupportedOperationException();
+            }
+
+            @Override
+            public java.util.Optional<java.util.Map<String, String>> metadata(String key) {
+                throw new UnsupportedOperationException();
+            }
+
+            @Override
+            public boolean create(String key, byte[] content, java.util.Map<String, String> metadata) {
+                throw new UnsupportedOperationException();
+            }
+
+            @Override
+            public void delete(String key) {
                 throw new UnsupportedOperationException();
             }
 

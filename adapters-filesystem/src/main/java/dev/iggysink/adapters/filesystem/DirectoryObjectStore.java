@@ -10,18 +10,26 @@ import java.nio.file.FileSystemException;
 import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
 import java.nio.file.InvalidPathException;
+import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.SimpleFileVisitor;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.BasicFileAttributes;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
+import java.util.HexFormat;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
 
 import dev.iggysink.application.port.out.FileBytes;
 import dev.iggysink.application.port.out.ObjectStore;
@@ -37,6 +45,18 @@ import dev.iggysink.application.port.out.StoredObject;
  * the old object or the new one, never a part. Temp files are named {@value #TEMP_PREFIX}… and are not objects: list
  * skips them and no key may name one. The content type has nowhere to go on a plain file system and is dropped.
  *
+ * <p>User metadata lives beside the objects, in a hidden tree that mirrors the keys: key {@code a/b.jsonl} has its
+ * metadata in {@code <root>/.iggy-meta/a/b.jsonl}, one {@code name=value} line each. {@code list} never shows that
+ * tree and no key may start with {@value #META_DIR}/. So that an object is never visible without its metadata, nor
+ * with another's, a write first puts the metadata in a pending file named by the new file's version (device,
+ * inode, size and modification time, which a rename or link keeps), then makes the object visible, then moves the
+ * pending file onto the key's: a reader that finds the object's version pending reads that, else the key's.
+ * Where the file system has no inode numbers (Windows), the key's metadata is written before the object instead.
+ *
+ * <p>{@link #create} is exclusive across processes: the file is linked to its key ({@code link} fails when the key
+ * exists, where a rename would replace it). A create that finds the key taken writes nothing, and leaves the
+ * metadata of the object there alone.
+ *
  * <p>Keys are relative paths with {@code /} separators on every OS. A key that is empty, absolute, has an empty,
  * {@code .} or {@code ..} segment, a NUL, or (on Windows) a backslash or colon is refused, not retried: it could land
  * outside the root or under another key's name.
@@ -44,57 +64,200 @@ import dev.iggysink.application.port.out.StoredObject;
 public final class DirectoryObjectStore implements ObjectStore {
     static final String PROBE_KEY = ".iggy-sink-probe";
     static final String TEMP_PREFIX = ".iggy-sink-tmp-";
+    static final String META_DIR = ".iggy-meta";
+    /** S3's limit on an object's user metadata, names and values together; the same here so stores agree. */
+    private static final int MAX_METADATA_BYTES = 2048;
     private static final System.Logger LOG = System.getLogger(DirectoryObjectStore.class.getName());
     private static final boolean WINDOWS = System.getProperty("os.name", "").toLowerCase(Locale.ROOT)
             .startsWith("windows");
 
     private final Path root;
+    private final Path metaRoot;
     private final String shown;
 
     public DirectoryObjectStore(Path directory) {
         this.root = directory.toAbsolutePath().normalize();
+        this.metaRoot = root.resolve(META_DIR);
         this.shown = root.toString();
     }
 
     @Override
-    public void put(String key, FileBytes content, String contentType) throws StoreException {
-        write("PUT", key, content);
+    public void put(String key, FileBytes content, String contentType, Map<String, String> metadata)
+            throws StoreException {
+        write("PUT", key, content, metadata);
     }
 
-    private void write(String operation, String key, FileBytes content) throws StoreException {
+    private void write(String operation, String key, FileBytes content, Map<String, String> metadata)
+            throws StoreException {
         Path target = resolve(operation, key);
+        byte[] meta = encodeMetadata(operation, key, metadata);
         checkRoot(operation, key);
         Path tmp = null;
+        Path pending = null;
         try {
             Path dir = target.getParent();
             createDirectories(dir);
-            tmp = dir.resolve(TEMP_PREFIX + Long.toHexString(ThreadLocalRandom.current().nextLong()));
-            // CREATE_NEW with the default permissions (umask), unlike createTempFile's owner-only 0600: readers of
-            // the lake are usually other users.
-            try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
-                // Chunk by chunk, as the encoder left them: the file is never gathered into one array.
-                content.forEachChunk((array, offset, length) -> {
-                    ByteBuffer buf = ByteBuffer.wrap(array, offset, length);
-                    while (buf.hasRemaining()) {
-                        ch.write(buf);
-                    }
-                });
-                ch.force(true);
+            tmp = writeTemp(dir, content);
+            Path sidecar = sidecar(target);
+            if (metadata.isEmpty()) {
+                // Before the object: the metadata of the object it replaces must not pass for its own.
+                removeFile(sidecar);
+            } else {
+                metaDirectories(sidecar.getParent());
+                String version = version(Files.readAttributes(tmp, BasicFileAttributes.class));
+                if (version == null) {
+                    replaceDurably(sidecar, meta);
+                } else {
+                    pending = pending(sidecar, version);
+                    writeDurably(pending, meta);
+                    fsyncDirectory(pending.getParent());
+                }
             }
             Files.move(tmp, target, StandardCopyOption.ATOMIC_MOVE);
             tmp = null;
             fsyncDirectory(dir);
+            if (pending != null) {
+                Path published = pending;
+                pending = null;
+                publish(operation, key, published, sidecar);
+            }
         } catch (IOException e) {
             throw FileFailures.classify(operation, key, shown, e);
         } finally {
-            if (tmp != null) {
-                try {
-                    Files.deleteIfExists(tmp);
-                } catch (IOException e) {
-                    LOG.log(Level.WARNING, "could not remove the temp file of a failed " + operation + " '" + key
-                            + "' in directory '" + shown + "' (" + e + ")");
+            removeQuietly(operation, key, tmp);
+            removeQuietly(operation, key, pending);
+        }
+    }
+
+    /**
+     * Writes {@code content} to a new temp file in {@code dir}, fsynced. CREATE_NEW with the default permissions
+     * (umask), unlike createTempFile's owner-only 0600: readers of the lake are usually other users.
+     */
+    private static Path writeTemp(Path dir, FileBytes content) throws IOException {
+        Path tmp = dir.resolve(TEMP_PREFIX + Long.toHexString(ThreadLocalRandom.current().nextLong()));
+        try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
+            // Chunk by chunk, as the encoder left them: the file is never gathered into one array.
+            content.forEachChunk((array, offset, length) -> {
+                ByteBuffer buf = ByteBuffer.wrap(array, offset, length);
+                while (buf.hasRemaining()) {
+                    ch.write(buf);
                 }
+            });
+            ch.force(true);
+        } catch (IOException | RuntimeException e) {
+            try {
+                Files.deleteIfExists(tmp);
+            } catch (IOException suppressed) {
+                e.addSuppressed(suppressed);
             }
+            throw e;
+        }
+        return tmp;
+    }
+
+    /**
+     * Creates {@code key} only if no object has it. The file is written whole and fsynced under a temp name, then
+     * linked to the key: {@code link} is atomic and fails when the key exists, so of several creates (threads or
+     * processes) exactly one wins, and a reader sees the whole file or nothing.
+     */
+    @Override
+    public boolean create(String key, byte[] content, Map<String, String> metadata) throws StoreException {
+        String operation = "PUT If-None-Match";
+        Path target = resolve(operation, key);
+        byte[] meta = encodeMetadata(operation, key, metadata);
+        checkRoot(operation, key);
+        Path tmp = null;
+        Path pending = null;
+        try {
+            if (Files.isRegularFile(target)) return false;
+            Path dir = target.getParent();
+            createDirectories(dir);
+            tmp = writeTemp(dir, FileBytes.of(content));
+            Path sidecar = sidecar(target);
+            metaDirectories(sidecar.getParent());
+            String version = version(Files.readAttributes(tmp, BasicFileAttributes.class));
+            if (version != null) {
+                // Even without metadata: an empty pending file keeps a stale one of the key from passing for it.
+                pending = pending(sidecar, version);
+                writeDurably(pending, meta);
+                fsyncDirectory(pending.getParent());
+            }
+            try {
+                Files.createLink(target, tmp);
+            } catch (FileAlreadyExistsException e) {
+                if (Files.isDirectory(target, LinkOption.NOFOLLOW_LINKS)) throw e; // a conflict, as put says
+                return false;
+            }
+            fsyncDirectory(dir);
+            if (pending != null) {
+                Path published = pending;
+                pending = null;
+                publish(operation, key, published, sidecar);
+            } else if (metadata.isEmpty()) {
+                removeFile(sidecar);
+            } else {
+                // No inode numbers to name a pending file by: the metadata follows the object as soon as it can.
+                replaceDurably(sidecar, meta);
+            }
+            return true;
+        } catch (UnsupportedOperationException e) {
+            throw new StoreException(operation + " '" + key + "' in directory '" + shown + "' failed: this file"
+                    + " system cannot make hard links, which an exclusive create needs", false, 0, null, e);
+        } catch (IOException e) {
+            throw FileFailures.classify(operation, key, shown, e);
+        } finally {
+            // After the link the temp name is a second name of the object's file; removing it removes only the name.
+            removeQuietly(operation, key, tmp);
+            removeQuietly(operation, key, pending);
+        }
+    }
+
+    @Override
+    public Optional<Map<String, String>> metadata(String key) throws StoreException {
+        Path target = resolve("HEAD", key);
+        try {
+            BasicFileAttributes attrs = attributesOrNull(target);
+            if (attrs == null || !attrs.isRegularFile()) {
+                checkRoot("HEAD", key);
+                return Optional.empty();
+            }
+            Path sidecar = sidecar(target);
+            String version = version(attrs);
+            byte[] meta = version == null ? null : readOrNull(pending(sidecar, version));
+            if (meta == null) meta = readOrNull(sidecar);
+            return Optional.of(meta == null ? Map.of() : decodeMetadata(key, sidecar, meta));
+        } catch (IOException e) {
+            throw FileFailures.classify("HEAD", key, shown, e);
+        }
+    }
+
+    /**
+     * Deletes the object and its metadata. The metadata is first moved to the object's pending name, where a reader
+     * still finds it, so neither a crash halfway nor a create of the key right after the object is gone leaves an
+     * object with another's metadata or none.
+     */
+    @Override
+    public void delete(String key) throws StoreException {
+        Path target = resolve("DELETE", key);
+        checkRoot("DELETE", key);
+        try {
+            BasicFileAttributes attrs = attributesOrNull(target);
+            Path sidecar = sidecar(target);
+            if (attrs == null || !attrs.isRegularFile()) {
+                removeFile(sidecar); // left by an object removed without the store
+                return;
+            }
+            String version = version(attrs);
+            Path pending = version == null ? null : pending(sidecar, version);
+            if (pending != null && Files.isRegularFile(sidecar, LinkOption.NOFOLLOW_LINKS)) {
+                Files.move(sidecar, pending, StandardCopyOption.ATOMIC_MOVE);
+            } else if (pending == null) {
+                removeFile(sidecar);
+            }
+            Files.deleteIfExists(target);
+            if (pending != null) removeFile(pending);
+        } catch (IOException e) {
+            throw FileFailures.classify("DELETE", key, shown, e);
         }
     }
 
@@ -104,7 +267,7 @@ public final class DirectoryObjectStore implements ObjectStore {
      */
     @Override
     public void probe() throws StoreException {
-        write("PUT (startup probe)", PROBE_KEY, FileBytes.EMPTY);
+        write("PUT (startup probe)", PROBE_KEY, FileBytes.EMPTY, Map.of());
         try {
             Files.deleteIfExists(root.resolve(PROBE_KEY));
         } catch (IOException e) {
@@ -128,6 +291,7 @@ public final class DirectoryObjectStore implements ObjectStore {
         } catch (InvalidPathException e) {
             throw FileFailures.badKey("LIST", prefix, "not a valid path on this system (" + e.getReason() + ")");
         }
+        if (start.startsWith(metaRoot)) return List.of();
         List<StoredObject> objects = new ArrayList<>();
         try {
             // Nothing there, or a file where the prefix names a directory, is an empty listing, as on S3; any other
@@ -141,6 +305,11 @@ public final class DirectoryObjectStore implements ObjectStore {
                 throw e;
             }
             Files.walkFileTree(start, new SimpleFileVisitor<>() {
+                @Override
+                public FileVisitResult preVisitDirectory(Path dir, BasicFileAttributes attrs) {
+                    return dir.equals(metaRoot) ? FileVisitResult.SKIP_SUBTREE : FileVisitResult.CONTINUE;
+                }
+
                 @Override
                 public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) {
                     String name = file.getFileName().toString();
@@ -209,6 +378,9 @@ public final class DirectoryObjectStore implements ObjectStore {
                 throw FileFailures.badKey(operation, key, "a key may not have an empty, '.' or '..' segment");
             }
         }
+        if (segments[0].equals(META_DIR)) {
+            throw FileFailures.badKey(operation, key, "keys under " + META_DIR + "/ are the store's metadata");
+        }
         if (segments[segments.length - 1].startsWith(TEMP_PREFIX)) {
             throw FileFailures.badKey(operation, key, "names starting with " + TEMP_PREFIX + " are the store's"
                     + " temp files");
@@ -264,5 +436,174 @@ public final class DirectoryObjectStore implements ObjectStore {
         try (FileChannel ch = FileChannel.open(dir, StandardOpenOption.READ)) {
             ch.force(true);
         }
+    }
+
+    /** Where the metadata of the object at {@code target} lives. */
+    private Path sidecar(Path target) {
+        return metaRoot.resolve(root.relativize(target));
+    }
+
+    /**
+     * The metadata of one version of an object until it is moved to {@code sidecar}. Its name cannot be a key's:
+     * keys may not end in a temp name.
+     */
+    static Path pending(Path sidecar, String version) {
+        try {
+            byte[] digest = MessageDigest.getInstance("SHA-256").digest(version.getBytes(StandardCharsets.UTF_8));
+            return sidecar.resolveSibling(TEMP_PREFIX + "meta-" + HexFormat.of().formatHex(digest, 0, 16));
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("this JVM has no SHA-256", e);
+        }
+    }
+
+    /**
+     * What tells this file from any other that has had its name: device and inode (kept by a rename or link), size
+     * and modification time (so a reused inode is another version). Null where the file system has no file keys.
+     */
+    static String version(BasicFileAttributes attrs) {
+        Object fileKey = attrs.fileKey();
+        if (fileKey == null) return null;
+        return fileKey + "/" + attrs.size() + "/" + attrs.lastModifiedTime().to(TimeUnit.NANOSECONDS);
+    }
+
+    /** Moves the pending metadata onto the key's; when that fails it stays pending, where readers find it too. */
+    private void publish(String operation, String key, Path pending, Path sidecar) {
+        try {
+            Files.move(pending, sidecar, StandardCopyOption.ATOMIC_MOVE);
+        } catch (NoSuchFileException e) {
+            // the object was deleted meanwhile, and its metadata with it
+        } catch (IOException e) {
+            LOG.log(Level.WARNING, operation + " '" + key + "' in directory '" + shown + "': its metadata stays in "
+                    + pending.getFileName() + " (" + e + ")");
+        }
+    }
+
+    /**
+     * Creates the directories of the metadata tree down to {@code dir}. A metadata file where a directory is needed
+     * is removed: the object it described is gone, as the object tree already has a directory there.
+     */
+    private void metaDirectories(Path dir) throws IOException {
+        try {
+            createDirectories(dir);
+        } catch (FileAlreadyExistsException e) {
+            for (Path p = dir; p.startsWith(metaRoot) && !p.equals(metaRoot); p = p.getParent()) {
+                if (Files.isRegularFile(p, LinkOption.NOFOLLOW_LINKS)) {
+                    Files.delete(p);
+                    break;
+                }
+            }
+            createDirectories(dir);
+        }
+    }
+
+    /** {@code bytes} in a new file, fsynced; fails if the file exists. */
+    private static void writeDurably(Path file, byte[] bytes) throws IOException {
+        try (FileChannel ch = FileChannel.open(file, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
+            ByteBuffer buf = ByteBuffer.wrap(bytes);
+            while (buf.hasRemaining()) {
+                ch.write(buf);
+            }
+            ch.force(true);
+        }
+    }
+
+    /** {@code bytes} as the new content of {@code file}, replaced atomically. */
+    private static void replaceDurably(Path file, byte[] bytes) throws IOException {
+        Path tmp = file.resolveSibling(TEMP_PREFIX + Long.toHexString(ThreadLocalRandom.current().nextLong()));
+        try {
+            writeDurably(tmp, bytes);
+            Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE);
+            tmp = null;
+            fsyncDirectory(file.getParent());
+        } finally {
+            if (tmp != null) Files.deleteIfExists(tmp);
+        }
+    }
+
+    /** Removes the regular file {@code file}; nothing there (or a directory) is nothing to remove. */
+    private static void removeFile(Path file) throws IOException {
+        try {
+            if (Files.isRegularFile(file, LinkOption.NOFOLLOW_LINKS)) Files.deleteIfExists(file);
+        } catch (FileSystemException e) {
+            if (!"Not a directory".equals(e.getReason())) throw e;
+        }
+    }
+
+    private void removeQuietly(String operation, String key, Path file) {
+        if (file == null) return;
+        try {
+            Files.deleteIfExists(file);
+        } catch (IOException e) {
+            LOG.log(Level.WARNING, "could not remove the temp file of " + operation + " '" + key + "' in directory '"
+                    + shown + "' (" + e + ")");
+        }
+    }
+
+    /** The attributes of {@code path}, or null when nothing is there (or a file is where a directory would be). */
+    private static BasicFileAttributes attributesOrNull(Path path) throws IOException {
+        try {
+            return Files.readAttributes(path, BasicFileAttributes.class);
+        } catch (NoSuchFileException e) {
+            return null;
+        } catch (FileSystemException e) {
+            if ("Not a directory".equals(e.getReason())) return null;
+            throw e;
+        }
+    }
+
+    /** The content of the regular file {@code file}, or null when there is none. */
+    private static byte[] readOrNull(Path file) throws IOException {
+        BasicFileAttributes attrs = attributesOrNull(file);
+        if (attrs == null || !attrs.isRegularFile()) return null;
+        try {
+            return Files.readAllBytes(file);
+        } catch (NoSuchFileException e) {
+            return null; // moved or removed since
+        }
+    }
+
+    /**
+     * One {@code name=value} line per entry, sorted. Names and values are checked as S3 checks them (lower-case
+     * ASCII letters, digits and {@code -}; printable ASCII; {@value #MAX_METADATA_BYTES} bytes in all), so that
+     * metadata a directory takes an S3 store takes too, and no value can break its line.
+     */
+    private static byte[] encodeMetadata(String operation, String key, Map<String, String> metadata)
+            throws StoreException {
+        StringBuilder text = new StringBuilder();
+        int bytes = 0;
+        for (Map.Entry<String, String> e : new TreeMap<>(metadata).entrySet()) {
+            String name = e.getKey();
+            String value = e.getValue();
+            if (name.isEmpty() || !name.chars().allMatch(c -> c >= 'a' && c <= 'z' || c >= '0' && c <= '9'
+                    || c == '-')) {
+                throw FileFailures.badMetadata(operation, key, "name '" + FileFailures.printable(name)
+                        + "' is not lower-case ASCII letters, digits and '-'");
+            }
+            if (value == null || !value.chars().allMatch(c -> c >= 0x20 && c <= 0x7e)) {
+                throw FileFailures.badMetadata(operation, key, "the value of '" + name + "' is not printable ASCII");
+            }
+            bytes += name.length() + value.length();
+            text.append(name).append('=').append(value).append('\n');
+        }
+        if (bytes > MAX_METADATA_BYTES) {
+            throw FileFailures.badMetadata(operation, key, bytes + " bytes, more than " + MAX_METADATA_BYTES);
+        }
+        return text.toString().getBytes(StandardCharsets.US_ASCII);
+    }
+
+    private StoreException damaged(String key, Path file) {
+        return new StoreException("HEAD '" + key + "' in directory '" + shown + "' failed: the metadata file "
+                + root.relativize(file) + " is not name=value lines", false, 0, null, null);
+    }
+
+    private Map<String, String> decodeMetadata(String key, Path file, byte[] bytes) throws StoreException {
+        Map<String, String> metadata = new TreeMap<>();
+        for (String line : new String(bytes, StandardCharsets.US_ASCII).split("\n")) {
+            if (line.isEmpty()) continue;
+            int eq = line.indexOf('=');
+            if (eq <= 0) throw damaged(key, file);
+            metadata.put(line.substring(0, eq), line.substring(eq + 1));
+        }
+        return Map.copyOf(metadata);
     }
 }

@@ -92,6 +92,11 @@ final class FileFailures {
                 null);
     }
 
+    static StoreException badMetadata(String operation, String key, String why) {
+        return new StoreException(operation + " '" + printable(key) + "' refused: user metadata " + why, false,
+                BAD_KEY, null, null);
+    }
+
     /** The errno text without the path the JDK puts in front of it (the message names the key already). */
     private static String reason(IOException e) {
         if (e instanceof FileSystemException f) {

@@ -7,8 +7,10 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -234,5 +236,163 @@ class DirectoryObjectStoreTest {
             store.put("logs/k.jsonl", FileBytes.of(new byte[16 * 1024]), "text/plain");
             assertThat(store.list("logs/")).containsExactly(new StoredObject("logs/k.jsonl", 16 * 1024));
         }
+    }
+
+    // ---- user metadata and create ----
+
+    private static final Map<String, String> META = Map.of("iggy-offsets", "0-9", "iggy-records", "10");
+
+    private static List<String> filesUnder(Path dir) throws Exception {
+        if (!Files.exists(dir)) return List.of();
+        try (Stream<Path> files = Files.walk(dir)) {
+            return files.filter(Files::isRegularFile).map(p -> dir.relativize(p).toString().replace('\\', '/'))
+                    .sorted().toList();
+        }
+    }
+
+    @Test
+    void metadata_lives_in_a_hidden_tree_mirroring_the_keys_that_list_never_shows() throws Exception {
+        Path root = root();
+        DirectoryObjectStore store = new DirectoryObjectStore(root);
+        store.put("a/b.jsonl", FileBytes.of(utf8("{}\n")), "application/x-ndjson", META);
+        assertThat(store.create("c.claim", utf8("c"), Map.of("iggy-offsets", "1-2"))).isTrue();
+
+        assertThat(root.resolve(".iggy-meta/a/b.jsonl")).hasContent("iggy-offsets=0-9\niggy-records=10");
+        assertThat(root.resolve(".iggy-meta/c.claim")).hasContent("iggy-offsets=1-2");
+        assertThat(filesUnder(root.resolve(".iggy-meta"))).as("nothing pending once written")
+                .containsExactly("a/b.jsonl", "c.claim");
+        assertThat(filesUnder(root)).as("no temp file, and the created file has one name")
+                .containsExactly(".iggy-meta/a/b.jsonl", ".iggy-meta/c.claim", "a/b.jsonl", "c.claim");
+        assertThat(store.list("")).extracting(StoredObject::key).containsExactly("a/b.jsonl", "c.claim");
+        assertThat(store.list(".iggy-meta/")).isEmpty();
+        assertThat(store.list(".iggy")).isEmpty();
+    }
+
+    @ParameterizedTest(name = "[{index}] {0}")
+    @ValueSource(strings = {".iggy-meta", ".iggy-meta/a/b.jsonl"})
+    void a_key_in_the_metadata_tree_is_refused_for_good(String key) throws Exception {
+        DirectoryObjectStore store = new DirectoryObjectStore(root());
+
+        for (Provoke.ThrowingCall call : List.<Provoke.ThrowingCall>of(
+                () -> store.put(key, FileBytes.of(utf8("x")), "text/plain"), () -> store.get(key),
+                () -> store.create(key, utf8("x"), Map.of()), () -> store.metadata(key), () -> store.delete(key))) {
+            StoreException e = catchThrowableOfType(StoreException.class, call::run);
+            assertThat(e).isNotNull();
+            assertThat(e.retryable()).isFalse();
+            assertThat(e.httpStatus()).isEqualTo(400);
+        }
+    }
+
+    @Test
+    void metadata_s3_would_refuse_is_refused_here_too_and_nothing_is_written() throws Exception {
+        Path root = root();
+        DirectoryObjectStore store = new DirectoryObjectStore(root);
+        for (Map<String, String> bad : List.of(Map.of("Upper", "v"), Map.of("k", "two\nlines"),
+                Map.of("k=v", "x"), Map.of("k", "v".repeat(2048)))) {
+            for (Provoke.ThrowingCall call : List.<Provoke.ThrowingCall>of(
+                    () -> store.put("k", FileBytes.of(utf8("x")), "text/plain", bad),
+                    () -> store.create("k", utf8("x"), bad))) {
+                StoreException e = catchThrowableOfType(StoreException.class, call::run);
+                assertThat(e).as("%s", bad).isNotNull();
+                assertThat(e.retryable()).isFalse();
+                assertThat(e.httpStatus()).isEqualTo(400);
+                assertThat(e.getMessage()).contains("'k'").contains("user metadata");
+            }
+        }
+        assertThat(filesUnder(root)).isEmpty();
+    }
+
+    /**
+     * A crash after the object became visible and before its metadata was moved to the key's file leaves the
+     * metadata pending, under the name of the object's version: it is the object's metadata, not the key's older.
+     */
+    @Test
+    void metadata_left_pending_by_a_crash_is_the_objects() throws Exception {
+        Path root = root();
+        DirectoryObjectStore store = new DirectoryObjectStore(root);
+        store.put("k.jsonl", FileBytes.of(utf8("old")), "text/plain", Map.of("iggy-offsets", "0-0"));
+        Path object = Files.write(root.resolve("k.jsonl"), utf8("new object"));
+        String version = DirectoryObjectStore.version(Files.readAttributes(object, BasicFileAttributes.class));
+        assumeTrue(version != null, "this file system has no file keys");
+        Files.writeString(DirectoryObjectStore.pending(root.resolve(".iggy-meta/k.jsonl"), version),
+                "iggy-offsets=1-9\n");
+
+        assertThat(store.metadata("k.jsonl")).contains(Map.of("iggy-offsets", "1-9"));
+        assertThat(store.list("")).extracting(StoredObject::key).containsExactly("k.jsonl");
+
+        store.delete("k.jsonl");
+        assertThat(filesUnder(root)).as("the object, its metadata and the pending file are gone").isEmpty();
+    }
+
+    @Test
+    void metadata_an_earlier_object_of_the_key_left_behind_never_passes_for_a_new_ones() throws Exception {
+        Path root = root();
+        DirectoryObjectStore store = new DirectoryObjectStore(root);
+        Files.createDirectories(root.resolve(".iggy-meta"));
+        Files.writeString(root.resolve(".iggy-meta/put.jsonl"), "iggy-offsets=5-6\n");
+        Files.writeString(root.resolve(".iggy-meta/c.claim"), "iggy-offsets=5-6\n");
+
+        store.put("put.jsonl", FileBytes.of(utf8("x")), "text/plain");
+        assertThat(store.create("c.claim", utf8("c"), Map.of())).isTrue();
+
+        assertThat(store.metadata("put.jsonl")).contains(Map.of());
+        assertThat(store.metadata("c.claim")).contains(Map.of());
+    }
+
+    @Test
+    void a_metadata_file_where_a_directory_is_now_needed_is_replaced() throws Exception {
+        Path root = root();
+        DirectoryObjectStore store = new DirectoryObjectStore(root);
+        store.put("a", FileBytes.of(utf8("x")), "text/plain", META);
+        Files.delete(root.resolve("a")); // removed without the store, by a retention script
+
+        store.put("a/b", FileBytes.of(utf8("y")), "text/plain", META);
+
+        assertThat(store.metadata("a/b")).contains(META);
+        assertThat(store.metadata("a")).isEmpty();
+    }
+
+    @Test
+    void create_over_a_directory_is_a_final_conflict_not_a_taken_key() throws Exception {
+        DirectoryObjectStore store = new DirectoryObjectStore(root());
+        store.put("dir/inner", FileBytes.of(utf8("y")), "text/plain");
+
+        StoreException e = catchThrowableOfType(StoreException.class, () -> store.create("dir", utf8("z"), Map.of()));
+
+        assertThat(e).isNotNull();
+        assertThat(e.retryable()).isFalse();
+        assertThat(e.httpStatus()).isEqualTo(409);
+        assertThat(store.metadata("dir")).isEmpty();
+        assertThat(store.list("")).extracting(StoredObject::key).containsExactly("dir/inner");
+    }
+
+    @Test
+    void delete_leaves_no_metadata_behind_and_never_removes_a_directory() throws Exception {
+        Path root = root();
+        DirectoryObjectStore store = new DirectoryObjectStore(root);
+        store.put("d/put", FileBytes.of(utf8("x")), "text/plain", META);
+        assertThat(store.create("d/claim", utf8("c"), META)).isTrue();
+        store.put("e/inner", FileBytes.of(utf8("y")), "text/plain", META);
+
+        store.delete("d/put");
+        store.delete("d/claim");
+        store.delete("e");
+
+        assertThat(filesUnder(root)).containsExactly(".iggy-meta/e/inner", "e/inner");
+        assertThat(store.metadata("e/inner")).contains(META);
+    }
+
+    @Test
+    void metadata_delete_and_create_on_a_missing_root_are_final_404s() throws Exception {
+        DirectoryObjectStore store = new DirectoryObjectStore(tmp.resolve("not-mounted"));
+        for (Provoke.ThrowingCall call : List.<Provoke.ThrowingCall>of(() -> store.metadata("k"),
+                () -> store.delete("k"), () -> store.create("k", utf8("x"), META))) {
+            StoreException e = catchThrowableOfType(StoreException.class, call::run);
+            assertThat(e).isNotNull();
+            assertThat(e.retryable()).isFalse();
+            assertThat(e.httpStatus()).isEqualTo(404);
+            assertThat(e.getMessage()).contains("does not create its root directory");
+        }
+        assertThat(tmp.resolve("not-mounted")).doesNotExist();
     }
 }

@@ -15,6 +15,7 @@ import java.time.Duration;
 import java.util.Base64;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.zip.CRC32C;
@@ -94,6 +95,40 @@ class AwsS3ObjectStoreIT extends MinioContract {
         assertThat(store().get(prefix + "plain")).isEqualTo(small);
         assertThat(minio().client().headObject(b -> b.bucket(bucket()).key(prefix + "plain")).contentType())
                 .isEqualTo("application/x-ndjson");
+    }
+
+    @Test
+    void over_http_user_metadata_is_sent_and_signed_by_the_hand_written_put_and_by_the_sdk_elsewhere()
+            throws Exception {
+        Map<String, String> meta = Map.of("iggy-offsets", "0-9", "iggy-first", "0/5/6");
+        try (FaultProxy proxy = FaultProxy.start(minio().endpoint());
+             ObjectStore viaProxy = throughProxy(proxy, Duration.ofSeconds(30))) {
+            viaProxy.put(prefix + "plain", chunked(bytes(5000, 60)), "application/x-ndjson", meta);
+            viaProxy.put(prefix + "parts", chunked(bytes((int) THRESHOLD + 1, 61)), "text/plain", meta);
+            assertThat(viaProxy.create(prefix + "claim", new byte[] {1}, meta)).isTrue();
+            assertThat(viaProxy.create(prefix + "claim", new byte[] {2}, Map.of())).isFalse();
+
+            String put = head(proxy, "PUT /" + bucket() + "/" + prefix + "plain ");
+            assertThat(header(put, "amz-sdk-invocation-id")).as("the hand-written PUT").isEmpty();
+            assertThat(header(put, "x-amz-meta-iggy-offsets")).contains("0-9");
+            assertThat(header(put, "x-amz-meta-iggy-first")).contains("0/5/6");
+            assertThat(header(put, "authorization")).hasValueSatisfying(a -> assertThat(a)
+                    .contains(";x-amz-meta-iggy-first;x-amz-meta-iggy-offsets,"));
+
+            String start = head(proxy, "POST /" + bucket() + "/" + prefix + "parts?uploads");
+            assertThat(header(start, "x-amz-meta-iggy-offsets")).contains("0-9");
+            assertThat(header(head(proxy, "partNumber=1"), "x-amz-meta-iggy-offsets"))
+                    .as("parts inherit it").isEmpty();
+
+            String conditional = head(proxy, "PUT /" + bucket() + "/" + prefix + "claim ");
+            assertThat(header(conditional, "if-none-match")).contains("*");
+            assertThat(header(conditional, "authorization")).hasValueSatisfying(a -> assertThat(a)
+                    .contains("if-none-match").contains("x-amz-meta-iggy-offsets"));
+        }
+        for (String key : List.of("plain", "parts", "claim")) {
+            assertThat(store().metadata(prefix + key)).as(key).contains(meta);
+        }
+        assertThat(store().get(prefix + "claim")).containsExactly(1);
     }
 
     @Test

@@ -7,6 +7,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -19,6 +20,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import dev.iggysink.adapters.s3.support.AdapterSupport;
 import dev.iggysink.application.port.out.FileBytes;
 import dev.iggysink.application.port.out.ObjectStore;
 import dev.iggysink.application.port.out.StoreException;
@@ -128,6 +130,18 @@ abstract class MinioContract extends ObjectStoreContract {
 
         assertThat(head(prefix + "a.jsonl").contentType()).isEqualTo("application/x-ndjson");
         assertThat(head(prefix + "b.parquet").contentType()).isEqualTo("application/vnd.apache.parquet");
+    }
+
+    @Test
+    void user_metadata_is_the_objects_s3_metadata_for_single_multipart_and_conditional_writes() throws Exception {
+        store.put(prefix + "single", chunked(bytes(100, 1)), "text/plain", STAMPS);
+        store.put(prefix + "multi", chunked(bytes((int) THRESHOLD + 1, 1)), "text/plain", STAMPS);
+        assertThat(store.create(prefix + "created", new byte[] {1}, STAMPS)).isTrue();
+
+        for (String key : List.of("single", "multi", "created")) {
+            // What another S3 client reads: the names as the server spells them, so compared in lower case.
+            assertThat(AdapterSupport.lowerCaseNames(head(prefix + key).metadata())).as(key).isEqualTo(STAMPS);
+        }
     }
 
     @Test

@@ -9,10 +9,13 @@ import java.io.StringWriter;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Random;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -59,6 +62,15 @@ public abstract class ObjectStoreContract {
     /** What the failure on a missing bucket must say: that the sink will not make one itself. */
     protected String doesNotCreateTheBucket() {
         return "does not create buckets";
+    }
+
+    /**
+     * Whether {@link ObjectStore#create} is refused for a key that exists ({@code If-None-Match: *} honoured). A store
+     * that ignores the condition overwrites and answers true; the sink finds that out at start by creating one key
+     * twice, so such a store must answer exactly that way.
+     */
+    protected boolean honoursConditionalWrites() {
+        return true;
     }
 
     protected String prefix;
@@ -278,6 +290,184 @@ public abstract class ObjectStoreContract {
         } finally {
             pool.shutdownNow();
         }
+    }
+
+    // ---- user metadata, conditional create, delete ----
+
+    /** Metadata as the sink writes it: offsets, a count and two record identities (a u128 message id among them). */
+    protected static final Map<String, String> STAMPS = Map.of(
+            "iggy-offsets", "1000-1999",
+            "iggy-records", "1000",
+            "iggy-first", "1000/340282366920938463463374607431768211455/1767225600000000",
+            "iggy-last", "1999/7/1767225600999999");
+
+    @Test
+    void user_metadata_round_trips_on_a_small_put_and_on_an_empty_one() throws Exception {
+        byte[] content = bytes(70_000, 30);
+        store().put(prefix + "small.jsonl", chunked(content), "application/x-ndjson", STAMPS);
+        store().put(prefix + "empty.jsonl", chunked(new byte[0]), "application/x-ndjson", Map.of("iggy-records", "0"));
+
+        assertThat(store().metadata(prefix + "small.jsonl")).contains(STAMPS);
+        assertThat(store().metadata(prefix + "empty.jsonl")).contains(Map.of("iggy-records", "0"));
+        assertThat(store().get(prefix + "small.jsonl")).isEqualTo(content);
+        assertThat(store().list(prefix)).containsExactly(new StoredObject(prefix + "empty.jsonl", 0),
+                new StoredObject(prefix + "small.jsonl", content.length));
+    }
+
+    @Test
+    void user_metadata_round_trips_on_a_multipart_put() throws Exception {
+        byte[] content = bytes((int) (PART_SIZE + THRESHOLD), 31);
+        store().put(prefix + "big.parquet", chunked(content), "application/vnd.apache.parquet", STAMPS);
+
+        assertThat(store().metadata(prefix + "big.parquet")).contains(STAMPS);
+        assertThat(store().get(prefix + "big.parquet")).isEqualTo(content);
+        assertThat(store().list(prefix)).containsExactly(new StoredObject(prefix + "big.parquet", content.length));
+    }
+
+    @Test
+    void a_put_replaces_the_metadata_too_and_an_object_put_without_any_has_none() throws Exception {
+        String key = prefix + "k.jsonl";
+        store().put(key, chunked(bytes(10, 32)), "text/plain", STAMPS);
+        store().put(key, chunked(bytes(20, 33)), "text/plain", Map.of("iggy-offsets", "5-6"));
+        assertThat(store().metadata(key)).contains(Map.of("iggy-offsets", "5-6"));
+
+        store().put(key, chunked(bytes(30, 34)), "text/plain");
+        assertThat(store().metadata(key)).contains(Map.of());
+        assertThat(store().get(key)).isEqualTo(bytes(30, 34));
+    }
+
+    @Test
+    void the_metadata_of_a_missing_key_is_empty() throws Exception {
+        assertThat(store().metadata(prefix + "absent")).isEmpty();
+        assertThat(store().metadata(prefix + "absent/below")).isEmpty();
+    }
+
+    @Test
+    void a_second_create_of_a_key_is_refused_and_leaves_the_first_object_and_its_metadata() throws Exception {
+        String key = prefix + "00001-00000000000000001000.claim";
+        byte[] first = "{\"first\":1000,\"last\":1999}\n".getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        byte[] second = "{\"first\":1000,\"last\":1500}\n".getBytes(java.nio.charset.StandardCharsets.UTF_8);
+
+        assertThat(store().create(key, first, Map.of("iggy-offsets", "1000-1999"))).isTrue();
+        assertThat(store().metadata(key)).contains(Map.of("iggy-offsets", "1000-1999"));
+        boolean again = store().create(key, second, Map.of("iggy-offsets", "1000-1500"));
+
+        if (honoursConditionalWrites()) {
+            assertThat(again).as("the key exists: the create is refused").isFalse();
+            assertThat(store().get(key)).isEqualTo(first);
+            assertThat(store().metadata(key)).contains(Map.of("iggy-offsets", "1000-1999"));
+        } else {
+            assertThat(again).as("a store that ignores If-None-Match overwrites and says it created").isTrue();
+            assertThat(store().get(key)).isEqualTo(second);
+        }
+        assertThat(store().list(prefix)).extracting(StoredObject::key).containsExactly(key);
+    }
+
+    @Test
+    void a_create_over_an_object_put_earlier_is_refused() throws Exception {
+        String key = prefix + "taken.jsonl";
+        store().put(key, chunked(bytes(100, 35)), "application/x-ndjson", STAMPS);
+
+        boolean created = store().create(key, bytes(5, 36), Map.of());
+
+        assertThat(created).isEqualTo(!honoursConditionalWrites());
+        if (honoursConditionalWrites()) {
+            assertThat(store().get(key)).isEqualTo(bytes(100, 35));
+            assertThat(store().metadata(key)).contains(STAMPS);
+        }
+    }
+
+    /** Members racing for one claim: the store lets exactly one create it, and keeps that one's bytes and metadata. */
+    @Test
+    void of_creates_racing_for_one_key_exactly_one_wins() throws Exception {
+        int racers = 8;
+        String key = prefix + "raced.claim";
+        ExecutorService pool = Executors.newFixedThreadPool(racers);
+        try {
+            CountDownLatch ready = new CountDownLatch(racers);
+            CountDownLatch go = new CountDownLatch(1);
+            List<Future<Boolean>> creates = new ArrayList<>();
+            for (int i = 0; i < racers; i++) {
+                int n = i;
+                creates.add(pool.submit(() -> {
+                    ready.countDown();
+                    go.await(30, TimeUnit.SECONDS);
+                    return store().create(key, bytes(100 + n, 40 + n), Map.of("iggy-offsets", n + "-" + n));
+                }));
+            }
+            ready.await(30, TimeUnit.SECONDS);
+            go.countDown();
+            List<Integer> winners = new ArrayList<>();
+            for (int i = 0; i < racers; i++) {
+                if (creates.get(i).get(60, TimeUnit.SECONDS)) winners.add(i);
+            }
+
+            if (!honoursConditionalWrites()) {
+                assertThat(winners).as("a store that ignores the condition lets every create write").hasSize(racers);
+                return;
+            }
+            assertThat(winners).hasSize(1);
+            int winner = winners.get(0);
+            assertThat(store().get(key)).isEqualTo(bytes(100 + winner, 40 + winner));
+            assertThat(store().metadata(key)).contains(Map.of("iggy-offsets", winner + "-" + winner));
+            assertThat(store().list(prefix)).containsExactly(new StoredObject(key, 100 + winner));
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    @Test
+    void delete_removes_the_object_and_its_metadata_and_frees_the_key() throws Exception {
+        String put = prefix + "put.jsonl";
+        String created = prefix + "created.claim";
+        String kept = prefix + "kept.jsonl";
+        store().put(put, chunked(bytes(1000, 50)), "application/x-ndjson", STAMPS);
+        store().put(kept, chunked(bytes(10, 51)), "application/x-ndjson", Map.of("iggy-records", "1"));
+        assertThat(store().create(created, bytes(10, 52), Map.of("iggy-offsets", "1-2"))).isTrue();
+
+        store().delete(put);
+        store().delete(created);
+
+        assertThat(store().metadata(put)).isEmpty();
+        assertThat(store().metadata(created)).isEmpty();
+        assertThat(store().list(prefix)).containsExactly(new StoredObject(kept, 10));
+        assertThat(store().metadata(kept)).contains(Map.of("iggy-records", "1"));
+        assertThat(catchThrowableOfType(StoreException.class, () -> store().get(put)).httpStatus()).isEqualTo(404);
+
+        assertThat(store().create(created, bytes(7, 53), Map.of("iggy-offsets", "3-4")))
+                .as("a deleted key can be created again").isTrue();
+        assertThat(store().metadata(created)).contains(Map.of("iggy-offsets", "3-4"));
+        store().put(put, chunked(bytes(5, 54)), "text/plain");
+        assertThat(store().metadata(put)).as("no metadata of the deleted object comes back").contains(Map.of());
+    }
+
+    @Test
+    void deleting_a_missing_key_is_no_error() throws Exception {
+        store().delete(prefix + "never-written");
+        store().delete(prefix + "never/written/either");
+        store().put(prefix + "once", chunked(bytes(10, 55)), "text/plain");
+        store().delete(prefix + "once");
+        store().delete(prefix + "once");
+
+        assertThat(store().list(prefix)).isEmpty();
+    }
+
+    @Test
+    void a_create_with_a_wrong_secret_is_a_final_403_and_on_a_missing_bucket_a_final_404() {
+        StoreException denied = catchThrowableOfType(StoreException.class,
+                () -> storeWithWrongSecret().create(prefix + "c", bytes(10, 56), STAMPS));
+        assertThat(denied).isNotNull();
+        assertThat(denied.retryable()).isFalse();
+        assertThat(denied.httpStatus()).isEqualTo(403);
+        assertThat(denied.getMessage()).contains(prefix + "c");
+        assertThat(everythingPrinted(denied)).doesNotContain(wrongSecret());
+
+        StoreException missing = catchThrowableOfType(StoreException.class,
+                () -> storeOnMissingBucket().create(prefix + "c", bytes(10, 56), STAMPS));
+        assertThat(missing).isNotNull();
+        assertThat(missing.retryable()).isFalse();
+        assertThat(missing.httpStatus()).isEqualTo(404);
+        assertThat(missing.getMessage()).contains(doesNotCreateTheBucket());
     }
 
     /** Messages, causes, suppressed failures and stack traces: everything a log line could show. */

@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.zip.CRC32C;
 
@@ -37,6 +38,8 @@ import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.s3.S3ClientBuilder;
 import software.amazon.awssdk.services.s3.model.CompletedPart;
 import software.amazon.awssdk.services.s3.model.CreateMultipartUploadRequest;
+import software.amazon.awssdk.services.s3.model.HeadObjectResponse;
+import software.amazon.awssdk.services.s3.model.NoSuchKeyException;
 import software.amazon.awssdk.services.s3.model.PutObjectRequest;
 import software.amazon.awssdk.services.s3.model.S3Object;
 
@@ -109,6 +112,21 @@ public final class AwsS3ObjectStore extends S3WritePath<CompletedPart> {
     }
 
     @Override
+    public Optional<Map<String, String>> metadata(String key) throws StoreException {
+        HeadObjectResponse head;
+        try {
+            head = s3.headObject(b -> b.bucket(bucket).key(key));
+        } catch (NoSuchKeyException e) {
+            return Optional.empty();
+        } catch (SdkException e) {
+            // An answer to HEAD has no body, so the SDK may not know the error's name: a 404 is the missing key.
+            if (e instanceof AwsServiceException service && service.statusCode() == 404) return Optional.empty();
+            throw translate("HEAD", key, e);
+        }
+        return Optional.of(AdapterSupport.lowerCaseNames(head.metadata()));
+    }
+
+    @Override
     public void close() {
         parts.shutdown();
         if (plainPut != null) plainPut.close();
@@ -129,8 +147,8 @@ public final class AwsS3ObjectStore extends S3WritePath<CompletedPart> {
     }
 
     @Override
-    protected void putObject(String operation, String key, FileBytes content, String contentType)
-            throws StoreException {
+    protected void putObject(String operation, String key, FileBytes content, String contentType,
+                             Map<String, String> metadata) throws StoreException {
         String checksum = null;
         try {
             if (checksumBodies && content.length() > 0) checksum = crc32c(content);
@@ -139,22 +157,44 @@ public final class AwsS3ObjectStore extends S3WritePath<CompletedPart> {
             throw StoreFailures.withoutAnswer(operation, bucket, key, e);
         }
         if (plainPut != null && checksum != null) {
-            plainPut.put(operation, key, content, contentType, checksum);
+            plainPut.put(operation, key, content, contentType, checksum, metadata);
             return;
         }
-        PutObjectRequest.Builder request = PutObjectRequest.builder()
-                .bucket(bucket).key(key).contentType(contentType).contentLength(content.length());
-        options.sse().ifPresent(request::serverSideEncryption);
-        options.sseKmsKeyId().ifPresent(request::ssekmsKeyId);
-        options.storageClass().ifPresent(request::storageClass);
-        options.cannedAcl().ifPresent(request::acl);
-        options.tagging().ifPresent(request::tagging);
+        PutObjectRequest.Builder request = putRequest(key, contentType, content.length(), metadata);
         if (checksum != null) request.checksumCRC32C(checksum);
         try {
             FilePutHttpClient.sending(content, () -> s3.putObject(request.build(), body(content, contentType)));
         } catch (SdkException e) {
             throw translate(operation, key, e);
         }
+    }
+
+    @Override
+    protected void putObjectIfAbsent(String key, byte[] content, Map<String, String> metadata)
+            throws StoreException {
+        // Through the SDK, not PlainHttpPut: a create is a small body, sent once per file, and the SDK's answer
+        // parsing gives the 412/409 as any other failure.
+        PutObjectRequest request = putRequest(key, "application/octet-stream", content.length, metadata)
+                .ifNoneMatch("*").build();
+        try {
+            s3.putObject(request, RequestBody.fromBytes(content));
+        } catch (SdkException e) {
+            throw translate("PUT If-None-Match", key, e);
+        }
+    }
+
+    /** A PutObject with the object options, and the user metadata when there is any. */
+    private PutObjectRequest.Builder putRequest(String key, String contentType, long length,
+                                                Map<String, String> metadata) {
+        PutObjectRequest.Builder request = PutObjectRequest.builder()
+                .bucket(bucket).key(key).contentType(contentType).contentLength(length);
+        options.sse().ifPresent(request::serverSideEncryption);
+        options.sseKmsKeyId().ifPresent(request::ssekmsKeyId);
+        options.storageClass().ifPresent(request::storageClass);
+        options.cannedAcl().ifPresent(request::acl);
+        options.tagging().ifPresent(request::tagging);
+        if (!metadata.isEmpty()) request.metadata(metadata);
+        return request;
     }
 
     @Override
@@ -167,9 +207,11 @@ public final class AwsS3ObjectStore extends S3WritePath<CompletedPart> {
     }
 
     @Override
-    protected String createMultipartUpload(String key, String contentType) throws StoreException {
+    protected String createMultipartUpload(String key, String contentType, Map<String, String> metadata)
+            throws StoreException {
         CreateMultipartUploadRequest.Builder create = CreateMultipartUploadRequest.builder()
                 .bucket(bucket).key(key).contentType(contentType);
+        if (!metadata.isEmpty()) create.metadata(metadata);
         options.sse().ifPresent(create::serverSideEncryption);
         options.sseKmsKeyId().ifPresent(create::ssekmsKeyId);
         options.storageClass().ifPresent(create::storageClass);

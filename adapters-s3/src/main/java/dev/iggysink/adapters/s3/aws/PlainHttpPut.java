@@ -37,7 +37,8 @@ import software.amazon.awssdk.http.HttpExecuteResponse;
 /**
  * A whole-object PUT over plain http, built, signed and sent without the SDK's request pipeline: the request the
  * SDK would send (path-style address, the key encoded as the SDK encodes it, the object options' headers, the
- * body's CRC32C, {@code UNSIGNED-PAYLOAD} as {@link ChecksummedBodySigner} signs it, {@code Expect: 100-continue}),
+ * user metadata as {@code x-amz-meta-*} headers, the body's CRC32C, {@code UNSIGNED-PAYLOAD} as
+ * {@link ChecksummedBodySigner} signs it, {@code Expect: 100-continue}),
  * signed by {@link PutSigner} (the SDK's SigV4, without its generic request types) with the store's credentials
  * provider, and sent by {@link FilePutHttpClient}.
  *
@@ -112,12 +113,15 @@ final class PlainHttpPut implements AutoCloseable {
                 && endpoint.getRawQuery() == null;
     }
 
-    /** PUTs {@code content} (not empty) under {@code key}; {@code crc32c} is its checksum as S3 wants it. */
-    void put(String operation, String key, FileBytes content, String contentType, String crc32c)
-            throws StoreException {
+    /**
+     * PUTs {@code content} (not empty) under {@code key}; {@code crc32c} is its checksum as S3 wants it,
+     * {@code metadata} the user metadata (checked by {@link AdapterSupport#checkedMetadata}, names without prefix).
+     */
+    void put(String operation, String key, FileBytes content, String contentType, String crc32c,
+             Map<String, String> metadata) throws StoreException {
         FilePutHttpClient.Head request;
         try {
-            request = signed(key, content.length(), contentType, crc32c);
+            request = signed(key, content.length(), contentType, crc32c, metadata);
         } catch (RuntimeException e) {
             // The credentials provider found none, or could not reach where they come from.
             throw StoreFailures.withoutAnswer(operation, bucket, key, e);
@@ -155,7 +159,8 @@ final class PlainHttpPut implements AutoCloseable {
         }
     }
 
-    private FilePutHttpClient.Head signed(String key, long length, String contentType, String crc32c) {
+    private FilePutHttpClient.Head signed(String key, long length, String contentType, String crc32c,
+                                          Map<String, String> metadata) {
         String path = bucketPath + PutSigner.encode(key, true);
         Map<String, String> headers = new LinkedHashMap<>();
         headers.put("Content-Type", contentType);
@@ -164,6 +169,7 @@ final class PlainHttpPut implements AutoCloseable {
         headers.put("Expect", "100-continue");
         headers.put("User-Agent", "iggy-s3-sink");
         headers.putAll(optionHeaders);
+        headers.putAll(AdapterSupport.metadataHeaders(metadata));
         AwsCredentials identity = credentials.resolveCredentials();
         String token = identity instanceof AwsSessionCredentials session ? session.sessionToken() : null;
         Instant now = clock.instant().plusMillis(skewMillis);

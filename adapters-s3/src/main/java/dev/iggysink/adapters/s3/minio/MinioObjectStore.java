@@ -6,6 +6,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
@@ -33,6 +34,8 @@ import io.minio.ListObjectsArgs;
 import io.minio.MinioAsyncClient;
 import io.minio.RemoveObjectArgs;
 import io.minio.Result;
+import io.minio.StatObjectArgs;
+import io.minio.StatObjectResponse;
 import io.minio.errors.ErrorResponseException;
 import io.minio.errors.InvalidResponseException;
 import io.minio.errors.MinioException;
@@ -120,6 +123,20 @@ public final class MinioObjectStore extends S3WritePath<Part> {
     }
 
     @Override
+    public Optional<Map<String, String>> metadata(String key) throws StoreException {
+        StatObjectResponse stat;
+        try {
+            stat = await("HEAD", key, () -> minio.statObject(StatObjectArgs.builder().bucket(bucket).region(region)
+                    .object(key).build()));
+        } catch (StoreException e) {
+            // An answer to HEAD has no body: the client names a 404 NoSuchKey from the status alone.
+            if (e.httpStatus() == 404) return Optional.empty();
+            throw e;
+        }
+        return Optional.of(AdapterSupport.lowerCaseNames(stat.userMetadata()));
+    }
+
+    @Override
     public void close() {
         parts.shutdown();
         // The client was handed our OkHttpClient, so it is ours to release: its dispatcher threads and pool.
@@ -136,10 +153,19 @@ public final class MinioObjectStore extends S3WritePath<Part> {
     }
 
     @Override
-    protected void putObject(String operation, String key, FileBytes content, String contentType)
-            throws StoreException {
-        Multimap<String, String> headers = objectHeaders(contentType);
+    protected void putObject(String operation, String key, FileBytes content, String contentType,
+                             Map<String, String> metadata) throws StoreException {
+        Multimap<String, String> headers = objectHeaders(contentType, metadata);
         await(operation, key, () -> minio.putFile(bucket, region, key, content, headers));
+    }
+
+    @Override
+    protected void putObjectIfAbsent(String key, byte[] content, Map<String, String> metadata)
+            throws StoreException {
+        // The same request as a put (object options, metadata as x-amz-meta-*, Content-MD5), with the condition.
+        Multimap<String, String> headers = objectHeaders("application/octet-stream", metadata);
+        headers.put("If-None-Match", "*");
+        await("PUT If-None-Match", key, () -> minio.putFile(bucket, region, key, FileBytes.of(content), headers));
     }
 
     @Override
@@ -149,9 +175,10 @@ public final class MinioObjectStore extends S3WritePath<Part> {
     }
 
     @Override
-    protected String createMultipartUpload(String key, String contentType) throws StoreException {
+    protected String createMultipartUpload(String key, String contentType, Map<String, String> metadata)
+            throws StoreException {
         return await("CREATE MULTIPART UPLOAD", key, () -> minio.createMultipartUploadAsync(bucket, region, key,
-                objectHeaders(contentType), null)).result().uploadId();
+                objectHeaders(contentType, metadata), null)).result().uploadId();
     }
 
     @Override
@@ -177,12 +204,13 @@ public final class MinioObjectStore extends S3WritePath<Part> {
                 null, null));
     }
 
-    private Multimap<String, String> objectHeaders(String contentType) {
+    private Multimap<String, String> objectHeaders(String contentType, Map<String, String> metadata) {
         Multimap<String, String> headers = LinkedListMultimap.create();
         headers.put("Content-Type", contentType);
         for (Map.Entry<String, String> h : options.headers().entrySet()) {
             headers.put(h.getKey(), h.getValue());
         }
+        AdapterSupport.metadataHeaders(metadata).forEach(headers::put);
         return headers;
     }
 

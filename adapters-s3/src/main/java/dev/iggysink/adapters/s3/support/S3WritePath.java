@@ -1,6 +1,7 @@
 package dev.iggysink.adapters.s3.support;
 
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.ExecutorService;
 
 import org.slf4j.Logger;
@@ -13,10 +14,11 @@ import dev.iggysink.adapters.s3.StorageSettings;
 
 /**
  * The write path both S3 adapters share, written once: one PUT up to {@code multipart_threshold}, else a multipart
- * upload (parts on the store's bounded pool, aborted on any failure so no part is left behind), and the startup probe
- * (an empty object at {@link AdapterSupport#PROBE_KEY}, deleted best effort). Parts are slices of the file, never
- * copies. A subclass sends the single requests
- * with its SDK and translates every failure into a {@link StoreException} named by the operation.
+ * upload (parts on the store's bounded pool, aborted on any failure so no part is left behind), the startup probe
+ * (an empty object at {@link AdapterSupport#PROBE_KEY}, deleted best effort), and the conditional create. Parts are
+ * slices of the file, never copies. User metadata is checked ({@link AdapterSupport#checkedMetadata}) before any
+ * request. A subclass sends the single requests with its SDK and translates every failure into a
+ * {@link StoreException} named by the operation.
  *
  * @param <P> what the SDK needs of an uploaded part to complete the upload (part number and ETag)
  */
@@ -34,14 +36,25 @@ public abstract class S3WritePath<P> implements ObjectStore {
         this.parts = AdapterSupport.partPool(settings.uploadConcurrency(), poolName);
     }
 
-    /** One PutObject of the whole content, with the configured object options. */
-    protected abstract void putObject(String operation, String key, FileBytes content, String contentType)
+    /**
+     * One PutObject of the whole content, with the configured object options and {@code metadata} (checked, names
+     * without the {@code x-amz-meta-} prefix).
+     */
+    protected abstract void putObject(String operation, String key, FileBytes content, String contentType,
+                                      Map<String, String> metadata) throws StoreException;
+
+    /**
+     * One PutObject with {@code If-None-Match: *}, the object options and {@code metadata}; failures as operation
+     * {@code "PUT If-None-Match"}, the store's refusal (412, 409) among them.
+     */
+    protected abstract void putObjectIfAbsent(String key, byte[] content, Map<String, String> metadata)
             throws StoreException;
 
     protected abstract void deleteObject(String key) throws StoreException;
 
-    /** Starts a multipart upload with the configured object options; returns its upload id. */
-    protected abstract String createMultipartUpload(String key, String contentType) throws StoreException;
+    /** Starts a multipart upload with the configured object options and {@code metadata}; returns its upload id. */
+    protected abstract String createMultipartUpload(String key, String contentType, Map<String, String> metadata)
+            throws StoreException;
 
     /**
      * Uploads one part; {@code content} is that part's slice of the file (a view, not a copy). Failures as operation
@@ -56,18 +69,40 @@ public abstract class S3WritePath<P> implements ObjectStore {
     protected abstract void abortMultipartUpload(String key, String uploadId) throws StoreException;
 
     @Override
-    public final void put(String key, FileBytes content, String contentType) throws StoreException {
+    public final void put(String key, FileBytes content, String contentType, Map<String, String> metadata)
+            throws StoreException {
+        Map<String, String> checked = AdapterSupport.checkedMetadata("PUT", bucket, key, metadata);
         if (content.length() <= settings.multipartThreshold()) {
-            putObject("PUT", key, content, contentType);
+            putObject("PUT", key, content, contentType, checked);
         } else {
-            putMultipart(key, content, contentType);
+            putMultipart(key, content, contentType, checked);
         }
+    }
+
+    @Override
+    public final boolean create(String key, byte[] content, Map<String, String> metadata) throws StoreException {
+        Map<String, String> checked = AdapterSupport.checkedMetadata("PUT If-None-Match", bucket, key, metadata);
+        try {
+            putObjectIfAbsent(key, content, checked);
+            return true;
+        } catch (StoreException e) {
+            // 412 PreconditionFailed: the key exists. 409 ConditionalRequestConflict: another conditional write of
+            // the key was in flight and won. Either way the key is someone else's.
+            if (e.httpStatus() == 412 || e.httpStatus() == 409) return false;
+            throw e;
+        }
+    }
+
+    /** DeleteObject, which S3 answers with 204 for a key that does not exist too. */
+    @Override
+    public final void delete(String key) throws StoreException {
+        deleteObject(key);
     }
 
     @Override
     public final void probe() throws StoreException {
         String key = AdapterSupport.PROBE_KEY;
-        putObject("PUT (startup probe)", key, FileBytes.EMPTY, "application/octet-stream");
+        putObject("PUT (startup probe)", key, FileBytes.EMPTY, "application/octet-stream", Map.of());
         try {
             deleteObject(key);
         } catch (StoreException e) {
@@ -77,10 +112,11 @@ public abstract class S3WritePath<P> implements ObjectStore {
         }
     }
 
-    private void putMultipart(String key, FileBytes content, String contentType) throws StoreException {
+    private void putMultipart(String key, FileBytes content, String contentType, Map<String, String> metadata)
+            throws StoreException {
         // A file is one encoder buffer, which stops at 2 GiB.
         int length = Math.toIntExact(content.length());
-        String uploadId = createMultipartUpload(key, contentType);
+        String uploadId = createMultipartUpload(key, contentType, metadata);
         try {
             List<P> uploaded = ParallelParts.run(parts, PartPlan.of(length, settings.multipartPartSize()),
                     part -> uploadPart(key, uploadId, part, content.slice(part.offset(), part.length()),

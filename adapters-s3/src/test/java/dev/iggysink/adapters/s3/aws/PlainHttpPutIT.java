@@ -44,7 +44,7 @@ class PlainHttpPutIT {
         try (http; PlainHttpPut put = new PlainHttpPut(settings, StaticCredentialsProvider.create(
                 AwsBasicCredentials.create(minio.accessKey(), minio.secretKey())), http, behind)) {
             StoreException first = catchThrowableOfType(StoreException.class,
-                    () -> put.put("PUT", "skew/one", FileBytes.of(BODY), "text/plain", crc32c(BODY)));
+                    () -> put.put("PUT", "skew/one", FileBytes.of(BODY), "text/plain", crc32c(BODY), Map.of()));
 
             assertThat(first).isNotNull();
             assertThat(first.httpStatus()).isEqualTo(403);
@@ -52,7 +52,7 @@ class PlainHttpPutIT {
             assertThat(put.skewMillis()).as("learnt from the answer's Date")
                     .isBetween(Duration.ofMinutes(59).toMillis(), Duration.ofMinutes(61).toMillis());
 
-            put.put("PUT", "skew/one", FileBytes.of(BODY), "text/plain", crc32c(BODY));
+            put.put("PUT", "skew/one", FileBytes.of(BODY), "text/plain", crc32c(BODY), Map.of());
         }
         assertThat(minio.client().getObjectAsBytes(b -> b.bucket(bucket).key("skew/one")).asByteArray())
                 .isEqualTo(BODY);

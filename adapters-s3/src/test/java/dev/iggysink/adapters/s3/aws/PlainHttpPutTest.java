@@ -93,7 +93,8 @@ class PlainHttpPutTest {
              PlainHttpPut put = new PlainHttpPut(settings("http://127.0.0.1:" + port, true, Duration.ofSeconds(5)),
                      credentials(), http)) {
             StoreException e = catchThrowableOfType(StoreException.class,
-                    () -> put.put("PUT", "a b/ü.json", FileBytes.of(new byte[10]), "text/plain", "AAAAAA=="));
+                    () -> put.put("PUT", "a b/ü.json", FileBytes.of(new byte[10]), "text/plain", "AAAAAA==",
+                            Map.of()));
 
             assertThat(e).isNotNull();
             assertThat(e.httpStatus()).isEqualTo(503);
@@ -118,7 +119,7 @@ class PlainHttpPutTest {
              PlainHttpPut put = new PlainHttpPut(settings("http://127.0.0.1:" + port, true, Duration.ofSeconds(2)),
                      credentials(), http)) {
             StoreException e = catchThrowableOfType(StoreException.class,
-                    () -> put.put("PUT", "stalled", FileBytes.of(body), "text/plain", "AAAAAA=="));
+                    () -> put.put("PUT", "stalled", FileBytes.of(body), "text/plain", "AAAAAA==", Map.of()));
 
             assertThat(e).isNotNull();
             assertThat(e.retryable()).isTrue();

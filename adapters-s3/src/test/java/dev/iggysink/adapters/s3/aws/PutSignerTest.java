@@ -66,6 +66,29 @@ class PutSignerTest {
                 Instant.parse("2026-12-02T00:00:01Z"));
     }
 
+    /** The user metadata PlainHttpPut sends as x-amz-meta-* headers: signed, so a proxy cannot change them. */
+    @Test
+    void user_metadata_headers_are_signed_as_the_sdk_signs_them() {
+        Map<String, String> withMetadata = headers("application/x-ndjson", 8_388_608, "yZRlqg==");
+        withMetadata.put("x-amz-server-side-encryption", "AES256");
+        withMetadata.put("x-amz-meta-iggy-offsets", "1000-1999");
+        withMetadata.put("x-amz-meta-iggy-records", "1000");
+        withMetadata.put("x-amz-meta-iggy-first", "1000/340282366920938463463374607431768211455/1767225600000000");
+        withMetadata.put("x-amz-meta-iggy-last", "1999/7/1767225600999999");
+        withMetadata.put("x-amz-meta-a", "  spaced   out  value ");
+        withMetadata.put("x-amz-meta-0-9", "!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~");
+        assertSameAsSdk("us-east-1", "127.0.0.1", 9000, "bucket", "sink/events/0/00000000000000001000.json",
+                withMetadata, BASIC, Instant.parse("2026-12-01T20:15:07Z"));
+        assertSameAsSdk("eu-west-1", "minio.local", 80, "bucket", "k", withMetadata, SESSION,
+                Instant.parse("2026-06-30T23:59:59Z"));
+
+        Map<String, String> ours = new PutSigner("us-east-1", "s3").sign("PUT", "127.0.0.1:9000", "/bucket/k",
+                withMetadata, BASIC.accessKeyId(), BASIC.secretAccessKey(), null,
+                Instant.parse("2026-12-01T00:00:00Z"));
+        assertThat(ours.get("Authorization")).contains("x-amz-meta-0-9;x-amz-meta-a;x-amz-meta-iggy-first;"
+                + "x-amz-meta-iggy-last;x-amz-meta-iggy-offsets;x-amz-meta-iggy-records;");
+    }
+
     @Test
     void the_days_signing_key_is_derived_again_for_a_new_day_or_a_new_secret() {
         PutSigner signer = new PutSigner("us-east-1", "s3");

@@ -102,6 +102,68 @@ class S3WritePathTest {
         assertThat(store.calls).containsExactly("PUT (startup probe) .iggy-sink-probe 0");
     }
 
+    @Test
+    void metadata_goes_with_the_single_put_and_with_the_start_of_a_multipart_upload_not_with_its_parts()
+            throws Exception {
+        Map<String, String> meta = Map.of("iggy-offsets", "0-9", "iggy-first", "0/1/2");
+        store.put("a", FileBytes.of(new byte[10]), "text/plain", meta);
+        store.put("b", FileBytes.of(new byte[(int) THRESHOLD + 1]), "text/plain", meta);
+
+        assertThat(store.calls).containsExactly("PUT a 10 {iggy-first=0/1/2, iggy-offsets=0-9}",
+                "CREATE b {iggy-first=0/1/2, iggy-offsets=0-9}", "PART 1 " + PART,
+                "PART 2 " + (THRESHOLD + 1 - PART), "COMPLETE b [1, 2]");
+    }
+
+    @Test
+    void metadata_s3_would_refuse_or_a_header_could_not_carry_is_refused_for_good_before_any_request() {
+        String big = "v".repeat(2048); // with the name, one byte over S3's 2 KiB
+        for (Map<String, String> bad : List.of(Map.of("Upper", "v"), Map.of("under_score", "v"), Map.of("", "v"),
+                Map.of("k", "line\r\nx-amz-acl: public-read"), Map.of("k", "caf\u00e9"), Map.of("k", big))) {
+            for (ThrowingCall call : List.<ThrowingCall>of(
+                    () -> store.put("k", FileBytes.of(new byte[1]), "text/plain", bad),
+                    () -> store.put("k", FileBytes.of(new byte[(int) THRESHOLD + 1]), "text/plain", bad),
+                    () -> store.create("k", new byte[1], bad))) {
+                assertThatThrownBy(call::run).as("%s", bad).isInstanceOfSatisfying(StoreException.class, e -> {
+                    assertThat(e.retryable()).isFalse();
+                    assertThat(e.httpStatus()).isEqualTo(400);
+                    assertThat(e.getMessage()).contains("s3://bucket/k").contains("user metadata")
+                            .doesNotContain("\r").doesNotContain("\n");
+                });
+            }
+        }
+        assertThat(store.calls).isEmpty();
+    }
+
+    @Test
+    void create_is_a_conditional_put_and_the_stores_refusals_mean_the_key_is_taken() throws Exception {
+        assertThat(store.create("c", new byte[3], Map.of("n", "v"))).isTrue();
+        store.createStatus = 412;
+        assertThat(store.create("c", new byte[3], Map.of())).as("412 PreconditionFailed").isFalse();
+        store.createStatus = 409;
+        assertThat(store.create("c", new byte[3], Map.of())).as("409 ConditionalRequestConflict").isFalse();
+        store.createStatus = 503;
+        assertThatThrownBy(() -> store.create("c", new byte[3], Map.of()))
+                .isInstanceOfSatisfying(StoreException.class, e -> assertThat(e.retryable()).isTrue());
+        store.createStatus = 403;
+        assertThatThrownBy(() -> store.create("c", new byte[3], Map.of()))
+                .isInstanceOfSatisfying(StoreException.class, e -> assertThat(e.httpStatus()).isEqualTo(403));
+
+        assertThat(store.calls).first().isEqualTo("PUT If-None-Match c 3 {n=v}");
+        assertThat(store.calls).hasSize(5);
+    }
+
+    @Test
+    void delete_is_one_delete_request() throws Exception {
+        store.delete("gone");
+
+        assertThat(store.calls).containsExactly("DELETE gone");
+    }
+
+    @FunctionalInterface
+    private interface ThrowingCall {
+        void run() throws Exception;
+    }
+
     private static StorageSettings settings() {
         return new StorageSettings("bucket", "us-east-1", Optional.empty(), false, Optional.empty(),
                 Optional.empty(), StorageClient.AWS, THRESHOLD, PART, 1, Optional.empty(), Optional.empty(),
@@ -116,16 +178,33 @@ class S3WritePathTest {
         boolean failComplete;
         boolean failDelete;
         boolean failPut;
+        /** The status {@code putObjectIfAbsent} fails with; 0 for none. */
+        int createStatus;
 
         Recording() {
             super(settings(), "test");
         }
 
         @Override
-        protected void putObject(String operation, String key, FileBytes content, String contentType)
-                throws StoreException {
-            calls.add(operation + " " + key + " " + content.length());
+        protected void putObject(String operation, String key, FileBytes content, String contentType,
+                                 Map<String, String> metadata) throws StoreException {
+            calls.add(operation + " " + key + " " + content.length() + (metadata.isEmpty() ? "" : " " + metadata));
             if (failPut) throw failure(operation);
+        }
+
+        @Override
+        protected void putObjectIfAbsent(String key, byte[] content, Map<String, String> metadata)
+                throws StoreException {
+            calls.add("PUT If-None-Match " + key + " " + content.length + " " + metadata);
+            if (createStatus != 0) {
+                throw new StoreException("PUT If-None-Match failed (" + createStatus + ")",
+                        StoreFailures.retryableStatus(createStatus), createStatus, null, null);
+            }
+        }
+
+        @Override
+        public Optional<Map<String, String>> metadata(String key) {
+            return Optional.empty();
         }
 
         @Override
@@ -135,8 +214,8 @@ class S3WritePathTest {
         }
 
         @Override
-        protected String createMultipartUpload(String key, String contentType) {
-            calls.add("CREATE " + key);
+        protected String createMultipartUpload(String key, String contentType, Map<String, String> metadata) {
+            calls.add("CREATE " + key + (metadata.isEmpty() ? "" : " " + metadata));
             return "upload-1";
         }
 
