@@ -128,16 +128,21 @@ final class Claims {
         }
     }
 
-    /** Claims {@code first..last} of {@code partition} for the file {@code fileKey}. */
-    Result claim(PartitionRef partition, long first, long last, String fileKey) throws StoreException {
+    /**
+     * Claims {@code first..last} of {@code partition} for the file {@code fileKey}, whose first record is
+     * {@code firstStamp} ({@link ObjectStamps#stamp}).
+     */
+    Result claim(PartitionRef partition, long first, long last, String fileKey, String firstStamp)
+            throws StoreException {
         String key = key(partition, first);
         byte[] body = ("{\"first\":" + first + ",\"last\":" + last + ",\"key\":\"" + jsonText(fileKey) + "\"}\n")
                 .getBytes(StandardCharsets.UTF_8);
-        Map<String, String> meta = Map.of(ObjectStamps.OFFSETS, first + "-" + last);
+        Map<String, String> meta = firstStamp == null ? Map.of(ObjectStamps.OFFSETS, first + "-" + last)
+                : Map.of(ObjectStamps.OFFSETS, first + "-" + last, ObjectStamps.FIRST, firstStamp);
         // A claim removed between the refused create and the read (its member committed past it) is created again.
         for (int attempt = 0; attempt < 3; attempt++) {
             if (store.create(key, body, meta)) return new Result(Outcome.CREATED, last);
-            OptionalLong theirs = claimedLast(partition, first);
+            OptionalLong theirs = claimedLast(partition, first, null);
             if (theirs.isEmpty()) continue;
             return new Result(theirs.getAsLong() == last ? Outcome.SAME_CUT : Outcome.OTHER_CUT, theirs.getAsLong());
         }
@@ -145,10 +150,21 @@ final class Claims {
                 null, null);
     }
 
-    /** The last offset a claim for the file of {@code partition} starting at {@code first} names, if one exists. */
-    OptionalLong claimedLast(PartitionRef partition, long first) throws StoreException {
+    /**
+     * The last offset a claim for the file of {@code partition} starting at {@code first} names, if one exists and,
+     * when {@code firstStamp} is given, was made for that very record: a claim left by a kill in an earlier life of
+     * the topic names another record, decides nothing, and is removed.
+     */
+    OptionalLong claimedLast(PartitionRef partition, long first, String firstStamp) throws StoreException {
         Optional<Map<String, String>> meta = store.metadata(key(partition, first));
         if (meta.isEmpty()) return OptionalLong.empty();
+        String theirs = meta.get().get(ObjectStamps.FIRST);
+        if (firstStamp != null && theirs != null && !theirs.equals(firstStamp)) {
+            LOG.log(Level.INFO, "the claim " + key(partition, first) + " was made for another record (" + theirs
+                    + ", the partition's record is " + firstStamp + "): an earlier life of the topic left it; removed");
+            remove(key(partition, first));
+            return OptionalLong.empty();
+        }
         Optional<long[]> range = ObjectStamps.offsets(meta.get());
         if (range.isEmpty() || range.get()[0] != first) {
             throw new StoreException("the claim " + key(partition, first) + " does not name its range (metadata "

@@ -9,7 +9,8 @@ import java.util.OptionalLong;
 
 /**
  * Stores each partition's commit point as the group's offset once it moved. A commit refused because the partition
- * moved away makes its writer lose it; any other failure is noted on that partition and retried on the next turn
+ * moved away makes its writer lose it, and so does a group offset that another member moved past this member's last
+ * commit; any other failure is noted on that partition and retried on the next turn
  * (the offset only ever moves forward). Used by one consumer loop thread.
  */
 final class Committer {
@@ -33,6 +34,14 @@ final class Committer {
             OptionalLong offset = w.committable();
             if (offset.isEmpty()) continue;
             try {
+                // A partition can move away and back between two polls of this member (a member joins and leaves
+                // while this one's uploads are retried and it does not poll): then another member has committed
+                // since, and this member's view is stale. Committing it would move the group's offset backwards.
+                long stored = source.committedOffset(w.partition()).orElse(-1);
+                if (stored > w.lastCommitted()) {
+                    w.lost();
+                    continue;
+                }
                 source.commit(w.partition(), offset.getAsLong());
                 w.committed(offset.getAsLong());
                 metrics.committed(w.partition(), offset.getAsLong());

@@ -99,7 +99,7 @@ final class DurableFileRecovery {
             Found found = durableFileFrom(partition, record);
             if (found == null) {
                 if (claimsOn) {
-                    OptionalLong claimed = claims.claimedLast(partition, record.offset());
+                    OptionalLong claimed = claims.claimedLast(partition, record.offset(), ObjectStamps.stamp(record));
                     if (claimed.isPresent()) {
                         return new Result(c, record.offset(), claimed.getAsLong(), Optional.empty());
                     }

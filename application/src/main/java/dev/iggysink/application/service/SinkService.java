@@ -194,6 +194,7 @@ public final class SinkService implements SinkControl {
                 if (t.isAlive()) uploader.abandon();
             }
         }
+        if (!controls.hurry) uploader.finishRemovals(Duration.ofSeconds(5));
         uploader.abandon();
         List<String> problems = new ArrayList<>();
         boolean clean = controls.fatal.get() == null;

@@ -58,6 +58,7 @@ final class Uploader implements AutoCloseable {
     private final ScheduledExecutorService retryTimer;
     private final OutageTracker outage;
     private final Set<Attempt> waiting = ConcurrentHashMap.newKeySet();
+    private final Set<java.util.concurrent.CompletableFuture<Void>> removals = ConcurrentHashMap.newKeySet();
     private final AtomicLong objects = new AtomicLong();
     private final AtomicLong bytes = new AtomicLong();
     private final AtomicLong retries = new AtomicLong();
@@ -269,7 +270,8 @@ final class Uploader implements AutoCloseable {
                 }
                 case CLAIM, CLAIM_FIRST -> {
                     if (claim == null) {
-                        claim = claims.claim(job.file().partition(), first, job.file().lastOffset(), job.file().key());
+                        claim = claims.claim(job.file().partition(), first, job.file().lastOffset(), job.file().key(),
+                                job.metadata().get(ObjectStamps.FIRST));
                     }
                     if (claim.outcome() == Claims.Outcome.OTHER_CUT) {
                         finish(Outcome.SUPERSEDED, "another member claimed offsets " + first + "-"
@@ -384,10 +386,31 @@ final class Uploader implements AutoCloseable {
     /** Removes claims that are no longer needed (their files are committed), on the pool, best effort. */
     void removeClaims(java.util.List<String> keys) {
         if (claims == null || !claims.knownOn() || keys.isEmpty() || giveUp) return;
+        java.util.concurrent.CompletableFuture<Void> done = new java.util.concurrent.CompletableFuture<>();
+        removals.add(done);
         try {
-            pool.execute(() -> keys.forEach(claims::remove));
+            pool.execute(() -> {
+                try {
+                    keys.forEach(claims::remove);
+                } finally {
+                    removals.remove(done);
+                    done.complete(null);
+                }
+            });
         } catch (RuntimeException rejected) {
-            // stopping: the lifecycle rule on the claims prefix removes them
+            removals.remove(done); // stopping: the lifecycle rule on the claims prefix removes them
+        }
+    }
+
+    /** Waits up to {@code timeout} for the claim removals under way, so that a clean stop leaves no claim behind. */
+    void finishRemovals(Duration timeout) {
+        try {
+            java.util.concurrent.CompletableFuture.allOf(removals.toArray(new java.util.concurrent.CompletableFuture<?>[0]))
+                    .get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+            // what is left is removed by the next commit past it or by the lifecycle rule
         }
     }
 

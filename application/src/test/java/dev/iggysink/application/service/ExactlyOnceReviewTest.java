@@ -186,6 +186,19 @@ class ExactlyOnceReviewTest {
     }
 
     @Test
+    void a_claim_left_by_an_earlier_life_of_the_topic_decides_nothing_and_is_removed() throws InterruptedException {
+        String claim = Claims.key("iggy/raw", source.partition(0), 0);
+        store.seed(claim, new byte[0], Map.of("iggy-offsets", "0-40", "iggy-first", "0/0/1773600000000000"));
+        source.append(0, 100, i -> "r" + i);
+        SinkService sink = start(settings(50, ErrorTolerance.NONE, Duration.ofSeconds(5)), source);
+        await().atMost(WAIT).until(() -> source.stored(0).orElse(-1) == 99);
+        assertThat(sink.stop().clean()).isTrue();
+
+        assertThat(store.objects().keySet()).containsExactly(key(0, 49), key(50, 99));
+        assertThat(store.claims()).isEmpty();
+    }
+
+    @Test
     void objects_carry_the_identity_of_their_first_and_last_record_and_their_record_count()
             throws InterruptedException {
         source.append(0, 10, i -> i == 3 ? "BAD" : "r" + i);

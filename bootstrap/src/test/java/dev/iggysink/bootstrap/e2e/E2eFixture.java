@@ -116,6 +116,47 @@ final class E2eFixture implements AutoCloseable {
         return file;
     }
 
+    /** A copy of {@code config} under another name whose admin server listens on 127.0.0.1:{@code port}. */
+    Path withAdmin(Path config, int port, String name) throws IOException {
+        String toml = Files.readString(config, StandardCharsets.UTF_8);
+        String line = "address = \"off\"";
+        if (!toml.contains(line)) throw new IllegalStateException("no " + line + " in " + config);
+        Path file = dir.resolve(name + ".toml");
+        Files.writeString(file, toml.replace(line, "address = \"127.0.0.1:" + port + "\""), StandardCharsets.UTF_8);
+        return file;
+    }
+
+    /** A loopback port that was free a moment ago. */
+    static int freePort() throws IOException {
+        try (java.net.ServerSocket s = new java.net.ServerSocket(0)) {
+            return s.getLocalPort();
+        }
+    }
+
+    /** GET {@code path} of the admin server on {@code port}: status code and body, or null while nothing answers. */
+    static java.net.http.HttpResponse<String> admin(int port, String path) {
+        try {
+            return HTTP.send(java.net.http.HttpRequest.newBuilder(
+                    java.net.URI.create("http://127.0.0.1:" + port + path)).GET().build(),
+                    java.net.http.HttpResponse.BodyHandlers.ofString());
+        } catch (IOException e) {
+            return null;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return null;
+        }
+    }
+
+    /** The process's {@code records_consumed} from {@code /status}; -1 while the admin server does not answer. */
+    static long consumed(int port) {
+        java.net.http.HttpResponse<String> r = admin(port, "/status");
+        if (r == null) return -1;
+        Matcher m = Pattern.compile("\"records_consumed\"\\s*:\\s*(\\d+)").matcher(r.body());
+        return m.find() ? Long.parseLong(m.group(1)) : -1;
+    }
+
+    private static final java.net.http.HttpClient HTTP = java.net.http.HttpClient.newHttpClient();
+
     /**
      * Reads the bucket without the sink's help: every object of {@code topic}, its key parsed with
      * {@link ObjectKey#parse}, its lines read; each object must hold exactly the offsets its key names, in order, all
