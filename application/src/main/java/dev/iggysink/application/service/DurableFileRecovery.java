@@ -109,6 +109,12 @@ final class DurableFileRecovery {
             Optional<String> stale = check(partition, record, found);
             if (stale.isPresent()) return new Result(c, -1, -1, stale);
             long last = found.last;
+            // The partition may have moved away and back meanwhile: never store an offset below the group's.
+            long stored = source.committedOffset(partition).orElse(-1);
+            if (stored > c) {
+                c = stored;
+                continue;
+            }
             source.commit(partition, last);
             LOG.log(Level.INFO, "partition " + partition + ": offsets " + record.offset() + "-" + last
                     + " were already durable (their commit had not landed); committed " + last

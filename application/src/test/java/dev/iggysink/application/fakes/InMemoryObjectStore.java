@@ -195,7 +195,7 @@ public final class InMemoryObjectStore implements ObjectStore {
         }
         if (throwOnKeys.test(key)) sneakyThrow(thrown.get());
         if (failKeys.test(key)) throw unavailable();
-        if (objects.put(key, content.toByteArray()) != null) overwrites++;
+        if (objects.put(key, content.toByteArray()) != null && !key.contains("_claims/")) overwrites++;
         contentTypes.put(key, contentType);
         metadata.put(key, Map.copyOf(meta));
         putLog.add(key);
@@ -318,10 +318,10 @@ public final class InMemoryObjectStore implements ObjectStore {
         return out;
     }
 
-    /** The claims the sink has not removed yet, by key. */
+    /** The claims the sink has not removed yet, by key (not the partitions' {@code .owner} notes beside them). */
     public synchronized Map<String, byte[]> claims() {
         Map<String, byte[]> out = new TreeMap<>(objects);
-        out.keySet().removeIf(k -> !k.contains("_claims/"));
+        out.keySet().removeIf(k -> !k.contains("_claims/") || !k.endsWith(".claim"));
         return out;
     }
 
@@ -349,7 +349,7 @@ public final class InMemoryObjectStore implements ObjectStore {
         return probes;
     }
 
-    /** Puts that replaced an existing object. */
+    /** Puts that replaced an existing data object (not the sink's notes under {@code _claims/}). */
     public synchronized int overwrites() {
         return overwrites;
     }

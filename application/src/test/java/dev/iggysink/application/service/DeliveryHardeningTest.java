@@ -262,12 +262,14 @@ class DeliveryHardeningTest {
 
         source.failAllCommits(null);
         int listsBefore = store.listCalls();
+        int headsBefore = store.headCalls();
         start(TestSettings.countRotation(stream, 100));
         await().atMost(WAIT).until(() -> source.stored(0).orElse(-1) == 41 && source.stored(1).orElse(-1) == 41
                 && source.stored(2).orElse(-1) == 41);
-        // The cost of the lookup (README, delivery guarantee): one LIST per partition here, the file it found;
-        // no record follows it, so no second LIST.
+        // The cost of the lookup (README, delivery guarantee): one LIST and one HEAD (its metadata) per partition
+        // here, for the file it found; no record follows it, so no second LIST and no HEAD of a claim.
         assertThat(store.listCalls() - listsBefore).isEqualTo(3);
+        assertThat(store.headCalls() - headsBefore).isEqualTo(3);
         assertThat(sink.stop().clean()).isTrue();
         sink = null;
         assertThat(store.objects()).hasSize(3);
@@ -277,13 +279,16 @@ class DeliveryHardeningTest {
     @Test
     void an_old_owners_file_landing_after_the_lookup_is_found_before_the_first_upload_and_not_written_twice() {
         source.append(0, 150, i -> "r" + i);
-        // The partition's previous owner sealed 0-49 at its stop; its upload lands just after this member looked.
+        // The partition's previous owner sealed 0-49 at its stop and claimed it; its upload lands just after this
+        // member looked.
         String late = "iggy/raw/application_logs/api_requests/2026-03-16/14/"
                 + "00000-00000000000000000000-00000000000000000049.jsonl";
         StringBuilder lines = new StringBuilder();
         for (int i = 0; i < 50; i++) lines.append(i).append(":r").append(i).append('\n');
         store.afterNextList(() -> {
             try {
+                store.create(Claims.key("iggy/raw", source.partition(0), 0), new byte[0],
+                        Map.of("iggy-offsets", "0-49"));
                 store.put(late, lines.toString().getBytes(java.nio.charset.StandardCharsets.UTF_8), "x");
             } catch (dev.iggysink.application.port.out.StoreException e) {
                 throw new IllegalStateException(e);
