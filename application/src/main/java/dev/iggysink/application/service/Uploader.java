@@ -17,7 +17,6 @@ import java.time.InstantSource;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ThreadLocalRandom;
@@ -54,7 +53,9 @@ final class Uploader implements AutoCloseable {
     private final RetryPolicy policy;
     private final InstantSource clock;
     private final SinkMetrics metrics;
-    private final ExecutorService pool;
+    private final java.util.concurrent.ThreadPoolExecutor pool;
+    /** The pool's queue: a file whose turn came (its predecessor's cut settled) goes to its front. */
+    private final java.util.concurrent.LinkedBlockingDeque<Runnable> queue = new java.util.concurrent.LinkedBlockingDeque<>();
     private final ScheduledExecutorService retryTimer;
     private final OutageTracker outage;
     private final Set<Attempt> waiting = ConcurrentHashMap.newKeySet();
@@ -79,7 +80,9 @@ final class Uploader implements AutoCloseable {
         this.metrics = metrics;
         this.outage = new OutageTracker("object store", "failing", clock, LOG);
         AtomicInteger n = new AtomicInteger();
-        this.pool = Executors.newFixedThreadPool(concurrency, r -> daemon(r, "upload-" + n.incrementAndGet()));
+        this.pool = new java.util.concurrent.ThreadPoolExecutor(concurrency, concurrency, 0, TimeUnit.MILLISECONDS,
+                queue, r -> daemon(r, "upload-" + n.incrementAndGet()));
+        pool.prestartAllCoreThreads();
         this.retryTimer = Executors.newSingleThreadScheduledExecutor(r -> daemon(r, "upload-retry-timer"));
     }
 
@@ -229,10 +232,19 @@ final class Uploader implements AutoCloseable {
             }
         }
 
+        /**
+         * Its turn came: to the front of the queue, not behind every file sealed since (which would make each file
+         * of a partition wait for a whole queue of uploads before its claim, and the uploads pile up in memory).
+         * The pool's threads are all started, so a task in the queue is run.
+         */
         private void resume() {
-            try {
-                pool.execute(this);
-            } catch (RuntimeException rejected) {
+            if (pool.isShutdown() || giveUp) {
+                finish(Outcome.GAVE_UP, "upload abandoned by stop", false);
+                return;
+            }
+            queue.offerFirst(this);
+            // A stop that drained the queue just before this was put there will never run it.
+            if ((pool.isShutdown() || giveUp) && queue.remove(this)) {
                 finish(Outcome.GAVE_UP, "upload abandoned by stop", false);
             }
         }
