@@ -57,6 +57,8 @@ final class Uploader implements AutoCloseable {
     /** The pool's queue: a file whose turn came (its predecessor's cut settled) goes to its front. */
     private final java.util.concurrent.LinkedBlockingDeque<Runnable> queue = new java.util.concurrent.LinkedBlockingDeque<>();
     private final ScheduledExecutorService retryTimer;
+    /** Removes claims of committed files, off the upload threads (a DELETE per file must not slow the uploads). */
+    private final java.util.concurrent.ExecutorService remover;
     private final OutageTracker outage;
     private final Set<Attempt> waiting = ConcurrentHashMap.newKeySet();
     private final Set<java.util.concurrent.CompletableFuture<Void>> removals = ConcurrentHashMap.newKeySet();
@@ -84,6 +86,7 @@ final class Uploader implements AutoCloseable {
                 queue, r -> daemon(r, "upload-" + n.incrementAndGet()));
         pool.prestartAllCoreThreads();
         this.retryTimer = Executors.newSingleThreadScheduledExecutor(r -> daemon(r, "upload-retry-timer"));
+        this.remover = Executors.newSingleThreadExecutor(r -> daemon(r, "claim-remover"));
     }
 
     private static Thread daemon(Runnable r, String name) {
@@ -395,13 +398,13 @@ final class Uploader implements AutoCloseable {
         }
     }
 
-    /** Removes claims that are no longer needed (their files are committed), on the pool, best effort. */
+    /** Removes claims that are no longer needed (their files are committed), on a thread of its own, best effort. */
     void removeClaims(java.util.List<String> keys) {
         if (claims == null || !claims.knownOn() || keys.isEmpty() || giveUp) return;
         java.util.concurrent.CompletableFuture<Void> done = new java.util.concurrent.CompletableFuture<>();
         removals.add(done);
         try {
-            pool.execute(() -> {
+            remover.execute(() -> {
                 try {
                     keys.forEach(claims::remove);
                 } finally {
@@ -434,6 +437,7 @@ final class Uploader implements AutoCloseable {
             a.finish(Outcome.GAVE_UP, "upload abandoned by stop", false);
         }
         retryTimer.shutdownNow();
+        remover.shutdownNow();
         for (Runnable never : pool.shutdownNow()) {
             if (never instanceof Attempt a) a.finish(Outcome.GAVE_UP, "upload abandoned by stop", false);
         }
@@ -442,6 +446,7 @@ final class Uploader implements AutoCloseable {
     @Override
     public void close() {
         retryTimer.shutdownNow();
+        remover.shutdownNow();
         pool.shutdown();
         try {
             if (!pool.awaitTermination(5, TimeUnit.SECONDS)) pool.shutdownNow();
