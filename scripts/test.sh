@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# The project's test command (README, and what .ci/run calls): makes sure a MinIO server binary and Chromium exist
-# for the integration tests, then runs every unit, integration and end-to-end test of the reactor.
+# The project's test command (README, and what .ci/run calls): makes sure a MinIO server binary, Chromium and
+# systemd-analyze exist for the integration tests, then runs every unit, integration and end-to-end test of the
+# reactor.
 set -euo pipefail
 repo_root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "${repo_root}"
@@ -14,6 +15,11 @@ bash scripts/ensure-chromium.sh
 export CHROMIUM_BINARY="${CHROMIUM_BINARY:-/usr/bin/chromium}"
 export CHROMEDRIVER_BINARY="${CHROMEDRIVER_BINARY:-/usr/bin/chromedriver}"
 echo "test.sh: Chromium for the status page test: ${CHROMIUM_BINARY} with ${CHROMEDRIVER_BINARY}"
+
+# systemd-analyze for the systemd unit's tests (DeployFilesTest); apt-get installs Debian's systemd when missing.
+bash scripts/ensure-systemd.sh
+export SYSTEMD_ANALYZE="${SYSTEMD_ANALYZE:-/usr/bin/systemd-analyze}"
+echo "test.sh: systemd-analyze for the systemd unit's tests: ${SYSTEMD_ANALYZE}"
 
 mvn -B -ntp verify "$@"
 

@@ -4,7 +4,10 @@ package dev.iggysink.bootstrap;
 final class ExitCodes {
     /** Everything read was made durable and committed (or nothing was read: stopped while starting); success. */
     static final int OK = 0;
-    /** Stopped with data not yet durable (it will be read again), a halted partition, or an audit found a gap. */
+    /**
+     * Stopped with data not yet durable (it will be read again), a halted partition, out of memory
+     * ({@link OutOfMemoryExit}), or an audit found a gap.
+     */
     static final int INCOMPLETE = 1;
     /** The configuration is invalid, or the command line is wrong. */
     static final int CONFIG = 2;
@@ -17,10 +20,11 @@ final class ExitCodes {
 
     /** For picocli's {@code exitCodeList}: the lines of {@code --help}'s "Exit codes:" section. */
     static final String RUN_HELP_0 = " 0:everything read became durable and was committed (or stopped while starting)";
-    static final String RUN_HELP_1 = " 1:stopped with data not yet durable (read again on the next start), or a"
-            + " partition halted on a bad record";
+    static final String RUN_HELP_1 = " 1:stopped with data not yet durable (read again on the next start), a"
+            + " partition halted on a bad record, or out of memory";
     static final String HELP_2 = " 2:bad configuration or command line";
-    static final String RUN_HELP_3 = " 3:could not start: admin port taken; Iggy refused the login (wrong password),"
+    static final String RUN_HELP_3 = " 3:could not start: admin port taken; Iggy refused the login (wrong password"
+            + " or personal access token),"
             + " the stream or topic is missing, or the server speaks another Iggy version; the store refused the"
             + " bucket check; with --fail-fast also Iggy or the store unreachable";
     static final String AUDIT_HELP_0 = " 0:no gap below the committed offsets";

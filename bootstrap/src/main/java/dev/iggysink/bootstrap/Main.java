@@ -13,6 +13,7 @@ public final class Main implements java.util.concurrent.Callable<Integer> {
     CommandLine.Model.CommandSpec spec;
 
     public static void main(String[] args) {
+        OutOfMemoryExit.install();
         NettyDefaults.apply();
         Signals.install();
         // Before anything logs: picocli parses --log-format only after the first lines would be written.

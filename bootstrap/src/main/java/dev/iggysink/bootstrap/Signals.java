@@ -45,12 +45,16 @@ final class Signals {
      * itself, or a JDK without the class ends in the fallback of {@link #install}.
      */
     private static void handle(String name) throws ReflectiveOperationException {
+        handle(name, () -> signalled(name));
+    }
+
+    /** As {@link #handle(String)}, running {@code action} on signal {@code name} (e.g. {@code USR1}). */
+    static void handle(String name, Runnable action) throws ReflectiveOperationException {
         Class<?> signal = Class.forName("sun.misc.Signal");
         Class<?> handlerType = Class.forName("sun.misc.SignalHandler");
-        MethodHandle signalled = MethodHandles.lookup()
-                .findStatic(Signals.class, "signalled", MethodType.methodType(void.class, String.class));
-        MethodHandle onSignal = MethodHandles.dropArguments(MethodHandles.insertArguments(signalled, 0, name), 0,
-                signal);
+        MethodHandle run = MethodHandles.lookup()
+                .findVirtual(Runnable.class, "run", MethodType.methodType(void.class)).bindTo(action);
+        MethodHandle onSignal = MethodHandles.dropArguments(run, 0, signal);
         Object handler = MethodHandleProxies.asInterfaceInstance(handlerType, onSignal);
         signal.getMethod("handle", signal, handlerType)
                 .invoke(null, signal.getConstructor(String.class).newInstance(name), handler);

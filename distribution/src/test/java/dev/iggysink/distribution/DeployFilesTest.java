@@ -53,6 +53,64 @@ class DeployFilesTest {
         assertThat(systemdSeconds(service.get("TimeoutStopSec").get(0))).isGreaterThan(DEFAULT_SHUTDOWN_TIMEOUT);
     }
 
+    /**
+     * systemd's own judgement of the unit, with systemd-analyze (Debian's package {@code systemd}; scripts/test.sh
+     * installs it through scripts/ensure-systemd.sh, {@code SYSTEMD_ANALYZE} names another binary): its sandbox
+     * rates below 3 ("OK") on systemd's exposure scale.
+     */
+    @Test
+    void the_systemd_unit_is_sandboxed_to_an_exposure_below_3() throws Exception {
+        Analysis security = systemdAnalyze("security", "--offline=yes", UNIT.toAbsolutePath().toString());
+        assertThat(security.exitCode()).as(security.output()).isZero();
+        Matcher m = Pattern.compile("Overall exposure level for iggy-s3-sink\\.service: (\\d+\\.\\d+)")
+                .matcher(security.output());
+        assertThat(m.find()).as(security.output()).isTrue();
+        assertThat(Double.parseDouble(m.group(1))).as(security.output()).isLessThan(3.0);
+    }
+
+    /**
+     * {@code systemd-analyze verify} reads the unit as systemd would load it, here under a root that holds the
+     * launcher where ExecStart names it and the system's own units: no error and no warning (an unknown key or a
+     * value systemd cannot parse is only a warning, and would be ignored when it runs).
+     */
+    @Test
+    void systemd_analyze_verify_accepts_the_unit_without_a_warning(@TempDir Path root) throws Exception {
+        Path units = root.resolve("etc/systemd/system");
+        Files.createDirectories(units);
+        Files.copy(UNIT, units.resolve("iggy-s3-sink.service"));
+        Path launcher = root.resolve("opt/iggy-s3-sink/bin/iggy-s3-sink");
+        Files.createDirectories(launcher.getParent());
+        Files.copy(Paths.get("src", "dist", "bin", "iggy-s3-sink"), launcher);
+        assertThat(launcher.toFile().setExecutable(true)).isTrue();
+        copyTree(systemUnits(), root.resolve("usr/lib/systemd/system"));
+
+        Analysis verify = systemdAnalyze("verify", "--root=" + root, "iggy-s3-sink.service");
+
+        assertThat(verify.output()).as("systemd-analyze verify").isEmpty();
+        assertThat(verify.exitCode()).isZero();
+    }
+
+    /**
+     * Under ProtectSystem=strict the whole file system is read-only to the sink but for the directories the unit
+     * names: the buffer_directory the full example file suggests must be one of them (its StateDirectory, made by
+     * systemd for the service's user, mode 0700), and so must the AOT cache directory the README suggests.
+     */
+    @Test
+    void the_documented_buffer_directory_is_writable_under_protect_system_strict() throws IOException {
+        Map<String, List<String>> service = ini(UNIT).get("Service");
+        assertThat(service.get("ProtectSystem")).containsExactly("strict");
+        Matcher m = Pattern.compile("(?m)^#?\\s*buffer_directory = \"(/[^\"]+)\"")
+                .matcher(Files.readString(Paths.get("src", "dist", "config", "s3_sink.full.toml")));
+        assertThat(m.find()).as("buffer_directory in s3_sink.full.toml").isTrue();
+        Path documented = Paths.get(m.group(1));
+        assertThat(service.get("StateDirectory")).as("StateDirectory").isNotNull();
+        assertThat(service.get("StateDirectory").stream().flatMap(v -> List.of(v.split("\\s+")).stream())
+                .map(d -> Paths.get("/var/lib", d)))
+                .as("a StateDirectory holding %s", documented).anyMatch(documented::startsWith);
+        assertThat(service.get("StateDirectoryMode")).containsExactly("0700");
+        assertThat(service.get("CacheDirectory")).containsExactly("iggy-s3-sink");
+    }
+
     // ---- Kubernetes ----
 
     @Test
@@ -154,6 +212,58 @@ class DeployFilesTest {
     }
 
     // ---- helpers ----
+
+    private static final Path UNIT = DEPLOY.resolve("systemd/iggy-s3-sink.service");
+
+    record Analysis(int exitCode, String output) {
+    }
+
+    /** systemd-analyze from {@code SYSTEMD_ANALYZE}, else the one on the usual path; it must be there. */
+    static Path systemdAnalyzeBinary() {
+        String fromEnv = System.getenv("SYSTEMD_ANALYZE");
+        Path binary = Paths.get(fromEnv != null && !fromEnv.isBlank() ? fromEnv : "/usr/bin/systemd-analyze");
+        assertThat(Files.isExecutable(binary))
+                .as("%s is missing (run scripts/ensure-systemd.sh as root, or set SYSTEMD_ANALYZE)", binary).isTrue();
+        return binary;
+    }
+
+    /** Runs systemd-analyze with {@code args}; its exit code and output (stdout and stderr together). */
+    static Analysis systemdAnalyze(String... args) throws IOException, InterruptedException {
+        List<String> command = new ArrayList<>();
+        command.add(systemdAnalyzeBinary().toString());
+        command.addAll(List.of(args));
+        ProcessBuilder pb = new ProcessBuilder(command).redirectErrorStream(true);
+        pb.environment().put("SYSTEMD_COLORS", "0");
+        pb.environment().put("SYSTEMD_PAGER", "");
+        Process p = pb.start();
+        String output = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertThat(p.waitFor(60, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+        return new Analysis(p.exitValue(), output);
+    }
+
+    /** Where this system keeps its packaged units (sysinit.target, multi-user.target, ...). */
+    private static Path systemUnits() {
+        for (String dir : List.of("/usr/lib/systemd/system", "/lib/systemd/system")) {
+            if (Files.isRegularFile(Paths.get(dir, "multi-user.target"))) return Paths.get(dir);
+        }
+        throw new AssertionError("no systemd units under /usr/lib/systemd/system (run scripts/ensure-systemd.sh)");
+    }
+
+    private static void copyTree(Path from, Path to) throws IOException {
+        try (java.util.stream.Stream<Path> all = Files.walk(from)) {
+            for (Path p : (Iterable<Path>) all::iterator) {
+                Path target = to.resolve(from.relativize(p).toString());
+                if (Files.isSymbolicLink(p)) {
+                    Files.createDirectories(target.getParent());
+                    Files.createSymbolicLink(target, Files.readSymbolicLink(p));
+                } else if (Files.isDirectory(p)) {
+                    Files.createDirectories(target);
+                } else {
+                    Files.copy(p, target);
+                }
+            }
+        }
+    }
 
     /** A systemd unit as section -> key -> values (a key may repeat); comments and blank lines skipped. */
     static Map<String, Map<String, List<String>>> ini(Path file) throws IOException {

@@ -10,12 +10,16 @@ import java.nio.channels.OverlappingFileLockException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.FileAttribute;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.Comparator;
 import java.util.Deque;
+import java.util.EnumSet;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedDeque;
@@ -38,6 +42,12 @@ import java.util.stream.Stream;
  * holds a lock file for as long as the process runs. At start, a sibling whose lock is free was left by a process
  * that has ended (a crash, kill -9) and is deleted; a sibling another process still holds is left alone, so several
  * sinks may share a directory. {@link #close} deletes the process's own directory. Thread-safe.
+ *
+ * <p>What is buffered is the sink's user's only: on a POSIX file system the process's directory is made
+ * {@code rwx------} and every file in it {@code rw-------}, given to the system call that creates it rather than set
+ * by a chmod afterwards (nothing is readable in between; a umask can only take bits away), so that other users of a shared directory such as {@code /tmp} can
+ * neither list nor read the records. A configured directory that does not exist yet is made {@code rwx------} too;
+ * one that exists keeps the mode its owner gave it.
  *
  * <p>A file whose bytes are no longer needed (uploaded, or dropped) is {@linkplain #release released}: kept for the
  * next open file to be written over while it is young, else deleted. Why: creating a file, growing it page by page
@@ -67,6 +77,8 @@ public final class BufferDirectory implements AutoCloseable {
     });
 
     private final Path dir;
+    /** What a new file of {@link #dir} is created with: {@code rw-------} where the file system has POSIX modes. */
+    private final FileAttribute<?>[] fileMode;
     private final FileChannel lockChannel;
     private final FileLock lock;
     private final AtomicLong next = new AtomicLong();
@@ -86,6 +98,7 @@ public final class BufferDirectory implements AutoCloseable {
     private BufferDirectory(Path dir, FileChannel lockChannel, FileLock lock, int staleRemoved, Duration reuseFor,
                             LongSupplier nanoClock) {
         this.dir = dir;
+        this.fileMode = mode(dir, "rw-------");
         this.lockChannel = lockChannel;
         this.lock = lock;
         this.staleRemoved = staleRemoved;
@@ -123,8 +136,9 @@ public final class BufferDirectory implements AutoCloseable {
     /** As {@link #open(Path)}, with files written over for up to {@code reuseFor} after they were made. */
     static BufferDirectory open(Path base, Duration reuseFor, LongSupplier nanoClock) throws IOException {
         Path root = base.toAbsolutePath().normalize();
+        FileAttribute<?>[] dirMode = mode(root, "rwx------");
         try {
-            Files.createDirectories(root);
+            Files.createDirectories(root, dirMode);
         } catch (IOException e) {
             throw new IOException("cannot create buffer_directory " + root + ": " + e, e);
         }
@@ -136,12 +150,12 @@ public final class BufferDirectory implements AutoCloseable {
         for (int n = 0; ; n++) {
             Path dir = root.resolve(PREFIX + pid + "-" + n);
             try {
-                Files.createDirectory(dir);
+                Files.createDirectory(dir, dirMode);
             } catch (java.nio.file.FileAlreadyExistsException taken) {
                 continue; // another sink of this process
             }
-            FileChannel channel = FileChannel.open(dir.resolve(LOCK), StandardOpenOption.CREATE_NEW,
-                    StandardOpenOption.WRITE);
+            FileChannel channel = FileChannel.open(dir.resolve(LOCK),
+                    EnumSet.of(StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE), mode(dir, "rw-------"));
             FileLock lock;
             try {
                 lock = channel.lock();
@@ -158,11 +172,20 @@ public final class BufferDirectory implements AutoCloseable {
         }
     }
 
+    /**
+     * {@code mode} ({@code "rwx------"}) as an attribute to create a file or directory with in {@code where}'s file
+     * system, or none where it has no POSIX modes (there, the file system's own access rules apply).
+     */
+    private static FileAttribute<?>[] mode(Path where, String mode) {
+        if (!where.getFileSystem().supportedFileAttributeViews().contains("posix")) return new FileAttribute<?>[0];
+        return new FileAttribute<?>[] {PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString(mode))};
+    }
+
     private static int removeStale(Path root) throws IOException {
         int removed = 0;
         try (DirectoryStream<Path> children = Files.newDirectoryStream(root, PREFIX + "*")) {
             for (Path child : children) {
-                if (Files.isDirectory(child) && !held(child)) {
+                if (Files.isDirectory(child, LinkOption.NOFOLLOW_LINKS) && !held(child)) {
                     deleteTree(child);
                     removed++;
                 }
@@ -174,7 +197,8 @@ public final class BufferDirectory implements AutoCloseable {
     /** True when a live process holds the directory's lock (or it is being made: no lock file yet). */
     private static boolean held(Path child) {
         Path lockFile = child.resolve(LOCK);
-        if (!Files.exists(lockFile)) {
+        // notExists, not !exists: another user's private directory cannot be looked into, and is not ours to delete.
+        if (Files.notExists(lockFile)) {
             // Being created this very moment, or left half-made by a process that died between two steps: only the
             // second is old.
             try {
@@ -226,7 +250,7 @@ public final class BufferDirectory implements AutoCloseable {
         }
         Path file = dir.resolve(next.incrementAndGet() + ".buf");
         try {
-            Files.createFile(file);
+            Files.createFile(file, fileMode);
         } catch (NoSuchFileException e) {
             throw new IOException("buffer_directory " + dir + " is gone (deleted while the sink runs?)", e);
         }

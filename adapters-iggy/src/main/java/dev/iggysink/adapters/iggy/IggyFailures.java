@@ -6,12 +6,16 @@ import org.apache.iggy.exception.IggyServerException;
 
 /** Reading Iggy failures: the raw server code is the only reliable label (the Java enum mislabels several). */
 final class IggyFailures {
+    /** "Resource not found": what an Iggy 0.8 server answers a login with a personal access token it does not know. */
+    static final int RESOURCE_NOT_FOUND = 20;
     static final int UNAUTHENTICATED = 40;
     static final int UNAUTHORIZED = 41;
     static final int INVALID_CREDENTIALS = 42;
     static final int INVALID_USERNAME = 43;
     static final int INVALID_PASSWORD = 44;
     static final int USER_INACTIVE = 47;
+    static final int INVALID_PERSONAL_ACCESS_TOKEN = 53;
+    static final int PERSONAL_ACCESS_TOKEN_EXPIRED = 54;
     static final int STREAM_NOT_FOUND = 1009;
     static final int TOPIC_NOT_FOUND = 2010;
     static final int NOT_RESOLVED_CONSUMER = 3022;
@@ -66,5 +70,25 @@ final class IggyFailures {
 
     static boolean rejectsCredentials(int code) {
         return code == INVALID_CREDENTIALS || code == INVALID_USERNAME || code == INVALID_PASSWORD;
+    }
+
+    /**
+     * The codes an Iggy 0.8 server refuses a personal access token with: a token nobody has is "resource not found"
+     * (20, not a credentials code), one the server cannot read is 53, an expired one 54. Read so only for a login
+     * with a token: 20 means something else anywhere else.
+     */
+    static boolean rejectsToken(int code) {
+        return code == RESOURCE_NOT_FOUND || code == INVALID_PERSONAL_ACCESS_TOKEN
+                || code == PERSONAL_ACCESS_TOKEN_EXPIRED;
+    }
+
+    /** Why a personal access token was refused, for a code that {@link #rejectsToken}. */
+    static String whyTokenRejected(int code) {
+        return switch (code) {
+            case RESOURCE_NOT_FOUND -> "no such token: wrong, deleted or never created";
+            case INVALID_PERSONAL_ACCESS_TOKEN -> "not a valid token: empty or longer than 100 characters";
+            case PERSONAL_ACCESS_TOKEN_EXPIRED -> "the token has expired";
+            default -> "login refused";
+        };
     }
 }

@@ -90,6 +90,10 @@ public final class IggyGroupOffsets implements AutoCloseable {
                 throw new SourceException("connection to Iggy at " + endpoint + " failed while logging in: "
                         + describe(e.getCause()), true, e.getCause());
             }
+            if (token && IggyFailures.rejectsToken(code)) {
+                throw new SourceException("Iggy at " + endpoint + " rejected the credentials of " + principal + " ("
+                        + IggyFailures.whyTokenRejected(code) + ", error " + code + ")", false, e.getCause());
+            }
             if (IggyFailures.rejectsCredentials(code) || code == IggyFailures.USER_INACTIVE) {
                 throw new SourceException("Iggy at " + endpoint + " rejected the credentials of " + principal + " ("
                         + IggyFailures.whyRejected(code) + ", error " + code + ")", false, e.getCause());

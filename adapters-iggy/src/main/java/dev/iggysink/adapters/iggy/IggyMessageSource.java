@@ -419,9 +419,10 @@ public final class IggyMessageSource implements MessageSource {
             throw e;
         } catch (SourceException e) {
             int code = IggyFailures.errorCode(e.getCause());
-            // 40-54 on a login are all answers about who we are (45-54 carry misleading Java names): retrying the
-            // same credentials cannot help.
-            if (code >= IggyFailures.UNAUTHENTICATED && code <= 54 && code != IggyFailures.UNAUTHORIZED) {
+            // 40-54 on a login are all answers about who we are (45-54 carry misleading Java names), and so is 20
+            // on a login with a token (no such token): retrying the same credentials cannot help.
+            if ((code >= IggyFailures.UNAUTHENTICATED && code <= 54 && code != IggyFailures.UNAUTHORIZED)
+                    || (settings.token().isPresent() && IggyFailures.rejectsToken(code))) {
                 throw credentialsRejected(code, e.getCause());
             }
             throw e;
@@ -505,13 +506,8 @@ public final class IggyMessageSource implements MessageSource {
     }
 
     private SourceException credentialsRejected(int code, Throwable cause) {
-        String why = switch (code) {
-            case IggyFailures.INVALID_CREDENTIALS -> "wrong password or unknown user";
-            case IggyFailures.INVALID_USERNAME -> "the username must be 3 to 50 characters";
-            case IggyFailures.INVALID_PASSWORD -> "the password must be 3 to 100 characters";
-            case IggyFailures.USER_INACTIVE -> "the user is inactive";
-            default -> "login refused";
-        };
+        String why = settings.token().isPresent() && IggyFailures.rejectsToken(code)
+                ? IggyFailures.whyTokenRejected(code) : IggyFailures.whyRejected(code);
         return new SourceException("Iggy at " + endpoint() + " rejected the credentials of " + principal() + " ("
                 + why + ", error " + code + ")", false, cause);
     }

@@ -92,6 +92,21 @@ class IggyGroupOffsetsIT {
     }
 
     @Test
+    void a_wrong_personal_access_token_is_refused_like_a_wrong_password_without_showing_it() {
+        assertTimeoutPreemptively(Duration.ofSeconds(30), () -> {
+            IggySettings withToken = new IggySettings(endpoint.host(), endpoint.port(), "iggy", Secret.of("iggy"),
+                    Optional.of(Secret.of("not-a-token-4711")), false, Optional.empty(), Optional.empty());
+            SourceException e = catchThrowableOfType(SourceException.class, () -> new IggyGroupOffsets(withToken,
+                    stream, "json", "g", CALL_TIMEOUT));
+
+            assertThat(e.retryable()).isFalse();
+            assertThat(e.getMessage()).isEqualTo("Iggy at " + endpoint.host() + ":" + endpoint.port()
+                    + " rejected the credentials of the personal access token (no such token: wrong, deleted or"
+                    + " never created, error 20)");
+        });
+    }
+
+    @Test
     void nobody_listening_is_retryable_and_says_so() throws Exception {
         int port;
         try (ServerSocket s = new ServerSocket(0)) {

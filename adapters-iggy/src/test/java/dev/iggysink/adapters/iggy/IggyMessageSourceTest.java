@@ -91,7 +91,8 @@ class IggyMessageSourceTest {
         broker.token = "other";
         SourceException e = catchThrowableOfType(SourceException.class, () -> source(withToken).connect());
         assertThat(e.retryable()).isFalse();
-        assertThat(e.getMessage()).contains("personal access token").doesNotContain("tok-123");
+        assertThat(e.getMessage()).contains("rejected the credentials of the personal access token (no such token")
+                .contains("error 20").doesNotContain("tok-123");
     }
 
     @Test

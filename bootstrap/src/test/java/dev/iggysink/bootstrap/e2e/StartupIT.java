@@ -151,6 +151,43 @@ class StartupIT {
 
     @Test
     @Timeout(120)
+    void a_wrong_iggy_personal_access_token_is_refused_like_a_wrong_password_in_one_line_and_exit_3()
+            throws Exception {
+        // An Iggy 0.8 server answers a token it does not know with error 20 (resource not found).
+        Path config = edit(config(), "password = \"iggy\"", "password = \"iggy\"\ntoken = \"not-a-token-4711\"");
+        try (SinkProcess sink = run(config, "wrong-token")) {
+            assertThat(sink.waitFor(Duration.ofSeconds(60))).as(sink.logText()).isEqualTo(3);
+            assertThat(sink.logText())
+                    .contains("Iggy at " + fx.iggy.address() + " rejected the credentials of the personal access"
+                            + " token (no such token: wrong, deleted or never created, error 20)")
+                    .doesNotContain("did not answer the Iggy 0.8 protocol").doesNotContain("not-a-token-4711");
+            assertOneLineNoTrace(sink.logText());
+        }
+    }
+
+    @Test
+    @Timeout(120)
+    void a_personal_access_token_logs_the_sink_in_instead_of_the_password() throws Exception {
+        String name = "sink-" + java.util.UUID.randomUUID().toString().substring(0, 8);
+        String token = fx.producer.client().personalAccessTokens()
+                .createPersonalAccessToken(name, java.math.BigInteger.ONE.shiftLeft(64).subtract(
+                        java.math.BigInteger.ONE)).token();
+        try {
+            Path config = edit(config(), "password = \"iggy\"",
+                    "password = \"wrong-pass-123\"\ntoken = \"" + token + "\"");
+            try (SinkProcess sink = run(config, "token")) {
+                await().atMost(Duration.ofSeconds(60)).until(() -> sink.logText().contains("Joined consumer group"));
+                sink.terminate();
+                assertThat(sink.waitFor(Duration.ofSeconds(30))).as(sink.logText()).isZero();
+                assertThat(sink.logText()).doesNotContain(token);
+            }
+        } finally {
+            fx.producer.client().personalAccessTokens().deletePersonalAccessToken(name);
+        }
+    }
+
+    @Test
+    @Timeout(120)
     void a_missing_stream_is_named_and_exit_3() throws Exception {
         Path config = edit(config(), "stream = \"" + fx.stream + "\"", "stream = \"nostream\"");
         try (SinkProcess sink = run(config, "no-stream")) {

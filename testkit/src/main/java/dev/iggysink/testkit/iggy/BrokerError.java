@@ -11,11 +11,17 @@ final class BrokerError extends RuntimeException {
     static final int INVALID_COMMAND = 3;
     static final int INVALID_FORMAT = 4;
     static final int INVALID_IDENTIFIER = 6;
+    /** "Resource not found": also what a login with a personal access token nobody has gets. */
+    static final int RESOURCE_NOT_FOUND = 20;
     static final int INVALID_SIZE_BYTES = 80;
     static final int UNAUTHENTICATED = 40;
     static final int INVALID_CREDENTIALS = 42;
     static final int INVALID_USERNAME = 43;
     static final int INVALID_PASSWORD = 44;
+    static final int INVALID_PAT_NAME = 50;
+    static final int PAT_ALREADY_EXISTS = 51;
+    static final int PAT_LIMIT_REACHED = 52;
+    static final int INVALID_PAT = 53;
     static final int STREAM_ID_NOT_FOUND = 1009;
     static final int STREAM_NAME_ALREADY_EXISTS = 1012;
     static final int INVALID_TOPIC_SIZE = 1019;

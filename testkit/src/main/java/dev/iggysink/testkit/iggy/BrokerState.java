@@ -17,6 +17,10 @@ final class BrokerState {
     static final int GET_ME = 20;
     static final int LOGIN_USER = 38;
     static final int LOGOUT_USER = 39;
+    static final int GET_PERSONAL_ACCESS_TOKENS = 41;
+    static final int CREATE_PERSONAL_ACCESS_TOKEN = 42;
+    static final int DELETE_PERSONAL_ACCESS_TOKEN = 43;
+    static final int LOGIN_WITH_PERSONAL_ACCESS_TOKEN = 44;
     static final int POLL_MESSAGES = 100;
     static final int SEND_MESSAGES = 101;
     static final int GET_CONSUMER_OFFSET = 120;
@@ -83,6 +87,10 @@ final class BrokerState {
             case GET_ME -> Sessions.me(client);
             case LOGIN_USER -> sessions.login(client, in);
             case LOGOUT_USER -> Sessions.logout(client);
+            case GET_PERSONAL_ACCESS_TOKENS -> sessions.tokens(client);
+            case CREATE_PERSONAL_ACCESS_TOKEN -> sessions.createToken(client, in);
+            case DELETE_PERSONAL_ACCESS_TOKEN -> sessions.deleteToken(client, in);
+            case LOGIN_WITH_PERSONAL_ACCESS_TOKEN -> sessions.loginWithToken(client, in);
             case POLL_MESSAGES -> consumers.poll(client, in);
             case SEND_MESSAGES -> sending.send(client, payload);
             case GET_CONSUMER_OFFSET -> consumers.getOffset(client, in);

@@ -44,6 +44,42 @@ class AdminConformanceIT extends ConformanceSupport {
     }
 
     @Test
+    void a_personal_access_token_logs_in_as_its_user_until_it_is_deleted_and_an_unknown_one_gives_20() {
+        String name = uniqueName("pat");
+        String token = admin.personalAccessTokens().createPersonalAccessToken(name, U64_MAX).token();
+        assertThat(token).isNotBlank().hasSizeLessThanOrEqualTo(100);
+        IggyTcpClient c = anonymousClient();
+        try {
+            // What a wrong token gets from an Iggy 0.8 server: "resource not found", not a credentials code.
+            assertIggyError(() -> c.personalAccessTokens().loginWithPersonalAccessToken("no-such-token-" + name),
+                    20);
+            c.system().ping();
+
+            IdentityInfo identity = c.personalAccessTokens().loginWithPersonalAccessToken(token);
+
+            assertThat(identity.userId()).isZero();
+            assertThat(c.streams().getStream(StreamId.of(stream))).isPresent();
+            assertThat(admin.personalAccessTokens().getPersonalAccessTokens())
+                    .anySatisfy(info -> assertThat(info.name()).isEqualTo(name));
+            assertIggyError(() -> admin.personalAccessTokens().createPersonalAccessToken(name, U64_MAX), 51);
+        } finally {
+            admin.personalAccessTokens().deletePersonalAccessToken(name);
+        }
+        assertThat(admin.personalAccessTokens().getPersonalAccessTokens())
+                .noneSatisfy(info -> assertThat(info.name()).isEqualTo(name));
+        IggyTcpClient later = anonymousClient();
+        assertIggyError(() -> later.personalAccessTokens().loginWithPersonalAccessToken(token), 20);
+        assertIggyError(() -> admin.personalAccessTokens().deletePersonalAccessToken(name), 20);
+    }
+
+    @Test
+    void a_personal_access_token_needs_a_name_of_3_to_30_characters() {
+        // (Creating one before a login never reaches the server: the 0.8 client refuses it itself.)
+        assertIggyError(() -> admin.personalAccessTokens().createPersonalAccessToken("ab", U64_MAX), 50);
+        assertIggyError(() -> admin.personalAccessTokens().createPersonalAccessToken("a".repeat(31), U64_MAX), 50);
+    }
+
+    @Test
     void get_stats_before_login_is_refused_with_40() {
         // The client does not treat GET_STATS as needing auth, so the request reaches the server unauthenticated.
         IggyTcpClient c = anonymousClient();
