@@ -9,6 +9,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -87,14 +88,21 @@ class DirectoryStoreIT {
         assertThat(audit.output()).contains("every committed offset is in exactly one object");
 
         // Read the directory without the sink: keys are relative paths, each file holds what its key says.
+        // Each object's metadata (its offsets and records' identity) is kept beside it under .iggy-meta/.
         Map<String, String> objects = new TreeMap<>();
+        List<String> metadata = new ArrayList<>();
         try (Stream<Path> files = Files.walk(lake)) {
             for (Path f : files.filter(Files::isRegularFile).toList()) {
-                objects.put(lake.relativize(f).toString(), Files.readString(f, StandardCharsets.UTF_8));
+                String key = lake.relativize(f).toString();
+                if (key.startsWith(".iggy-meta/")) metadata.add(key);
+                else objects.put(key, Files.readString(f, StandardCharsets.UTF_8));
             }
         }
-        assertThat(objects.keySet()).as("no temp file or probe left behind")
+        assertThat(objects.keySet()).as("no temp file, probe or claim left behind")
                 .allSatisfy(k -> assertThat(k).startsWith(fx.stream + "/events/"));
+        assertThat(metadata).as("metadata of every object, and of nothing else")
+                .allSatisfy(k -> assertThat(objects).containsKey(k.substring(".iggy-meta/".length())))
+                .hasSize(objects.size());
         Map<Integer, Map<Long, Integer>> copies = E2eFixture.copies(objects);
         assertThat(copies).hasSize(PARTITIONS);
         for (int p = 0; p < PARTITIONS; p++) {
