@@ -10,7 +10,12 @@ import dev.iggysink.application.port.out.ObjectStore;
 import dev.iggysink.application.port.out.StoreException;
 
 class InMemoryObjectStoreTest extends ObjectStoreContract {
-    private final InMemoryObjectStore store = new InMemoryObjectStore();
+    private final InMemoryObjectStore store = newStore();
+
+    /** The fake under the contract; a subclass may configure it otherwise. */
+    protected InMemoryObjectStore newStore() {
+        return new InMemoryObjectStore();
+    }
 
     @Override
     protected ObjectStore store() {

@@ -3,6 +3,7 @@ package dev.iggysink.application.service;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.iggysink.application.fakes.ForwardingObjectStore;
 import dev.iggysink.application.fakes.InMemoryObjectStore;
 import dev.iggysink.application.fakes.LinesCodec;
 import dev.iggysink.application.fakes.ScriptedMessageSource;
@@ -11,7 +12,6 @@ import dev.iggysink.application.port.out.FileBytes;
 import dev.iggysink.application.port.out.ObjectStore;
 import dev.iggysink.application.port.out.SinkMetrics;
 import dev.iggysink.application.port.out.StoreException;
-import dev.iggysink.application.port.out.StoredObject;
 import dev.iggysink.application.port.out.SourceException;
 import dev.iggysink.application.settings.DeliverySettings;
 import dev.iggysink.application.settings.ErrorTolerance;
@@ -24,7 +24,6 @@ import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.Random;
 import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
@@ -65,12 +64,11 @@ class TwoMembersModelTest {
     }
 
     /** The shared store as one member reaches it: while held, its puts and creates wait (and land when released). */
-    private static final class HeldStore implements ObjectStore {
-        private final InMemoryObjectStore shared;
+    private static final class HeldStore extends ForwardingObjectStore {
         private volatile java.util.concurrent.CountDownLatch gate = new java.util.concurrent.CountDownLatch(0);
 
         HeldStore(InMemoryObjectStore shared) {
-            this.shared = shared;
+            super(shared);
         }
 
         void hold() {
@@ -93,42 +91,18 @@ class TwoMembersModelTest {
         public void put(String key, FileBytes content, String contentType, Map<String, String> metadata)
                 throws StoreException {
             pass();
-            shared.put(key, content, contentType, metadata);
+            super.put(key, content, contentType, metadata);
         }
 
         @Override
         public boolean create(String key, byte[] content, Map<String, String> metadata) throws StoreException {
             pass();
-            return shared.create(key, content, metadata);
-        }
-
-        @Override
-        public Optional<Map<String, String>> metadata(String key) throws StoreException {
-            return shared.metadata(key);
-        }
-
-        @Override
-        public void delete(String key) throws StoreException {
-            shared.delete(key);
-        }
-
-        @Override
-        public void probe() throws StoreException {
-            shared.probe();
-        }
-
-        @Override
-        public List<StoredObject> list(String prefix) throws StoreException {
-            return shared.list(prefix);
-        }
-
-        @Override
-        public byte[] get(String key) throws StoreException {
-            return shared.get(key);
+            return super.create(key, content, metadata);
         }
 
         @Override
         public void close() {
+            // the shared store outlives each member
         }
     }
 

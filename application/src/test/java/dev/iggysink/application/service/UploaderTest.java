@@ -99,52 +99,16 @@ class UploaderTest {
 
     /** The store under test, marking the time inside each put. */
     private ObjectStore watching(Pooled pooled) {
-        return new ObjectStore() {
+        return new dev.iggysink.application.fakes.ForwardingObjectStore(store) {
             @Override
             public void put(String key, FileBytes content, String contentType, java.util.Map<String, String> meta)
                     throws StoreException {
                 pooled.inPut.set(true);
                 try {
-                    store.put(key, content, contentType, meta);
+                    super.put(key, content, contentType, meta);
                 } finally {
                     pooled.inPut.set(false);
                 }
-            }
-
-            @Override
-            public java.util.Optional<java.util.Map<String, String>> metadata(String key) throws StoreException {
-                return store.metadata(key);
-            }
-
-            @Override
-            public boolean create(String key, byte[] content, java.util.Map<String, String> meta)
-                    throws StoreException {
-                return store.create(key, content, meta);
-            }
-
-            @Override
-            public void delete(String key) throws StoreException {
-                store.delete(key);
-            }
-
-            @Override
-            public void probe() throws StoreException {
-                store.probe();
-            }
-
-            @Override
-            public List<StoredObject> list(String prefix) throws StoreException {
-                return store.list(prefix);
-            }
-
-            @Override
-            public byte[] get(String key) throws StoreException {
-                return store.get(key);
-            }
-
-            @Override
-            public void close() {
-                store.close();
             }
         };
     }
