@@ -59,6 +59,8 @@ final class Uploader implements AutoCloseable {
     private final ScheduledExecutorService retryTimer;
     /** Removes claims of committed files, off the upload threads (a DELETE per file must not slow the uploads). */
     private final java.util.concurrent.ExecutorService remover;
+    /** Settles files' cuts (claims, the re-check); the upload threads only build and put. */
+    private final java.util.concurrent.ExecutorService claimPool;
     private final OutageTracker outage;
     private final Set<Attempt> waiting = ConcurrentHashMap.newKeySet();
     private final Set<java.util.concurrent.CompletableFuture<Void>> removals = ConcurrentHashMap.newKeySet();
@@ -87,6 +89,8 @@ final class Uploader implements AutoCloseable {
         pool.prestartAllCoreThreads();
         this.retryTimer = Executors.newSingleThreadScheduledExecutor(r -> daemon(r, "upload-retry-timer"));
         this.remover = Executors.newSingleThreadExecutor(r -> daemon(r, "claim-remover"));
+        AtomicInteger c = new AtomicInteger();
+        this.claimPool = Executors.newFixedThreadPool(concurrency, r -> daemon(r, "claim-" + c.incrementAndGet()));
     }
 
     private static Thread daemon(Runnable r, String name) {
@@ -107,6 +111,27 @@ final class Uploader implements AutoCloseable {
         }
         a.finish(Outcome.GAVE_UP, "upload abandoned by stop", false);
     }
+
+    /** Runs an attempt's claim step on a claim thread; known by type, so that a stop can end what never ran. */
+    private static final class ClaimStep implements Runnable {
+        final Attempt attempt;
+
+        ClaimStep(Attempt attempt) {
+            this.attempt = attempt;
+        }
+
+        @Override
+        public void run() {
+            ON_CLAIM_THREAD.set(true);
+            try {
+                attempt.run();
+            } finally {
+                ON_CLAIM_THREAD.set(false);
+            }
+        }
+    }
+
+    private static final ThreadLocal<Boolean> ON_CLAIM_THREAD = ThreadLocal.withInitial(() -> false);
 
     /** One file's way to the store, across attempts. */
     private final class Attempt implements Runnable {
@@ -164,9 +189,24 @@ final class Uploader implements AutoCloseable {
                 }
                 metrics.sealed(job.file().partition(), job.file().reason(), content.length());
             }
+            boolean onClaimThread = ON_CLAIM_THREAD.get();
+            if (!cutSettled && job.check() != UploadJob.Check.NONE && !onClaimThread) {
+                // The cut is settled on the claim threads, so that no upload thread waits for a claim's answers.
+                try {
+                    claimPool.execute(new ClaimStep(this));
+                } catch (RuntimeException rejected) {
+                    finish(Outcome.GAVE_UP, "upload abandoned by stop", false);
+                }
+                return;
+            }
             attempts++;
             try {
                 if (!cutSettled && !settleCut()) return;
+                if (onClaimThread) {
+                    attempts--; // a claim that went through is no attempt of the upload's
+                    resume(); // the upload itself, on the upload threads, first in line
+                    return;
+                }
                 store.put(key, content, job.contentType(), job.metadata());
                 // put has returned in this thread, and nothing reads a durable file again: its arrays may be reused.
                 content.release();
@@ -438,6 +478,9 @@ final class Uploader implements AutoCloseable {
         }
         retryTimer.shutdownNow();
         remover.shutdownNow();
+        for (Runnable never : claimPool.shutdownNow()) {
+            if (never instanceof ClaimStep step) step.attempt.finish(Outcome.GAVE_UP, "upload abandoned by stop", false);
+        }
         for (Runnable never : pool.shutdownNow()) {
             if (never instanceof Attempt a) a.finish(Outcome.GAVE_UP, "upload abandoned by stop", false);
         }
@@ -447,6 +490,7 @@ final class Uploader implements AutoCloseable {
     public void close() {
         retryTimer.shutdownNow();
         remover.shutdownNow();
+        claimPool.shutdownNow();
         pool.shutdown();
         try {
             if (!pool.awaitTermination(5, TimeUnit.SECONDS)) pool.shutdownNow();
