@@ -55,13 +55,6 @@ final class Claims {
         this.prefix = prefix;
     }
 
-    /** A store that is known to honour conditional writes, for tests that need no probe. */
-    static Claims honoured(ObjectStore store, String prefix) {
-        Claims c = new Claims(store, prefix);
-        c.honoured = true;
-        return c;
-    }
-
     static String key(String prefix, PartitionRef partition, long first) {
         StringBuilder sb = new StringBuilder();
         if (!prefix.isEmpty()) sb.append(prefix).append('/');

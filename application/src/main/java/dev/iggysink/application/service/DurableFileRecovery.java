@@ -65,11 +65,6 @@ final class DurableFileRecovery {
     private boolean legacyNoted;
 
     DurableFileRecovery(MessageSource source, ObjectStore store, RecordCodec codec, FileLayout layout,
-                        boolean deadLetters, String dlqPrefix) {
-        this(source, store, codec, layout, deadLetters, dlqPrefix, null);
-    }
-
-    DurableFileRecovery(MessageSource source, ObjectStore store, RecordCodec codec, FileLayout layout,
                         boolean deadLetters, String dlqPrefix, Claims claims) {
         this.source = source;
         this.store = store;
@@ -81,15 +76,11 @@ final class DurableFileRecovery {
     }
 
     /**
-     * Commits the files already durable right after {@code committed} and returns the offset committed last (the
-     * partition's new start is one past it). Stops at the first offset without a file, at the end of the partition,
+     * Commits the files already durable right after {@code committed}, checking what it finds, and says where the
+     * partition's reading starts (one past the offset committed last) and, when {@code claimsOn} and a claim starts
+     * there, where its next file must end. Stops at the first offset without a file, at the end of the partition,
      * or when the partition is not owned any more.
      */
-    long recover(PartitionRef partition, long committed) throws SourceException, StoreException {
-        return lookup(partition, committed, false).committed();
-    }
-
-    /** As {@link #recover}, also reading claims when {@code claimsOn} and checking what it finds. */
     Result lookup(PartitionRef partition, long committed, boolean claimsOn) throws SourceException, StoreException {
         long c = committed;
         while (true) {
