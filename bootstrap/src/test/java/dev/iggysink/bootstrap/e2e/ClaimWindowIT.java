@@ -103,7 +103,7 @@ class ClaimWindowIT extends E2eTest {
     }
 
     private List<String> keys() {
-        return fx.objects().stream().map(S3Object::key).sorted().toList();
+        return fx.objectsAndClaims().stream().map(S3Object::key).sorted().toList();
     }
 
     /** The offset ranges of the topic's objects, as their keys name them, in order. */

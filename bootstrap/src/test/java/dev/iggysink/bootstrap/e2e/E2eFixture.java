@@ -203,8 +203,18 @@ final class E2eFixture implements AutoCloseable {
         return dir.resolve(name + ".log");
     }
 
-    /** The sink's objects (everything but the startup probe). */
+    /**
+     * The sink's output objects: everything but the startup probe and the claims under {@code _claims/} (each lives
+     * from just before its file's upload until its commit; {@link #objectsAndClaims()} shows them).
+     */
     List<S3Object> objects() {
+        List<S3Object> out = objectsAndClaims();
+        out.removeIf(o -> o.key().startsWith("_claims/"));
+        return out;
+    }
+
+    /** Every object but the startup probe, claims included. */
+    List<S3Object> objectsAndClaims() {
         List<S3Object> out = new ArrayList<>();
         String token = null;
         do {
