@@ -59,6 +59,7 @@ class ArchitectureTest {
                 .anyMatch(p -> p.startsWith("dev.iggysink.adapters.s3"))
                 .anyMatch(p -> p.startsWith("dev.iggysink.adapters.filesystem"))
                 .anyMatch(p -> p.startsWith("dev.iggysink.adapters.format"))
+                .anyMatch(p -> p.startsWith("dev.iggysink.adapters.iceberg"))
                 .anyMatch(p -> p.startsWith("dev.iggysink.adapters.config"));
     }
 }

@@ -19,12 +19,15 @@ public final class BenchMain {
             case "jmh" -> org.openjdk.jmh.Main.main(rest);
             case "e2e" -> System.exit(EndToEndBench.run(rest));
             case "e2e-table" -> System.exit(ResultsTable.run(rest));
+            case "tables" -> System.exit(dev.iggysink.benchmarks.e2e.TableBench.run(rest));
             case "codec-cpu" -> dev.iggysink.benchmarks.micro.CodecCpu.main(rest);
             default -> {
                 System.out.println("""
                         usage: java -jar benchmarks.jar jmh [JMH options]     micro-benchmarks (jmh -h for options)
                                java -jar benchmarks.jar e2e [options]         end-to-end bench (e2e --help)
                                java -jar benchmarks.jar e2e-table [--since S] summary tables of the results file
+                               java -jar benchmarks.jar tables [--messages N] [--size S] [--partitions P] [--rounds R]
+                                                                         the Iceberg table sink beside the object sink
                                java -jar benchmarks.jar codec-cpu [rounds]    json_lines codec in thread CPU time""");
                 System.exit("--help".equals(command) || "-h".equals(command) ? 0 : 2);
             }

@@ -4,6 +4,7 @@ import dev.iggysink.adapters.config.ConnectorConfig;
 import dev.iggysink.adapters.config.ConfigError;
 import dev.iggysink.adapters.config.ConfigResult;
 import dev.iggysink.adapters.config.ConnectorConfigLoader;
+import dev.iggysink.adapters.config.TableConnectorReader;
 import dev.iggysink.adapters.format.ObjectOffsets;
 import dev.iggysink.adapters.iggy.IggyGroupOffsets;
 import dev.iggysink.application.port.in.AuditUseCase;
@@ -49,6 +50,7 @@ final class AuditCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
+        if (TableConnectorReader.isTableSink(config)) return TableAuditRun.run(config, out, err);
         ConfigResult result = ConnectorConfigLoader.load(config, System.getenv());
         if (!result.ok()) {
             for (ConfigError e : result.errors()) out.println("config error: " + e);

@@ -5,6 +5,8 @@ import dev.iggysink.adapters.config.ConfigError;
 import dev.iggysink.adapters.config.ConfigResult;
 import dev.iggysink.adapters.config.ConnectorConfigLoader;
 import dev.iggysink.adapters.config.SettingsPrinter;
+import dev.iggysink.adapters.config.TableConnectorConfig;
+import dev.iggysink.adapters.config.TableConnectorReader;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
@@ -30,6 +32,23 @@ final class ValidateCommand implements Callable<Integer> {
     public Integer call() {
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
+        if (TableConnectorReader.isTableSink(config)) {
+            TableConnectorReader.Result table = TableConnectorReader.load(config, System.getenv());
+            table.warnings().forEach(w -> err.println("warning: " + w));
+            if (table.connector().isEmpty()) {
+                err.println(config + ": " + table.errors().size() + " error(s):");
+                for (ConfigError e : table.errors()) err.println("  " + e);
+                err.flush();
+                return ExitCodes.CONFIG;
+            }
+            TableConnectorConfig t = table.connector().get();
+            out.println("OK: Iceberg table sink " + t.key() + " (" + t.name() + ") -> " + t.catalog().type()
+                    + " catalog " + t.catalog().uri() + ", tables " + (t.table().routing().routeField().isPresent()
+                    ? "named by field " + t.table().routing().routeField().get() : t.table().routing().tables()));
+            if (print) out.println(t);
+            out.flush();
+            return ExitCodes.OK;
+        }
         ConfigResult result = ConnectorConfigLoader.load(config, System.getenv());
         result.notices().forEach(n -> out.println("note: " + n));
         result.warnings().forEach(w -> err.println("warning: " + w));

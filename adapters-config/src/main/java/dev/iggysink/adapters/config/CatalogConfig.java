@@ -1,0 +1,37 @@
+package dev.iggysink.adapters.config;
+
+import dev.iggysink.application.settings.Secret;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * How the table sink reaches its Iceberg catalog and the warehouse's object store, as the Rust Iggy Iceberg sink's
+ * {@code [plugin_config]} names them ({@code catalog_type}, {@code uri}, {@code warehouse}, {@code store_*}), plus
+ * what it lacks: catalog credentials (a bearer token, or an OAuth2 client credential with its server) and the JDBC
+ * catalog's user and password. Secrets print as {@code ****}.
+ *
+ * @param type      {@code rest} or {@code jdbc}
+ * @param name      the catalog's name ({@code catalog_name}): a JDBC catalog keeps its tables under it, so other
+ *                  engines reading them name their catalog the same
+ * @param pathStyle path-style requests to {@code storeUrl} (MinIO and most S3-compatible stores need them)
+ */
+public record CatalogConfig(String type, String name, String uri, String warehouse, Optional<Secret> token,
+                            Optional<Secret> credential, Optional<String> oauth2ServerUri, Optional<String> user,
+                            Optional<Secret> password, Optional<String> storeUrl, Optional<String> storeAccessKeyId,
+                            Optional<Secret> storeSecretAccessKey, Optional<String> storeRegion, boolean pathStyle) {
+    public CatalogConfig {
+        Objects.requireNonNull(type, "type");
+        Objects.requireNonNull(name, "name");
+        Objects.requireNonNull(uri, "uri");
+        Objects.requireNonNull(warehouse, "warehouse");
+        Objects.requireNonNull(token, "token");
+        Objects.requireNonNull(credential, "credential");
+        Objects.requireNonNull(oauth2ServerUri, "oauth2ServerUri");
+        Objects.requireNonNull(user, "user");
+        Objects.requireNonNull(password, "password");
+        Objects.requireNonNull(storeUrl, "storeUrl");
+        Objects.requireNonNull(storeAccessKeyId, "storeAccessKeyId");
+        Objects.requireNonNull(storeSecretAccessKey, "storeSecretAccessKey");
+        Objects.requireNonNull(storeRegion, "storeRegion");
+    }
+}

@@ -1,0 +1,23 @@
+package dev.iggysink.adapters.config;
+
+import dev.iggysink.application.settings.StreamSettings;
+import dev.iggysink.application.table.TableSettings;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * One Iceberg table sink connector: the streams it reads, its pipeline ({@link TableSettings}, the application's
+ * record) and how to reach the catalog, Iggy and the admin server.
+ */
+public record TableConnectorConfig(String key, String name, boolean enabled, List<StreamSettings> streams,
+                                   TableSettings table, CatalogConfig catalog, IggyConfig iggy, AdminConfig admin) {
+    public TableConnectorConfig {
+        Objects.requireNonNull(key, "key");
+        Objects.requireNonNull(name, "name");
+        streams = List.copyOf(streams);
+        Objects.requireNonNull(table, "table");
+        Objects.requireNonNull(catalog, "catalog");
+        Objects.requireNonNull(iggy, "iggy");
+        Objects.requireNonNull(admin, "admin");
+    }
+}

@@ -1,0 +1,238 @@
+package dev.iggysink.adapters.config;
+
+import dev.iggysink.application.settings.ErrorTolerance;
+import dev.iggysink.application.settings.PayloadSchema;
+import dev.iggysink.application.settings.Secret;
+import dev.iggysink.application.settings.StreamSettings;
+import dev.iggysink.application.table.TableRouting;
+import dev.iggysink.application.table.TableSettings;
+import dev.iggysink.domain.rotation.RotationPolicy;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import tools.jackson.core.JacksonException;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ObjectNode;
+import tools.jackson.dataformat.toml.TomlMapper;
+
+/**
+ * Reads an Iceberg table sink connector file: the Rust Iggy Iceberg sink's file unchanged ({@code tables},
+ * {@code catalog_type}, {@code warehouse}, {@code uri}, {@code dynamic_routing}, {@code dynamic_route_field},
+ * {@code store_url}, {@code store_access_key_id}, {@code store_secret_access_key}, {@code store_region},
+ * {@code store_class}), with the keys this sink adds for its commits, rotation, bad records and catalog credentials.
+ * Every problem is reported at once, each naming its key.
+ */
+public final class TableConnectorReader {
+    static final List<String> TOP_LEVEL_KEYS = List.of("type", "key", "enabled", "version", "name", "path",
+            "plugin_config_format", "verbose", "streams", "plugin_config", "iggy", "admin", "transforms",
+            "offset_commit", "benchmark");
+    static final List<String> PLUGIN_KEYS = List.of("tables", "catalog_type", "warehouse", "uri", "dynamic_routing",
+            "dynamic_route_field", "store_url", "store_access_key_id", "store_secret_access_key", "store_region",
+            "store_class", "store_path_style", "catalog_token", "catalog_credential", "catalog_oauth2_server_uri",
+            "catalog_user", "catalog_password", "catalog_name", "commit_interval", "max_files_per_commit", "max_messages_per_file",
+            "max_file_size", "errors_tolerance", "max_buffered_bytes");
+    static final Duration DEFAULT_COMMIT_INTERVAL = Duration.ofSeconds(30);
+    static final int DEFAULT_MAX_FILES_PER_COMMIT = 64;
+    static final long DEFAULT_MAX_FILE_SIZE = 128L * 1024 * 1024;
+    static final String DEFAULT_CATALOG_NAME = "iggy";
+    private static final TomlMapper TOML = TomlMapper.builder().build();
+    private static final Map<String, String> CATALOGS = Map.of("rest", "rest", "jdbc", "jdbc", "sql", "jdbc");
+    private static final Map<String, ErrorTolerance> TOLERANCES = Map.of("none", ErrorTolerance.NONE,
+            "all", ErrorTolerance.ALL);
+
+    private TableConnectorReader() {
+    }
+
+    /** What reading one file found: the connector, or every error. */
+    public record Result(Optional<TableConnectorConfig> connector, List<ConfigError> errors, List<String> warnings) {
+        public Result {
+            errors = List.copyOf(errors);
+            warnings = List.copyOf(warnings);
+        }
+    }
+
+    /**
+     * Whether {@code file} is an Iceberg sink connector file: its {@code path} names the Iceberg sink plugin, or its
+     * {@code [plugin_config]} has {@code catalog_type} or {@code tables} and no {@code bucket}.
+     */
+    public static boolean isTableSink(Path file) {
+        try {
+            JsonNode root = TOML.readTree(Files.readString(file, StandardCharsets.UTF_8));
+            JsonNode path = root.get("path");
+            if (path != null && path.isString() && path.stringValue().contains("iceberg_sink")) return true;
+            JsonNode plugin = root.get("plugin_config");
+            return plugin != null && plugin.isObject() && !plugin.has("bucket")
+                    && (plugin.has("catalog_type") || plugin.has("tables"));
+        } catch (IOException | JacksonException e) {
+            return false;
+        }
+    }
+
+    /** Reads the connector file {@code file}, environment overrides ({@code IGGY_CONNECTORS_SINK_<KEY>_*}) applied. */
+    public static Result load(Path file, Map<String, String> env) {
+        Problems problems = new Problems();
+        String label = String.valueOf(file.getFileName());
+        ObjectNode root;
+        try {
+            JsonNode tree = TOML.readTree(Files.readString(file, StandardCharsets.UTF_8));
+            if (!(tree instanceof ObjectNode o)) {
+                problems.error(label, "not a TOML table");
+                return new Result(Optional.empty(), problems.errors(), problems.warnings());
+            }
+            root = o;
+        } catch (IOException e) {
+            problems.error(label, "cannot read: " + e.getMessage());
+            return new Result(Optional.empty(), problems.errors(), problems.warnings());
+        } catch (JacksonException e) {
+            problems.error(label, "not valid TOML: " + e.getOriginalMessage());
+            return new Result(Optional.empty(), problems.errors(), problems.warnings());
+        }
+        Map<String, String> origins = new HashMap<>();
+        ObjectNode tree = root.deepCopy();
+        JsonNode key = root.get("key");
+        if (key != null && key.isString() && !key.stringValue().isBlank()) {
+            EnvOverrides.applyToConnector(tree, key.stringValue(), env, origins);
+        }
+        Path baseDir = file.toAbsolutePath().getParent();
+        Optional<TableConnectorConfig> connector = read(tree, baseDir, problems, origins, env);
+        return new Result(problems.errorCount() == 0 ? connector : Optional.empty(), problems.errors(),
+                problems.warnings());
+    }
+
+    static Optional<TableConnectorConfig> read(JsonNode root, Path baseDir, Problems problems,
+                                               Map<String, String> origins, Map<String, String> env) {
+        int before = problems.errorCount();
+        Table top = new Table(root, "", problems, origins);
+        top.warnUnknown(TOP_LEVEL_KEYS);
+        Optional<String> type = top.requiredChoice("type", Map.of("sink", "sink", "source", "source"), false,
+                "sink, source");
+        if (type.isPresent() && type.get().equals("source")) {
+            top.error("type", "\"source\" connectors are not supported: this program only runs sinks");
+        }
+        Optional<String> key = top.requiredNonEmpty("key");
+        Optional<Boolean> enabled = top.requiredBool("enabled");
+        Optional<String> name = top.requiredString("name");
+        top.requiredString("path");
+        top.bool("verbose", false);
+        List<StreamSettings> streams = new ArrayList<>();
+        for (StreamDto s : ConnectorReader.streams(top, baseDir, "iggy-connect-sink-" + key.orElse(""))) {
+            if (s.schema() != PayloadSchema.JSON) {
+                problems.error("streams", "stream " + s.stream() + ": the Iceberg sink reads JSON payloads, set schema"
+                        + " = \"json\"");
+            }
+            streams.add(new StreamSettings(s.stream(), s.topics(), s.schema(), s.batchLength(), s.pollInterval(),
+                    s.consumerGroup(), s.avroSchemaJson()));
+        }
+
+        Optional<TableSettings> table = Optional.empty();
+        Optional<CatalogConfig> catalog = Optional.empty();
+        if (!top.has("plugin_config")) {
+            top.error("plugin_config", "required table is missing");
+        } else {
+            Table p = top.table("plugin_config");
+            p.warnUnknown(PLUGIN_KEYS);
+            int batch = streams.stream().mapToInt(StreamSettings::batchLength).max().orElse(1000);
+            table = tableSettings(p, batch);
+            catalog = catalog(p);
+        }
+        JsonNode iggyNode = EnvOverrides.applyToSection(root.get("iggy"), "iggy", List.of("tls"), env, origins);
+        Optional<IggyConfig> iggy = ConnectionReader.iggy(new Table(iggyNode, "iggy", problems, origins));
+        Optional<AdminConfig> admin = ConnectionReader.admin(top.table("admin"));
+        if (problems.errorCount() > before || key.isEmpty() || enabled.isEmpty() || name.isEmpty()
+                || table.isEmpty() || catalog.isEmpty() || iggy.isEmpty() || admin.isEmpty()) {
+            return Optional.empty();
+        }
+        return Optional.of(new TableConnectorConfig(key.get(), name.get(), enabled.get(), streams, table.get(),
+                catalog.get(), iggy.get(), admin.get()));
+    }
+
+    private static Optional<TableSettings> tableSettings(Table p, int batchLength) {
+        int before = p.problems().errorCount();
+        boolean dynamic = p.bool("dynamic_routing", false);
+        List<String> tables = p.has("tables") ? p.stringList("tables").orElse(List.of()) : List.of();
+        for (int i = 0; i < tables.size(); i++) {
+            if (!TableRouting.validTableName(tables.get(i))) {
+                p.problems().error(p.path("tables") + "[" + i + "]", "\"" + tables.get(i)
+                        + "\" is not <namespace>.<table>");
+            }
+        }
+        Optional<String> routeField = p.string("dynamic_route_field");
+        if (dynamic && routeField.map(String::isBlank).orElse(true)) {
+            p.error("dynamic_route_field", "required with dynamic_routing = true: the message field naming the table");
+        }
+        if (!dynamic && tables.isEmpty()) {
+            p.error("tables", "name at least one table (\"namespace.table\"), or set dynamic_routing = true");
+        }
+        if (!dynamic && routeField.isPresent()) {
+            p.problems().warning(p.path("dynamic_route_field") + " has no effect without dynamic_routing = true");
+        }
+        Duration interval = p.duration("commit_interval", false).orElse(DEFAULT_COMMIT_INTERVAL);
+        if (interval.isZero() || interval.isNegative()) p.error("commit_interval", "must be more than 0");
+        int maxFiles = p.intAtLeast("max_files_per_commit", 1).orElse(DEFAULT_MAX_FILES_PER_COMMIT);
+        RotationPolicy rotation = RotationPolicy.bySize(p.sizeAtLeast("max_file_size", 1).orElse(DEFAULT_MAX_FILE_SIZE));
+        Optional<Long> perFile = p.integer("max_messages_per_file");
+        if (perFile.isPresent()) {
+            if (perFile.get() < 1) p.error("max_messages_per_file", "must be 1 or more");
+            else rotation = rotation.withMaxRecords(perFile.get());
+        }
+        ErrorTolerance errors = p.choice("errors_tolerance", TOLERANCES, true, "none, all").orElse(ErrorTolerance.NONE);
+        long maxBuffered = p.sizeAtLeast("max_buffered_bytes", 1024 * 1024)
+                .orElse(TableSettings.DEFAULT_MAX_BUFFERED_BYTES);
+        if (p.problems().errorCount() > before) return Optional.empty();
+        TableRouting routing = dynamic ? new TableRouting(tables, routeField) : TableRouting.fixed(
+                tables.toArray(String[]::new));
+        return Optional.of(new TableSettings(routing, rotation, interval, maxFiles, batchLength, errors, maxBuffered));
+    }
+
+    private static Optional<CatalogConfig> catalog(Table p) {
+        int before = p.problems().errorCount();
+        Optional<String> type = p.requiredChoice("catalog_type", CATALOGS, true, "rest, jdbc");
+        Optional<String> uri = p.requiredNonEmpty("uri");
+        Optional<String> warehouse = p.requiredNonEmpty("warehouse");
+        if (type.isPresent() && uri.isPresent()) {
+            if (type.get().equals("rest") && !uri.get().startsWith("http://") && !uri.get().startsWith("https://")) {
+                p.error("uri", "a REST catalog's uri is http:// or https://, not \"" + uri.get() + "\"");
+            }
+            if (type.get().equals("jdbc") && !uri.get().startsWith("jdbc:sqlite:")
+                    && !uri.get().startsWith("jdbc:postgresql:")) {
+                p.error("uri", "a JDBC catalog's uri is jdbc:sqlite:<file> or jdbc:postgresql://<host>/<database>");
+            }
+        }
+        p.choice("store_class", Map.of("s3", "s3"), true, "s3");
+        Optional<String> storeUrl = p.string("store_url");
+        Optional<String> accessKey = p.string("store_access_key_id");
+        Optional<Secret> secretKey = p.secret("store_secret_access_key");
+        if (accessKey.isPresent() != secretKey.isPresent()) {
+            p.error(accessKey.isPresent() ? "store_secret_access_key" : "store_access_key_id",
+                    "store_access_key_id and store_secret_access_key go together");
+        }
+        Optional<Secret> token = p.secret("catalog_token");
+        Optional<Secret> credential = p.secret("catalog_credential");
+        if (token.isPresent() && credential.isPresent()) {
+            p.error("catalog_credential", "set catalog_token or catalog_credential, not both");
+        }
+        Optional<String> user = p.string("catalog_user");
+        Optional<Secret> password = p.secret("catalog_password");
+        if (type.isPresent() && type.get().equals("rest") && (user.isPresent() || password.isPresent())) {
+            p.error(user.isPresent() ? "catalog_user" : "catalog_password",
+                    "only a JDBC catalog has a user and password; a REST catalog takes catalog_token or"
+                            + " catalog_credential");
+        }
+        boolean pathStyle = p.bool("store_path_style", storeUrl.isPresent());
+        String catalogName = p.string("catalog_name", DEFAULT_CATALOG_NAME);
+        if (catalogName.isBlank()) p.error("catalog_name", "must not be empty");
+        if (p.problems().errorCount() > before || type.isEmpty() || uri.isEmpty() || warehouse.isEmpty()) {
+            return Optional.empty();
+        }
+        return Optional.of(new CatalogConfig(type.get(), catalogName, uri.get(), warehouse.get(), token, credential,
+                p.string("catalog_oauth2_server_uri"), user, password, storeUrl, accessKey, secretKey,
+                p.string("store_region"), pathStyle));
+    }
+}

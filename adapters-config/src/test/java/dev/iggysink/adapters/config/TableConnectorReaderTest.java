@@ -1,0 +1,99 @@
+package dev.iggysink.adapters.config;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.iggysink.application.settings.ErrorTolerance;
+import java.net.URISyntaxException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class TableConnectorReaderTest {
+
+    private static Path resource(String name) throws URISyntaxException {
+        return Path.of(TableConnectorReaderTest.class.getResource("/iceberg/" + name).toURI());
+    }
+
+    @Test
+    void the_rust_iceberg_sink_file_is_read_unchanged() throws Exception {
+        Path file = resource("rust_iceberg_sink.toml");
+        assertThat(TableConnectorReader.isTableSink(file)).isTrue();
+        TableConnectorReader.Result result = TableConnectorReader.load(file, Map.of());
+        assertThat(result.errors()).isEmpty();
+        TableConnectorConfig c = result.connector().orElseThrow();
+        assertThat(c.streams()).singleElement().satisfies(s -> {
+            assertThat(s.stream()).isEqualTo("test_stream");
+            assertThat(s.consumerGroup()).isEqualTo("iceberg_sink_connector");
+        });
+        assertThat(c.table().routing().routeField()).contains("db_table");
+        assertThat(c.table().routing().tables()).containsExactly("nyc.users");
+        assertThat(c.table().commitInterval()).isEqualTo(Duration.ofSeconds(30));
+        assertThat(c.table().errors()).isEqualTo(ErrorTolerance.NONE);
+        assertThat(c.catalog().type()).isEqualTo("rest");
+        assertThat(c.catalog().uri()).isEqualTo("http://localhost:8181");
+        assertThat(c.catalog().storeUrl()).contains("http://localhost:9000");
+        assertThat(c.catalog().storeSecretAccessKey().orElseThrow().reveal()).isEqualTo("password");
+        assertThat(c.catalog().pathStyle()).isTrue();
+        assertThat(c.toString()).contains("storeSecretAccessKey=Optional[****]").doesNotContain("=password")
+                .doesNotContain("[password]");
+    }
+
+    @Test
+    void every_problem_is_reported_at_once_with_its_key() throws Exception {
+        TableConnectorReader.Result result = TableConnectorReader.load(resource("bad_iceberg_sink.toml"), Map.of());
+        assertThat(result.connector()).isEmpty();
+        List<String> paths = result.errors().stream().map(ConfigError::path).toList();
+        assertThat(paths).contains("streams", "plugin_config.tables[0]", "plugin_config.catalog_type",
+                "plugin_config.warehouse", "plugin_config.store_secret_access_key", "plugin_config.commit_interval",
+                "plugin_config.max_files_per_commit", "plugin_config.errors_tolerance");
+        assertThat(result.errors()).anySatisfy(e -> assertThat(e.message()).contains("schema = \"json\""));
+    }
+
+    @Test
+    void a_jdbc_catalog_takes_a_sqlite_or_postgresql_url_and_its_password_is_a_secret(@TempDir Path dir)
+            throws Exception {
+        Path file = dir.resolve("iceberg.toml");
+        Files.writeString(file, """
+                type = "sink"
+                key = "lake"
+                enabled = true
+                version = 0
+                name = "lake"
+                path = "iceberg_sink"
+                [[streams]]
+                stream = "s"
+                topics = ["t"]
+                schema = "json"
+                [plugin_config]
+                tables = ["lake.events"]
+                catalog_type = "jdbc"
+                uri = "jdbc:postgresql://db:5432/catalog"
+                warehouse = "s3://lake/warehouse"
+                catalog_user = "sink"
+                catalog_password = "s3cr3t"
+                commit_interval = "10s"
+                max_messages_per_file = 1000
+                errors_tolerance = "all"
+                """);
+        TableConnectorReader.Result result = TableConnectorReader.load(file, Map.of());
+        assertThat(result.errors()).isEmpty();
+        TableConnectorConfig c = result.connector().orElseThrow();
+        assertThat(c.catalog().user()).contains("sink");
+        assertThat(c.catalog().password().orElseThrow().reveal()).isEqualTo("s3cr3t");
+        assertThat(c.catalog().pathStyle()).isFalse();
+        assertThat(c.table().rotation().maxRecords()).hasValue(1000);
+        assertThat(c.table().errors()).isEqualTo(ErrorTolerance.ALL);
+        assertThat(c.table().routing().routeField()).isEqualTo(Optional.empty());
+        assertThat(c.toString()).doesNotContain("s3cr3t");
+    }
+
+    @Test
+    void an_s3_sink_file_is_not_a_table_sink() throws Exception {
+        assertThat(TableConnectorReader.isTableSink(resource("../full.toml"))).isFalse();
+    }
+}

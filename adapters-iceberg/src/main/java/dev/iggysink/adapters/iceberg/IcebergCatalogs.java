@@ -1,0 +1,39 @@
+package dev.iggysink.adapters.iceberg;
+
+import java.util.HashMap;
+import java.util.Map;
+import org.apache.iceberg.CatalogProperties;
+import org.apache.iceberg.CatalogUtil;
+import org.apache.iceberg.catalog.Catalog;
+
+/** Opens the catalog {@link CatalogSettings} describe, its tables' files read and written through S3FileIO. */
+public final class IcebergCatalogs {
+    private IcebergCatalogs() {
+    }
+
+    public static Catalog open(CatalogSettings s) {
+        return CatalogUtil.buildIcebergCatalog(s.name(), properties(s), null);
+    }
+
+    /** The catalog properties, secrets included: never log them. */
+    static Map<String, String> properties(CatalogSettings s) {
+        Map<String, String> p = new HashMap<>();
+        p.put(CatalogUtil.ICEBERG_CATALOG_TYPE, s.type().equals("rest") ? CatalogUtil.ICEBERG_CATALOG_TYPE_REST
+                : "jdbc");
+        p.put(CatalogProperties.URI, s.uri());
+        p.put(CatalogProperties.WAREHOUSE_LOCATION, s.warehouse());
+        p.put(CatalogProperties.FILE_IO_IMPL, "org.apache.iceberg.aws.s3.S3FileIO");
+        s.token().ifPresent(t -> p.put("token", t.reveal()));
+        s.credential().ifPresent(c -> p.put("credential", c.reveal()));
+        s.oauth2ServerUri().ifPresent(u -> p.put("oauth2-server-uri", u));
+        s.user().ifPresent(u -> p.put("jdbc.user", u));
+        s.password().ifPresent(pw -> p.put("jdbc.password", pw.reveal()));
+        if (s.type().equals("jdbc")) p.put("jdbc.schema-version", "V1");
+        s.storeUrl().ifPresent(u -> p.put("s3.endpoint", u));
+        if (s.pathStyle()) p.put("s3.path-style-access", "true");
+        s.accessKeyId().ifPresent(k -> p.put("s3.access-key-id", k));
+        s.secretAccessKey().ifPresent(k -> p.put("s3.secret-access-key", k.reveal()));
+        s.region().ifPresent(r -> p.put("client.region", r));
+        return p;
+    }
+}

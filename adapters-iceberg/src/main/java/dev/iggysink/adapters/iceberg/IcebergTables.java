@@ -1,0 +1,367 @@
+package dev.iggysink.adapters.iceberg;
+
+import dev.iggysink.application.port.out.BadRecordException;
+import dev.iggysink.application.port.out.DecodedRecord;
+import dev.iggysink.application.port.out.StoreException;
+import dev.iggysink.application.port.out.TableStore;
+import dev.iggysink.domain.message.PartitionRef;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import org.apache.iceberg.AppendFiles;
+import org.apache.iceberg.BaseTable;
+import org.apache.iceberg.DataFile;
+import org.apache.iceberg.FileFormat;
+import org.apache.iceberg.HasTableOperations;
+import org.apache.iceberg.PartitionKey;
+import org.apache.iceberg.PartitionSpec;
+import org.apache.iceberg.Schema;
+import org.apache.iceberg.Snapshot;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.catalog.Catalog;
+import org.apache.iceberg.catalog.TableIdentifier;
+import org.apache.iceberg.data.parquet.GenericParquetWriter;
+import org.apache.iceberg.data.IcebergGenerics;
+import org.apache.iceberg.data.InternalRecordWrapper;
+import org.apache.iceberg.data.Record;
+import org.apache.iceberg.exceptions.CommitFailedException;
+import org.apache.iceberg.exceptions.CommitStateUnknownException;
+import org.apache.iceberg.exceptions.ForbiddenException;
+import org.apache.iceberg.exceptions.NoSuchTableException;
+import org.apache.iceberg.exceptions.NotAuthorizedException;
+import org.apache.iceberg.exceptions.ValidationException;
+import org.apache.iceberg.io.CloseableIterable;
+import org.apache.iceberg.io.DataWriter;
+import org.apache.iceberg.parquet.Parquet;
+import tools.jackson.core.JacksonException;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.ObjectMapper;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * The table store on Apache Iceberg: rows are written as Parquet data files by Iceberg's own writers, one per table
+ * partition they fall in, and appended in one snapshot per commit whose summary carries the offset map
+ * ({@link OffsetMap}). The check of the map and the swap of the snapshot are one step: the commit is made onto the
+ * very snapshot whose map was checked ({@link BasedOperations}), and when the catalog answers that another writer
+ * was first, the table is read again and the check made again.
+ */
+public final class IcebergTables implements TableStore {
+    private static final System.Logger LOG = System.getLogger(IcebergTables.class.getName());
+    private static final ObjectMapper JSON = JsonMapper.builder().build();
+    private static final int ATTEMPTS = 20;
+
+    private final Catalog catalog;
+    private final String group;
+    private final Map<String, Table> tables = new ConcurrentHashMap<>();
+    /** Runs between a commit attempt's read of the table and its swap; tests let another writer in there. */
+    volatile Runnable betweenReadAndSwap = () -> { };
+
+    /** @param group the consumer group: the map keeps each group's offsets apart */
+    public IcebergTables(Catalog catalog, String group) {
+        this.catalog = catalog;
+        this.group = group;
+    }
+
+    static final class StagedFiles implements Staged {
+        final String table;
+        final List<DataFile> files;
+
+        StagedFiles(String table, List<DataFile> files) {
+            this.table = table;
+            this.files = List.copyOf(files);
+        }
+
+        @Override
+        public int dataFiles() {
+            return files.size();
+        }
+
+        @Override
+        public long bytes() {
+            return files.stream().mapToLong(DataFile::fileSizeInBytes).sum();
+        }
+    }
+
+    private final class Rows implements RowFile {
+        final String name;
+        final Table table;
+        final RowConverter converter;
+        final List<Record> rows = new ArrayList<>();
+        long heap;
+
+        Rows(String name, Table table) {
+            this.name = name;
+            this.table = table;
+            this.converter = new RowConverter(table.schema());
+        }
+
+        @Override
+        public void append(DecodedRecord record) throws BadRecordException {
+            JsonNode payload;
+            try {
+                payload = JSON.readTree(record.source().payload());
+            } catch (JacksonException e) {
+                throw new BadRecordException("the payload is not JSON: " + e.getOriginalMessage(), e);
+            }
+            rows.add(converter.convert(record.source(), payload));
+            // a row holds about its JSON's size again as objects
+            heap += 2L * record.source().payload().length + 96;
+        }
+
+        @Override
+        public int count() {
+            return rows.size();
+        }
+
+        @Override
+        public long heapBytes() {
+            return heap;
+        }
+
+        @Override
+        public Staged stage() throws StoreException {
+            Schema schema = converter.schema();
+            PartitionSpec spec = table.spec();
+            // The transforms take Iceberg's internal values (timestamptz as micros); rows hold Java values.
+            InternalRecordWrapper internal = new InternalRecordWrapper(schema.asStruct());
+            Map<PartitionKey, List<Record>> byPartition = new LinkedHashMap<>();
+            for (Record row : rows) {
+                PartitionKey key = new PartitionKey(spec, schema);
+                key.partition(internal.wrap(row));
+                byPartition.computeIfAbsent(key, k -> new ArrayList<>()).add(row);
+            }
+            List<DataFile> written = new ArrayList<>();
+            try {
+                for (Map.Entry<PartitionKey, List<Record>> part : byPartition.entrySet()) {
+                    written.add(writeDataFile(table, schema, spec.isUnpartitioned() ? null : part.getKey(),
+                            part.getValue()));
+                }
+            } catch (IOException | RuntimeException e) {
+                StagedFiles partial = new StagedFiles(name, written);
+                IcebergTables.this.discard(partial);
+                throw failure("writing a data file of " + name, e);
+            }
+            rows.clear();
+            return new StagedFiles(name, written);
+        }
+
+        @Override
+        public void discard() {
+            rows.clear();
+        }
+    }
+
+    /**
+     * Writes {@code records}, all of one table partition ({@code key}; null for an unpartitioned table), as one
+     * Parquet data file in the table's data location by Iceberg's own writer; not committed.
+     */
+    static DataFile writeDataFile(Table table, Schema schema, PartitionKey key, List<Record> records)
+            throws IOException {
+        String file = FileFormat.PARQUET.addExtension(UUID.randomUUID().toString());
+        // An unpartitioned spec given to newDataLocation(spec, key, name) makes "data//name", which S3 refuses.
+        String location = key == null ? table.locationProvider().newDataLocation(file)
+                : table.locationProvider().newDataLocation(table.spec(), key, file);
+        DataWriter<Record> writer = Parquet.writeData(table.io().newOutputFile(location))
+                .forTable(table)
+                .schema(schema)
+                .withSpec(table.spec())
+                .withPartition(key)
+                .createWriterFunc(GenericParquetWriter::create)
+                .overwrite()
+                .build();
+        try (writer) {
+            records.forEach(writer::write);
+        }
+        return writer.toDataFile();
+    }
+
+    @Override
+    public void open(String name) throws StoreException {
+        table(name);
+    }
+
+    private Table table(String name) throws StoreException {
+        Table t = tables.get(name);
+        if (t != null) return t;
+        try {
+            t = catalog.loadTable(TableIdentifier.parse(name));
+        } catch (NoSuchTableException e) {
+            throw new StoreException("table " + name + " does not exist in the catalog", false, 404, null, e);
+        } catch (RuntimeException e) {
+            throw failure("loading table " + name, e);
+        }
+        tables.put(name, t);
+        return t;
+    }
+
+    @Override
+    public RowFile newFile(String name) throws StoreException {
+        return new Rows(name, table(name));
+    }
+
+    @Override
+    public Map<PartitionRef, Long> durableOffsets(String name, Collection<PartitionRef> partitions)
+            throws StoreException {
+        Table t = table(name);
+        try {
+            t.refresh();
+            return OffsetMap.offsets(OffsetMap.properties(t.currentSnapshot(), t::snapshot), group, partitions);
+        } catch (RuntimeException e) {
+            throw failure("reading the offsets of table " + name, e);
+        }
+    }
+
+    @Override
+    public CommitResult commit(String name, List<Append> appends) throws StoreException {
+        Table t = table(name);
+        String commitId = UUID.randomUUID().toString();
+        int conflicts = 0;
+        for (int attempt = 1; attempt <= ATTEMPTS; attempt++) {
+            Snapshot base;
+            Map<String, String> properties;
+            try {
+                t.refresh();
+                base = t.currentSnapshot();
+                properties = OffsetMap.properties(base, t::snapshot);
+            } catch (RuntimeException e) {
+                throw failure("reading table " + name + " before a commit", e);
+            }
+            List<PartitionRef> partitions = appends.stream().map(Append::partition).toList();
+            Map<PartitionRef, Long> inTable = OffsetMap.offsets(properties, group, partitions);
+            Set<PartitionRef> committed = new HashSet<>();
+            Map<PartitionRef, Long> refused = new HashMap<>();
+            Map<PartitionRef, Long> updates = new HashMap<>();
+            List<DataFile> files = new ArrayList<>();
+            for (Append a : appends) {
+                long held = inTable.getOrDefault(a.partition(), -1L);
+                if (held > a.expected()) {
+                    refused.put(a.partition(), held);
+                    continue;
+                }
+                committed.add(a.partition());
+                updates.put(a.partition(), a.last());
+                for (Staged s : a.files()) files.addAll(((StagedFiles) s).files);
+            }
+            if (committed.isEmpty()) return new CommitResult(committed, refused, conflicts);
+            Table based = new BaseTable(new BasedOperations(((HasTableOperations) t).operations(),
+                    base == null ? null : base.snapshotId()), t.name());
+            AppendFiles append = based.newAppend();
+            files.forEach(append::appendFile);
+            OffsetMap.with(properties, group, updates).forEach(append::set);
+            append.set(OffsetMap.COMMIT_ID, commitId);
+            try {
+                betweenReadAndSwap.run();
+                append.commit();
+                return new CommitResult(committed, refused, conflicts);
+            } catch (BasedOperations.StaleBase | CommitFailedException e) {
+                conflicts++;
+            } catch (CommitStateUnknownException e) {
+                if (landed(t, commitId, base)) return new CommitResult(committed, refused, conflicts);
+                throw new StoreException("commit to table " + name + ": the catalog did not say whether it took it ("
+                        + e.getMessage() + ")", true, 0, null, e);
+            } catch (ValidationException e) {
+                throw new StoreException("commit to table " + name + " refused: " + e.getMessage(), false, 400, null,
+                        e);
+            } catch (RuntimeException e) {
+                throw failure("commit to table " + name, e);
+            }
+        }
+        throw new StoreException("commit to table " + name + ": lost " + ATTEMPTS + " races with other writers in a"
+                + " row; nothing was committed", true, 409, null, null);
+    }
+
+    /** Whether a snapshot after {@code base} carries this commit's id. */
+    private static boolean landed(Table t, String commitId, Snapshot base) {
+        try {
+            t.refresh();
+            Long stop = base == null ? null : base.snapshotId();
+            for (Snapshot s = t.currentSnapshot(); s != null && !java.util.Objects.equals(s.snapshotId(), stop);
+                 s = s.parentId() == null ? null : t.snapshot(s.parentId())) {
+                if (commitId.equals(s.summary().get(OffsetMap.COMMIT_ID))) return true;
+            }
+            return false;
+        } catch (RuntimeException e) {
+            LOG.log(System.Logger.Level.WARNING, "cannot read table {0} after an unknown commit: {1}", t.name(),
+                    e.getMessage());
+            return false;
+        }
+    }
+
+    @Override
+    public Optional<Map<PartitionRef, List<Long>>> rowOffsets(String name, Collection<PartitionRef> partitions)
+            throws StoreException {
+        Table t = table(name);
+        try {
+            t.refresh();
+            Schema schema = t.schema();
+            if (schema.findField("iggy_offset") == null || schema.findField("iggy_partition_id") == null) {
+                return Optional.empty();
+            }
+            boolean named = schema.findField("iggy_stream") != null && schema.findField("iggy_topic") != null;
+            List<String> columns = named ? List.of("iggy_offset", "iggy_partition_id", "iggy_stream", "iggy_topic")
+                    : List.of("iggy_offset", "iggy_partition_id");
+            Map<PartitionRef, List<Long>> out = new HashMap<>();
+            try (CloseableIterable<Record> rows = IcebergGenerics.read(t).select(columns).build()) {
+                for (Record r : rows) {
+                    Object offset = r.getField("iggy_offset");
+                    Object id = r.getField("iggy_partition_id");
+                    if (!(offset instanceof Number o) || !(id instanceof Number i)) continue;
+                    for (PartitionRef p : partitions) {
+                        if (p.partitionId() != i.intValue()) continue;
+                        if (named && (!p.stream().equals(r.getField("iggy_stream"))
+                                || !p.topic().equals(r.getField("iggy_topic")))) {
+                            continue;
+                        }
+                        out.computeIfAbsent(p, k -> new ArrayList<>()).add(o.longValue());
+                    }
+                }
+            }
+            return Optional.of(out);
+        } catch (IOException | RuntimeException e) {
+            throw failure("reading the rows of table " + name, e);
+        }
+    }
+
+    @Override
+    public void discard(Staged staged) {
+        StagedFiles s = (StagedFiles) staged;
+        Table t = tables.get(s.table);
+        if (t == null) return;
+        for (DataFile f : s.files) {
+            try {
+                t.io().deleteFile(f.location());
+            } catch (RuntimeException e) {
+                LOG.log(System.Logger.Level.WARNING, "could not delete the uncommitted data file {0}: {1}",
+                        f.location(), e.getMessage());
+            }
+        }
+    }
+
+    private static StoreException failure(String what, Throwable e) {
+        boolean retryable = !(e instanceof ForbiddenException || e instanceof NotAuthorizedException
+                || e instanceof NoSuchTableException || e instanceof ValidationException
+                || e instanceof IllegalArgumentException);
+        String message = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
+        return new StoreException(what + " failed: " + message, retryable, 0, null, e);
+    }
+
+    @Override
+    public void close() {
+        if (catalog instanceof AutoCloseable c) {
+            try {
+                c.close();
+            } catch (Exception e) {
+                LOG.log(System.Logger.Level.DEBUG, "closing the catalog: {0}", e.getMessage());
+            }
+        }
+    }
+}

@@ -1,0 +1,119 @@
+package dev.iggysink.application.port.out;
+
+import dev.iggysink.domain.message.PartitionRef;
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+
+/**
+ * Where the table sink's records land: tables of a catalog, each commit one snapshot. The table, not the consumer
+ * group, says how far each partition is durable: every commit records the last offset of each partition it covers in
+ * the snapshot it makes (the offset map), carried forward from the snapshot it is based on. Thread-safe: files are
+ * built and staged by several threads, a commit runs on one.
+ *
+ * <p>Table names are {@code namespace.table} (the last dot separates the table), as the Rust Iggy sink names them.
+ */
+public interface TableStore extends AutoCloseable {
+
+    /** The rows of one file on its way into one table; used by one thread. */
+    interface RowFile {
+        /**
+         * Converts the record to a row of the table's schema and keeps it.
+         *
+         * @throws BadRecordException the record does not fit the schema (a missing required field, a value of
+         *                            another type, a payload that is not a JSON object); nothing was kept
+         */
+        void append(DecodedRecord record) throws BadRecordException;
+
+        int count();
+
+        /** The heap the kept rows hold, for the memory budget. */
+        long heapBytes();
+
+        /**
+         * Writes the rows as data files of the table (one per table partition they fall in). They are invisible until
+         * a commit names them. The file is unusable afterwards.
+         */
+        Staged stage() throws StoreException;
+
+        /** Lets go of the rows without writing them. */
+        void discard();
+    }
+
+    /** Data files written but not committed. Opaque to the core but for what it reports. */
+    interface Staged {
+        int dataFiles();
+
+        long bytes();
+    }
+
+    /**
+     * The files of one partition for one commit, in offset order, holding every record routed to the table from
+     * {@code expected + 1} to {@code last}. {@code expected} is what this member believes the table's map holds for
+     * the partition (−1: nothing).
+     */
+    record Append(PartitionRef partition, long expected, long last, List<Staged> files) {
+        public Append {
+            Objects.requireNonNull(partition, "partition");
+            files = List.copyOf(files);
+            if (last <= expected) throw new IllegalArgumentException("last " + last + " <= expected " + expected);
+        }
+    }
+
+    /**
+     * What a commit did: {@code committed} partitions are in the table's map at their {@code last}; each
+     * {@code refused} partition had moved in the map past what this member expected (another member committed it
+     * since), with the offset found, and its files were not committed. {@code conflicts} counts the attempts lost to
+     * concurrent commits (each retried on the new snapshot).
+     */
+    record CommitResult(Set<PartitionRef> committed, Map<PartitionRef, Long> refused, int conflicts) {
+        public CommitResult {
+            committed = Set.copyOf(committed);
+            refused = Map.copyOf(refused);
+        }
+    }
+
+    /** Checks that the table exists (creating it when configured to) and can be written. */
+    void open(String table) throws StoreException;
+
+    RowFile newFile(String table) throws StoreException;
+
+    /**
+     * The table's map for these partitions, from its current snapshot (looking back through earlier snapshots for a
+     * partition the current one does not name: another writer, a compaction, may have made it). A partition the
+     * table never had is absent.
+     */
+    Map<PartitionRef, Long> durableOffsets(String table, Collection<PartitionRef> partitions) throws StoreException;
+
+    /**
+     * Appends the files of every partition whose map entry is at most its {@code expected} in one snapshot, and
+     * moves those entries to {@code last}; the other partitions are refused and their files left out. A commit that
+     * loses a race with another writer is tried again on the new snapshot, with the check made again. Exactly one
+     * snapshot is made, or none when every partition was refused.
+     *
+     * <p>An attempt whose outcome the catalog left unknown (a timeout after sending) is looked up in the table's
+     * history before anything else is tried, so a refused partition was never committed by this call and its files
+     * may be discarded.
+     *
+     * @throws StoreException the commit failed; when {@link StoreException#retryable()} its outcome may be unknown:
+     *                        the files must then be kept, and the partitions looked up again before reading on
+     */
+    CommitResult commit(String table, List<Append> appends) throws StoreException;
+
+    /**
+     * The offsets of the rows of these partitions in the table's current snapshot, read from its {@code iggy_offset}
+     * and {@code iggy_partition_id} columns (and {@code iggy_stream}, {@code iggy_topic} when the table has them, so
+     * that topics sharing a table are told apart); a partition with no row is absent. Empty when the table lacks
+     * {@code iggy_offset} or {@code iggy_partition_id}: then its rows cannot be checked. For {@code audit}.
+     */
+    java.util.Optional<Map<PartitionRef, List<Long>>> rowOffsets(String table, Collection<PartitionRef> partitions)
+            throws StoreException;
+
+    /** Deletes staged data files that will never be committed; failures are only logged. */
+    void discard(Staged files);
+
+    @Override
+    void close();
+}

@@ -1,0 +1,560 @@
+package dev.iggysink.application.table;
+
+import dev.iggysink.application.port.out.Batch;
+import dev.iggysink.application.port.out.BadRecordException;
+import dev.iggysink.application.port.out.DecodedRecord;
+import dev.iggysink.application.port.out.MessageSource;
+import dev.iggysink.application.port.out.PartitionRevokedException;
+import dev.iggysink.application.port.out.RecordCodec;
+import dev.iggysink.application.port.out.SinkMetrics;
+import dev.iggysink.application.port.out.SourceException;
+import dev.iggysink.application.port.out.StoreException;
+import dev.iggysink.application.port.out.TableStore;
+import dev.iggysink.application.settings.ErrorTolerance;
+import dev.iggysink.domain.buffer.OpenFile;
+import dev.iggysink.domain.message.PartitionRef;
+import dev.iggysink.domain.message.SinkRecord;
+import dev.iggysink.domain.rotation.RotationReason;
+import java.lang.System.Logger.Level;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.InstantSource;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.Executor;
+
+/**
+ * The table sink's loop over one topic, as one member of its consumer group. Records are appended to a file per
+ * (partition, table), sealed by the rotation rules, staged (written as data files, invisible) and committed to their
+ * table in batches; the group's offset moves only after the table commit holds every record up to it.
+ *
+ * <p>The table is the source of truth. When a partition is assigned, the table's map says how far each table holds
+ * it; a record at or below that is not written again, and when every static table holds more than the group's stored
+ * offset, that offset is first moved up to it. A commit names, per partition, the offset this member believes the
+ * table holds; the store refuses a partition whose map moved past it (another member committed it since), and this
+ * member then forgets the partition and looks it up anew. So two members never commit the same offset to a table,
+ * whatever the interleaving, and a member that lost a partition unseen cannot add a copy.
+ *
+ * <p>Driven by one thread through {@link #step}; nothing here blocks but the calls to the ports.
+ */
+public final class TableConsumer {
+    private static final System.Logger LOG = System.getLogger(TableConsumer.class.getName());
+
+    private final MessageSource source;
+    private final RecordCodec codec;
+    private final TableStore store;
+    private final TableSettings settings;
+    private final InstantSource clock;
+    private final SinkMetrics metrics;
+    private final TableTally tally;
+    private final Map<PartitionRef, Part> parts = new LinkedHashMap<>();
+    private final Map<String, Instant> lastCommit = new HashMap<>();
+    private final Set<String> opened = new HashSet<>();
+    private final Executor stager;
+
+    /** As {@link #TableConsumer(MessageSource, RecordCodec, TableStore, TableSettings, InstantSource, SinkMetrics,
+     * TableTally, Executor)}, staging on the calling thread. */
+    public TableConsumer(MessageSource source, RecordCodec codec, TableStore store, TableSettings settings,
+                         InstantSource clock, SinkMetrics metrics, TableTally tally) {
+        this(source, codec, store, settings, clock, metrics, tally, Runnable::run);
+    }
+
+    /**
+     * @param stager where sealed files are staged (their data files written), so that writing Parquet and sending it
+     *               to the store does not hold up the consumer loop; the loop waits for a file's staging only when
+     *               the file is to be committed
+     */
+    public TableConsumer(MessageSource source, RecordCodec codec, TableStore store, TableSettings settings,
+                         InstantSource clock, SinkMetrics metrics, TableTally tally, Executor stager) {
+        this.stager = stager;
+        this.source = source;
+        this.codec = codec;
+        this.store = store;
+        this.settings = settings;
+        this.clock = clock;
+        this.metrics = metrics;
+        this.tally = tally;
+    }
+
+    /** A file of one table for one partition: open while records come, then sealed and staged. */
+    private static final class Pending {
+        final OpenFile file;
+        final TableStore.RowFile rows;
+        /** The staging under way or done; null before it started and after it failed. */
+        CompletableFuture<TableStore.Staged> staging;
+        TableStore.Staged staged;
+        /** The rows' heap when sealed: held until the data files are written. */
+        long heldBytes;
+
+        Pending(OpenFile file, TableStore.RowFile rows) {
+            this.file = file;
+            this.rows = rows;
+        }
+    }
+
+    /** One table's share of one partition. */
+    private final class Lane {
+        final Part part;
+        final String table;
+        /** What this member believes the table's map holds for the partition. */
+        long expected;
+        /** The last offset appended to this lane (a record retried after another lane failed is not doubled). */
+        long appended = -1;
+        Pending open;
+        /** Sealed files in offset order; a prefix of them is staged. */
+        final Deque<Pending> sealed = new ArrayDeque<>();
+
+        Lane(Part part, String table, long expected) {
+            this.part = part;
+            this.table = table;
+            this.expected = expected;
+        }
+
+        boolean holds(long offset) {
+            return offset <= Math.max(expected, appended);
+        }
+
+        void append(SinkRecord r, DecodedRecord d) throws BadRecordException, StoreException {
+            if (open != null) {
+                Optional<RotationReason> before = settings.rotation().beforeAppend(open.file, r.timestampMicros());
+                if (before.isPresent()) seal(this, before.get());
+            }
+            if (open == null) {
+                open = new Pending(new OpenFile(part.ref, table, clock.instant()), store.newFile(table));
+            }
+            open.rows.append(d);
+            open.file.add(r.offset(), r.timestampMicros(), r.payload().length);
+            appended = r.offset();
+            metrics.encoded(part.ref, r.payload().length);
+            Optional<RotationReason> after = settings.rotation().afterAppend(open.file);
+            if (after.isPresent()) seal(this, after.get());
+        }
+
+        long firstPending() {
+            long first = Long.MAX_VALUE;
+            if (!sealed.isEmpty()) first = sealed.peekFirst().file.firstOffset();
+            else if (open != null && !open.file.isEmpty()) first = open.file.firstOffset();
+            return first;
+        }
+    }
+
+    /** What this member holds of one assigned partition. */
+    private final class Part {
+        final PartitionRef ref;
+        final long epoch;
+        /** The group's stored offset when assigned; records at or below are in the tables or skipped on purpose. */
+        final long assignedAt;
+        long position;
+        long lastCommitted;
+        String halted;
+        final Map<String, Lane> lanes = new LinkedHashMap<>();
+
+        Part(PartitionRef ref, long epoch, long committed) {
+            this.ref = ref;
+            this.epoch = epoch;
+            this.assignedAt = committed;
+            this.position = committed + 1;
+            this.lastCommitted = committed;
+        }
+
+        Lane lane(String table) throws StoreException {
+            Lane lane = lanes.get(table);
+            if (lane != null) return lane;
+            if (opened.add(table)) {
+                try {
+                    store.open(table);
+                } catch (StoreException e) {
+                    opened.remove(table);
+                    throw e;
+                }
+            }
+            long inTable = store.durableOffsets(table, List.of(ref)).getOrDefault(ref, -1L);
+            lane = new Lane(this, table, Math.max(inTable, assignedAt));
+            lanes.put(table, lane);
+            return lane;
+        }
+
+        /** One before the first record read that is not yet in its tables. */
+        long commitPoint() {
+            long first = position;
+            for (Lane lane : lanes.values()) first = Math.min(first, lane.firstPending());
+            return first - 1;
+        }
+    }
+
+    /** One turn: polls every partition once, appends and seals what came, then makes the commits that are due. */
+    public int step() throws SourceException {
+        int read = 0;
+        for (PartitionRef p : source.partitions()) {
+            read += pollOnce(p);
+            relieveMemory();
+        }
+        commitDue(false);
+        return read;
+    }
+
+    /**
+     * A graceful stop: seals every open file and commits them all, then the group's offsets. What cannot be made
+     * durable now is read again by the next owner.
+     *
+     * @return whether everything read is now in its tables and committed to the group (no partition halted)
+     */
+    public boolean drain() throws SourceException {
+        long failedBefore = tally.snapshot().failedCommits() + tally.snapshot().refusedPartitions();
+        commitDue(true);
+        long failedAfter = tally.snapshot().failedCommits() + tally.snapshot().refusedPartitions();
+        if (failedAfter != failedBefore) return false;
+        for (Part part : parts.values()) {
+            if (part.halted != null || part.lastCommitted != part.position - 1) return false;
+        }
+        return true;
+    }
+
+    /** Forgets every partition without committing (the member leaves or is killed); staged files are dropped. */
+    public void abandon() {
+        for (Part part : List.copyOf(parts.values())) reset(part, "sink stopped", true);
+    }
+
+    /** The partitions this member holds now, with their halt reasons (null when consuming). */
+    public Map<PartitionRef, String> partitions() {
+        Map<PartitionRef, String> out = new LinkedHashMap<>();
+        parts.forEach((ref, part) -> out.put(ref, part.halted));
+        return out;
+    }
+
+    private int pollOnce(PartitionRef p) throws SourceException {
+        Part part = parts.get(p);
+        if (part != null && part.epoch != source.sessionEpoch()) {
+            reset(part, "the Iggy session was rebuilt", true);
+            part = null;
+        }
+        if (part != null && part.halted != null) return 0;
+        long from = part != null ? part.position : source.committedOffset(p).orElse(-1) + 1;
+        Batch batch;
+        try {
+            batch = source.poll(p, from, settings.batchLength());
+        } catch (PartitionRevokedException e) {
+            if (part != null) reset(part, "moved to another member", true);
+            return 0;
+        }
+        if (!batch.owned()) {
+            if (part != null) reset(part, "moved to another member", true);
+            return 0;
+        }
+        if (part == null) {
+            part = assign(p, from - 1, batch.sessionEpoch());
+            if (part == null) return 0;
+        }
+        int read = 0;
+        long bytes = 0;
+        for (SinkRecord r : batch.records()) {
+            if (r.offset() < part.position) continue;
+            if (!accept(part, r)) break;
+            part.position = r.offset() + 1;
+            read++;
+            bytes += r.payload().length;
+        }
+        if (read > 0) metrics.consumed(p, read, bytes);
+        return read;
+    }
+
+    /** Takes up a partition just found owned: reads each static table's map, moves the group's offset up to it. */
+    private Part assign(PartitionRef p, long committed, long epoch) throws SourceException {
+        Part part = new Part(p, epoch, committed);
+        long heldByAll = Long.MAX_VALUE;
+        try {
+            for (String table : settings.routing().tables()) heldByAll = Math.min(heldByAll, part.lane(table).expected);
+        } catch (StoreException e) {
+            LOG.log(Level.WARNING, "cannot read the offsets of partition {0} in its tables, trying again: {1}", p,
+                    e.getMessage());
+            return null;
+        }
+        if (!settings.routing().tables().isEmpty() && heldByAll > committed) {
+            // Another member committed these to the table but not (yet) to the group: read on from there.
+            try {
+                source.commit(p, heldByAll);
+            } catch (PartitionRevokedException e) {
+                return null;
+            } catch (SourceException e) {
+                if (!e.retryable()) throw e;
+                LOG.log(Level.WARNING, "commit of {0} to the group failed, trying again: {1}", p, e.getMessage());
+                return null;
+            }
+            part.lastCommitted = heldByAll;
+            part.position = heldByAll + 1;
+            metrics.committed(p, heldByAll);
+            LOG.log(Level.INFO, "partition {0}: the tables hold offsets up to {1}, past the group''s {2}; "
+                    + "committed {1} to the group and reading on from there", p, heldByAll, committed);
+        }
+        parts.put(p, part);
+        return part;
+    }
+
+    /** Appends one record to each of its tables; false when the partition must stop here for now (halt or retry). */
+    private boolean accept(Part part, SinkRecord r) {
+        DecodedRecord decoded;
+        List<String> tables;
+        try {
+            decoded = codec.decode(r);
+            tables = settings.routing().tablesFor(decoded);
+        } catch (BadRecordException e) {
+            return bad(part, r, e.getMessage());
+        }
+        for (String table : tables) {
+            try {
+                Lane lane = part.lane(table);
+                if (lane.holds(r.offset())) continue;
+                lane.append(r, decoded);
+            } catch (BadRecordException e) {
+                if (!bad(part, r, "table " + table + ": " + e.getMessage())) return false;
+            } catch (StoreException e) {
+                if (e.retryable()) {
+                    LOG.log(Level.WARNING, "partition {0} offset {1}: table {2} failed, trying again: {3}", part.ref,
+                            r.offset(), table, e.getMessage());
+                    return false;
+                }
+                if (!bad(part, r, "table " + table + ": " + e.getMessage())) return false;
+            }
+        }
+        return true;
+    }
+
+    private boolean bad(Part part, SinkRecord r, String why) {
+        tally.badRecord();
+        if (settings.errors() == ErrorTolerance.NONE) {
+            part.halted = "bad record at offset " + r.offset() + ": " + why;
+            LOG.log(Level.ERROR, "partition {0} halted: {1}", part.ref, part.halted);
+            return false;
+        }
+        LOG.log(Level.WARNING, "partition {0}: skipped the bad record at offset {1} (errors_tolerance = all): {2}",
+                part.ref, r.offset(), why);
+        metrics.deadLettered(part.ref);
+        return true;
+    }
+
+    private void seal(Lane lane, RotationReason reason) {
+        Pending p = lane.open;
+        lane.open = null;
+        if (p.file.isEmpty()) {
+            p.rows.discard();
+            return;
+        }
+        lane.sealed.addLast(p);
+        p.heldBytes = p.rows.heapBytes();
+        metrics.sealed(lane.part.ref, reason, p.file.recordBytes());
+        startStaging(p);
+    }
+
+    private void startStaging(Pending p) {
+        p.staging = CompletableFuture.supplyAsync(() -> {
+            try {
+                TableStore.Staged staged = p.rows.stage();
+                tally.staged(staged.dataFiles(), staged.bytes());
+                return staged;
+            } catch (StoreException e) {
+                throw new CompletionException(e);
+            }
+        }, stager);
+    }
+
+    /**
+     * Waits for a sealed file's data files to be written; a failure leaves the file sealed, to be staged again before
+     * the next commit.
+     */
+    private boolean stage(Lane lane, Pending p) {
+        if (p.staged != null) return true;
+        // a staging that failed since the file was sealed is tried again at once, before the commit gives up on it
+        if (p.staging == null || p.staging.isCompletedExceptionally()) startStaging(p);
+        try {
+            p.staged = p.staging.join();
+            return true;
+        } catch (CompletionException failed) {
+            p.staging = null;
+            if (!(failed.getCause() instanceof StoreException e)) throw failed;
+            if (!e.retryable() && lane.part.halted == null) {
+                lane.part.halted = "table " + lane.table + " refused the data file of offsets "
+                        + p.file.firstOffset() + "-" + p.file.lastOffset() + ": " + e.getMessage();
+                LOG.log(Level.ERROR, "partition {0} halted: {1}", lane.part.ref, lane.part.halted);
+            } else {
+                LOG.log(Level.WARNING, "table {0}: staging offsets {1}-{2} of {3} failed, trying again: {4}",
+                        lane.table, p.file.firstOffset(), p.file.lastOffset(), lane.part.ref, e.getMessage());
+            }
+            return false;
+        }
+    }
+
+    /**
+     * Keeps the rows on the heap under the budget: seals the largest open file early while open files hold more than
+     * the files being staged, then waits for stagings, oldest first, until the rows held fit.
+     */
+    private void relieveMemory() {
+        for (int round = 0; round < 1_000; round++) {
+            long open = 0;
+            long staging = 0;
+            Lane largest = null;
+            long largestBytes = 0;
+            Pending oldest = null;
+            for (Part part : parts.values()) {
+                for (Lane lane : part.lanes.values()) {
+                    if (lane.open != null) {
+                        long b = lane.open.rows.heapBytes();
+                        open += b;
+                        if (b > largestBytes) {
+                            largest = lane;
+                            largestBytes = b;
+                        }
+                    }
+                    for (Pending p : lane.sealed) {
+                        if (p.staged == null && p.staging != null && !p.staging.isDone()) {
+                            staging += p.heldBytes;
+                            if (oldest == null) oldest = p;
+                        }
+                    }
+                }
+            }
+            if (open + staging <= settings.maxBufferedBytes()) return;
+            if (largest != null && largestBytes >= staging) {
+                seal(largest, RotationReason.MEMORY_PRESSURE);
+            } else if (oldest != null) {
+                oldest.staging.exceptionally(e -> null).join();
+            } else {
+                return;
+            }
+        }
+    }
+
+    private void commitDue(boolean everything) throws SourceException {
+        Instant now = clock.instant();
+        Set<String> tables = new LinkedHashSet<>();
+        for (Part part : parts.values()) tables.addAll(part.lanes.keySet());
+        for (String table : tables) {
+            Instant last = lastCommit.computeIfAbsent(table, t -> now);
+            boolean intervalDue = everything || !now.isBefore(last.plus(settings.commitInterval()));
+            if (!intervalDue && waiting(table) < settings.maxFilesPerCommit()) continue;
+            if (intervalDue) {
+                for (Part part : parts.values()) {
+                    Lane lane = part.lanes.get(table);
+                    if (lane != null && lane.open != null) seal(lane, RotationReason.SCHEDULE);
+                }
+            }
+            lastCommit.put(table, now);
+            commitTable(table);
+        }
+        commitGroupOffsets();
+    }
+
+    private int waiting(String table) {
+        int n = 0;
+        for (Part part : parts.values()) {
+            Lane lane = part.lanes.get(table);
+            if (lane != null) n += lane.sealed.size();
+        }
+        return n;
+    }
+
+    private void commitTable(String table) {
+        List<TableStore.Append> appends = new ArrayList<>();
+        Map<PartitionRef, Integer> counts = new HashMap<>();
+        for (Part part : parts.values()) {
+            Lane lane = part.lanes.get(table);
+            if (lane == null || lane.sealed.isEmpty()) continue;
+            List<TableStore.Staged> files = new ArrayList<>();
+            long last = -1;
+            for (Pending p : lane.sealed) {
+                if (!stage(lane, p)) break;
+                files.add(p.staged);
+                last = p.file.lastOffset();
+            }
+            if (files.isEmpty()) continue;
+            appends.add(new TableStore.Append(part.ref, lane.expected, last, files));
+            counts.put(part.ref, files.size());
+        }
+        if (appends.isEmpty()) return;
+        Instant started = clock.instant();
+        TableStore.CommitResult result;
+        try {
+            result = store.commit(table, appends);
+        } catch (StoreException e) {
+            tally.commitFailed();
+            LOG.log(Level.WARNING, "commit to table {0} failed ({1}); its partitions are looked up again: {2}", table,
+                    e.retryable() ? "its outcome may be unknown" : "not retryable", e.getMessage());
+            // The files may be in the table now: keep them, and let the lookup of each partition decide.
+            for (TableStore.Append a : appends) {
+                Part part = parts.get(a.partition());
+                if (part != null) reset(part, "a commit to table " + table + " failed", false);
+            }
+            return;
+        }
+        tally.committed(Duration.between(started, clock.instant()), result.conflicts(), result.refused().size());
+        for (TableStore.Append a : appends) {
+            Part part = parts.get(a.partition());
+            if (part == null) continue;
+            Lane lane = part.lanes.get(table);
+            if (result.committed().contains(a.partition())) {
+                for (int i = counts.get(a.partition()); i > 0; i--) lane.sealed.removeFirst();
+                lane.expected = a.last();
+            } else if (result.refused().containsKey(a.partition())) {
+                reset(part, "table " + table + " holds offsets up to " + result.refused().get(a.partition())
+                        + " of it, past the " + a.expected() + " this member expected: another member committed it",
+                        true);
+            }
+        }
+    }
+
+    private void commitGroupOffsets() throws SourceException {
+        for (Part part : List.copyOf(parts.values())) {
+            long point = part.commitPoint();
+            if (point <= part.lastCommitted) continue;
+            try {
+                long stored = source.committedOffset(part.ref).orElse(-1);
+                if (stored > part.lastCommitted) {
+                    // Another member moved the group's offset: this member's view of the partition is stale.
+                    reset(part, "another member committed it", true);
+                    continue;
+                }
+                source.commit(part.ref, point);
+                part.lastCommitted = point;
+                metrics.committed(part.ref, point);
+            } catch (PartitionRevokedException e) {
+                reset(part, "moved to another member", true);
+            } catch (SourceException e) {
+                if (!e.retryable()) throw e;
+                LOG.log(Level.WARNING, "commit of {0} to the group failed, trying again: {1}", part.ref,
+                        e.getMessage());
+            }
+        }
+    }
+
+    /**
+     * Forgets a partition: its open rows are let go, and its staged files deleted when {@code dropStaged} (never
+     * after a commit whose outcome is unknown: they may be in the table).
+     */
+    private void reset(Part part, String why, boolean dropStaged) {
+        parts.remove(part.ref);
+        for (Lane lane : part.lanes.values()) {
+            if (lane.open != null) lane.open.rows.discard();
+            for (Pending p : lane.sealed) {
+                if (p.staged != null) {
+                    if (dropStaged) store.discard(p.staged);
+                } else if (p.staging != null) {
+                    // never in a commit: whatever it writes is dropped once written
+                    p.staging.thenAccept(store::discard);
+                } else {
+                    p.rows.discard();
+                }
+            }
+        }
+        LOG.log(Level.INFO, "partition {0} let go ({1}); it is looked up again when polled", part.ref, why);
+    }
+}

@@ -1,0 +1,258 @@
+package dev.iggysink.application.fakes;
+
+import dev.iggysink.application.port.out.BadRecordException;
+import dev.iggysink.application.port.out.DecodedRecord;
+import dev.iggysink.application.port.out.StoreException;
+import dev.iggysink.application.port.out.TableStore;
+import dev.iggysink.domain.message.PartitionRef;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Queue;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * Tables in memory with what the commit protocol relies on from a catalog: snapshots in a line, each with the offset
+ * map of the commit that made it; a commit that checks each partition's entry against the offset its committer
+ * expected, atomically. Faults can be scripted: a concurrent commit slipped in before the next commit's swap (what a
+ * catalog's optimistic concurrency makes the real store re-check), a commit that lands but answers with a timeout
+ * (unknown outcome), snapshots by another writer without a map (a compaction), staging failures. A record whose
+ * payload starts with {@code NOFIT} does not fit any table's schema. Discarding a committed data file fails the test.
+ */
+public final class InMemoryTables implements TableStore {
+
+    /** One data file: the offsets of one partition's records it holds. */
+    public record DataFile(int id, PartitionRef partition, List<Long> offsets) { }
+
+    private record Snapshot(Map<PartitionRef, Long> map, List<DataFile> added) { }
+
+    private final Map<String, List<Snapshot>> tables = new HashMap<>();
+    private final Set<String> missing = new HashSet<>();
+    private final Set<Integer> committedIds = new HashSet<>();
+    private final Set<Integer> discardedIds = new HashSet<>();
+    private final Queue<Runnable> beforeSwap = new ArrayDeque<>();
+    private final AtomicInteger ids = new AtomicInteger();
+    private int landThenTimeOut;
+    private int failStages;
+    private int commits;
+
+    private final class Rows implements RowFile {
+        final String table;
+        final List<DecodedRecord> rows = new ArrayList<>();
+        boolean done;
+
+        Rows(String table) {
+            this.table = table;
+        }
+
+        @Override
+        public void append(DecodedRecord record) throws BadRecordException {
+            if (done) throw new IllegalStateException("file already staged or discarded");
+            String text = new String(record.source().payload(), StandardCharsets.UTF_8);
+            if (text.startsWith("NOFIT")) throw new BadRecordException("field 'n' is not a long");
+            rows.add(record);
+        }
+
+        @Override
+        public int count() {
+            return rows.size();
+        }
+
+        @Override
+        public long heapBytes() {
+            return 64L * rows.size();
+        }
+
+        @Override
+        public Staged stage() throws StoreException {
+            if (done) throw new IllegalStateException("file already staged or discarded");
+            synchronized (InMemoryTables.this) {
+                if (failStages > 0) {
+                    failStages--;
+                    throw new StoreException("PUT data file: 503 Slow Down", true, 503, null, null);
+                }
+            }
+            done = true;
+            List<Long> offsets = rows.stream().map(r -> r.source().offset()).toList();
+            return new StagedFile(new DataFile(ids.incrementAndGet(), rows.get(0).source().partition(), offsets));
+        }
+
+        @Override
+        public void discard() {
+            done = true;
+            rows.clear();
+        }
+    }
+
+    private record StagedFile(DataFile file) implements Staged {
+        @Override
+        public int dataFiles() {
+            return 1;
+        }
+
+        @Override
+        public long bytes() {
+            return 100L * file.offsets().size();
+        }
+    }
+
+    /** A table that {@link #open} refuses, as a catalog without it would (the sink does not create it). */
+    public synchronized InMemoryTables without(String table) {
+        missing.add(table);
+        return this;
+    }
+
+    /** Runs {@code action} inside the next commit, after it read the current snapshot and before it swaps. */
+    public synchronized void beforeNextSwap(Runnable action) {
+        beforeSwap.add(action);
+    }
+
+    /** The next commit lands but answers as if the catalog timed out. */
+    public synchronized void nextCommitLandsThenTimesOut() {
+        landThenTimeOut++;
+    }
+
+    public synchronized void failNextStages(int n) {
+        failStages += n;
+    }
+
+    /** A snapshot by another writer that carries no offset map and adds no data (a compaction, a maintenance job). */
+    public synchronized void foreignSnapshot(String table) {
+        snapshots(table).add(new Snapshot(Map.of(), List.of()));
+    }
+
+    /** Every data file committed to {@code table}, oldest first. */
+    public synchronized List<DataFile> committed(String table) {
+        List<DataFile> out = new ArrayList<>();
+        for (Snapshot s : snapshots(table)) out.addAll(s.added());
+        return out;
+    }
+
+    public synchronized int commits() {
+        return commits;
+    }
+
+    public synchronized int snapshotCount(String table) {
+        return snapshots(table).size();
+    }
+
+    private List<Snapshot> snapshots(String table) {
+        return tables.computeIfAbsent(table, t -> new ArrayList<>());
+    }
+
+    @Override
+    public synchronized void open(String table) throws StoreException {
+        if (missing.contains(table)) throw new StoreException("table " + table + " does not exist", false, 404, null, null);
+    }
+
+    @Override
+    public RowFile newFile(String table) throws StoreException {
+        open(table);
+        return new Rows(table);
+    }
+
+    @Override
+    public synchronized Map<PartitionRef, Long> durableOffsets(String table, Collection<PartitionRef> partitions) {
+        return mapOf(table, partitions);
+    }
+
+    private Map<PartitionRef, Long> mapOf(String table, Collection<PartitionRef> partitions) {
+        Map<PartitionRef, Long> out = new LinkedHashMap<>();
+        List<Snapshot> line = snapshots(table);
+        for (PartitionRef p : partitions) {
+            for (int i = line.size() - 1; i >= 0; i--) {
+                Long v = line.get(i).map().get(p);
+                if (v != null) {
+                    out.put(p, v);
+                    break;
+                }
+            }
+        }
+        return out;
+    }
+
+    @Override
+    public CommitResult commit(String table, List<Append> appends) throws StoreException {
+        int base;
+        synchronized (this) {
+            base = snapshots(table).size();
+        }
+        Runnable slipIn;
+        synchronized (this) {
+            slipIn = beforeSwap.poll();
+        }
+        if (slipIn != null) slipIn.run();
+        synchronized (this) {
+            List<Snapshot> line = snapshots(table);
+            int conflicts = line.size() != base ? 1 : 0;
+            List<PartitionRef> names = appends.stream().map(Append::partition).toList();
+            Map<PartitionRef, Long> current = mapOf(table, names);
+            Set<PartitionRef> committed = new HashSet<>();
+            Map<PartitionRef, Long> refused = new HashMap<>();
+            Map<PartitionRef, Long> map = new LinkedHashMap<>();
+            // carried forward: the whole map of the partitions this table knows
+            for (Snapshot s : line) map.putAll(s.map());
+            List<DataFile> added = new ArrayList<>();
+            for (Append a : appends) {
+                long inTable = current.getOrDefault(a.partition(), -1L);
+                if (inTable > a.expected()) {
+                    refused.put(a.partition(), inTable);
+                    continue;
+                }
+                committed.add(a.partition());
+                map.put(a.partition(), a.last());
+                for (Staged s : a.files()) {
+                    DataFile f = ((StagedFile) s).file();
+                    if (discardedIds.contains(f.id())) throw new AssertionError("committing discarded file " + f);
+                    if (!committedIds.add(f.id())) throw new AssertionError("committing file twice: " + f);
+                    added.add(f);
+                }
+            }
+            if (!committed.isEmpty()) {
+                line.add(new Snapshot(map, added));
+                commits++;
+            }
+            if (landThenTimeOut > 0 && !committed.isEmpty()) {
+                landThenTimeOut--;
+                throw new StoreException("commit to " + table + ": read timed out", true, 0, null, null);
+            }
+            return new CommitResult(committed, refused, conflicts);
+        }
+    }
+
+    @Override
+    public synchronized java.util.Optional<Map<PartitionRef, List<Long>>> rowOffsets(String table,
+                                                                                    Collection<PartitionRef> partitions) {
+        Map<PartitionRef, List<Long>> out = new LinkedHashMap<>();
+        for (DataFile f : committed(table)) {
+            if (partitions.contains(f.partition())) {
+                out.computeIfAbsent(f.partition(), k -> new ArrayList<>()).addAll(f.offsets());
+            }
+        }
+        return java.util.Optional.of(out);
+    }
+
+    /** Adds a data file to {@code table} as another writer would (a copy, a repair), outside the protocol. */
+    public synchronized void foreignRows(String table, PartitionRef partition, List<Long> offsets) {
+        snapshots(table).add(new Snapshot(Map.of(), List.of(new DataFile(ids.incrementAndGet(), partition,
+                List.copyOf(offsets)))));
+    }
+
+    @Override
+    public synchronized void discard(Staged files) {
+        DataFile f = ((StagedFile) files).file();
+        if (committedIds.contains(f.id())) throw new AssertionError("discarding a committed data file: " + f);
+        discardedIds.add(f.id());
+    }
+
+    @Override
+    public void close() {
+    }
+}

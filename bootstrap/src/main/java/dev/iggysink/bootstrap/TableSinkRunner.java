@@ -1,0 +1,142 @@
+package dev.iggysink.bootstrap;
+
+import dev.iggysink.adapters.config.CatalogConfig;
+import dev.iggysink.adapters.config.TableConnectorConfig;
+import dev.iggysink.adapters.format.RecordCodecs;
+import dev.iggysink.adapters.iceberg.CatalogSettings;
+import dev.iggysink.adapters.iceberg.IcebergCatalogs;
+import dev.iggysink.adapters.iceberg.IcebergTables;
+import dev.iggysink.adapters.iggy.IggyMessageSource;
+import dev.iggysink.application.port.out.MessageSource;
+import dev.iggysink.application.port.out.RecordCodec;
+import dev.iggysink.application.port.out.SinkMetrics;
+import dev.iggysink.application.port.out.SourceException;
+import dev.iggysink.application.port.out.StoreException;
+import dev.iggysink.application.settings.OutputSettings;
+import dev.iggysink.application.settings.StreamSettings;
+import dev.iggysink.application.table.TableConsumer;
+import dev.iggysink.application.table.TableTally;
+import java.time.Duration;
+import java.time.InstantSource;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Runs one Iceberg table sink: a consumer loop per configured topic, each a {@link TableConsumer}, until a stop is
+ * requested; then each loop commits what it read ({@link TableConsumer#drain}) and leaves its group.
+ */
+final class TableSinkRunner {
+    private static final Logger LOG = LoggerFactory.getLogger(TableSinkRunner.class);
+    private static final Duration BACKOFF_MAX = Duration.ofSeconds(10);
+
+    private final TableConnectorConfig config;
+    private final AtomicBoolean stop = new AtomicBoolean();
+    private final AtomicInteger exitCode = new AtomicInteger(ExitCodes.OK);
+    private final TableTally tally = new TableTally();
+
+    TableSinkRunner(TableConnectorConfig config) {
+        this.config = config;
+    }
+
+    static CatalogSettings catalog(CatalogConfig c) {
+        return new CatalogSettings(c.type(), c.name(), c.uri(), c.warehouse(), c.token(), c.credential(), c.oauth2ServerUri(),
+                c.user(), c.password(), c.storeUrl(), c.storeAccessKeyId(), c.storeSecretAccessKey(), c.storeRegion(),
+                c.pathStyle());
+    }
+
+    void requestStop() {
+        stop.set(true);
+    }
+
+    TableTally tally() {
+        return tally;
+    }
+
+    /** Runs until {@link #requestStop}; returns the exit code. */
+    int run() throws InterruptedException {
+        Map<String, IcebergTables> stores = new HashMap<>();
+        try {
+            for (StreamSettings s : config.streams()) {
+                IcebergTables store = stores.computeIfAbsent(s.consumerGroup(),
+                        g -> new IcebergTables(IcebergCatalogs.open(catalog(config.catalog())), g));
+                for (String table : config.table().routing().tables()) store.open(table);
+            }
+        } catch (StoreException e) {
+            LOG.error("sink {}: {}", config.key(), e.getMessage());
+            stores.values().forEach(IcebergTables::close);
+            return ExitCodes.STARTUP;
+        } catch (RuntimeException e) {
+            LOG.error("sink {}: the catalog at {} cannot be used: {}", config.key(), config.catalog().uri(),
+                    e.getMessage());
+            stores.values().forEach(IcebergTables::close);
+            return ExitCodes.STARTUP;
+        }
+        // Parquet is written and sent off the consumer loops, on as many threads as there are cores.
+        AtomicInteger stagers = new AtomicInteger();
+        java.util.concurrent.ExecutorService stager = java.util.concurrent.Executors.newFixedThreadPool(
+                Math.max(2, Runtime.getRuntime().availableProcessors()), r -> {
+                    Thread t = new Thread(r, "table-stage-" + stagers.incrementAndGet());
+                    t.setDaemon(true);
+                    return t;
+                });
+        List<Thread> loops = new ArrayList<>();
+        for (StreamSettings s : config.streams()) {
+            for (String topic : s.topics()) {
+                IcebergTables store = stores.get(s.consumerGroup());
+                Thread t = new Thread(() -> loop(s, topic, store, stager), "table-" + s.stream() + "-" + topic);
+                t.start();
+                loops.add(t);
+            }
+        }
+        for (Thread t : loops) t.join();
+        stager.shutdown();
+        stores.values().forEach(IcebergTables::close);
+        return exitCode.get();
+    }
+
+    private void loop(StreamSettings s, String topic, IcebergTables store, java.util.concurrent.Executor stager) {
+        RecordCodec codec = RecordCodecs.forStream(s, OutputSettings.jsonLines("", "{stream}"), List.of());
+        MessageSource source = new IggyMessageSource(SinkAssembly.iggy(config.iggy()), s.stream(), topic,
+                s.consumerGroup(), SinkAssembly.IGGY_CALL_TIMEOUT);
+        TableConsumer consumer = new TableConsumer(source, codec, store, config.table(), InstantSource.system(),
+                new SinkMetrics() { }, tally, stager);
+        Duration backoff = Duration.ofMillis(100);
+        try {
+            while (!stop.get()) {
+                try {
+                    source.connect();
+                    int read = consumer.step();
+                    backoff = Duration.ofMillis(100);
+                    if (read == 0) Thread.sleep(Math.max(1, s.pollInterval().toMillis()));
+                } catch (SourceException e) {
+                    if (!e.retryable()) {
+                        LOG.error("{}/{}: {}", s.stream(), topic, e.getMessage());
+                        exitCode.set(ExitCodes.STARTUP);
+                        return;
+                    }
+                    LOG.warn("{}/{}: Iggy failed, trying again in {} ms: {}", s.stream(), topic, backoff.toMillis(),
+                            e.getMessage());
+                    Thread.sleep(backoff.toMillis());
+                    backoff = backoff.multipliedBy(2).compareTo(BACKOFF_MAX) > 0 ? BACKOFF_MAX
+                            : backoff.multipliedBy(2);
+                }
+            }
+            if (!consumer.drain()) exitCode.compareAndSet(ExitCodes.OK, ExitCodes.INCOMPLETE);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            exitCode.compareAndSet(ExitCodes.OK, ExitCodes.INCOMPLETE);
+        } catch (SourceException e) {
+            LOG.warn("{}/{}: the final commit failed; what it held is read again on the next start: {}", s.stream(),
+                    topic, e.getMessage());
+            exitCode.compareAndSet(ExitCodes.OK, ExitCodes.INCOMPLETE);
+        } finally {
+            source.close();
+        }
+    }
+}
