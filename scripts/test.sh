@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# The project's test command (README, and what .ci/run calls): makes sure a MinIO server binary, Chromium and
-# systemd-analyze exist for the integration tests, then runs every unit, integration and end-to-end test of the
-# reactor.
+# The project's test command (README, and what .ci/run calls): makes sure a MinIO server binary, Chromium,
+# systemd-analyze and the Kubernetes manifest checkers exist for the integration tests, then runs every unit,
+# integration and end-to-end test of the reactor.
 set -euo pipefail
 repo_root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "${repo_root}"
@@ -20,6 +20,21 @@ echo "test.sh: Chromium for the status page test: ${CHROMIUM_BINARY} with ${CHRO
 bash scripts/ensure-systemd.sh
 export SYSTEMD_ANALYZE="${SYSTEMD_ANALYZE:-/usr/bin/systemd-analyze}"
 echo "test.sh: systemd-analyze for the systemd unit's tests: ${SYSTEMD_ANALYZE}"
+
+# PostgreSQL for the Iceberg JDBC catalog tests (adapters-iceberg): apt-get installs Debian's postgresql when
+# missing; a throwaway cluster is started on a free port and removed when this script ends. A server of your own:
+# set POSTGRES_JDBC_URL, POSTGRES_USER and POSTGRES_PASSWORD and none is started.
+if [[ -z "${POSTGRES_JDBC_URL:-}" ]]; then
+  postgres_env="$(bash scripts/ensure-postgres.sh start)"
+  eval "${postgres_env}"
+  trap 'bash scripts/ensure-postgres.sh stop' EXIT
+fi
+echo "test.sh: PostgreSQL for the Iceberg JDBC catalog tests: ${POSTGRES_JDBC_URL}"
+
+# kubeconform, the Kubernetes JSON schemas and the Pod Security checker for the manifest's tests (DeployFilesTest),
+# built under .tools from the Go module proxy when missing.
+bash scripts/ensure-kubeconform.sh
+echo "test.sh: Kubernetes manifest checkers: .tools/kubeconform, .tools/kubernetes-json-schema, .tools/pod-security-check"
 
 mvn -B -ntp verify "$@"
 

@@ -5,8 +5,9 @@ final class ExitCodes {
     /** Everything read was made durable and committed (or nothing was read: stopped while starting); success. */
     static final int OK = 0;
     /**
-     * Stopped with data not yet durable (it will be read again), a halted partition, out of memory
-     * ({@link OutOfMemoryExit}), or an audit found a gap.
+     * Stopped with data not yet durable (it will be read again), a halted partition or a deleted topic, every topic
+     * deleted while running (nothing left to consume), out of memory ({@link OutOfMemoryExit}), or an audit found a
+     * gap.
      */
     static final int INCOMPLETE = 1;
     /** The configuration is invalid, or the command line is wrong. */
@@ -21,7 +22,8 @@ final class ExitCodes {
     /** For picocli's {@code exitCodeList}: the lines of {@code --help}'s "Exit codes:" section. */
     static final String RUN_HELP_0 = " 0:everything read became durable and was committed (or stopped while starting)";
     static final String RUN_HELP_1 = " 1:stopped with data not yet durable (read again on the next start), a"
-            + " partition halted on a bad record, or out of memory";
+            + " partition halted on a bad record or a topic deleted while running, every topic deleted (nothing"
+            + " left to consume), or out of memory";
     static final String HELP_2 = " 2:bad configuration or command line";
     static final String RUN_HELP_3 = " 3:could not start: admin port taken; Iggy refused the login (wrong password"
             + " or personal access token),"

@@ -14,8 +14,9 @@ import java.util.Map;
 /**
  * The sink's Logback configuration in code, found by Logback through {@code META-INF/services}: human-readable lines
  * on stderr, our loggers at INFO and third-party chatter at WARN. Code instead of a logback.xml because reading the
- * XML loads Logback's configuration model and the JDK's XML parser, about 600 classes (some 3 MiB of metaspace in
- * every sink process) for a dozen settings.
+ * XML loads Logback's configuration model and the JDK's XML parser, hundreds of classes and their metaspace in
+ * every sink process, for a dozen settings (figures: docs/performance.md, "Figures behind constants without a
+ * decision record").
  *
  * <p>Logback's usual ways to configure it still win: {@code -Dlogback.configurationFile=...}, or a
  * {@code logback-test.xml} / {@code logback.xml} on the classpath (the test configurations of other modules are).
@@ -26,11 +27,15 @@ public final class LogbackConfigurator extends ContextAwareBase implements Confi
     static final String APPENDER = "STDERR";
     static final String CONFIGURATION_FILE = "logback.configurationFile";
 
-    /** Logger levels below the root's INFO. Parquet at DEBUG slows writes 50x; the others are chatty. */
+    /**
+     * Logger levels below the root's INFO. Parquet at DEBUG slows writes 50x; the others are chatty. The Iggy client
+     * is off: every failure it logs ("Failed to send frame" on each call of a restart) also fails the call it belongs
+     * to, and the sink reports that once per outage (a line when Iggy stops answering, one when it is back).
+     */
     static final Map<String, Level> LEVELS = Map.of(
             "dev.iggysink", Level.INFO,
             "org.apache.parquet", Level.WARN,
-            "org.apache.iggy", Level.WARN,
+            "org.apache.iggy", Level.OFF,
             "io.netty", Level.WARN,
             "software.amazon", Level.WARN,
             "org.gaul", Level.WARN,

@@ -6,9 +6,9 @@ import java.util.Optional;
 /**
  * Lets Netty (the Iggy connection, the admin server) allocate its direct buffers without zero-filling them and free
  * them when released, instead of through {@code ByteBuffer.allocateDirect}, which zero-fills each one and leaves it to
- * the collector. Each poll answer (up to a few MiB) and each socket read gets such a buffer; the zero-filling alone
- * was 2.4 % of the sink's CPU, and on Java 25 the buffers left to the collector added about 35 MiB of peak RSS
- * (docs/adr/0008-netty-buffers-without-zero-fill.md has the measurements).
+ * the collector. Each poll answer (up to a few MiB) and each socket read gets such a buffer, so both the
+ * zero-filling and, on Java 25, the buffers left to the collector show in the sink's CPU and peak RSS (figures:
+ * docs/adr/0008-netty-buffers-without-zero-fill.md).
  *
  * <p>Up to Java 23 Netty does it through {@code sun.misc.Unsafe} and needs {@code java.nio} opened to it (the jar's
  * manifest does that for {@code java -jar}, which the launcher uses) and its permission to use it: {@link #apply}

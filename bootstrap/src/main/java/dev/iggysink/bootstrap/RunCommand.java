@@ -6,6 +6,8 @@ import dev.iggysink.adapters.config.ConfigError;
 import dev.iggysink.adapters.config.ConfigResult;
 import dev.iggysink.adapters.config.ConnectorConfigLoader;
 import dev.iggysink.adapters.config.SettingsPrinter;
+import dev.iggysink.adapters.config.TableConnectorConfig;
+import dev.iggysink.adapters.config.TableConnectorReader;
 import dev.iggysink.bootstrap.admin.AdminHttpServer;
 import dev.iggysink.bootstrap.admin.PrometheusMetrics;
 import java.io.IOException;
@@ -54,6 +56,7 @@ final class RunCommand implements Callable<Integer> {
         // Main.main already switched before the first line; this covers in-process runs (tests).
         if (logFormat != null) logFormat.apply();
         PrintWriter err = spec.commandLine().getErr();
+        if (TableConnectorReader.isTableSink(config)) return runTableSink(err);
         ConfigResult result = ConnectorConfigLoader.load(config, System.getenv());
         if (logFormat == null) {
             // The config's [logging] format applies from here on; only lines before reading the file were text.
@@ -75,13 +78,41 @@ final class RunCommand implements Callable<Integer> {
         // Only a config that will run: a wrong one exits without loading Netty.
         NettyDefaults.fallbackNotice().ifPresent(LOG::info);
         try (PrometheusMetrics metrics = new PrometheusMetrics(); SinkRunner runner = new SinkRunner()) {
-            Optional<AdminHttpServer> admin = startAdmin(result.sinks(), runner, metrics);
+            StartupProgress progress = new StartupProgress(result.sinks().stream().map(ConnectorConfig::key)
+                    .toList());
+            Optional<AdminHttpServer> admin = startAdmin(result.sinks(), runner, progress, metrics);
             if (admin.isEmpty()) return ExitCodes.STARTUP;
             AdminHttpServer adminServer = admin.get();
             try (adminServer) {
-                return runSinks(result.sinks(), runner, metrics);
+                return runSinks(result.sinks(), runner, progress, metrics);
             }
         }
+    }
+
+    /** An Iceberg table sink's connector file: its own loop ({@link TableSinkRunner}) until a stop is asked. */
+    private Integer runTableSink(PrintWriter err) throws InterruptedException {
+        TableConnectorReader.Result result = TableConnectorReader.load(config, System.getenv());
+        result.warnings().forEach(w -> LOG.warn("config: {}", w));
+        if (result.connector().isEmpty()) {
+            err.println(config + ": " + result.errors().size() + " error(s):");
+            for (ConfigError e : result.errors()) err.println("  " + e);
+            err.flush();
+            return ExitCodes.CONFIG;
+        }
+        TableConnectorConfig sink = result.connector().get();
+        if (!sink.enabled()) {
+            err.println(config + ": the sink is disabled (enabled = false): nothing to run");
+            err.flush();
+            return ExitCodes.CONFIG;
+        }
+        LOG.info("effective configuration of table sink {}: {}", sink.key(), sink);
+        TableSinkRunner runner = new TableSinkRunner(sink);
+        Signals.onStop(() -> {
+            LOG.info("stop requested: committing what was read to the tables");
+            runner.requestStop();
+        });
+        if (Signals.stopRequested()) runner.requestStop();
+        return runner.run();
     }
 
     /**
@@ -90,6 +121,11 @@ final class RunCommand implements Callable<Integer> {
      */
     static Optional<AdminHttpServer> startAdmin(List<ConnectorConfig> sinks, SinkRunner runner,
                                                 PrometheusMetrics metrics) {
+        return startAdmin(sinks, runner, StartupProgress.unwatched(), metrics);
+    }
+
+    static Optional<AdminHttpServer> startAdmin(List<ConnectorConfig> sinks, SinkRunner runner,
+                                                StartupProgress progress, PrometheusMetrics metrics) {
         AdminConfig first = sinks.get(0).admin();
         for (ConnectorConfig s : sinks.subList(1, sinks.size())) {
             if (!s.admin().equals(first)) {
@@ -98,7 +134,8 @@ final class RunCommand implements Callable<Integer> {
             }
         }
         try {
-            return Optional.of(AdminHttpServer.start(SinkAssembly.admin(first), runner::managed, metrics));
+            return Optional.of(AdminHttpServer.start(SinkAssembly.admin(first), runner::managed,
+                    progress::reasons, metrics));
         } catch (IOException | IllegalArgumentException e) {
             LOG.error("admin server: cannot listen on {}: {} (set [admin] address to a free host:port, or off)",
                     first.address().orElse("?"), e.getMessage());
@@ -106,18 +143,20 @@ final class RunCommand implements Callable<Integer> {
         }
     }
 
-    private Integer runSinks(List<ConnectorConfig> sinks, SinkRunner runner, PrometheusMetrics metrics)
-            throws InterruptedException {
+    private Integer runSinks(List<ConnectorConfig> sinks, SinkRunner runner, StartupProgress progress,
+                             PrometheusMetrics metrics) throws InterruptedException {
         Signals.onStop(() -> {
             LOG.info("stop requested: sealing, uploading and committing what was read");
             runner.requestStop();
         });
         Signals.onHurry(runner::hurryStop);
-        StartupChecks checks = new StartupChecks(failFast, SLOW_ANSWER, Signals::stopRequested);
+        StartupChecks checks = new StartupChecks(failFast, SLOW_ANSWER, Signals::stopRequested, progress);
         for (ConnectorConfig s : sinks) {
             if (Signals.stopRequested()) break;
-            LOG.info("effective configuration of sink {}:\n{}", s.key(), SettingsPrinter.redacted(s));
-            if (runner.start(s, metrics.forSink(s.key()), checks) == StartupChecks.Outcome.FAILED) {
+            LOG.info("effective configuration of sink {}: {}", s.key(), SettingsPrinter.redactedLine(s));
+            StartupChecks.Outcome outcome = runner.start(s, metrics.forSink(s.key()), checks);
+            progress.done(s.key());
+            if (outcome == StartupChecks.Outcome.FAILED) {
                 runner.requestStop();
                 runner.awaitAll();
                 return ExitCodes.STARTUP;

@@ -2,6 +2,7 @@ package dev.iggysink.bootstrap;
 
 import dev.iggysink.adapters.config.AdminConfig;
 import dev.iggysink.adapters.config.ConnectorConfig;
+import dev.iggysink.adapters.config.CredentialsConfig;
 import dev.iggysink.adapters.config.IggyConfig;
 import dev.iggysink.adapters.config.StorageConfig;
 import dev.iggysink.adapters.filesystem.DirectoryObjectStore;
@@ -9,6 +10,7 @@ import dev.iggysink.adapters.format.BufferDirectory;
 import dev.iggysink.adapters.format.RecordCodecs;
 import dev.iggysink.adapters.iggy.IggyMessageSource;
 import dev.iggysink.adapters.iggy.IggySettings;
+import dev.iggysink.adapters.s3.CredentialSettings;
 import dev.iggysink.adapters.s3.ObjectStores;
 import dev.iggysink.adapters.s3.StorageClient;
 import dev.iggysink.adapters.s3.StorageSettings;
@@ -48,7 +50,13 @@ final class SinkAssembly {
         return new StorageSettings(s.bucket(), s.region(), s.endpoint(), s.pathStyle(), s.accessKeyId(),
                 s.secretAccessKey(), s.client() == StorageConfig.S3Client.MINIO ? StorageClient.MINIO
                 : StorageClient.AWS, s.multipartThreshold(), s.multipartPartSize(), uploadConcurrency, s.sse(),
-                s.sseKmsKeyId(), s.storageClass(), s.cannedAcl(), s.objectTags(), s.requestTimeout());
+                s.sseKmsKeyId(), s.storageClass(), s.cannedAcl(), s.objectTags(), s.requestTimeout(),
+                credentials(s.credentials()));
+    }
+
+    static CredentialSettings credentials(CredentialsConfig c) {
+        return new CredentialSettings(c.profile(), c.credentialsFile(), c.roleArn(), c.externalId(), c.sessionName(),
+                c.assumeRoleDuration(), c.stsEndpoint());
     }
 
     static IggySettings iggy(IggyConfig i) {

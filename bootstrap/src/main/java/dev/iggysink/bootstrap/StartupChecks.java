@@ -21,8 +21,8 @@ import org.slf4j.LoggerFactory;
  * What {@code run} checks before a sink consumes anything: the store takes a write (the probe object), and Iggy
  * takes our login and has every configured stream and topic. A refusal (credentials, a missing bucket, stream or
  * topic, a server of another Iggy version) fails at once. A service that cannot be reached or does not answer is
- * retried with a log line for each attempt (health stays degraded meanwhile: no sink is running yet), or fails at
- * once with {@code --fail-fast}; Iggy and the store are treated alike.
+ * retried with a log line for each attempt (health stays degraded meanwhile, naming what the start waits for), or
+ * fails at once with {@code --fail-fast}; Iggy and the store are treated alike.
  *
  * <p>Every check runs on its own daemon thread while the caller watches for a stop request, so a SIGTERM is honoured
  * within a fraction of a second even when a service accepts the connection and never answers; a check left
@@ -42,11 +42,18 @@ final class StartupChecks {
     private final boolean failFast;
     private final Duration slowAfter;
     private final BooleanSupplier stopRequested;
+    private final StartupProgress progress;
 
     StartupChecks(boolean failFast, Duration slowAfter, BooleanSupplier stopRequested) {
+        this(failFast, slowAfter, stopRequested, StartupProgress.unwatched());
+    }
+
+    /** @param progress told what each check waits for, so health can name it */
+    StartupChecks(boolean failFast, Duration slowAfter, BooleanSupplier stopRequested, StartupProgress progress) {
         this.failFast = failFast;
         this.slowAfter = slowAfter;
         this.stopRequested = stopRequested;
+        this.progress = progress;
     }
 
     /** The store first (it holds what we will have read), then every (stream, topic) on Iggy. */
@@ -66,7 +73,8 @@ final class StartupChecks {
         String endpoint = SinkAssembly.storeEndpoint(settings.storage());
         for (int attempt = 1; ; attempt++) {
             try {
-                Answer<Void> a = await(endpoint, () -> {
+                if (attempt == 1) progress.now(settings.key(), "checking the object store at " + endpoint);
+                Answer<Void> a = await(settings.key(), "the object store at " + endpoint, endpoint, () -> {
                     store.probe();
                     return null;
                 });
@@ -93,7 +101,8 @@ final class StartupChecks {
         IggySettings iggy = SinkAssembly.iggy(settings.iggy());
         for (int attempt = 1; ; attempt++) {
             try {
-                Answer<Integer> a = await(endpoint, () -> {
+                if (attempt == 1) progress.now(settings.key(), "checking Iggy at " + endpoint);
+                Answer<Integer> a = await(settings.key(), "Iggy at " + endpoint, endpoint, () -> {
                     try (IggyGroupOffsets offsets = new IggyGroupOffsets(iggy, stream.stream(), topic,
                             stream.consumerGroup(), SinkAssembly.IGGY_CALL_TIMEOUT)) {
                         return offsets.partitions().size();
@@ -124,6 +133,8 @@ final class StartupChecks {
             return Outcome.FAILED;
         }
         Duration delay = retryDelay(attempt);
+        progress.now(settings.key(), "waiting for " + service + " (" + cause(service, why) + "; " + attempt
+                + (attempt == 1 ? " attempt" : " attempts") + ", next in " + delay.toSeconds() + " s)");
         LOG.warn("sink {}: {} cannot be used yet: {}; retrying in {} s (attempt {}; health is degraded until it"
                 + " answers; --fail-fast exits 3 instead)", settings.key(), service, why, delay.toSeconds(), attempt);
         long until = System.nanoTime() + delay.toNanos();
@@ -132,6 +143,15 @@ final class StartupChecks {
             Thread.sleep(TICK.toMillis());
         }
         return null;
+    }
+
+    /**
+     * The cause without the service it names again: "cannot reach Iggy at h:p: Connection refused" is told as
+     * "Connection refused" after "waiting for Iggy at h:p".
+     */
+    static String cause(String service, String why) {
+        int at = why.indexOf(service + ": ");
+        return at >= 0 && at <= 20 ? why.substring(at + service.length() + 2) : why;
     }
 
     static Duration retryDelay(int attempt) {
@@ -153,7 +173,7 @@ final class StartupChecks {
      * Runs {@code check} on a daemon thread and waits for it, watching for a stop and logging every
      * {@code slowAfter} that the service has not answered yet. The check's own exception is rethrown.
      */
-    private <T> Answer<T> await(String endpoint, Callable<T> check) throws Exception {
+    private <T> Answer<T> await(String sink, String service, String endpoint, Callable<T> check) throws Exception {
         CompletableFuture<T> result = new CompletableFuture<>();
         Thread t = new Thread(() -> {
             try {
@@ -175,6 +195,8 @@ final class StartupChecks {
                 if (waited >= nextNotice) {
                     LOG.warn("no answer from {} after {} s, still waiting", endpoint,
                             TimeUnit.NANOSECONDS.toSeconds(waited));
+                    progress.now(sink, "waiting for " + service + " (no answer after "
+                            + TimeUnit.NANOSECONDS.toSeconds(waited) + " s)");
                     nextNotice += slowAfter.toNanos();
                 }
             } catch (ExecutionException e) {

@@ -29,6 +29,7 @@ import org.junit.jupiter.api.Test;
  * levels.
  */
 class LogbackConfiguratorTest {
+    private static final String IGGY_CLIENT = "org.apache.iggy";
     private static final List<String> LOGGERS = List.of(Logger.ROOT_LOGGER_NAME, "dev.iggysink",
             "dev.iggysink.bootstrap.RunCommand", "dev.iggysink.application.pipeline.SinkPipeline",
             "org.apache.parquet.hadoop.ParquetWriter", "org.apache.iggy.client.async.tcp.AsyncTcpConnection",
@@ -42,6 +43,7 @@ class LogbackConfiguratorTest {
         LoggerContext fromCode = fromCode();
 
         for (String name : LOGGERS) {
+            if (name.startsWith(IGGY_CLIENT)) continue; // off since issue 35 item 7, see the next test
             assertThat(fromCode.getLogger(name).getEffectiveLevel()).as(name)
                     .isEqualTo(fromXml.getLogger(name).getEffectiveLevel());
         }
@@ -57,6 +59,16 @@ class LogbackConfiguratorTest {
         assertThat(errors(fromCode)).isEmpty();
         assertThat(errors(fromXml)).isEmpty();
         fromXml.stop();
+        fromCode.stop();
+    }
+
+    @Test
+    void the_iggy_clients_own_lines_are_off_since_the_sink_logs_each_outage_once() {
+        LoggerContext fromCode = fromCode();
+        // What the client logs for every call of a server restart, beside the sink's own line for the outage.
+        Logger client = fromCode.getLogger(IGGY_CLIENT + ".client.async.tcp.AsyncTcpConnection");
+        assertThat(client.isErrorEnabled()).isFalse();
+        assertThat(fromCode.getLogger("dev.iggysink.adapters.iggy.IggyMessageSource").isWarnEnabled()).isTrue();
         fromCode.stop();
     }
 

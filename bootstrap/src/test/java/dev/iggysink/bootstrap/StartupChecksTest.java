@@ -125,6 +125,37 @@ class StartupChecksTest {
     }
 
     @Test
+    void what_the_start_waits_for_is_told_with_its_cause_and_attempts_while_it_retries() throws Exception {
+        java.util.concurrent.atomic.AtomicInteger probes = new java.util.concurrent.atomic.AtomicInteger();
+        StartupProgress progress = new StartupProgress(List.of(SETTINGS.key()));
+        List<List<String>> seen = new java.util.concurrent.CopyOnWriteArrayList<>();
+        ObjectStore flaky = probing(() -> {
+            seen.add(progress.reasons());
+            if (probes.incrementAndGet() <= 2) throw InMemoryObjectStore.unavailable();
+        });
+        AtomicBoolean stop = new AtomicBoolean();
+
+        assertThat(new StartupChecks(false, Duration.ofSeconds(10), stop::get, progress).checkStore(SETTINGS, flaky))
+                .isEqualTo(StartupChecks.Outcome.READY);
+        assertThat(seen).hasSize(3);
+        assertThat(seen.get(0)).singleElement().asString().startsWith("checking the object store at ");
+        assertThat(seen.get(1)).singleElement().asString().startsWith("waiting for the object store at ")
+                .contains("(" + InMemoryObjectStore.unavailable().getMessage()).contains("; 1 attempt, next in 1 s)");
+        assertThat(seen.get(2)).singleElement().asString().contains("; 2 attempts, next in 2 s)");
+        progress.done(SETTINGS.key());
+        assertThat(progress.reasons()).isEmpty();
+    }
+
+    @Test
+    void the_cause_is_told_without_naming_the_service_twice() {
+        assertThat(StartupChecks.cause("Iggy at 10.0.0.5:8090",
+                "cannot reach Iggy at 10.0.0.5:8090: Connection refused: /10.0.0.5:8090"))
+                .isEqualTo("Connection refused: /10.0.0.5:8090");
+        assertThat(StartupChecks.cause("Iggy at 10.0.0.5:8090", "no answer from Iggy within 10000 ms"))
+                .isEqualTo("no answer from Iggy within 10000 ms");
+    }
+
+    @Test
     void retries_back_off_to_a_cap() {
         assertThat(StartupChecks.retryDelay(1)).isEqualTo(Duration.ofSeconds(1));
         assertThat(StartupChecks.retryDelay(3)).isEqualTo(Duration.ofSeconds(4));

@@ -25,7 +25,9 @@ import tools.jackson.dataformat.yaml.YAMLMapper;
 
 /**
  * The files under deploy/ (shipped in the tarball too): the systemd unit and the Kubernetes manifest stop the sink
- * gracefully, restart it on failure, probe {@code /health}, let Prometheus scrape it, and run replicas in one group.
+ * gracefully, restart it on failure, probe it, let Prometheus scrape it, and run replicas in one group; the manifest
+ * validates against the Kubernetes API's schemas and passes Pod Security "restricted"; the Dockerfile makes its image
+ * from the tarball.
  */
 class DeployFilesTest {
     /** Relative to the distribution module, where surefire runs. */
@@ -121,15 +123,155 @@ class DeployFilesTest {
         assertThat(config).containsPattern("(?m)^consumer_group = \"\\S+\"");
     }
 
+    /**
+     * Readiness is "healthy" ({@code /health}, 503 while Iggy or the store fails or a partition is halted): it holds a
+     * rolling update. Liveness is only "the process is stuck" ({@code /live}): restarting cures neither a halted
+     * partition (the bad record is read again) nor a store outage (every replica would restart at once, and again).
+     */
     @Test
-    void the_deployment_probes_health_on_the_admin_port() throws IOException {
+    void readiness_means_healthy_and_liveness_only_that_the_process_is_stuck() throws IOException {
         JsonNode container = k8s("Deployment").at("/spec/template/spec/containers/0");
         int adminPort = adminPort(container);
-        for (String probe : List.of("livenessProbe", "readinessProbe")) {
-            JsonNode get = container.path(probe).path("httpGet");
-            assertThat(get.path("path").asString()).as(probe).isEqualTo("/health");
-            assertThat(port(container, get.path("port"))).as(probe).isEqualTo(adminPort);
+        JsonNode readiness = container.at("/readinessProbe/httpGet");
+        assertThat(readiness.path("path").asString()).isEqualTo("/health");
+        assertThat(port(container, readiness.path("port"))).isEqualTo(adminPort);
+        JsonNode liveness = container.at("/livenessProbe/httpGet");
+        assertThat(liveness.path("path").asString()).as("liveness path")
+                .isIn(LIVENESS_PATHS).isNotEqualTo("/health");
+        assertThat(port(container, liveness.path("port"))).isEqualTo(adminPort);
+        // A slow start (first connection to Iggy, a JIT warming up) is the startup probe's, not a reason to restart.
+        JsonNode startup = container.at("/startupProbe/httpGet");
+        assertThat(startup.path("path").asString()).as("startup probe path").isIn(LIVENESS_PATHS);
+        // The admin server really routes the path the probes use.
+        assertThat(Files.readString(Paths.get("..", "bootstrap", "src", "main", "java", "dev", "iggysink",
+                "bootstrap", "admin", "AdminHttpServer.java"))).contains("case \"" + liveness.path("path").asString()
+                + "\" ->");
+    }
+
+    /**
+     * The Pod Security Standards' "restricted" profile as the admission controller applies it: its own checks
+     * (k8s.io/pod-security-admission, built by scripts/ensure-kubeconform.sh into .tools/pod-security-check; env
+     * {@code POD_SECURITY_CHECK} names another build) on the Deployment's pod template.
+     */
+    @Test
+    void the_pods_pass_pod_security_restricted_by_the_admission_controllers_checks() throws Exception {
+        Analysis check = run(tool("POD_SECURITY_CHECK", "pod-security-check").toString(), "-level", "restricted",
+                MANIFEST.toAbsolutePath().toString());
+        assertThat(check.output()).as(check.output())
+                .contains("Deployment/iggy-s3-sink: restricted: allowed").doesNotContain("forbidden");
+        assertThat(check.exitCode()).as(check.output()).isZero();
+    }
+
+    /**
+     * The same profile control by control (so a failure names the field), plus what "restricted" leaves out but a
+     * security review asks for: a read-only root file system, every path the process writes an emptyDir.
+     */
+    @Test
+    void the_security_context_is_restricted_and_the_root_file_system_read_only() throws IOException {
+        JsonNode spec = k8s("Deployment").at("/spec/template/spec");
+        JsonNode pod = spec.path("securityContext");
+        assertThat(pod.path("runAsNonRoot").asBoolean(false)).as("runAsNonRoot").isTrue();
+        assertThat(pod.path("runAsUser").asInt(0)).as("runAsUser").isPositive();
+        assertThat(pod.at("/seccompProfile/type").asString()).as("seccompProfile").isEqualTo("RuntimeDefault");
+        assertThat(spec.path("hostNetwork").asBoolean(false)).isFalse();
+        assertThat(spec.path("hostPID").asBoolean(false)).isFalse();
+        assertThat(spec.path("hostIPC").asBoolean(false)).isFalse();
+        for (JsonNode volume : spec.path("volumes")) {
+            assertThat(volume.has("configMap") || volume.has("emptyDir") || volume.has("secret")
+                    || volume.has("projected")).as("volume %s", volume).isTrue();
         }
+        for (JsonNode container : spec.path("containers")) {
+            JsonNode sc = container.path("securityContext");
+            String name = container.path("name").asString();
+            assertThat(sc.path("allowPrivilegeEscalation").asBoolean(true)).as("%s allowPrivilegeEscalation", name)
+                    .isFalse();
+            assertThat(sc.path("privileged").asBoolean(false)).as("%s privileged", name).isFalse();
+            List<String> dropped = new ArrayList<>();
+            sc.at("/capabilities/drop").forEach(c -> dropped.add(c.asString()));
+            assertThat(dropped).as("%s capabilities.drop", name).containsExactly("ALL");
+            assertThat(sc.at("/capabilities/add").isMissingNode()).as("%s capabilities.add", name).isTrue();
+            assertThat(sc.path("readOnlyRootFilesystem").asBoolean(false)).as("%s readOnlyRootFilesystem", name)
+                    .isTrue();
+            assertThat(container.path("ports").findValues("hostPort")).as("%s hostPort", name).isEmpty();
+        }
+        // The JVM and libraries it loads write below java.io.tmpdir (/tmp); the sink writes buffer_directory.
+        String buffers = new TomlMapper().readTree(connectorFile()).at("/plugin_config/buffer_directory").asString();
+        for (String writable : List.of(buffers, "/tmp")) {
+            assertThat(emptyDirMountedAt(spec, writable)).as("an emptyDir mounted at %s", writable).isTrue();
+        }
+    }
+
+    /**
+     * A node drain or a cluster upgrade takes at most one replica at a time; an unready pod (the store is down, so
+     * every pod is) may still be evicted, or a drain during an outage would wait for the outage to end.
+     */
+    @Test
+    void a_pod_disruption_budget_lets_one_replica_go_at_a_time() throws IOException {
+        JsonNode budget = k8s("PodDisruptionBudget");
+        JsonNode deployment = k8s("Deployment");
+        assertThat(budget.path("apiVersion").asString()).isEqualTo("policy/v1");
+        JsonNode selector = budget.at("/spec/selector/matchLabels");
+        JsonNode podLabels = deployment.at("/spec/template/metadata/labels");
+        assertThat(selector.isObject() && !selector.isEmpty()).as("matchLabels").isTrue();
+        selector.properties().forEach(e -> assertThat(podLabels.path(e.getKey()).asString())
+                .as("pod label %s", e.getKey()).isEqualTo(e.getValue().asString()));
+        assertThat(budget.at("/spec/maxUnavailable").asInt()).isEqualTo(1);
+        assertThat(budget.at("/spec/unhealthyPodEvictionPolicy").asString()).isEqualTo("AlwaysAllow");
+    }
+
+    /**
+     * kubeconform (scripts/ensure-kubeconform.sh installs it, env {@code KUBECONFORM} names another) validates every
+     * object against the JSON schemas of the Kubernetes API (made from its OpenAPI documents; env
+     * {@code KUBERNETES_SCHEMAS} names another directory), strictly: an unknown or misplaced field is an error, as is
+     * a kind it has no schema for.
+     */
+    @Test
+    void kubeconform_validates_every_object_against_the_kubernetes_schemas() throws Exception {
+        Analysis result = kubeconform(MANIFEST);
+        assertThat(result.exitCode()).as(result.output()).isZero();
+        assertThat(result.output()).as(result.output())
+                .containsPattern("Summary: (\\d+) resources found in 1 file - Valid: \\1, Invalid: 0, Errors: 0,"
+                        + " Skipped: 0");
+    }
+
+    /** The validator is not vacuous: a misspelt field, a wrong type and an unknown kind each fail. */
+    @Test
+    void kubeconform_rejects_a_misspelt_field_a_wrong_type_and_an_unknown_kind(@TempDir Path dir) throws Exception {
+        String manifest = Files.readString(MANIFEST);
+        Map<String, String> broken = Map.of(
+                "misspelt", manifest.replaceFirst("terminationGracePeriodSeconds:", "terminationGracePeriodSecond:"),
+                "wrong-type", manifest.replaceFirst("replicas: \\d+", "replicas: three"),
+                "unknown-kind", manifest.replaceFirst("kind: PodDisruptionBudget", "kind: PodDisruptionBudgett"));
+        for (Map.Entry<String, String> e : broken.entrySet()) {
+            assertThat(e.getValue()).as(e.getKey()).isNotEqualTo(manifest);
+            Path file = dir.resolve(e.getKey() + ".yaml");
+            Files.writeString(file, e.getValue(), StandardCharsets.UTF_8);
+            Analysis result = kubeconform(file);
+            assertThat(result.exitCode()).as("%s: %s", e.getKey(), result.output()).isEqualTo(1);
+        }
+    }
+
+    /**
+     * deploy/container/Dockerfile makes the image the manifest names from the tarball: unpacked into
+     * /opt/iggy-s3-sink, run by the launcher as the non-root user the pod's securityContext names.
+     */
+    @Test
+    void the_dockerfile_builds_from_the_tarball_and_runs_the_launcher_as_the_pods_user() throws IOException {
+        List<String> lines = dockerfile();
+        assertThat(lines).anyMatch(l -> l.matches("FROM eclipse-temurin:(17|21|25)-jre\\S*"));
+        assertThat(lines).as("the tarball is what goes in")
+                .anyMatch(l -> l.matches("(ADD|COPY) iggy-s3-sink-\\$\\{VERSION}\\.tar\\.gz \\S+"));
+        List<String> users = lines.stream().filter(l -> l.startsWith("USER ")).toList();
+        assertThat(users).as("USER").isNotEmpty();
+        String user = users.get(users.size() - 1).substring(5).strip();
+        assertThat(user).as("a numeric user (runAsNonRoot can check only a number)").matches("\\d+(:\\d+)?");
+        JsonNode pod = k8s("Deployment").at("/spec/template/spec/securityContext");
+        assertThat(user).isEqualTo(pod.path("runAsUser").asInt() + ":" + pod.path("runAsGroup").asInt());
+        assertThat(lines).contains("ENTRYPOINT [\"/opt/iggy-s3-sink/bin/iggy-s3-sink\"]");
+        assertThat(Paths.get("src", "dist", "bin", "iggy-s3-sink")).as("the launcher the tarball ships").exists();
+        String image = k8s("Deployment").at("/spec/template/spec/containers/0/image").asString();
+        assertThat(Files.readString(DEPLOY.resolve("container/Dockerfile")))
+                .as("the build command in the Dockerfile tags the image the manifest runs").contains("-t " + image);
     }
 
     @Test
@@ -298,9 +440,81 @@ class DeployFilesTest {
         return total;
     }
 
+    private static final Path MANIFEST = DEPLOY.resolve("kubernetes/iggy-s3-sink.yaml");
+    /**
+     * The admin server's liveness answer: 503 only when a consumer loop has stopped coming round (a stuck process),
+     * 200 through outages, halted partitions and pauses.
+     */
+    private static final List<String> LIVENESS_PATHS = List.of("/live");
+
+    private static boolean emptyDirMountedAt(JsonNode podSpec, String path) {
+        for (JsonNode m : podSpec.at("/containers/0/volumeMounts")) {
+            if (!m.path("mountPath").asString().equals(path)) continue;
+            for (JsonNode v : podSpec.path("volumes")) {
+                if (v.path("name").asString().equals(m.path("name").asString())) return v.has("emptyDir");
+            }
+        }
+        return false;
+    }
+
+    /** A checker scripts/ensure-kubeconform.sh puts under .tools, or the one the environment variable names. */
+    private static Path tool(String env, String name) {
+        String fromEnv = System.getenv(env);
+        Path path = fromEnv != null && !fromEnv.isBlank() ? Paths.get(fromEnv) : Paths.get("..", ".tools", name);
+        assertThat(path).as("%s is missing (run scripts/ensure-kubeconform.sh, or set %s)", path, env).exists();
+        return path;
+    }
+
+    private static Analysis kubeconform(Path manifest) throws IOException, InterruptedException {
+        Path schemas = tool("KUBERNETES_SCHEMAS", "kubernetes-json-schema/" + KUBERNETES_VERSION);
+        return run(tool("KUBECONFORM", "kubeconform").toString(), "-strict", "-summary",
+                "-schema-location", schemas.toAbsolutePath() + "/{{.ResourceKind}}{{.KindSuffix}}.json",
+                manifest.toAbsolutePath().toString());
+    }
+
+    /** The Kubernetes release scripts/ensure-kubeconform.sh makes the schemas of (its KUBERNETES_VERSION). */
+    private static final String KUBERNETES_VERSION = kubernetesVersion();
+
+    private static String kubernetesVersion() {
+        try {
+            Matcher m = Pattern.compile("(?m)^KUBERNETES_VERSION=\"(v[0-9.]+)\"")
+                    .matcher(Files.readString(Paths.get("..", "scripts", "ensure-kubeconform.sh")));
+            if (!m.find()) throw new AssertionError("no KUBERNETES_VERSION in scripts/ensure-kubeconform.sh");
+            return m.group(1);
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+
+    /** The Dockerfile's instructions, one per element, continuation lines joined and comments dropped. */
+    private static List<String> dockerfile() throws IOException {
+        List<String> instructions = new ArrayList<>();
+        StringBuilder current = new StringBuilder();
+        for (String raw : Files.readAllLines(DEPLOY.resolve("container/Dockerfile"), StandardCharsets.UTF_8)) {
+            String line = raw.strip();
+            if (line.startsWith("#") || line.isEmpty() && current.length() == 0) continue;
+            if (line.endsWith("\\")) {
+                current.append(line, 0, line.length() - 1).append(' ');
+                continue;
+            }
+            current.append(line);
+            instructions.add(current.toString().replaceAll("\\s+", " ").strip());
+            current.setLength(0);
+        }
+        return instructions;
+    }
+
+    /** Runs a command; its exit code and output (stdout and stderr together). */
+    private static Analysis run(String... command) throws IOException, InterruptedException {
+        Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
+        String output = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertThat(p.waitFor(60, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+        return new Analysis(p.exitValue(), output);
+    }
+
     private static JsonNode k8s(String kind) throws IOException {
         try (MappingIterator<JsonNode> docs = new YAMLMapper().readerFor(JsonNode.class)
-                .readValues(DEPLOY.resolve("kubernetes/iggy-s3-sink.yaml").toFile())) {
+                .readValues(MANIFEST.toFile())) {
             for (JsonNode doc : docs.readAll()) {
                 if (doc.path("kind").asString().equals(kind)) return doc;
             }

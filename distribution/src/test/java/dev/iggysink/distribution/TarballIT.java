@@ -49,6 +49,7 @@ class TarballIT {
                 ROOT + "config/s3_sink.full.toml",
                 ROOT + "deploy/systemd/iggy-s3-sink.service",
                 ROOT + "deploy/kubernetes/iggy-s3-sink.yaml",
+                ROOT + "deploy/container/Dockerfile",
                 ROOT + "LICENSE",
                 ROOT + "NOTICE");
         assertThat(Tarball.string(entries.get(ROOT + "LICENSE"))).contains("Apache License", "Version 2.0");
@@ -84,8 +85,11 @@ class TarballIT {
     void the_full_connector_file_shows_every_key_the_sink_reads() throws IOException {
         String full = Files.readString(unpacked.resolve(ROOT + "config/s3_sink.full.toml"), StandardCharsets.UTF_8);
         for (String key : List.of("bucket", "region", "prefix", "endpoint", "access_key_id", "secret_access_key",
+                "profile", "credentials_file", "role_arn", "external_id", "session_name", "assume_role_duration",
+                "sts_endpoint",
                 "path_template", "file_rotation", "max_file_size", "max_messages_per_file", "output_format",
-                "include_metadata", "include_headers", "max_attempts", "retry_delay", "path_style", "rotate_interval",
+                "include_metadata", "include_headers", "max_attempts", "retry_delay", "retry_max_delay", "path_style",
+                "rotate_interval",
                 "rotate_schedule_interval", "timezone", "max_open_files_per_partition", "missing_field_placeholder",
                 "compression", "parquet_codec", "avro_codec", "multipart_threshold", "multipart_part_size",
                 "upload_concurrency", "max_buffered_bytes", "buffer_directory", "errors_tolerance", "dlq_prefix", "sse",

@@ -6,6 +6,7 @@ import dev.iggysink.application.settings.ErrorTolerance;
 import dev.iggysink.application.settings.FileRotation;
 import dev.iggysink.application.settings.OutputFormat;
 import dev.iggysink.application.settings.PayloadSchema;
+import dev.iggysink.application.settings.RetrySettings;
 import dev.iggysink.application.settings.Secret;
 import dev.iggysink.application.settings.SinkSettings;
 import dev.iggysink.application.settings.TransformSettings;
@@ -47,15 +48,18 @@ final class ConnectorReader {
             "file_rotation", "max_file_size", "max_messages_per_file", "output_format", "include_metadata",
             "include_headers", "max_attempts", "max_retries", "retry_delay", "path_style",
             // ours
-            "rotate_interval", "rotate_schedule_interval", "timezone", "compression", "multipart_threshold",
+            "retry_max_delay", "rotate_interval", "rotate_schedule_interval", "timezone", "compression", "multipart_threshold",
             "multipart_part_size", "upload_concurrency", "max_buffered_bytes", "errors_tolerance", "dlq_prefix", "sse",
             "sse_kms_key_id", "storage_class", "canned_acl", "object_tags", "storage_client", "shutdown_timeout",
             "request_timeout", "max_open_files_per_partition", "parquet_codec", "avro_codec",
-            "missing_field_placeholder", "avro_schema_json", "avro_schema_path", "directory", "buffer_directory");
+            "missing_field_placeholder", "avro_schema_json", "avro_schema_path", "directory", "buffer_directory",
+            "role_arn", "external_id", "session_name", "assume_role_duration", "sts_endpoint", "profile",
+            "credentials_file");
     /** Options of an S3 bucket: with {@code storage_client = "filesystem"} they have no effect. */
     static final List<String> S3_ONLY_KEYS = List.of("bucket", "region", "endpoint", "access_key_id",
             "secret_access_key", "path_style", "multipart_threshold", "multipart_part_size", "sse", "sse_kms_key_id",
-            "storage_class", "canned_acl", "object_tags", "request_timeout");
+            "storage_class", "canned_acl", "object_tags", "request_timeout", "role_arn", "external_id", "session_name",
+            "assume_role_duration", "sts_endpoint", "profile", "credentials_file");
 
     static final String DEFAULT_PATH_TEMPLATE = "{stream}/{topic}/{date}/{hour}";
     static final long MIB = 1024L * 1024;
@@ -183,7 +187,7 @@ final class ConnectorReader {
         return Optional.empty();
     }
 
-    private static List<StreamDto> streams(Table top, Path baseDir, String consumerGroupDefault) {
+    static List<StreamDto> streams(Table top, Path baseDir, String consumerGroupDefault) {
         List<StreamDto> result = new ArrayList<>();
         Set<List<String>> pairs = new java.util.HashSet<>();
         if (!top.has("streams")) {
@@ -296,6 +300,8 @@ final class ConnectorReader {
         } else if (!keySet && secretSet) {
             p.error("secret_access_key", "set without " + p.path("access_key_id") + " (both or neither)");
         }
+        CredentialsConfig credentials = filesystem ? CredentialsConfig.NONE
+                : CredentialsReader.read(p, baseDir, accessKeyId.isPresent() && secretAccessKey.isPresent());
         String pathTemplate = p.string("path_template", DEFAULT_PATH_TEMPLATE);
         if (pathTemplate.isBlank()) {
             p.error("path_template", "must not be empty");
@@ -330,6 +336,15 @@ final class ConnectorReader {
         String attemptsKey = p.has("max_attempts") ? "max_attempts" : "max_retries";
         int maxAttempts = p.intAtLeast(attemptsKey, 0).orElse(3);
         Duration retryDelay = p.duration("retry_delay", false).orElse(Duration.ofSeconds(1));
+        Optional<Duration> givenMaxDelay = p.duration("retry_max_delay", false);
+        Duration retryMaxDelay = givenMaxDelay.orElse(RetrySettings.DEFAULT_MAX_DELAY.compareTo(retryDelay) < 0
+                ? retryDelay : RetrySettings.DEFAULT_MAX_DELAY);
+        if (givenMaxDelay.isPresent() && givenMaxDelay.get().isZero()) {
+            p.error("retry_max_delay", "must be greater than 0");
+        } else if (givenMaxDelay.isPresent() && givenMaxDelay.get().compareTo(retryDelay) < 0) {
+            p.error("retry_max_delay", Durations.format(givenMaxDelay.get()) + " is shorter than "
+                    + p.path("retry_delay") + " (" + Durations.format(retryDelay) + ")");
+        }
         boolean pathStyle = p.bool("path_style", endpoint.isPresent());
 
         Optional<Duration> rotateInterval = positive(p.duration("rotate_interval", true));
@@ -417,12 +432,12 @@ final class ConnectorReader {
                 : new StorageConfig.S3(client.equals("minio") ? StorageConfig.S3Client.MINIO
                 : StorageConfig.S3Client.AWS, bucket.get(), region.get(), endpoint, pathStyle, accessKeyId,
                 secretAccessKey, multipartThreshold, partSize, sse, kmsKey, storageClass, cannedAcl, tags,
-                requestTimeout);
+                requestTimeout, credentials);
         return Optional.of(new PluginConfigDto(storage, uploadConcurrency,
                 prefix, pathTemplate, format, compression, includeMetadata, includeHeaders, timezone, schema,
                 finalParquetCodec, finalAvroCodec, placeholder,
                 rotation, maxFileSize, maxMessages, rotateInterval, rotateSchedule, maxOpenFiles,
-                maxAttempts, retryDelay,
+                maxAttempts, retryDelay, retryMaxDelay,
                 maxBuffered, tolerance, dlqPrefix, shutdownTimeout, bufferDirectory(p, baseDir)));
     }
 

@@ -27,7 +27,7 @@ record PluginConfigDto(
         FileRotation fileRotation, long maxFileSize, OptionalLong maxMessagesPerFile,
         Optional<Duration> rotateInterval, Optional<Duration> rotateScheduleInterval, int maxOpenFilesPerPartition,
         // retry
-        int maxAttempts, Duration retryDelay,
+        int maxAttempts, Duration retryDelay, Duration retryMaxDelay,
         // delivery
         long maxBufferedBytes, ErrorTolerance errorsTolerance, String dlqPrefix, Duration shutdownTimeout,
         String bufferDirectory) {

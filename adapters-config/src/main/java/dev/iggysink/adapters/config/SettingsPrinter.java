@@ -43,6 +43,16 @@ public final class SettingsPrinter {
         return out.toString();
     }
 
+    /**
+     * {@link #redacted} as one line, its sections separated by {@code "; "}: what {@code run} logs at start, so that
+     * the configuration is one event in a text log (one line) as in a JSON log (one object), and a log search for a
+     * key finds the whole configuration.
+     */
+    public static String redactedLine(ConnectorConfig c) {
+        return redacted(c).lines().map(String::strip).filter(l -> !l.isEmpty())
+                .collect(Collectors.joining("; "));
+    }
+
     private static void iggy(StringBuilder out, IggyConfig i) {
         line(out, "iggy", "address=" + hostPort(i.host(), i.port()) + " username=" + i.username()
                 + " password=" + MASK + " token=" + secret(i.token()) + " tls=" + (i.tlsEnabled() ? "on" : "off")
@@ -67,12 +77,26 @@ public final class SettingsPrinter {
                 + " path_style=" + st.pathStyle() + " storage_client=" + lower(st.client())
                 + " access_key_id=" + opt(st.accessKeyId()) + " secret_access_key=" + secret(st.secretAccessKey())
                 + " request_timeout=" + Durations.format(st.requestTimeout()));
+        credentials(out, st.credentials());
         line(out, "upload", "multipart_threshold=" + Sizes.format(st.multipartThreshold())
                 + " multipart_part_size=" + Sizes.format(st.multipartPartSize())
                 + " upload_concurrency=" + uploadConcurrency);
         line(out, "objects", "sse=" + opt(st.sse()) + " sse_kms_key_id=" + opt(st.sseKmsKeyId())
                 + " storage_class=" + opt(st.storageClass()) + " canned_acl=" + opt(st.cannedAcl())
                 + " object_tags=" + (st.objectTags().isEmpty() ? "-" : new java.util.TreeMap<>(st.objectTags())));
+    }
+
+    /** Only what is set: most files name no credential source and rely on the environment. */
+    private static void credentials(StringBuilder out, CredentialsConfig c) {
+        StringBuilder line = new StringBuilder();
+        c.profile().ifPresent(p -> line.append(" profile=").append(p));
+        c.credentialsFile().ifPresent(f -> line.append(" credentials_file=").append(f));
+        c.roleArn().ifPresent(arn -> line.append(" role_arn=").append(arn)
+                .append(" external_id=").append(secret(c.externalId()))
+                .append(" session_name=").append(c.sessionName())
+                .append(" assume_role_duration=").append(Durations.format(c.assumeRoleDuration())));
+        c.stsEndpoint().ifPresent(e -> line.append(" sts_endpoint=").append(e));
+        if (!line.isEmpty()) line(out, "credentials", line.substring(1));
     }
 
     private static void output(StringBuilder out, OutputSettings o) {
@@ -94,7 +118,8 @@ public final class SettingsPrinter {
     }
 
     private static void retry(StringBuilder out, RetrySettings r) {
-        line(out, "retry", "max_attempts=" + r.maxAttempts() + " retry_delay=" + Durations.format(r.retryDelay()));
+        line(out, "retry", "max_attempts=" + r.maxAttempts() + " retry_delay=" + Durations.format(r.retryDelay())
+                + " retry_max_delay=" + Durations.format(r.retryMaxDelay()));
     }
 
     private static void delivery(StringBuilder out, DeliverySettings d, ConnectorConfig c) {

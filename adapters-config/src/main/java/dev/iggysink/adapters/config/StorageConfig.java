@@ -17,14 +17,14 @@ public sealed interface StorageConfig permits StorageConfig.S3, StorageConfig.Di
     enum S3Client { AWS, MINIO }
 
     /**
-     * A bucket of S3 or an S3-compatible store ({@code storage_client = "aws"} or {@code "minio"}). Credentials are
-     * both present or both absent (then the standard provider chain applies).
+     * A bucket of S3 or an S3-compatible store ({@code storage_client = "aws"} or {@code "minio"}). The key pair is
+     * both present or both absent (then {@code credentials} and the provider chain apply).
      */
     record S3(S3Client client, String bucket, String region, Optional<String> endpoint, boolean pathStyle,
               Optional<String> accessKeyId, Optional<Secret> secretAccessKey, long multipartThreshold,
               long multipartPartSize, Optional<String> sse, Optional<String> sseKmsKeyId,
               Optional<String> storageClass, Optional<String> cannedAcl, Map<String, String> objectTags,
-              Duration requestTimeout) implements StorageConfig {
+              Duration requestTimeout, CredentialsConfig credentials) implements StorageConfig {
         public S3 {
             Objects.requireNonNull(client, "client");
             Objects.requireNonNull(bucket, "bucket");
@@ -38,6 +38,18 @@ public sealed interface StorageConfig permits StorageConfig.S3, StorageConfig.Di
             Objects.requireNonNull(cannedAcl, "cannedAcl");
             objectTags = Map.copyOf(objectTags);
             Objects.requireNonNull(requestTimeout, "requestTimeout");
+            Objects.requireNonNull(credentials, "credentials");
+        }
+
+        /** Without a profile or a role to assume. */
+        public S3(S3Client client, String bucket, String region, Optional<String> endpoint, boolean pathStyle,
+                  Optional<String> accessKeyId, Optional<Secret> secretAccessKey, long multipartThreshold,
+                  long multipartPartSize, Optional<String> sse, Optional<String> sseKmsKeyId,
+                  Optional<String> storageClass, Optional<String> cannedAcl, Map<String, String> objectTags,
+                  Duration requestTimeout) {
+            this(client, bucket, region, endpoint, pathStyle, accessKeyId, secretAccessKey, multipartThreshold,
+                    multipartPartSize, sse, sseKmsKeyId, storageClass, cannedAcl, objectTags, requestTimeout,
+                    CredentialsConfig.NONE);
         }
 
         @Override

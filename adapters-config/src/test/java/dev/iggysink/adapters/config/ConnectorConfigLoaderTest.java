@@ -83,6 +83,8 @@ class ConnectorConfigLoaderTest {
         assertThat(s.sink().rotation().maxOpenFilesPerPartition()).isEqualTo(1);
         assertThat(s.sink().retry().maxAttempts()).isEqualTo(3);
         assertThat(s.sink().retry().retryDelay()).isEqualTo(Duration.ofSeconds(1));
+        assertThat(s.sink().retry().retryMaxDelay()).as("the backoff's cap: well under a minute")
+                .isEqualTo(Duration.ofSeconds(10));
         assertThat(s.sink().delivery().maxBufferedBytes()).isEqualTo(72 * MIB);
         assertThat(s.bufferDirectory()).as("open files go to the system temporary directory")
                 .isEqualTo(Path.of(System.getProperty("java.io.tmpdir")).toAbsolutePath().toString());
@@ -184,6 +186,7 @@ class ConnectorConfigLoaderTest {
         assertThat(r.maxOpenFilesPerPartition()).isEqualTo(4);
         assertThat(s.sink().retry().maxAttempts()).as("max_retries is an alias").isZero();
         assertThat(s.sink().retry().retryDelay()).isEqualTo(Duration.ofMillis(250));
+        assertThat(s.sink().retry().retryMaxDelay()).isEqualTo(Duration.ofSeconds(20));
         assertThat(s.sink().delivery().maxBufferedBytes()).isEqualTo(1024 * MIB);
         assertThat(s.bufferDirectory()).as("relative to the config file's directory")
                 .isEqualTo(TestFiles.resource("full.toml").toAbsolutePath().getParent().resolve("spill").toString());

@@ -52,11 +52,12 @@ import java.util.stream.Stream;
  * <p>A file whose bytes are no longer needed (uploaded, or dropped) is {@linkplain #release released}: kept for the
  * next open file to be written over while it is young, else deleted. Why: creating a file, growing it page by page
  * and deleting it after the upload is work for the file system on every page (allocating and reserving each page,
- * then freeing each one at the delete), 7-10 % of the sink's CPU at 1 KiB records; a file written over keeps
- * its pages. "Young" is under half the kernel's {@code vm.dirty_expire_centisecs} (30 s by default, so 15 s) since
- * the file was made: the kernel writes a file's dirty pages to disk once they are older than that, which a file
- * deleted sooner never costs, and a reused file must not either. Released files wait in the directory (at most
- * {@value #MAX_IDLE}; older ones are deleted by a sweep), so the disk and page cache they hold stay bounded.
+ * then freeing each one at the delete; figures: docs/adr/0010-buffer-files-written-over-while-young.md); a file
+ * written over keeps its pages. "Young" is under half the kernel's {@code vm.dirty_expire_centisecs} (30 s by
+ * default, so 15 s) since the file was made: the kernel writes a file's dirty pages to disk once they are older than
+ * that, which a file deleted sooner never costs, and a reused file must not either. Released files wait in the
+ * directory (at most {@value #MAX_IDLE}; older ones are deleted by a sweep), so the disk and page cache they hold stay
+ * bounded.
  */
 public final class BufferDirectory implements AutoCloseable {
     private static final System.Logger LOG = System.getLogger(BufferDirectory.class.getName());

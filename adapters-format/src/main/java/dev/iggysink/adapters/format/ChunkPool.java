@@ -9,8 +9,8 @@ import java.util.stream.IntStream;
  * Spare file-buffer chunks, handed back once their file is in the store and taken again by the files that follow.
  *
  * <p>Why: an 8 MiB file lives for seconds, long enough for its chunks to survive young collections, be copied and
- * promoted, and then die in the old generation, whose full collections then cost more than the encoding (measured:
- * 0.7 s of young and 0.9 s of full collections in a 10 s run of 1 KiB records, serial collector, 256 MiB heap).
+ * promoted, and then die in the old generation, whose full collections then cost more than the encoding (figures:
+ * docs/adr/0005-open-files-in-a-buffer-directory.md).
  * Reused chunks stay in the old generation for good, and young collections see only per-record garbage.
  *
  * <p>Only the buffer's own sizes (powers of two from 64 KiB to 4 MiB, less {@link ByteBuf#HEADER_SLACK}) are kept,

@@ -88,8 +88,9 @@ final class LocalFile implements FileBytes.Source {
 
     /**
      * Reads its range from the start; the file is open from the first read to the end or close. Reads go through a
-     * block of its own: HTTP clients read a body 4 KiB at a time, and a system call per 4 KiB cost the sink about
-     * 0.9 us per 1 KiB record (two passes of every file: the payload hash, then the body).
+     * block of its own: HTTP clients read a body 4 KiB at a time, and a system call per 4 KiB, twice per file (the
+     * payload hash, then the body), showed in the sink's CPU per record (figures:
+     * docs/adr/0007-file-bodies-by-sendfile-over-http.md).
      */
     private final class Stream extends InputStream {
         private final long end;

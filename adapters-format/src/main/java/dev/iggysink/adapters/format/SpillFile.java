@@ -17,7 +17,8 @@ import java.util.zip.CRC32C;
  * <p>An open file of the encoder keeps its descriptor from its first write until seal while the directory has one to
  * spare ({@link BufferDirectory#MAX_HELD_OPEN}); any further one is opened for each write (one per 256 KiB) and
  * closed again, so a sink with many partitions and open files holds a bounded number of descriptors. Why hold them:
- * opening and closing the file for each write was about 1.7 % of the sink's CPU at 1 KiB records. A compressor's
+ * opening and closing the file for each write costs CPU on every write (figures:
+ * docs/adr/0005-open-files-in-a-buffer-directory.md). A compressor's
  * output, written in many small pieces over a short time, keeps its file open until seal, outside that bound.
  */
 final class SpillFile {

@@ -23,8 +23,8 @@ import io.netty.util.concurrent.Future;
  * frame's buffer is allocated at the size its header announces, and the bytes go into it as they arrive.
  *
  * <p>Why: the client's decoder gathers a frame in a buffer that grows by doubling (a poll answer of 1 MiB arrives in
- * 64 KiB reads: five reallocations, each zeroed and copied) and then copies the whole frame into a new buffer: about
- * 5 % of the sink's CPU went to zeroing those buffers alone.
+ * 64 KiB reads: five reallocations, each zeroed and copied) and then copies the whole frame into a new buffer
+ * (figures: docs/adr/0008-netty-buffers-without-zero-fill.md).
  *
  * <p>The client (0.8.0) builds its channel pipeline itself and offers no way in, so {@link #install} takes the
  * connection's channel from its pool (a private field, read by reflection) and swaps the decoder, before any request
@@ -34,7 +34,7 @@ import io.netty.util.concurrent.Future;
  * <p>Once a frame's header is known, the channel's reads go straight into the rest of the frame ({@link InPlaceReads},
  * set on a plain NIO channel whose first handler this is): the socket's bytes land where they belong, and only what a
  * read brought along with a header (at most one read's worth per frame) is copied. A poll answer of 1 MiB was
- * otherwise copied once more in full, about 2 % of the sink's CPU.
+ * otherwise copied once more in full (figures: docs/adr/0008-netty-buffers-without-zero-fill.md).
  */
 final class AnswerFramer extends ChannelInboundHandlerAdapter {
     private static final int HEADER = 8;

@@ -128,6 +128,19 @@ final class AsyncIggyConnection implements IggyConnection {
     }
 
     @Override
+    public CompletableFuture<Optional<java.util.Map<Integer, Long>>> partitionEnds(String stream, String topic) {
+        return clients().topics().getTopic(StreamId.of(stream), TopicId.of(topic)).thenApply(found -> found.map(t -> {
+            java.util.Map<Integer, Long> ends = new java.util.TreeMap<>();
+            for (Partition p : t.partitions()) {
+                // current_offset is 0 for an empty partition as for one holding one message: the count tells.
+                boolean empty = p.messagesCount() == null || p.messagesCount().signum() == 0;
+                ends.put(Math.toIntExact(p.id()), empty ? -1L : p.currentOffset().longValueExact());
+            }
+            return ends;
+        }));
+    }
+
+    @Override
     public CompletableFuture<Optional<List<List<Integer>>>> groupMembers(String stream, String topic, String group) {
         return clients().groups()
                 .getConsumerGroup(StreamId.of(stream), TopicId.of(topic), ConsumerId.of(group))

@@ -24,6 +24,12 @@ interface IggyConnection {
     /** The topic's partition ids in ascending order; empty when the stream or the topic is missing. */
     CompletableFuture<Optional<List<Integer>>> topicPartitions(String stream, String topic);
 
+    /**
+     * Each partition's highest stored offset by id, -1 for a partition holding no message, from the same topic
+     * metadata; empty when the stream or the topic is missing.
+     */
+    CompletableFuture<Optional<java.util.Map<Integer, Long>>> partitionEnds(String stream, String topic);
+
     /** The partitions of each member of the group; empty when the group is missing. */
     CompletableFuture<Optional<List<List<Integer>>>> groupMembers(String stream, String topic, String group);
 

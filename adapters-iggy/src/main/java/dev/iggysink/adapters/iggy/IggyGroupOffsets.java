@@ -1,6 +1,7 @@
 package dev.iggysink.adapters.iggy;
 
 import dev.iggysink.application.port.out.SourceException;
+import dev.iggysink.application.port.out.TopicMissingException;
 import dev.iggysink.domain.message.PartitionRef;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -121,11 +122,11 @@ public final class IggyGroupOffsets implements AutoCloseable {
     /** The topic's partitions; fails (not retryable) when the stream or the topic is missing. */
     public List<PartitionRef> partitions() throws SourceException {
         if (!await(connection.streamExists(stream), "read stream " + stream)) {
-            throw new SourceException("stream '" + stream + "' does not exist on Iggy at " + endpoint, false);
+            throw new TopicMissingException("stream '" + stream + "' does not exist on Iggy at " + endpoint, null);
         }
         List<Integer> ids = await(connection.topicPartitions(stream, topic), "read topic " + stream + "/" + topic)
-                .orElseThrow(() -> new SourceException("topic '" + topic + "' does not exist in stream '" + stream
-                        + "' on Iggy at " + endpoint, false));
+                .orElseThrow(() -> new TopicMissingException("topic '" + topic + "' does not exist in stream '"
+                        + stream + "' on Iggy at " + endpoint, null));
         List<PartitionRef> out = new ArrayList<>();
         for (int id : ids) out.add(new PartitionRef(stream, topic, id));
         return out;
@@ -145,12 +146,12 @@ public final class IggyGroupOffsets implements AutoCloseable {
         } catch (ExecutionException e) {
             int code = IggyFailures.errorCode(e.getCause());
             if (code == IggyFailures.STREAM_NOT_FOUND) {
-                throw new SourceException("stream '" + stream + "' does not exist on Iggy at " + endpoint, false,
+                throw new TopicMissingException("stream '" + stream + "' does not exist on Iggy at " + endpoint,
                         e.getCause());
             }
             if (code == IggyFailures.TOPIC_NOT_FOUND) {
-                throw new SourceException("topic '" + topic + "' does not exist in stream '" + stream
-                        + "' on Iggy at " + endpoint, false, e.getCause());
+                throw new TopicMissingException("topic '" + topic + "' does not exist in stream '" + stream
+                        + "' on Iggy at " + endpoint, e.getCause());
             }
             if (code < 0) {
                 throw new SourceException("connection to Iggy at " + endpoint + " failed while trying to " + what

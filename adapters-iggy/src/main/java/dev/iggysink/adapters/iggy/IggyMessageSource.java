@@ -4,6 +4,7 @@ import dev.iggysink.application.port.out.Batch;
 import dev.iggysink.application.port.out.MessageSource;
 import dev.iggysink.application.port.out.PartitionRevokedException;
 import dev.iggysink.application.port.out.SourceException;
+import dev.iggysink.application.port.out.TopicMissingException;
 import dev.iggysink.domain.message.PartitionRef;
 import dev.iggysink.domain.message.SinkRecord;
 import dev.iggysink.domain.retry.Backoff;
@@ -119,6 +120,17 @@ public final class IggyMessageSource implements MessageSource {
         requireOurs(partition);
         return withSession(c -> await(() -> c.storedOffset(stream, topic, group, partition.partitionId()),
                 "read the committed offset of " + partition));
+    }
+
+    @Override
+    public synchronized Map<PartitionRef, Long> endOffsets() throws SourceException {
+        return withSession(c -> {
+            Map<Integer, Long> ends = await(() -> c.partitionEnds(stream, topic),
+                    "read the partitions of topic " + stream + "/" + topic).orElseThrow(() -> topicMissing(null));
+            Map<PartitionRef, Long> out = new java.util.LinkedHashMap<>();
+            ends.forEach((id, end) -> out.put(new PartitionRef(stream, topic, id), end));
+            return java.util.Collections.unmodifiableMap(out);
+        });
     }
 
     @Override
@@ -513,13 +525,13 @@ public final class IggyMessageSource implements MessageSource {
     }
 
     private SourceException streamMissing(Throwable cause) {
-        return new SourceException("stream '" + stream + "' does not exist on Iggy at " + endpoint()
-                + " (the sink does not create streams)", false, cause);
+        return new TopicMissingException("stream '" + stream + "' does not exist on Iggy at " + endpoint()
+                + " (the sink does not create streams)", cause);
     }
 
     private SourceException topicMissing(Throwable cause) {
-        return new SourceException("topic '" + topic + "' does not exist in stream '" + stream + "' on Iggy at "
-                + endpoint() + " (the sink does not create topics)", false, cause);
+        return new TopicMissingException("topic '" + topic + "' does not exist in stream '" + stream + "' on Iggy at "
+                + endpoint() + " (the sink does not create topics)", cause);
     }
 
     private void closeQuietly(IggyConnection c) {

@@ -205,6 +205,16 @@ final class FakeBroker {
         }
 
         @Override
+        public CompletableFuture<Optional<java.util.Map<Integer, Long>>> partitionEnds(String s, String t) {
+            return op("getTopic", () -> {
+                if (!streamExists || !topicExists || !s.equals(stream) || !t.equals(topic)) return Optional.empty();
+                java.util.Map<Integer, Long> ends = new java.util.TreeMap<>();
+                for (int i = 0; i < partitions.size(); i++) ends.put(i, (long) partitions.get(i).size() - 1);
+                return Optional.of(ends);
+            });
+        }
+
+        @Override
         public CompletableFuture<Optional<List<List<Integer>>>> groupMembers(String s, String t, String g) {
             return op("getGroup", () -> {
                 if (!groupExists) return Optional.empty();

@@ -11,6 +11,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.apache.iggy.identifier.StreamId;
+import org.apache.iggy.identifier.TopicId;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 
@@ -66,6 +68,16 @@ class IggyMessageSourceContractIT extends MessageSourceContract {
                 members.add(member);
                 member.connect();
                 return member;
+            }
+
+            @Override
+            public void delete() {
+                producer.client().topics().deleteTopic(StreamId.of(stream), TopicId.of(topic));
+            }
+
+            @Override
+            public void createAgain() {
+                producer.createTopicIfMissing(stream, topic, partitions);
             }
 
             @Override

@@ -7,7 +7,7 @@ import java.lang.System.Logger.Level;
  * where it runs ahead of them, and a sealed file is uploaded from that same buffer (no second copy); on top of it
  * the heap holds a poll's records while they are encoded, gzip's or Parquet's output next to their input, and the
  * collector's headroom — at most {@value #HEAP_PER_BUDGET_BYTE} bytes of heap per byte of budget, measured
- * (docs/performance-history.md, "Goals of issue 14, previous round"), on top of {@value #BASELINE_MIB} MiB the
+ * (docs/performance.md, "Goals of issue 14, previous round"), on top of {@value #BASELINE_MIB} MiB the
  * process needs with nothing buffered (clients, pools, classes). A budget the heap cannot hold is lowered at start,
  * with a warning, instead of ending in an OutOfMemoryError that a supervisor would restart into the same death.
  */
@@ -25,7 +25,8 @@ final class HeapFit {
      * With open files off the heap (json_lines, json_array and raw with a buffer directory) the heap holds at most 448 KiB of
      * each open file; what scales with the budget is the polls (a poll holds at most a quarter of the budget, and
      * one is read ahead while another is encoded): half a byte of heap per byte of budget, on top of
-     * {@value #DISK_BASELINE_MIB} MiB (measured: 27 MiB live at most with 8 partitions).
+     * {@value #DISK_BASELINE_MIB} MiB (figures: docs/performance.md, "Figures behind constants without a decision
+     * record").
      */
     static final long DISK_BASELINE_MIB = 40;
 

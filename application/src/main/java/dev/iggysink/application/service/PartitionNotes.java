@@ -17,7 +17,7 @@ final class PartitionNotes {
     private long lastUploadMillis;
     private Optional<String> lastError = Optional.empty();
 
-    /** The partition's highest offset, as the last poll answered. */
+    /** The partition's highest offset, as the last poll or the last read of the topic's metadata answered. */
     void currentOffset(long offset) {
         currentOffset = offset;
     }
@@ -44,8 +44,20 @@ final class PartitionNotes {
     /** The partition's status from these notes and what the writer knows of its reading and files. */
     PartitionStatus status(PartitionRef partition, boolean owned, long position, long committed, long openRecords,
                            long openBytes, int openFiles, int pendingFiles, boolean halted) {
+        return status(partition, owned, position, committed, openRecords, openBytes, openFiles, pendingFiles, halted,
+                true, Optional.empty());
+    }
+
+    /**
+     * As above; {@code ours} is false for a partition another member of the group reads (its end is then shown as
+     * unknown, so its backlog is counted once, by its owner), {@code oldestPending} the Iggy timestamp of the oldest
+     * record read and not yet committed.
+     */
+    PartitionStatus status(PartitionRef partition, boolean owned, long position, long committed, long openRecords,
+                           long openBytes, int openFiles, int pendingFiles, boolean halted, boolean ours,
+                           Optional<Instant> oldestPending) {
         return new PartitionStatus(partition.stream(), partition.topic(), partition.partitionId(), owned, position,
-                committed, currentOffset, openRecords, openBytes, openFiles, pendingFiles, lastUploadKey,
-                lastUploadAt, lastUploadMillis, lastError, halted);
+                committed, ours ? currentOffset : -1, openRecords, openBytes, openFiles, pendingFiles, lastUploadKey,
+                lastUploadAt, lastUploadMillis, lastError, halted, oldestPending);
     }
 }

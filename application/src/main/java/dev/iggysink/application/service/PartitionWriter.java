@@ -104,6 +104,14 @@ final class PartitionWriter {
     private final String claimPrefix;
     /** Record bytes encoded by the current {@link #accept}, reported once at its end. */
     private long encodedBytes;
+    /**
+     * (offset, Iggy timestamp in µs) of the first new record of each poll and of each file: the oldest record not yet
+     * committed is the one after the commit point, and its time is the last mark at or before it (timestamps never
+     * decrease along a partition). Exact at file starts, where the commit point always lands with one open file.
+     */
+    private final java.util.ArrayDeque<long[]> marks = new java.util.ArrayDeque<>();
+    /** The group's offset read by an assignment that waits for the store; -2 when no assignment waits. */
+    private long waitingAt = -2;
 
     private PartitionWriter(PartitionRef partition, long committed, RecordCodec codec, FileLayout layout,
                     RotationPolicy policy, int maxOpenFiles, ErrorTolerance tolerance, String dlqPrefix,
@@ -179,6 +187,12 @@ final class PartitionWriter {
 
     private void acceptAll(List<SinkRecord> records) {
         for (SinkRecord record : records) {
+            if (record.offset() >= ledger.position()) {
+                mark(record);
+                break;
+            }
+        }
+        for (SinkRecord record : records) {
             if (halted != null) return;
             if (record.offset() < ledger.position()) continue; // a poll overlapping what was already read
             DecodedRecord decoded;
@@ -222,6 +236,7 @@ final class PartitionWriter {
             return;
         }
         if (slot.file.isEmpty()) {
+            mark(record);
             ledger.opened(record.offset());
             slot.firstId = record.id();
             slot.firstTimestamp = record.timestampMicros();
@@ -252,6 +267,32 @@ final class PartitionWriter {
     }
 
     /** Whether {@code slot} holds the file whose cut a claim decided. */
+    private void mark(SinkRecord record) {
+        long[] last = marks.peekLast();
+        if (last == null || last[0] < record.offset()) {
+            marks.addLast(new long[] {record.offset(), record.timestampMicros()});
+        }
+    }
+
+    /** The Iggy timestamp of the oldest record read and not yet committed; forgets marks no longer needed. */
+    private Optional<Instant> oldestPending() {
+        long next = ledger.lastCommitted() + 1;
+        if (ledger.position() <= next) {
+            marks.clear();
+            return Optional.empty();
+        }
+        while (marks.size() > 1 && secondMark() <= next) marks.pollFirst();
+        long[] first = marks.peekFirst();
+        return first == null ? Optional.empty()
+                : Optional.of(Instant.EPOCH.plus(first[1], java.time.temporal.ChronoUnit.MICROS));
+    }
+
+    private long secondMark() {
+        Iterator<long[]> it = marks.iterator();
+        it.next();
+        return it.next()[0];
+    }
+
     private boolean forced(Slot slot) {
         return forcedFirst >= 0 && slot != null && !slot.file.isEmpty() && slot.file.firstOffset() == forcedFirst;
     }
@@ -305,6 +346,7 @@ final class PartitionWriter {
         // errors_tolerance = all: the record becomes a one-record dead-letter file that gates commits like any other.
         String key = DeadLetters.key(layout.prefix(), dlqPrefix, record);
         byte[] content = DeadLetters.content(record, e.getMessage());
+        mark(record);
         ledger.opened(record.offset());
         ledger.read(record.offset());
         SealedFile file = new SealedFile(partition, key, record.offset(), record.offset(), 1, content.length,
@@ -546,6 +588,17 @@ final class PartitionWriter {
         openClaims.clear();
         forcedFirst = -1;
         forcedLast = -1;
+        marks.clear();
+        waitingAt = -2;
+    }
+
+    /**
+     * The poll answered that this member owns the partition, but its assignment waits (for the store, to learn what
+     * is already durable): until it is done, the group's offset read for it, {@code committed}, is what the backlog
+     * is counted from.
+     */
+    void assignmentWaits(long committed) {
+        waitingAt = committed;
     }
 
     /**
@@ -568,6 +621,7 @@ final class PartitionWriter {
     }
 
     void lost() {
+        waitingAt = -2;
         if (!owned) return;
         restart(ledger.lastCommitted(), false);
         LOG.log(Level.INFO, "partition " + partition + " is no longer owned by this member; its buffers were dropped"
@@ -579,7 +633,9 @@ final class PartitionWriter {
     }
 
     PartitionStatus status() {
-        return notes.status(partition, owned, ledger.position(), ledger.lastCommitted(), openRecords(), openBytes(),
-                open.size(), pendingFiles(), halted != null);
+        boolean waiting = !owned && waitingAt >= -1;
+        return notes.status(partition, owned, ledger.position(), waiting ? waitingAt : ledger.lastCommitted(),
+                openRecords(), openBytes(), open.size(), pendingFiles(), halted != null, owned || waiting,
+                oldestPending());
     }
 }

@@ -5,6 +5,7 @@ import dev.iggysink.application.port.out.MessageSource;
 import dev.iggysink.application.port.out.SourceException;
 import dev.iggysink.domain.message.PartitionRef;
 import java.util.List;
+import java.util.Map;
 import java.util.OptionalLong;
 
 /**
@@ -32,6 +33,11 @@ final class SerializedSource implements MessageSource {
     @Override
     public synchronized OptionalLong committedOffset(PartitionRef partition) throws SourceException {
         return source.committedOffset(partition);
+    }
+
+    @Override
+    public synchronized Map<PartitionRef, Long> endOffsets() throws SourceException {
+        return source.endOffsets();
     }
 
     @Override

@@ -39,6 +39,11 @@ import java.util.concurrent.atomic.AtomicLong;
  */
 public final class SinkService implements SinkControl {
     private static final System.Logger LOG = System.getLogger(SinkService.class.getName());
+    /**
+     * A consumer loop that has not come round for this long (or three poll intervals, when longer) is stuck: each of
+     * its waits (an Iggy call, a backoff, an idle wait, a store listing) ends well before.
+     */
+    static final Duration STUCK_AFTER = Duration.ofMinutes(5);
 
     private final SinkSettings settings;
     private final SourceFactory sources;
@@ -109,15 +114,21 @@ public final class SinkService implements SinkControl {
             public void committed(PartitionRef partition, long offset) {
                 metrics.committed(partition, offset);
             }
+
+            @Override
+            public void topicMissing(String stream, String topic, boolean missing) {
+                metrics.topicMissing(stream, topic, missing);
+            }
         };
         this.budget = new MemoryBudget(HeapFit.budget(settings.key(), settings.delivery().maxBufferedBytes(),
                 Runtime.getRuntime().maxMemory(), !codecs.openFilesOnHeap()));
-        RetryPolicy retry = new RetryPolicy(settings.retry().maxAttempts(),
-                Backoff.of(settings.retry().retryDelay()));
+        RetryPolicy retry = new RetryPolicy(settings.retry().maxAttempts(), new Backoff(settings.retry().retryDelay(),
+                settings.retry().retryMaxDelay(), Backoff.DEFAULT_JITTER));
         this.store = store;
         this.claims = new Claims(store, settings.output().prefix());
+        String prefix = settings.output().prefix();
         this.uploader = new Uploader(store, claims, retry, clock, this.metrics,
-                settings.delivery().uploadConcurrency());
+                settings.delivery().uploadConcurrency(), (prefix.isEmpty() ? "" : prefix + "/") + Uploader.PROBE_NAME);
     }
 
     /** The rule {@code validate} applies, kept by the core too: a sink built directly must not overwrite itself. */
@@ -161,6 +172,7 @@ public final class SinkService implements SinkControl {
                 threads.add(t);
             }
         }
+        controls.topics = consumers.size();
         threads.forEach(Thread::start);
     }
 
@@ -227,12 +239,20 @@ public final class SinkService implements SinkControl {
 
     @Override
     public void pause() {
+        pause("a call of pause()");
+    }
+
+    @Override
+    public synchronized void pause(String requestedBy) {
+        if (controls.paused) return; // paused since the first request
+        controls.pause = new Controls.Pause(clock.instant(), requestedBy);
         controls.paused = true;
     }
 
     @Override
-    public void resume() {
+    public synchronized void resume() {
         controls.paused = false;
+        controls.pause = null;
     }
 
     /** How many files were sealed for each reason since start (size, count, record time, schedule, ...). */
@@ -265,6 +285,13 @@ public final class SinkService implements SinkControl {
             }
         }
         for (TopicConsumer c : consumers) {
+            Optional<String> missing = c.missing();
+            if (missing.isPresent()) {
+                health = Health.FAILED;
+                reasons.add(missing.get());
+            }
+        }
+        for (TopicConsumer c : consumers) {
             Optional<String> trouble = c.sourceTrouble();
             if (trouble.isPresent()) {
                 if (health == Health.OK) health = Health.DEGRADED;
@@ -276,10 +303,30 @@ public final class SinkService implements SinkControl {
             if (health == Health.OK) health = Health.DEGRADED;
             reasons.add(storeTrouble.get());
         }
+        Controls.Pause pause = controls.pause;
+        if (pause != null) {
+            if (health == Health.OK) health = Health.PAUSED;
+            reasons.add("paused since " + pause.since() + " (" + pause.requestedBy() + "): nothing is read until"
+                    + " resumed; uploads and commits go on");
+        }
+        java.time.Instant now = clock.instant();
+        List<String> stuck = new ArrayList<>();
+        Duration after = stuckAfter();
+        for (TopicConsumer c : consumers) c.stuck(now, after).ifPresent(stuck::add);
         StatusSnapshot.Totals totals = new StatusSnapshot.Totals(recordsConsumed.get(), bytesConsumed.get(),
                 uploader.objectsUploaded(), uploader.bytesUploaded(), uploader.retries(), deadLettered.get(),
                 budget.used(),
                 budget.max(), controls.paused);
-        return new StatusSnapshot(health, reasons, partitions, totals);
+        return new StatusSnapshot(health, reasons, partitions, totals, now,
+                Optional.ofNullable(pause).map(Controls.Pause::since), stuck);
+    }
+
+    private Duration stuckAfter() {
+        Duration after = STUCK_AFTER;
+        for (StreamSettings s : settings.streams()) {
+            Duration three = s.pollInterval().multipliedBy(3);
+            if (three.compareTo(after) > 0) after = three;
+        }
+        return after;
     }
 }

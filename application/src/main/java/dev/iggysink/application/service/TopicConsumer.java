@@ -9,6 +9,7 @@ import dev.iggysink.application.port.out.SinkMetrics;
 import dev.iggysink.application.port.out.Sleeper;
 import dev.iggysink.application.port.out.SourceException;
 import dev.iggysink.application.port.out.StoreException;
+import dev.iggysink.application.port.out.TopicMissingException;
 import dev.iggysink.application.settings.ErrorTolerance;
 import dev.iggysink.application.settings.SinkSettings;
 import dev.iggysink.application.settings.StreamSettings;
@@ -41,6 +42,13 @@ final class TopicConsumer implements Runnable {
     private static final Backoff SOURCE_BACKOFF = new Backoff(Duration.ofMillis(200), Duration.ofSeconds(10), 0.2);
     /** How often the topic's partition list is read again, so partitions added while running are consumed. */
     private static final Duration PARTITION_REFRESH = Duration.ofSeconds(5);
+    /** How often a topic found missing is looked for again: an operator may create it again. */
+    static final Duration TOPIC_LOOKUP = Duration.ofSeconds(5);
+    /**
+     * How often each partition's end offset is read from the topic's metadata, so the lag stays true while nothing
+     * is polled (paused, the store down, a poll backing off). The loop comes round at least every poll_interval.
+     */
+    static final Duration LAG_REFRESH = Duration.ofSeconds(5);
 
     private final StreamSettings stream;
     private final String topic;
@@ -72,6 +80,12 @@ final class TopicConsumer implements Runnable {
     private long epoch;
     private long passes;
     private Instant partitionsReadAt = Instant.MIN;
+    /** The health reason while the topic is missing (deleted while running); null while it exists. */
+    private volatile String missing;
+    private Instant lookAgainAt = Instant.MIN;
+    private Instant endsReadAt = Instant.MIN;
+    /** When this loop last came round (or last tried to connect): what tells a stuck loop from a waiting one. */
+    private volatile Instant lastTurn;
     private long seenFlushes;
     private int sessionFailures;
     private volatile boolean finished;
@@ -122,6 +136,7 @@ final class TopicConsumer implements Runnable {
         this.events = new UploadEvents(uploader, controls, name());
         this.drain = new Drain(events, committer, clock, settings.delivery().shutdownTimeout(), controls);
         this.fetcher = new Fetcher(stream.stream() + "/" + topic, this.source, budget, stream.batchLength());
+        this.lastTurn = clock.instant();
     }
 
     String name() {
@@ -164,6 +179,7 @@ final class TopicConsumer implements Runnable {
 
     private boolean start() throws InterruptedException {
         while (!controls.stopping) {
+            lastTurn = clock.instant();
             try {
                 source.connect();
                 List<PartitionRef> partitions = source.partitions();
@@ -174,6 +190,10 @@ final class TopicConsumer implements Runnable {
                 LOG.log(Level.INFO, "consuming " + name() + " (" + partitions.size() + " partitions) as group "
                         + stream.consumerGroup());
                 sessionRecovered();
+                return true;
+            } catch (TopicMissingException e) {
+                // Deleted between the startup check and now: the loop looks for it, as for one deleted later.
+                topicMissing(e);
                 return true;
             } catch (SourceException e) {
                 if (!e.retryable()) {
@@ -195,10 +215,17 @@ final class TopicConsumer implements Runnable {
     private void loop() throws InterruptedException {
         Duration idle = stream.pollInterval().isZero() ? Duration.ofMillis(1) : stream.pollInterval();
         while (!controls.stopping) {
+            lastTurn = clock.instant();
             applyEvents();
             commitAll();
+            if (missing != null && !lookForTopic()) {
+                publish();
+                events.awaitOne(idle);
+                continue;
+            }
             if (source.sessionEpoch() != epoch) resync();
             refreshPartitions();
+            refreshEnds();
             boolean got = false;
             if (!controls.paused && relief.mayPoll(writers)) got = pollAll();
             Instant now = clock.instant();
@@ -261,6 +288,9 @@ final class TopicConsumer implements Runnable {
                 }
             } catch (PartitionRevokedException e) {
                 w.lost();
+            } catch (TopicMissingException e) {
+                topicMissing(e);
+                return got;
             } catch (SourceException e) {
                 if (!e.retryable()) {
                     controls.fail("polling " + w.partition() + " failed: " + e.getMessage());
@@ -298,6 +328,7 @@ final class TopicConsumer implements Runnable {
                     // Nothing can be uploaded either: wait for the store rather than risk writing records twice.
                     uploader.storeFailed(w.partition(), e.getMessage());
                     gate.failed(w, clock.instant());
+                    w.assignmentWaits(committed);
                     return;
                 }
                 LOG.log(Level.WARNING, "cannot list the store (" + e.getMessage() + "): after a stop, a flush or a"
@@ -353,10 +384,105 @@ final class TopicConsumer implements Runnable {
                     LOG.log(Level.INFO, "partition " + p + " was added to " + name() + "; it is consumed from now on");
                 }
             }
+        } catch (TopicMissingException e) {
+            topicMissing(e);
         } catch (SourceException e) {
             LOG.log(Level.DEBUG, "reading the partitions of " + name() + " failed; trying again later: "
                     + e.getMessage());
         }
+    }
+
+    /** Reads each partition's end offset from the topic's metadata, every {@link #LAG_REFRESH}. */
+    private void refreshEnds() {
+        Instant now = clock.instant();
+        if (now.isBefore(endsReadAt.plus(LAG_REFRESH))) return;
+        endsReadAt = now;
+        try {
+            Map<PartitionRef, Long> ends = source.endOffsets();
+            for (PartitionWriter w : writers) {
+                Long end = ends.get(w.partition());
+                if (end != null) w.currentOffset(end);
+            }
+        } catch (SourceException e) {
+            // The lag keeps its last value; the failure itself shows where polling meets it.
+            LOG.log(Level.DEBUG, "reading the end offsets of " + name() + " failed; trying again later: "
+                    + e.getMessage());
+        }
+    }
+
+    /**
+     * Why this loop counts as stuck: it has not come round for longer than {@code after}. Empty while it turns, while
+     * it waits for Iggy between attempts, and once it stops (a drain has its own deadline).
+     */
+    Optional<String> stuck(Instant now, Duration after) {
+        if (finished || controls.stopping) return Optional.empty();
+        Duration since = Duration.between(lastTurn, now);
+        if (since.compareTo(after) <= 0) return Optional.empty();
+        return Optional.of("the consumer loop of " + name() + " has not come round for " + since.toSeconds()
+                + " s (since " + lastTurn + ")");
+    }
+
+    /**
+     * The topic (or its stream) is gone: this topic halts, the sink's other topics go on. What was read and is not
+     * durable yet is dropped like a revoked partition's (it was deleted with the topic, and nothing of it can be
+     * committed); uploads under way end. Once every topic of the sink is missing, the sink stops.
+     */
+    private void topicMissing(TopicMissingException e) {
+        if (missing != null) return;
+        Instant now = clock.instant();
+        missing = "topic " + name() + " does not exist (deleted?) since " + now + ": " + e.getMessage()
+                + "; looking for it every " + TOPIC_LOOKUP.toSeconds() + " s";
+        lookAgainAt = now.plus(TOPIC_LOOKUP);
+        LOG.log(Level.ERROR, "topic " + name() + " is missing: " + e.getMessage() + ". Its consumer halts (what was"
+                + " read and is not durable yet is dropped), the sink's other topics go on; it is looked for every "
+                + TOPIC_LOOKUP.toSeconds() + " s and consumed again from its group's offset once it exists");
+        for (PartitionWriter w : writers) {
+            w.lost();
+            sourceOutage.ended(w.partition(), false);
+        }
+        sourceOutage.ended("session", false);
+        uploader.dropLost();
+        fetcher.forget();
+        metrics.topicMissing(stream.stream(), topic, true);
+        controls.topicMissing(name(), true);
+    }
+
+    /** Whether the missing topic exists again (then it is consumed from now on); asked every {@link #TOPIC_LOOKUP}. */
+    private boolean lookForTopic() {
+        Instant now = clock.instant();
+        if (now.isBefore(lookAgainAt)) return false;
+        lookAgainAt = now.plus(TOPIC_LOOKUP);
+        List<PartitionRef> partitions;
+        try {
+            source.connect();
+            partitions = source.partitions();
+        } catch (TopicMissingException e) {
+            return false;
+        } catch (SourceException e) {
+            LOG.log(Level.DEBUG, "looking for " + name() + " failed; trying again later: " + e.getMessage());
+            return false;
+        }
+        // A topic created again may have other partitions: those it lost are forgotten, new ones get writers.
+        writers.removeIf(w -> {
+            boolean gone = !partitions.contains(w.partition());
+            if (gone) statusBoard.remove(w.partition());
+            return gone;
+        });
+        for (PartitionRef p : partitions) {
+            if (writers.stream().noneMatch(w -> w.partition().equals(p))) writers.add(newWriter(p));
+        }
+        partitionsReadAt = now;
+        missing = null;
+        LOG.log(Level.INFO, "topic " + name() + " exists again (" + partitions.size() + " partitions); consuming it"
+                + " from its group's offset");
+        metrics.topicMissing(stream.stream(), topic, false);
+        controls.topicMissing(name(), false);
+        return true;
+    }
+
+    /** Why this topic is halted: it does not exist (any more); empty while it does. */
+    Optional<String> missing() {
+        return Optional.ofNullable(missing);
     }
 
     private void sessionBackoff(SourceException e) throws InterruptedException {
@@ -395,7 +521,8 @@ final class TopicConsumer implements Runnable {
     private void drainOnStop(boolean crashed) {
         drain.run(writers, crashed);
         publish();
-        List<String> found = Drain.problems(writers);
+        List<String> found = new ArrayList<>(Drain.problems(writers));
+        if (missing != null) found.add(missing);
         problems.addAll(found);
         clean = !crashed && found.isEmpty();
     }

@@ -33,9 +33,17 @@ import java.util.concurrent.atomic.AtomicLong;
  * can end, an {@link Error} included, reaches the listener exactly once. An upload whose partition was lost since
  * (revoked, resynced, assigned anew) is not tried again: nothing commits its result, and whoever owns the partition
  * reads its records again, so another attempt could only put a second copy beside the new owner's.
+ *
+ * <p>While uploads wait for their next attempt, the store is probed every {@link #PROBE_INTERVAL} with one HEAD of
+ * {@code probeKey}: once a probe that failed is followed by one the store answers, every waiting upload is tried at
+ * once, so the sink recovers within about a second of the store rather than when the backoff ends.
  */
 final class Uploader implements AutoCloseable {
     private static final System.Logger LOG = System.getLogger(Uploader.class.getName());
+    /** Short, so recovery is seen within about a second; one HEAD a second costs the store nothing. */
+    static final Duration PROBE_INTERVAL = Duration.ofSeconds(1);
+    /** The HEAD of a key nobody writes: any answer (found or not, even a 403) shows the store is back. */
+    static final String PROBE_NAME = ".iggy-sink-probe";
 
     /** Hears about one upload: each failed attempt that will be retried, then exactly one end. */
     interface Listener {
@@ -69,6 +77,10 @@ final class Uploader implements AutoCloseable {
     private final AtomicLong retries = new AtomicLong();
     private volatile boolean giveUp;
     private final Claims claims;
+    private final String probeKey;
+    /** Probes the store while uploads wait; its own thread, since a HEAD may take as long as the request timeout. */
+    private final ScheduledExecutorService prober;
+    private final AtomicBoolean probing = new AtomicBoolean();
 
     Uploader(ObjectStore store, RetryPolicy policy, InstantSource clock, SinkMetrics metrics, int concurrency) {
         this(store, null, policy, clock, metrics, concurrency);
@@ -77,7 +89,14 @@ final class Uploader implements AutoCloseable {
     /** @param claims how files are claimed before upload ({@link UploadJob.Check#CLAIM}); null when never */
     Uploader(ObjectStore store, Claims claims, RetryPolicy policy, InstantSource clock, SinkMetrics metrics,
              int concurrency) {
+        this(store, claims, policy, clock, metrics, concurrency, PROBE_NAME);
+    }
+
+    /** @param probeKey the key the store is probed with while uploads wait (see the class comment) */
+    Uploader(ObjectStore store, Claims claims, RetryPolicy policy, InstantSource clock, SinkMetrics metrics,
+             int concurrency, String probeKey) {
         this.claims = claims;
+        this.probeKey = probeKey;
         this.store = store;
         this.policy = policy;
         this.clock = clock;
@@ -88,6 +107,7 @@ final class Uploader implements AutoCloseable {
                 queue, r -> daemon(r, "upload-" + n.incrementAndGet()));
         pool.prestartAllCoreThreads();
         this.retryTimer = Executors.newSingleThreadScheduledExecutor(r -> daemon(r, "upload-retry-timer"));
+        this.prober = Executors.newSingleThreadScheduledExecutor(r -> daemon(r, "store-probe"));
         this.remover = Executors.newSingleThreadExecutor(r -> daemon(r, "claim-remover"));
         AtomicInteger c = new AtomicInteger();
         this.claimPool = Executors.newFixedThreadPool(concurrency, r -> daemon(r, "claim-" + c.incrementAndGet()));
@@ -261,16 +281,22 @@ final class Uploader implements AutoCloseable {
                 return;
             }
             try {
-                retryTimer.schedule(() -> {
-                    waiting.remove(this);
-                    try {
-                        pool.execute(this);
-                    } catch (RuntimeException rejected) {
-                        finish(Outcome.GAVE_UP, error, false);
-                    }
-                }, delay.toNanos(), TimeUnit.NANOSECONDS);
+                // A probe may have woken it already (or a stop or a lost partition ended it): then nothing to do.
+                retryTimer.schedule(() -> wake(error), delay.toNanos(), TimeUnit.NANOSECONDS);
             } catch (RuntimeException rejected) {
                 waiting.remove(this);
+                finish(Outcome.GAVE_UP, error, false);
+                return;
+            }
+            startProbing();
+        }
+
+        /** Its next attempt now, if it still waits for one: the only way out of {@link #waiting} to a new attempt. */
+        void wake(String error) {
+            if (!waiting.remove(this)) return;
+            try {
+                pool.execute(this);
+            } catch (RuntimeException rejected) {
                 finish(Outcome.GAVE_UP, error, false);
             }
         }
@@ -396,6 +422,49 @@ final class Uploader implements AutoCloseable {
         }
     }
 
+    private void startProbing() {
+        if (!waiting.isEmpty() && probing.compareAndSet(false, true)) scheduleProbe(false);
+    }
+
+    private void scheduleProbe(boolean sawDown) {
+        try {
+            prober.schedule(() -> probe(sawDown), PROBE_INTERVAL.toNanos(), TimeUnit.NANOSECONDS);
+        } catch (RuntimeException rejected) {
+            probing.set(false); // stopping
+        }
+    }
+
+    /**
+     * One HEAD while uploads wait. Only a store seen failing and then answering wakes them: a store that answers
+     * the probe but fails the puts themselves (one key refused, a slow multipart) keeps to the backoff, so
+     * waiting uploads are not tried again every second.
+     */
+    private void probe(boolean sawDown) {
+        if (giveUp) {
+            probing.set(false);
+            return;
+        }
+        if (waiting.isEmpty()) {
+            probing.set(false);
+            startProbing(); // an upload may have begun to wait just now
+            return;
+        }
+        boolean down;
+        try {
+            store.metadata(probeKey);
+            down = false;
+        } catch (StoreException e) {
+            down = e.retryable();
+        } catch (RuntimeException e) {
+            down = true;
+        }
+        if (!down && sawDown) {
+            LOG.log(Level.INFO, "object store answers again; trying " + waiting.size() + " waiting uploads now");
+            for (Attempt a : waiting) a.wake("upload abandoned by stop");
+        }
+        scheduleProbe(down);
+    }
+
     /** Another call to the store ({@code what}: e.g. a listing for a partition) failed and will be retried. */
     void storeFailed(Object what, String error) {
         outage.failed(what, error);
@@ -477,6 +546,7 @@ final class Uploader implements AutoCloseable {
             a.finish(Outcome.GAVE_UP, "upload abandoned by stop", false);
         }
         retryTimer.shutdownNow();
+        prober.shutdownNow();
         remover.shutdownNow();
         for (Runnable never : claimPool.shutdownNow()) {
             if (never instanceof ClaimStep step) step.attempt.finish(Outcome.GAVE_UP, "upload abandoned by stop", false);
@@ -489,6 +559,7 @@ final class Uploader implements AutoCloseable {
     @Override
     public void close() {
         retryTimer.shutdownNow();
+        prober.shutdownNow();
         remover.shutdownNow();
         claimPool.shutdownNow();
         pool.shutdown();

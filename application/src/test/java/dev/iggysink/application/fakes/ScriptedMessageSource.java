@@ -4,6 +4,7 @@ import dev.iggysink.application.port.out.Batch;
 import dev.iggysink.application.port.out.MessageSource;
 import dev.iggysink.application.port.out.PartitionRevokedException;
 import dev.iggysink.application.port.out.SourceException;
+import dev.iggysink.application.port.out.TopicMissingException;
 import dev.iggysink.domain.message.MessageId;
 import dev.iggysink.domain.message.PartitionRef;
 import dev.iggysink.domain.message.SinkRecord;
@@ -53,6 +54,7 @@ public final class ScriptedMessageSource implements MessageSource {
     private volatile boolean closed;
     private volatile SourceException connectFailure;
     private volatile boolean pollsWithoutWaiting;
+    private final java.util.concurrent.atomic.AtomicLong polls = new java.util.concurrent.atomic.AtomicLong();
 
     /** The topic and its consumer group, shared by every member of the group. */
     private static final class Shared {
@@ -63,6 +65,8 @@ public final class ScriptedMessageSource implements MessageSource {
         final Map<Integer, Long> lastPolled = new ConcurrentHashMap<>();
         final List<ScriptedMessageSource> members = new ArrayList<>(); // guarded by this
         volatile long timestampMicros = 1_773_669_751_000_000L; // 2026-03-16T14:02:31Z
+        /* The topic was deleted: every call fails as on Iggy until it is created again. */
+        volatile boolean deleted;
     }
 
     public ScriptedMessageSource(String stream, String topic, int partitionCount) {
@@ -202,6 +206,34 @@ public final class ScriptedMessageSource implements MessageSource {
         return List.copyOf(shared.backwardStores);
     }
 
+    /**
+     * As an operator deleting the topic (and with it the group and its offsets): every call of every member fails
+     * with {@link TopicMissingException} until {@link #createTopicAgain}.
+     */
+    public void deleteTopic() {
+        shared.deleted = true;
+    }
+
+    /** The topic created again under its name: as many partitions as before, all empty, no stored offsets. */
+    public void createTopicAgain() {
+        synchronized (shared) {
+            for (List<SinkRecord> p : partitions) p.clear();
+            stored.clear();
+            shared.lastPolled.clear();
+            for (ScriptedMessageSource m : shared.members) {
+                m.lastCommitted.clear();
+                m.epoch++; // the group and its membership are new as well
+            }
+            shared.deleted = false;
+        }
+    }
+
+    private void requireTopic() throws TopicMissingException {
+        if (shared.deleted) {
+            throw new TopicMissingException("topic '" + topic + "' does not exist in stream '" + stream + "'", null);
+        }
+    }
+
     public void failConnect(SourceException e) {
         connectFailure = e;
     }
@@ -233,23 +265,39 @@ public final class ScriptedMessageSource implements MessageSource {
         return closed;
     }
 
+    /** How many polls this member was asked for, answered or failed. */
+    public long polls() {
+        return polls.get();
+    }
+
     @Override
     public void connect() throws SourceException {
+        requireTopic();
         SourceException e = connectFailure;
         if (e != null) throw e;
     }
 
     @Override
-    public synchronized List<PartitionRef> partitions() {
+    public synchronized List<PartitionRef> partitions() throws SourceException {
+        requireTopic();
         List<PartitionRef> out = new ArrayList<>();
         for (int i = 0; i < partitions.size(); i++) out.add(partition(i));
         return out;
     }
 
     @Override
-    public OptionalLong committedOffset(PartitionRef partition) {
+    public OptionalLong committedOffset(PartitionRef partition) throws SourceException {
         requireOurs(partition);
+        requireTopic();
         return stored(partition.partitionId());
+    }
+
+    @Override
+    public synchronized Map<PartitionRef, Long> endOffsets() throws SourceException {
+        requireTopic();
+        Map<PartitionRef, Long> out = new java.util.LinkedHashMap<>();
+        for (int i = 0; i < partitions.size(); i++) out.put(partition(i), (long) partitions.get(i).size() - 1);
+        return out;
     }
 
     /**
@@ -279,6 +327,8 @@ public final class ScriptedMessageSource implements MessageSource {
         requireOurs(partition);
         if (fromOffset < 0) throw new IllegalArgumentException("fromOffset must be >= 0, was " + fromOffset);
         if (maxRecords <= 0) throw new IllegalArgumentException("maxRecords must be > 0, was " + maxRecords);
+        polls.incrementAndGet();
+        requireTopic();
         SourceException e = pollFailures.poll();
         if (e != null) throw e;
         int id = partition.partitionId();
@@ -310,6 +360,7 @@ public final class ScriptedMessageSource implements MessageSource {
             commitLog.add(id + ":" + offset);
             return;
         }
+        requireTopic();
         SourceException e = commitFailures.poll();
         if (e != null) throw e;
         if (commitsFailing != null) throw commitsFailing;

@@ -37,6 +37,16 @@ class ScriptedMessageSourceContractTest extends MessageSourceContract {
             }
 
             @Override
+            public void delete() {
+                first.deleteTopic();
+            }
+
+            @Override
+            public void createAgain() {
+                first.createTopicAgain();
+            }
+
+            @Override
             public void close() {
                 // Nothing outlives the test.
             }

@@ -26,7 +26,7 @@ public final class TestSettings {
                                     long maxBufferedBytes, Duration shutdownTimeout) {
         return new SinkSettings("s3", "S3 sink", true, 0, false, List.of(stream),
                 OutputSettings.jsonLines("iggy/raw", "{stream}/{topic}/{date}/{hour}"), rotation,
-                new RetrySettings(3, Duration.ofMillis(10)),
+                new RetrySettings(3, Duration.ofMillis(10), RetrySettings.DEFAULT_MAX_DELAY),
                 new DeliverySettings(maxBufferedBytes, tolerance, "_dlq", shutdownTimeout, 4), List.of());
     }
 

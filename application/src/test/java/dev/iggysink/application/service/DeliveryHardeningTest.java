@@ -306,7 +306,8 @@ class DeliveryHardeningTest {
         store.failKeys(partition0);
         source.append(0, 100, i -> "r" + i);
         // The first retry would come 30 s later: the upload must end when the partition is lost, not then.
-        start(withRetry(TestSettings.countRotation(stream, 100), new RetrySettings(3, Duration.ofSeconds(30))));
+        start(withRetry(TestSettings.countRotation(stream, 100),
+                new RetrySettings(3, Duration.ofSeconds(30), Duration.ofSeconds(30))));
         await().atMost(WAIT).until(() -> sink.status().reasons().stream()
                 .anyMatch(r -> r.startsWith("object store failing")));
         assertThat(sink.status().totals().bufferedBytes()).isPositive();

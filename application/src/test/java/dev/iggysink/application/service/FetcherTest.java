@@ -38,13 +38,18 @@ class FetcherTest {
         }
 
         @Override
-        public List<PartitionRef> partitions() {
+        public List<PartitionRef> partitions() throws SourceException {
             return topic.partitions();
         }
 
         @Override
-        public OptionalLong committedOffset(PartitionRef partition) {
+        public OptionalLong committedOffset(PartitionRef partition) throws SourceException {
             return topic.committedOffset(partition);
+        }
+
+        @Override
+        public java.util.Map<PartitionRef, Long> endOffsets() throws SourceException {
+            return topic.endOffsets();
         }
 
         @Override

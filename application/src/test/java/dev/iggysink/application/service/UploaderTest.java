@@ -318,4 +318,32 @@ class UploaderTest {
         assertThat(heard.retries).isEmpty();
         assertThat(store.putAttempts()).isEqualTo(1);
     }
+
+    @Test
+    void a_store_that_answers_the_probe_but_fails_a_put_keeps_that_put_to_its_backoff() {
+        store.failKeys(k -> k.equals("stuck"));
+        Heard stuck = new Heard();
+        uploader(1, Duration.ofHours(1)).submit(job("stuck"), stuck);
+        await().atMost(WAIT).until(() -> stuck.retries.size() == 1);
+
+        // Two probes answered: had either woken the upload, it would have been tried again by now.
+        await().atMost(WAIT).until(() -> store.headCalls() >= 2);
+        assertThat(store.putAttempts(k -> k.equals("stuck"))).isEqualTo(1);
+        assertThat(stuck.results).isEmpty();
+    }
+
+    @Test
+    void a_store_seen_down_by_the_probe_and_then_answering_gets_the_waiting_uploads_at_once() {
+        store.down(InMemoryObjectStore.unavailable());
+        Heard heard = new Heard();
+        uploader(2, Duration.ofHours(1)).submit(job("a"), heard);
+        await().atMost(WAIT).until(() -> heard.retries.size() == 1);
+        await().atMost(WAIT).until(() -> store.headCalls() >= 1);
+
+        store.up();
+        await().atMost(WAIT).until(() -> heard.results.size() == 1);
+        assertThat(heard.results.get(0).outcome()).isEqualTo(Outcome.DURABLE);
+        assertThat(store.objects()).containsKey("a");
+        assertThat(uploader.trouble()).isEmpty();
+    }
 }

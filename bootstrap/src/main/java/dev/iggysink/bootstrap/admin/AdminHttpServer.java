@@ -58,8 +58,14 @@ import tools.jackson.databind.node.ObjectNode;
  * The admin endpoints of the process, for every sink it runs:
  * <ul>
  *   <li>{@code GET /}: the status page, one self-contained HTML document that polls {@code /status};</li>
- *   <li>{@code GET /health}: 200 {@code {"status":"ok"}}, or 503 with {@code "degraded"} (working toward delivery,
- *       e.g. the store is down and uploads are retried) or {@code "failed"} (needs a person) and the reasons;</li>
+ *   <li>{@code GET /health} (readiness): 200 {@code {"status":"ok"}}; 200 {@code "paused"} with since when and who
+ *       asked (a deliberate pause keeps the pod ready: an unready pod would hold up node drains under a disruption
+ *       budget); or 503 with {@code "degraded"} (working toward delivery: the store or Iggy is down and retried, or
+ *       a sink is still starting, naming what it waits for) or {@code "failed"} (needs a person) and the
+ *       reasons;</li>
+ *   <li>{@code GET /live} (liveness): 200 {@code {"status":"alive"}} unless a consumer loop stopped coming round
+ *       (503 {@code "stuck"} with the loop): a restart helps only then, not while Iggy or the store is down, a
+ *       partition is halted, or the sink is paused or starting;</li>
  *   <li>{@code GET /status}: per partition offsets, buffers, uploads and errors, rotations, plus process totals;</li>
  *   <li>{@code GET /metrics}: Prometheus text;</li>
  *   <li>{@code POST /flush}, {@code /pause}, {@code /resume}: applied to every sink; guarded by {@link AdminAccess}.</li>
@@ -98,14 +104,16 @@ public final class AdminHttpServer implements AutoCloseable {
     private final EventLoopGroup io;
     private final ExecutorService workers;
     private final Supplier<List<ManagedSink>> sinks;
+    private final Supplier<List<String>> starting;
     private final PrometheusMetrics metrics;
     private final AdminAccess access;
 
     private AdminHttpServer(EventLoopGroup io, ExecutorService workers, Supplier<List<ManagedSink>> sinks,
-                            PrometheusMetrics metrics, AdminAccess access) {
+                            Supplier<List<String>> starting, PrometheusMetrics metrics, AdminAccess access) {
         this.io = io;
         this.workers = workers;
         this.sinks = sinks;
+        this.starting = starting;
         this.metrics = metrics;
         this.access = access;
     }
@@ -119,15 +127,31 @@ public final class AdminHttpServer implements AutoCloseable {
      */
     public static AdminHttpServer start(AdminSettings settings, Supplier<List<ManagedSink>> sinks,
                                         PrometheusMetrics metrics) throws IOException {
-        return start(settings, sinks, metrics, Limits.DEFAULT);
+        return start(settings, sinks, List::of, metrics, Limits.DEFAULT);
+    }
+
+    /**
+     * As {@link #start(AdminSettings, Supplier, PrometheusMetrics)}; {@code starting} tells what the sinks not
+     * running yet wait for ("sink s3: waiting for Iggy at ..."), read on every request like {@code sinks}.
+     */
+    public static AdminHttpServer start(AdminSettings settings, Supplier<List<ManagedSink>> sinks,
+                                        Supplier<List<String>> starting, PrometheusMetrics metrics)
+            throws IOException {
+        return start(settings, sinks, starting, metrics, Limits.DEFAULT);
     }
 
     static AdminHttpServer start(AdminSettings settings, Supplier<List<ManagedSink>> sinks,
                                  PrometheusMetrics metrics, Limits limits) throws IOException {
+        return start(settings, sinks, List::of, metrics, limits);
+    }
+
+    static AdminHttpServer start(AdminSettings settings, Supplier<List<ManagedSink>> sinks,
+                                 Supplier<List<String>> starting, PrometheusMetrics metrics, Limits limits)
+            throws IOException {
         AdminAccess access = AdminAccess.of(settings.token());
         if (settings.address().isEmpty()) {
             LOG.info("admin server off");
-            return new AdminHttpServer(null, null, sinks, metrics, access);
+            return new AdminHttpServer(null, null, sinks, starting, metrics, access);
         }
         InetSocketAddress bind = parseAddress(settings.address().get());
         // Daemon threads: the admin server must never be what keeps a stopped sink's JVM alive. One I/O thread
@@ -136,7 +160,7 @@ public final class AdminHttpServer implements AutoCloseable {
                 NioIoHandler.newFactory());
         ExecutorService workers = new ThreadPoolExecutor(2, 2, 0, TimeUnit.SECONDS,
                 new ArrayBlockingQueue<>(1024), new DefaultThreadFactory("admin-http", true));
-        AdminHttpServer admin = new AdminHttpServer(io, workers, sinks, metrics, access);
+        AdminHttpServer admin = new AdminHttpServer(io, workers, sinks, starting, metrics, access);
         ConnectionLimit limit = new ConnectionLimit(limits.maxConnections());
         ServerBootstrap bootstrap = new ServerBootstrap()
                 .group(io)
@@ -163,7 +187,8 @@ public final class AdminHttpServer implements AutoCloseable {
         }
         admin.channel = bound.channel();
         InetSocketAddress local = (InetSocketAddress) bound.channel().localAddress();
-        LOG.info("admin server on {}{} (GET / /health /status /metrics; POST /flush /pause /resume {})", url(local),
+        LOG.info("admin server on {}{} (GET / /health /live /status /metrics; POST /flush /pause /resume {})",
+                url(local),
                 local.getAddress().isAnyLocalAddress() ? " (listening on every address, port " + local.getPort()
                         + ")" : "",
                 access.tokenRequired() ? "need the bearer token" : "only from loopback, no token configured");
@@ -386,12 +411,14 @@ public final class AdminHttpServer implements AutoCloseable {
             case "/" -> get(method, () -> new Response(200, HTML, StatusPage.html())
                     .withHeader("Content-Security-Policy", PAGE_POLICY));
             case "/health" -> get(method, this::health);
-            case "/status" -> get(method, () -> new Response(200, JSON, StatusJson.status(views(),
+            case "/live" -> get(method, this::live);
+            case "/status" -> get(method, () -> new Response(200, JSON, StatusJson.status(views(), starting.get(),
                     access.tokenRequired())));
             case "/metrics" -> get(method, () -> new Response(200, PrometheusMetrics.CONTENT_TYPE,
                     metrics.scrape(views())));
             case "/flush" -> control(request, "flush", s -> s.service().flush(), 202);
-            case "/pause" -> control(request, "pause", s -> s.service().pause(), 200);
+            case "/pause" -> control(request, "pause",
+                    s -> s.service().pause("POST /pause from " + request.remote().getHostAddress()), 200);
             case "/resume" -> control(request, "resume", s -> s.service().resume(), 200);
             default -> new Response(404, JSON, error("no such endpoint: " + path));
         };
@@ -411,8 +438,18 @@ public final class AdminHttpServer implements AutoCloseable {
     }
 
     private Response health() {
-        StatusJson.Overall overall = StatusJson.overall(views());
-        return new Response(overall.health() == Health.OK ? 200 : 503, JSON, StatusJson.health(overall));
+        StatusJson.Overall overall = StatusJson.overall(views(), starting.get());
+        boolean ready = overall.health() == Health.OK || overall.health() == Health.PAUSED;
+        return new Response(ready ? 200 : 503, JSON, StatusJson.health(overall));
+    }
+
+    private Response live() {
+        List<SinkView> views = views();
+        List<String> stuck = new java.util.ArrayList<>();
+        for (SinkView v : views) {
+            for (String r : v.snapshot().stuck()) stuck.add(views.size() > 1 ? "sink " + v.key() + ": " + r : r);
+        }
+        return new Response(stuck.isEmpty() ? 200 : 503, JSON, StatusJson.live(stuck));
     }
 
     private Response control(Request request, String action, Consumer<ManagedSink> apply, int okStatus) {

@@ -38,6 +38,7 @@ public final class MicrometerSinkMetrics implements SinkMetrics {
     private final AtomicLong budget = new AtomicLong();
     private final AtomicLong health = new AtomicLong();
     private final AtomicLong paused = new AtomicLong();
+    private final Map<String, AtomicLong> missingTopics = new ConcurrentHashMap<>();
 
     public MicrometerSinkMetrics(MeterRegistry registry, String sinkKey) {
         this.registry = registry;
@@ -53,7 +54,7 @@ public final class MicrometerSinkMetrics implements SinkMetrics {
                 .description("size of each sealed file").tags(sinkTags).register(registry);
         gauge("buffered", "bytes", "record bytes held in memory, not yet durable", buffered);
         gauge("buffer.budget", "bytes", "the memory budget (max_buffered_bytes)", budget);
-        gauge("health", null, "0 ok, 1 degraded, 2 failed", health);
+        gauge("health", null, "0 ok, 1 degraded, 2 failed, 3 paused", health);
         gauge("paused", null, "1 while paused through /pause", paused);
     }
 
@@ -73,6 +74,7 @@ public final class MicrometerSinkMetrics implements SinkMetrics {
         final AtomicLong committed = new AtomicLong(-1);
         final AtomicLong lag = new AtomicLong();
         final AtomicLong bufferedBytes = new AtomicLong();
+        final AtomicLong pendingAge = new AtomicLong();
 
         PartitionMeters(PartitionRef p) {
             Tags tags = sinkTags.and("stream", p.stream(), "topic", p.topic(),
@@ -93,7 +95,13 @@ public final class MicrometerSinkMetrics implements SinkMetrics {
                     .description("the consumer group offset last committed (-1 none)").tags(tags)
                     .strongReference(true).register(registry);
             Gauge.builder(PREFIX + "lag", lag, AtomicLong::get).baseUnit("records")
-                    .description("records in the partition not yet committed").tags(tags)
+                    .description("the backlog: the partition's end offset in Iggy minus the group's committed"
+                            + " offset, read or not; read from the topic's metadata every 5 s, also while paused or"
+                            + " retrying; 0 for a partition another member owns").tags(tags)
+                    .strongReference(true).register(registry);
+            Gauge.builder(PREFIX + "oldest.pending.record.age", pendingAge, AtomicLong::get).baseUnit("seconds")
+                    .description("seconds since Iggy stored the oldest record read and not yet durable and"
+                            + " committed; 0 when none (records not read yet count in lag)").tags(tags)
                     .strongReference(true).register(registry);
             Gauge.builder(PREFIX + "partition.buffered", bufferedBytes, AtomicLong::get).baseUnit("bytes")
                     .description("record bytes of the partition held in memory").tags(tags)
@@ -151,11 +159,24 @@ public final class MicrometerSinkMetrics implements SinkMetrics {
         meters(partition).committed.set(offset);
     }
 
+    /** 1 per topic found missing (its consumer halted), 0 once found again; no series for a topic never missing. */
+    @Override
+    public void topicMissing(String stream, String topic, boolean missing) {
+        missingTopics.computeIfAbsent(stream + "/" + topic, k -> {
+            AtomicLong value = new AtomicLong();
+            Gauge.builder(PREFIX + "topic.missing", value, AtomicLong::get)
+                    .description("1 while the topic does not exist (deleted while running): its consumer halted")
+                    .tags(sinkTags.and("stream", stream, "topic", topic)).strongReference(true).register(registry);
+            return value;
+        }).set(missing ? 1 : 0);
+    }
+
     /** Copies what only the status knows into gauges; call before each scrape. */
     public void refresh(StatusSnapshot status) {
         for (PartitionStatus p : status.partitions()) {
             PartitionMeters m = meters(new PartitionRef(p.stream(), p.topic(), p.partition()));
             m.lag.set(p.lag());
+            m.pendingAge.set(p.pendingAgeSeconds(status.takenAt()));
             m.bufferedBytes.set(p.bufferedBytes());
             // The board is the truth at scrape time: it also knows an offset stored by an earlier run, which no
             // committed() callback of this run has reported yet.
@@ -167,6 +188,7 @@ public final class MicrometerSinkMetrics implements SinkMetrics {
             case OK -> 0;
             case DEGRADED -> 1;
             case FAILED -> 2;
+            case PAUSED -> 3;
         });
         paused.set(status.totals().paused() ? 1 : 0);
     }

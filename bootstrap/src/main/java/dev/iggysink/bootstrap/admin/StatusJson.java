@@ -31,9 +31,17 @@ public final class StatusJson {
     }
 
     public static Overall overall(List<SinkView> sinks) {
-        if (sinks.isEmpty()) return new Overall(Health.DEGRADED, List.of(NO_SINK));
-        Health worst = Health.OK;
-        List<String> reasons = new ArrayList<>();
+        return overall(sinks, List.of());
+    }
+
+    /**
+     * As {@link #overall(List)}, with {@code starting}: what the sinks not running yet wait for (the store, Iggy),
+     * each a reason of a degraded process, so health names the cause while starting.
+     */
+    public static Overall overall(List<SinkView> sinks, List<String> starting) {
+        if (sinks.isEmpty() && starting.isEmpty()) return new Overall(Health.DEGRADED, List.of(NO_SINK));
+        Health worst = starting.isEmpty() ? Health.OK : Health.DEGRADED;
+        List<String> reasons = new ArrayList<>(starting);
         for (SinkView s : sinks) {
             Health h = s.snapshot().health();
             if (h.ordinal() > worst.ordinal()) worst = h;
@@ -53,6 +61,17 @@ public final class StatusJson {
         return MAPPER.writeValueAsString(root);
     }
 
+    /** {@code {"status":"alive"}}, or {@code "stuck"} with the consumer loops that stopped coming round. */
+    public static String live(List<String> stuck) {
+        ObjectNode root = MAPPER.createObjectNode();
+        root.put("status", stuck.isEmpty() ? "alive" : "stuck");
+        if (!stuck.isEmpty()) {
+            ArrayNode reasons = root.putArray("reasons");
+            stuck.forEach(reasons::add);
+        }
+        return MAPPER.writeValueAsString(root);
+    }
+
     /** Process totals and health first, then each sink with its partitions. */
     public static String status(List<SinkView> sinks) {
         return status(sinks, false);
@@ -63,13 +82,22 @@ public final class StatusJson {
      * so the status page asks for it before it sends a request that would be refused.
      */
     public static String status(List<SinkView> sinks, boolean tokenRequired) {
-        Overall overall = overall(sinks);
+        return status(sinks, List.of(), tokenRequired);
+    }
+
+    /** As {@link #status(List, boolean)}, with what the sinks not running yet wait for among the reasons. */
+    public static String status(List<SinkView> sinks, List<String> starting, boolean tokenRequired) {
+        Overall overall = overall(sinks, starting);
         ObjectNode root = MAPPER.createObjectNode();
         root.put("status", name(overall.health()));
         ArrayNode reasons = root.putArray("reasons");
         overall.reasons().forEach(reasons::add);
         root.put("token_required", tokenRequired);
-        totals(root.putObject("totals"), processTotals(sinks));
+        long oldest = 0;
+        for (SinkView s : sinks) oldest = Math.max(oldest, s.snapshot().oldestPendingAgeSeconds());
+        ObjectNode processTotals = root.putObject("totals");
+        totals(processTotals, processTotals(sinks));
+        processTotals.put("oldest_pending_record_age_seconds", oldest);
         Map<String, Long> rotations = new TreeMap<>();
         sinks.forEach(s -> s.rotations().forEach((reason, n) -> rotations.merge(reason, n, Long::sum)));
         rotations(root.putObject("rotations"), rotations);
@@ -80,10 +108,19 @@ public final class StatusJson {
             sink.put("status", name(s.snapshot().health()));
             ArrayNode sinkReasons = sink.putArray("reasons");
             s.snapshot().reasons().forEach(sinkReasons::add);
-            totals(sink.putObject("totals"), s.snapshot().totals());
+            if (s.snapshot().pausedSince().isPresent()) {
+                sink.put("paused_since", s.snapshot().pausedSince().get().toString());
+            } else {
+                sink.putNull("paused_since");
+            }
+            ObjectNode sinkTotals = sink.putObject("totals");
+            totals(sinkTotals, s.snapshot().totals());
+            sinkTotals.put("oldest_pending_record_age_seconds", s.snapshot().oldestPendingAgeSeconds());
             rotations(sink.putObject("rotations"), new TreeMap<>(s.rotations()));
             ArrayNode partitions = sink.putArray("partitions");
-            for (PartitionStatus p : s.snapshot().partitions()) partition(partitions.addObject(), p);
+            for (PartitionStatus p : s.snapshot().partitions()) {
+                partition(partitions.addObject(), p, s.snapshot().takenAt());
+            }
         }
         return MAPPER.writerWithDefaultPrettyPrinter().writeValueAsString(root);
     }
@@ -123,7 +160,7 @@ public final class StatusJson {
         n.put("paused", t.paused());
     }
 
-    private static void partition(ObjectNode n, PartitionStatus p) {
+    private static void partition(ObjectNode n, PartitionStatus p, java.time.Instant now) {
         n.put("stream", p.stream());
         n.put("topic", p.topic());
         n.put("partition", p.partition());
@@ -132,6 +169,7 @@ public final class StatusJson {
         n.put("committed", p.committed());
         n.put("current_offset", p.currentOffset());
         n.put("lag", p.lag());
+        n.put("oldest_pending_record_age_seconds", p.pendingAgeSeconds(now));
         n.put("buffered_records", p.bufferedRecords());
         n.put("buffered_bytes", p.bufferedBytes());
         n.put("open_files", p.openFiles());

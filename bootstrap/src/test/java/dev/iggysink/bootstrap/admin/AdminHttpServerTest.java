@@ -194,6 +194,40 @@ class AdminHttpServerTest {
     }
 
     @Test
+    void while_paused_health_says_paused_since_when_and_why_and_readiness_stays_up() throws Exception {
+        start(1000, Optional.empty());
+        assertThat(post("/pause", null).statusCode()).isEqualTo(200);
+
+        HttpResponse<String> health = get("/health");
+        assertThat(json(health).get("status").asString()).isEqualTo("paused");
+        assertThat(health.statusCode()).as("a deliberate pause keeps readiness").isEqualTo(200);
+        String reason = json(health).get("reasons").get(0).asString();
+        assertThat(reason).contains("paused since 20").contains("POST /pause from 127.0.0.1");
+        JsonNode status = json(get("/status"));
+        assertThat(status.get("status").asString()).isEqualTo("paused");
+        assertThat(status.get("sinks").get(0).get("paused_since").asString()).startsWith("20");
+
+        assertThat(post("/resume", null).statusCode()).isEqualTo(200);
+        assertThat(get("/health").body()).isEqualTo("{\"status\":\"ok\"}");
+        assertThat(json(get("/status")).get("sinks").get(0).get("paused_since").isNull()).isTrue();
+    }
+
+    @Test
+    void live_answers_alive_while_the_loops_turn_even_when_not_healthy() throws Exception {
+        start(5, Optional.empty());
+        store.down(InMemoryObjectStore.unavailable());
+        source.append(0, 5, i -> "{\"i\":" + i + "}");
+        await().atMost(WAIT).until(() -> get("/health").statusCode() == 503);
+
+        HttpResponse<String> live = get("/live");
+        assertThat(live.statusCode()).isEqualTo(200);
+        assertThat(json(live).get("status").asString()).isEqualTo("alive");
+        assertThat(http.send(HttpRequest.newBuilder(URI.create(base + "/live"))
+                .method("HEAD", HttpRequest.BodyPublishers.noBody()).build(),
+                HttpResponse.BodyHandlers.discarding()).statusCode()).isEqualTo(200);
+    }
+
+    @Test
     void without_a_token_a_caller_from_another_address_is_forbidden() throws Exception {
         InetAddress own = nonLoopbackAddress();
         Assumptions.assumeTrue(own != null, "this machine has no non-loopback IPv4 address to call from");

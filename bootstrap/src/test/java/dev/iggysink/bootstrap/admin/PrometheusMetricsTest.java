@@ -41,6 +41,21 @@ class PrometheusMetricsTest {
     }
 
     @Test
+    void a_topic_found_missing_is_1_until_found_again_and_a_topic_never_missing_has_no_series() {
+        MicrometerSinkMetrics sink = metrics.forSink("s3");
+        sink.topicMissing("logs", "gone", true);
+        sink.topicMissing("logs", "back", true);
+        sink.topicMissing("logs", "back", false);
+
+        PrometheusText text = PrometheusText.parse(metrics.scrape(List.of()));
+        assertThat(text.sum("iggysink_topic_missing", labels("sink", "s3", "stream", "logs", "topic", "gone")))
+                .isEqualTo(1);
+        assertThat(text.sum("iggysink_topic_missing", labels("topic", "back"))).isZero();
+        assertThat(text.sum("iggysink_topic_missing", labels("sink", "s3"))).isEqualTo(1);
+        assertThat(text.samples("iggysink_topic_missing", labels("topic", "api"))).isEmpty();
+    }
+
+    @Test
     void the_callbacks_become_prometheus_series_per_partition_and_reason() {
         MicrometerSinkMetrics sink = metrics.forSink("s3");
         sink.consumed(p0, 100, 10_000);
@@ -74,6 +89,24 @@ class PrometheusMetricsTest {
         assertThat(text.sum("iggysink_committed_offset", part0)).isEqualTo(99);
         assertThat(text.sum("iggysink_file_size_bytes_count", labels("sink", "s3"))).isEqualTo(3);
         assertThat(text.sum("iggysink_file_size_bytes_sum", labels("sink", "s3"))).isEqualTo(1170);
+    }
+
+    @Test
+    void lag_is_defined_as_the_backlog_and_the_oldest_pending_age_is_a_gauge_in_seconds() {
+        java.time.Instant stored = java.time.Instant.parse("2026-03-16T14:02:31Z");
+        PartitionStatus waiting = new PartitionStatus("logs", "api", 0, true, 150, 99, 449, 50, 500, 1, 0,
+                Optional.empty(), Optional.empty(), 0, Optional.empty(), false, Optional.of(stored));
+        StatusSnapshot s = new StatusSnapshot(Health.PAUSED, List.of("paused"), List.of(waiting),
+                new StatusSnapshot.Totals(150, 0, 1, 0, 0, 0, 500, 1000, true), stored.plusSeconds(75),
+                Optional.of(stored), List.of());
+        String scraped = metrics.scrape(List.of(new SinkView("s3", s)));
+        PrometheusText text = PrometheusText.parse(scraped);
+        Map<String, String> part0 = labels("sink", "s3", "partition", "0");
+        assertThat(text.sum("iggysink_lag_records", part0)).isEqualTo(350);
+        assertThat(text.sum("iggysink_oldest_pending_record_age_seconds", part0)).isEqualTo(75);
+        assertThat(text.sum("iggysink_health", labels("sink", "s3"))).isEqualTo(3);
+        assertThat(scraped).contains("# HELP iggysink_lag_records the backlog: the partition's end offset in Iggy"
+                + " minus the group's committed offset");
     }
 
     @Test

@@ -71,6 +71,59 @@ class StatusJsonTest {
     }
 
     @Test
+    void while_a_sink_starts_health_is_degraded_naming_what_it_waits_for_even_beside_a_running_one() {
+        String waiting = "sink b: waiting for Iggy at 10.0.0.5:8090 (connection refused; 4 attempts, next in 8 s)";
+        var starting = StatusJson.overall(List.of(), List.of(waiting));
+        assertThat(starting.health()).isEqualTo(Health.DEGRADED);
+        assertThat(starting.reasons()).containsExactly(waiting);
+
+        var oneRunning = StatusJson.overall(List.of(new SinkView("a", new StatusSnapshot(Health.OK, List.of(),
+                List.of(), totals(0, 0, 1, false)))), List.of(waiting));
+        assertThat(oneRunning.health()).isEqualTo(Health.DEGRADED);
+        assertThat(JSON.readTree(StatusJson.status(List.of(), List.of(waiting), false)).get("reasons").get(0)
+                .asString()).isEqualTo(waiting);
+    }
+
+    @Test
+    void paused_ranks_between_ok_and_degraded_and_its_since_is_in_the_status() {
+        Instant since = Instant.parse("2026-03-16T14:02:31Z");
+        StatusSnapshot paused = new StatusSnapshot(Health.PAUSED, List.of("paused since " + since), List.of(),
+                totals(0, 0, 1, true), since.plusSeconds(60), Optional.of(since), List.of());
+        var alone = StatusJson.overall(List.of(new SinkView("a", paused)));
+        assertThat(JSON.readTree(StatusJson.health(alone)).get("status").asString()).isEqualTo("paused");
+        var withDegraded = StatusJson.overall(List.of(new SinkView("a", paused), new SinkView("b",
+                new StatusSnapshot(Health.DEGRADED, List.of("store down"), List.of(), totals(0, 0, 1, false)))));
+        assertThat(withDegraded.health()).isEqualTo(Health.DEGRADED);
+        assertThat(withDegraded.reasons()).containsExactly("sink a: paused since " + since, "sink b: store down");
+        JsonNode sink = JSON.readTree(StatusJson.status(List.of(new SinkView("a", paused)))).get("sinks").get(0);
+        assertThat(sink.get("paused_since").asString()).isEqualTo("2026-03-16T14:02:31Z");
+    }
+
+    @Test
+    void the_age_of_the_oldest_pending_record_is_per_partition_and_the_largest_in_the_totals() {
+        Instant stored = Instant.parse("2026-03-16T14:02:31Z");
+        PartitionStatus waiting = new PartitionStatus("logs", "api", 0, true, 150, 99, 149, 50, 500, 1, 0,
+                Optional.empty(), Optional.empty(), 0, Optional.empty(), false, Optional.of(stored));
+        StatusSnapshot snapshot = new StatusSnapshot(Health.OK, List.of(), List.of(waiting, fresh()),
+                totals(150, 0, 1, false), stored.plusSeconds(95), Optional.empty(), List.of());
+        JsonNode root = JSON.readTree(StatusJson.status(List.of(new SinkView("s3", snapshot))));
+        JsonNode partitions = root.get("sinks").get(0).get("partitions");
+        assertThat(partitions.get(0).get("oldest_pending_record_age_seconds").asLong()).isEqualTo(95);
+        assertThat(partitions.get(1).get("oldest_pending_record_age_seconds").asLong()).isZero();
+        assertThat(root.get("totals").get("oldest_pending_record_age_seconds").asLong()).isEqualTo(95);
+        assertThat(root.get("sinks").get(0).get("totals").get("oldest_pending_record_age_seconds").asLong())
+                .isEqualTo(95);
+    }
+
+    @Test
+    void live_is_alive_or_stuck_with_the_loops_that_stopped() {
+        assertThat(StatusJson.live(List.of())).isEqualTo("{\"status\":\"alive\"}");
+        JsonNode stuck = JSON.readTree(StatusJson.live(List.of("the consumer loop of logs/api has not come round")));
+        assertThat(stuck.get("status").asString()).isEqualTo("stuck");
+        assertThat(stuck.get("reasons").get(0).asString()).contains("logs/api");
+    }
+
+    @Test
     void no_running_sink_is_not_healthy() {
         var overall = StatusJson.overall(List.of());
         assertThat(overall.health()).isEqualTo(Health.DEGRADED);

@@ -186,9 +186,14 @@ class StatusPageIT {
         browser.findElement(By.id("pause")).click();
         await().atMost(WAIT).until(() -> sink.status().totals().paused());
         until("the page shows paused", () -> browser.findElement(By.id("paused")).getText().equals("paused"));
+        until("the badge says paused", () -> browser.findElement(By.id("health")).getText().equals("PAUSED"));
+        assertThat(textOf(By.id("health-text"))).startsWith("Paused").doesNotContain("every sink is consuming");
+        assertThat(textOf(By.id("reasons"))).contains("paused since").contains("POST /pause from 127.0.0.1");
         browser.findElement(By.id("resume")).click();
         await().atMost(WAIT).until(() -> !sink.status().totals().paused());
         until("the page shows running", () -> browser.findElement(By.id("paused")).getText().isEmpty());
+        until("the badge says ok again", () -> browser.findElement(By.id("health")).getText().equals("OK"));
+        assertThat(textOf(By.id("totals"))).contains("oldest not yet durable");
 
         byte[] png = ((ChromeDriver) browser).getScreenshotAs(OutputType.BYTES);
         Path shot = Path.of("target", "status-page.png");

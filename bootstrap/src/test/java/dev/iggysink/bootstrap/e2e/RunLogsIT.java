@@ -77,6 +77,10 @@ class RunLogsIT extends E2eTest {
             // The configuration dump is where a secret would most likely leak: it is there, redacted.
             assertThat(messages).anyMatch(m -> m.startsWith("effective configuration of sink s3:")
                     && m.contains("secret_access_key=****"));
+            // One event, and one line in a text log too (issue 35 item 7): every section, no line break.
+            assertThat(messages).filteredOn(m -> m.startsWith("effective configuration")).singleElement()
+                    .satisfies(m -> assertThat(m).doesNotContain("\n").contains("iggy: address=")
+                            .contains("storage: bucket=").contains("retry: max_attempts=").contains("transforms: "));
             assertThat(messages).anyMatch(m -> m.startsWith("admin server on http://127.0.0.1:" + port));
             assertThat(messages).anyMatch(m -> m.startsWith("admin: flush requested"));
             assertThat(messages).anyMatch(m -> m.startsWith("status: "));

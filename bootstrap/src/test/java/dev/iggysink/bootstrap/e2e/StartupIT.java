@@ -233,6 +233,11 @@ class StartupIT {
         }
     }
 
+    private static HttpResponse<String> get(int adminPort, String path) throws Exception {
+        return HttpClient.newHttpClient().send(HttpRequest.newBuilder(
+                URI.create("http://127.0.0.1:" + adminPort + path)).build(), HttpResponse.BodyHandlers.ofString());
+    }
+
     @Test
     @Timeout(120)
     void an_unreachable_iggy_is_retried_with_a_log_line_and_a_stop_ends_it_or_fail_fast_exits_3()
@@ -249,7 +254,10 @@ class StartupIT {
                     URI.create("http://127.0.0.1:" + adminPort + "/health")).build(),
                     HttpResponse.BodyHandlers.ofString());
             assertThat(health.statusCode()).isEqualTo(503);
-            assertThat(health.body()).contains("degraded");
+            assertThat(health.body()).contains("degraded")
+                    .as("health names what the start waits for").contains("waiting for Iggy at 127.0.0.1:" + port)
+                    .contains("attempt").doesNotContain("no sink is running");
+            assertThat(get(adminPort, "/live").statusCode()).as("waiting is not stuck").isEqualTo(200);
             sink.terminate();
             assertThat(sink.waitFor(Duration.ofSeconds(15))).as(sink.logText()).isZero();
         }
@@ -264,11 +272,17 @@ class StartupIT {
     @Timeout(120)
     void an_unreachable_store_is_retried_like_iggy_or_fail_fast_exits_3() throws Exception {
         int port = closedPort();
+        int adminPort = closedPort();
         Path config = edit(config(), fx.minio.endpoint().toString(), "http://127.0.0.1:" + port);
+        edit(config, "address = \"off\"", "address = \"127.0.0.1:" + adminPort + "\"");
         try (SinkProcess sink = run(config, "store-down")) {
             await().atMost(Duration.ofSeconds(60)).until(() -> sink.logText()
                     .contains("the object store at http://127.0.0.1:" + port + " cannot be used yet"));
             assertThat(sink.alive()).isTrue();
+            HttpResponse<String> health = get(adminPort, "/health");
+            assertThat(health.statusCode()).isEqualTo(503);
+            assertThat(health.body()).as("health names what the start waits for")
+                    .contains("waiting for the object store at http://127.0.0.1:" + port).contains("attempt");
             sink.terminate();
             assertThat(sink.waitFor(Duration.ofSeconds(15))).as(sink.logText()).isZero();
         }

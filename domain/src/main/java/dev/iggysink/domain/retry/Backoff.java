@@ -10,7 +10,6 @@ import java.util.Optional;
  * so one misbehaving store cannot stall a partition for longer than the cap.
  */
 public record Backoff(Duration base, Duration cap, double jitter) {
-    public static final Duration DEFAULT_CAP = Duration.ofSeconds(60);
     public static final double DEFAULT_JITTER = 0.2;
 
     public Backoff {
@@ -19,11 +18,6 @@ public record Backoff(Duration base, Duration cap, double jitter) {
         if (base.isNegative()) throw new IllegalArgumentException("base must be >= 0, was " + base);
         if (cap.isNegative()) throw new IllegalArgumentException("cap must be >= 0, was " + cap);
         if (!(jitter >= 0 && jitter <= 1)) throw new IllegalArgumentException("jitter must be in [0,1], was " + jitter);
-    }
-
-    /** The 60 s cap and a 20 % jitter. */
-    public static Backoff of(Duration base) {
-        return new Backoff(base, DEFAULT_CAP, DEFAULT_JITTER);
     }
 
     /**

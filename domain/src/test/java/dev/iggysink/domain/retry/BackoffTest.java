@@ -37,16 +37,15 @@ class BackoffTest {
     }
 
     @Test
-    void of_uses_the_60s_cap() {
-        Backoff backoff = Backoff.of(Duration.ofSeconds(1));
-        assertThat(backoff.cap()).isEqualTo(Duration.ofSeconds(60));
-        assertThat(backoff.delay(50, Optional.empty(), 0)).isEqualTo(Duration.ofSeconds(60));
+    void the_delay_settles_at_the_cap_and_the_jitter_only_shortens_it() {
+        Backoff backoff = new Backoff(Duration.ofSeconds(1), Duration.ofSeconds(10), Backoff.DEFAULT_JITTER);
+        assertThat(backoff.delay(50, Optional.empty(), 0)).isEqualTo(Duration.ofSeconds(10));
         assertThat(backoff.delay(1, Optional.empty(), 0.999)).isBetween(Duration.ofMillis(800), Duration.ofSeconds(1));
     }
 
     @Test
     void rejects_nonsense() {
-        Backoff b = Backoff.of(Duration.ofSeconds(1));
+        Backoff b = new Backoff(Duration.ofSeconds(1), Duration.ofSeconds(10), Backoff.DEFAULT_JITTER);
         assertThatThrownBy(() -> b.delay(0, Optional.empty(), 0)).isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> b.delay(1, Optional.empty(), 1.0)).isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> b.delay(1, Optional.empty(), -0.1)).isInstanceOf(IllegalArgumentException.class);

@@ -14,7 +14,7 @@ class RetryPolicyTest {
     @ParameterizedTest(name = "max {0} -> {1} attempts")
     @CsvSource({"0, 1", "1, 1", "2, 2", "3, 3", "10, 10"})
     void zero_and_one_both_mean_one_attempt(int max, int attempts) {
-        RetryPolicy policy = new RetryPolicy(max, Backoff.of(Duration.ofSeconds(1)));
+        RetryPolicy policy = new RetryPolicy(max, new Backoff(Duration.ofSeconds(1), Duration.ofSeconds(10), Backoff.DEFAULT_JITTER));
         assertThat(policy.attempts()).isEqualTo(attempts);
         assertThat(policy.mayRetryAfter(attempts - 1)).isTrue();
         assertThat(policy.mayRetryAfter(attempts)).isFalse();

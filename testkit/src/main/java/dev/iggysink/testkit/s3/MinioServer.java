@@ -71,6 +71,8 @@ public final class MinioServer implements AutoCloseable {
     private final Path dataDir;
     private final int port;
     private final int consolePort;
+    /** More MINIO_* settings for a child server (e.g. an OpenID provider); set before the first launch. */
+    private volatile Map<String, String> extraEnv = Map.of();
     /** Kept across restarts: objects encrypted before a restart must still decrypt after it. */
     private final String kmsKey = kmsKey();
     private final HttpClient health = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
@@ -111,6 +113,27 @@ public final class MinioServer implements AutoCloseable {
             int port = freePort();
             MinioServer server = new MinioServer(URI.create("http://127.0.0.1:" + port), "sinkadmin", secret,
                     binary, workDir, port, freePort());
+            server.launch();
+            return server;
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot prepare a MinIO data directory", e);
+        }
+    }
+
+    /**
+     * A new child server (never an external one) started with these environment variables too, e.g.
+     * {@code MINIO_IDENTITY_OPENID_CONFIG_URL} for web identity tests; the caller closes it.
+     */
+    public static MinioServer startWith(Map<String, String> extraEnv) {
+        Path binary = findBinary().orElseThrow(() -> new IllegalStateException(
+                "No MinIO binary for a server of this test's own. Run scripts/ensure-minio.sh and export"
+                        + " MINIO_BINARY=<its output> (or put 'minio' on PATH)."));
+        try {
+            Path workDir = Files.createTempDirectory("iggy-sink-minio-");
+            int port = freePort();
+            MinioServer server = new MinioServer(URI.create("http://127.0.0.1:" + port), "sinkadmin",
+                    "secret-" + randomHex(12), binary, workDir, port, freePort());
+            server.extraEnv = Map.copyOf(extraEnv);
             server.launch();
             return server;
         } catch (IOException e) {
@@ -250,6 +273,7 @@ public final class MinioServer implements AutoCloseable {
         // A developer's own MinIO settings must not leak into the test server.
         env.remove("MINIO_VOLUMES");
         env.remove("MINIO_CONFIG_ENV_FILE");
+        env.putAll(extraEnv);
         long started = System.nanoTime();
         try {
             Files.createDirectories(dataDir);

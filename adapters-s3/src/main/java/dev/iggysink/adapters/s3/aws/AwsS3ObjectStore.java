@@ -11,6 +11,7 @@ import java.util.zip.CRC32C;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import dev.iggysink.adapters.s3.credentials.AwsCredentialChain;
 import dev.iggysink.adapters.s3.support.AdapterSupport;
 import dev.iggysink.adapters.s3.support.ObjectOptions;
 import dev.iggysink.adapters.s3.support.PartPlan;
@@ -24,7 +25,6 @@ import dev.iggysink.adapters.s3.StorageSettings;
 
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
 import software.amazon.awssdk.auth.credentials.AwsCredentialsProvider;
-import software.amazon.awssdk.auth.credentials.DefaultCredentialsProvider;
 import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
 import software.amazon.awssdk.awscore.exception.AwsServiceException;
 import software.amazon.awssdk.awscore.retry.AwsRetryStrategy;
@@ -55,8 +55,9 @@ import software.amazon.awssdk.services.s3.model.S3Object;
  * {@link PlainHttpPut} instead of the SDK's call pipeline (the same request, the same failures; the pipeline's cost
  * per call is what a sink with one PUT per file cannot amortise). Everything else goes through the SDK.
  *
- * <p>Credentials: the configured key pair, else the SDK's default chain (system properties, environment, web
- * identity, the shared credentials/config files honouring {@code AWS_PROFILE}, ECS container, EC2 IMDS).
+ * <p>Credentials: the configured key pair, else the sink's chain ({@link AwsCredentialChain}: a configured profile,
+ * or environment, web identity, the shared files honouring {@code AWS_PROFILE}, container, EC2 IMDS), and with
+ * {@code role_arn} the role assumed with those.
  * Thread-safe.
  */
 public final class AwsS3ObjectStore extends S3WritePath<CompletedPart> {
@@ -297,12 +298,13 @@ public final class AwsS3ObjectStore extends S3WritePath<CompletedPart> {
     }
 
     private static AwsCredentialsProvider credentialsOf(StorageSettings settings) {
-        if (settings.accessKeyId().isPresent() && settings.secretAccessKey().isPresent()) {
+        if (settings.accessKeyId().isPresent() && settings.secretAccessKey().isPresent()
+                && settings.credentials().roleArn().isEmpty()) {
             return StaticCredentialsProvider.create(AwsBasicCredentials.create(settings.accessKeyId().get(),
                     settings.secretAccessKey().get().reveal()));
         }
-        // A fresh chain per store (not the JVM-wide singleton), so it reads the environment as it is now.
-        return DefaultCredentialsProvider.builder().build();
+        // A fresh chain per store, so it reads the environment as it is now.
+        return AwsCredentialChain.of(settings);
     }
 
     // ApacheHttpClient (HttpClient 4) is deprecated since SDK 2.57 for Apache5HttpClient; moving the sink's HTTP stack

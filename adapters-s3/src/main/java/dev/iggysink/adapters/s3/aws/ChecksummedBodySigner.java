@@ -19,8 +19,8 @@ import software.amazon.awssdk.identity.spi.IdentityProviders;
  * header goes as {@code UNSIGNED-PAYLOAD}, as the SDK sends every body over https.
  *
  * <p>Why: over http the SDK always puts the body's SHA-256 into the signature, which means reading the whole body
- * once before sending it and hashing it (about 1 us of CPU per KiB, a seventh of the sink's cost per record), and
- * the store hashes it again to check. A CRC32C the store verifies (the adapter computes it, a sixth of the cost)
+ * once before sending it and hashing it, and the store hashes it again to check. A CRC32C the store verifies (the
+ * adapter computes it at a fraction of the cost; figures: docs/adr/0006-crc32c-instead-of-a-signed-body-over-http.md)
  * still catches a body damaged on the way; what it does not give is the signature's proof against someone on the
  * network who rewrites the body and its checksum together, which plain http does not protect from anyway (they can
  * read everything). A request without that header (multipart parts, the startup probe's empty body) is signed as

@@ -44,8 +44,7 @@ import software.amazon.awssdk.http.HttpExecuteResponse;
  *
  * <p>Why: for each call the SDK runs its pipeline (some thirty stages, interceptors, the S3 endpoint rules). A sink
  * makes one PUT per file, 136 for a million 1 KiB records in 8 MiB files: too few for that code to be compiled, so
- * it runs interpreted. 136 PUTs of 8 MiB in a fresh JVM with the launcher's options took 16.6-17.4 ms of process
- * CPU each through the SDK and 9.4-10.0 ms here (docs/adr/0009-whole-object-puts-without-the-sdk-pipeline.md).
+ * it runs interpreted (figures: docs/adr/0009-whole-object-puts-without-the-sdk-pipeline.md).
  *
  * <p>As the SDK's call: one attempt bounded by the request timeout (when it passes, the connection is closed, which
  * ends a blocked write or read, and the failure says it timed out); an error answer becomes the same

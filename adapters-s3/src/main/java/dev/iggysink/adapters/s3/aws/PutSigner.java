@@ -20,7 +20,8 @@ import javax.crypto.spec.SecretKeySpec;
  *
  * <p>Why not the SDK's signer: a sink signs one request per file, too few for the JIT to compile the signer's
  * generic code (request builders, header maps copied with case-insensitive comparators, signing properties), which
- * then cost about 1.8 ms of interpreted CPU per PUT; this class does the same work in a few string appends, one
+ * then runs interpreted on every PUT (figures: docs/adr/0009-whole-object-puts-without-the-sdk-pipeline.md); this
+ * class does the same work in a few string appends, one
  * SHA-256 and one HMAC, with the day's signing key kept (it only changes with the date, region or secret).
  *
  * <p>Thread-safe. Holds the day's signing key and the secret it came from (to see when the credentials change),

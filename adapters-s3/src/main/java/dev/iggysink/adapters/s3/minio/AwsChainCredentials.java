@@ -1,25 +1,44 @@
 package dev.iggysink.adapters.s3.minio;
 
+import dev.iggysink.adapters.s3.credentials.AwsCredentialChain;
 import io.minio.credentials.Credentials;
 import io.minio.credentials.Provider;
-
-import software.amazon.awssdk.auth.credentials.DefaultCredentialsProvider;
 import software.amazon.awssdk.identity.spi.AwsCredentialsIdentity;
 import software.amazon.awssdk.identity.spi.AwsSessionCredentialsIdentity;
 
 /**
- * The AWS SDK's default credentials chain behind MinIO's {@link Provider}: system properties, environment
- * ({@code AWS_ACCESS_KEY_ID}, ...), web identity, the shared files honouring {@code AWS_PROFILE}, ECS container,
- * EC2 IMDS. Using the AWS chain (rather than MinIO's own providers) gives both adapters one answer to "where do
- * credentials come from". The MinIO client calls {@link #fetch()} for every request; the AWS chain caches and
- * refreshes temporary credentials itself, so no expiry is passed on.
+ * The sink's AWS credentials chain ({@link AwsCredentialChain}: key pair, profile, environment, web identity, shared
+ * files, container, instance, and an assumed role on top) behind MinIO's {@link Provider}, so both adapters find
+ * credentials in the same places in the same order. The MinIO client calls {@link #fetch()} for every request; the
+ * chain caches temporary credentials and renews them before they expire, so no expiry is passed on.
  */
 final class AwsChainCredentials implements Provider, AutoCloseable {
-    private final DefaultCredentialsProvider chain = DefaultCredentialsProvider.builder().build();
+    private final AwsCredentialChain chain;
+
+    AwsChainCredentials(AwsCredentialChain chain) {
+        this.chain = chain;
+    }
+
+    /**
+     * No credentials could be had (none found, STS refused or unreachable): thrown out of the MinIO client's call
+     * before any request is sent, and turned into the store's failure by {@link MinioObjectStore}.
+     */
+    static final class Unavailable extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
+        Unavailable(RuntimeException cause) {
+            super(cause.getMessage(), cause);
+        }
+    }
 
     @Override
     public Credentials fetch() {
-        AwsCredentialsIdentity identity = chain.resolveCredentials();
+        AwsCredentialsIdentity identity;
+        try {
+            identity = chain.resolveCredentials();
+        } catch (RuntimeException e) {
+            throw new Unavailable(e);
+        }
         String token = identity instanceof AwsSessionCredentialsIdentity session ? session.sessionToken() : null;
         return new Credentials(identity.accessKeyId(), identity.secretAccessKey(), token, null);
     }
@@ -31,6 +50,6 @@ final class AwsChainCredentials implements Provider, AutoCloseable {
 
     @Override
     public String toString() {
-        return "AwsChainCredentials";
+        return "AwsChainCredentials[" + chain.description() + "]";
     }
 }

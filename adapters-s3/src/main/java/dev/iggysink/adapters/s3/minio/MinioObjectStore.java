@@ -27,6 +27,7 @@ import dev.iggysink.application.port.out.ObjectStore;
 import dev.iggysink.application.port.out.StoreException;
 import dev.iggysink.application.port.out.StoredObject;
 import dev.iggysink.adapters.s3.StorageSettings;
+import dev.iggysink.adapters.s3.credentials.AwsCredentialChain;
 
 import io.minio.GetObjectArgs;
 import io.minio.GetObjectResponse;
@@ -54,8 +55,8 @@ import okhttp3.Protocol;
  * connection), so {@code max_attempts} in the sink's retry policy is the only multiplier. Each call is bounded by
  * {@link StorageSettings#requestTimeout()} (OkHttp call, read and write timeouts).
  *
- * <p>Credentials: the configured key pair, else the AWS SDK's default chain ({@link AwsChainCredentials}), so both
- * adapters find credentials in the same places in the same order. Files and multipart parts are sent from the
+ * <p>Credentials: the configured key pair, else the sink's AWS chain ({@link AwsChainCredentials}), and with
+ * {@code role_arn} the role's, so both adapters find credentials in the same places in the same order. Files and multipart parts are sent from the
  * encoder's chunks as they are ({@link SinkMinioClient}), never copied. Thread-safe.
  */
 public final class MinioObjectStore extends S3WritePath<Part> {
@@ -79,11 +80,12 @@ public final class MinioObjectStore extends S3WritePath<Part> {
                 // first request is the write it is meant to test).
                 .region(region)
                 .httpClient(http);
-        if (settings.accessKeyId().isPresent() && settings.secretAccessKey().isPresent()) {
+        if (settings.accessKeyId().isPresent() && settings.secretAccessKey().isPresent()
+                && settings.credentials().roleArn().isEmpty()) {
             builder.credentials(settings.accessKeyId().get(), settings.secretAccessKey().get().reveal());
             this.chain = null;
         } else {
-            this.chain = new AwsChainCredentials();
+            this.chain = new AwsChainCredentials(AwsCredentialChain.of(settings));
             builder.credentialsProvider(chain);
         }
         this.minio = new SinkMinioClient(builder.build());
@@ -107,6 +109,8 @@ public final class MinioObjectStore extends S3WritePath<Part> {
             }
         } catch (MinioException | GeneralSecurityException | IOException e) { // Jackson's exceptions are IOExceptions
             throw translate("LIST", what, e);
+        } catch (AwsChainCredentials.Unavailable e) {
+            throw StoreFailures.withoutAnswer("LIST", bucket, what, e.getCause());
         }
         return objects;
     }
@@ -235,12 +239,15 @@ public final class MinioObjectStore extends S3WritePath<Part> {
                     0, null, e);
         } catch (MinioException | GeneralSecurityException | IOException e) {
             throw translate(operation, key, e);
+        } catch (AwsChainCredentials.Unavailable e) {
+            throw StoreFailures.withoutAnswer(operation, bucket, key, e.getCause());
         }
     }
 
     private StoreException translate(String operation, String key, Throwable failure) {
         Throwable e = failure;
-        while ((e instanceof CompletionException || e instanceof ExecutionException) && e.getCause() != null) {
+        while ((e instanceof CompletionException || e instanceof ExecutionException
+                || e instanceof AwsChainCredentials.Unavailable) && e.getCause() != null) {
             e = e.getCause();
         }
         if (e instanceof ErrorResponseException error) {

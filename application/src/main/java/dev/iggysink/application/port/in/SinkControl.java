@@ -14,6 +14,12 @@ public interface SinkControl {
     /** Stops polling; uploads and commits go on. */
     void pause();
 
+    /**
+     * As {@link #pause()}, saying who asked ({@code requestedBy}, e.g. "POST /pause from 10.0.0.7"): health reports
+     * it with the time of the first request until {@link #resume()}.
+     */
+    void pause(String requestedBy);
+
     void resume();
 
     /** Health, per-partition state and totals; safe from any thread at any time. */

@@ -2,6 +2,7 @@ package dev.iggysink.application.port.out;
 
 import dev.iggysink.domain.message.PartitionRef;
 import java.util.List;
+import java.util.Map;
 import java.util.OptionalLong;
 
 /**
@@ -22,6 +23,13 @@ public interface MessageSource extends AutoCloseable {
 
     /** The group's stored offset for the partition; empty when nothing was ever stored. Needs no ownership. */
     OptionalLong committedOffset(PartitionRef partition) throws SourceException;
+
+    /**
+     * The highest offset stored in each partition of the topic, -1 for a partition that holds no message. Read from
+     * the topic's metadata: needs no ownership, moves nothing, and is cheap enough to ask every few seconds, so the
+     * backlog can be measured while polling is paused or backing off.
+     */
+    Map<PartitionRef, Long> endOffsets() throws SourceException;
 
     /**
      * Polls up to {@code maxRecords} records of {@code partition} starting at {@code fromOffset}, never committing.

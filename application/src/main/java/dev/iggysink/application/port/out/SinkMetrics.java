@@ -25,4 +25,10 @@ public interface SinkMetrics {
     default void deadLettered(PartitionRef partition) { }
 
     default void committed(PartitionRef partition, long offset) { }
+
+    /**
+     * The topic was found missing (deleted while the sink runs: its consumer halts and looks for it again) or,
+     * with {@code missing} false, found again.
+     */
+    default void topicMissing(String stream, String topic, boolean missing) { }
 }

@@ -3,7 +3,8 @@ package dev.iggysink.application.port.out;
 /**
  * The one failure type of {@link MessageSource}. {@code retryable} says whether the same call may succeed later
  * (timeouts, connection loss, a member that must re-join); non-retryable failures are configuration problems (wrong
- * credentials, missing stream or topic, no permission) that stop the sink with this message.
+ * credentials, no permission) that stop the sink with this message. A missing stream or topic is the subclass
+ * {@link TopicMissingException}: it halts that topic only.
  */
 public class SourceException extends Exception {
     private static final long serialVersionUID = 1L;

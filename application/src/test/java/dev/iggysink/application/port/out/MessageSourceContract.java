@@ -3,6 +3,7 @@ package dev.iggysink.application.port.out;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
+import static org.assertj.core.api.Assertions.entry;
 
 import dev.iggysink.domain.message.PartitionRef;
 import dev.iggysink.domain.message.SinkRecord;
@@ -44,6 +45,12 @@ public abstract class MessageSourceContract {
 
         /** A new member of the test's consumer group, connected (joined). */
         MessageSource newMember() throws Exception;
+
+        /** Deletes the topic (its records, its consumer group and the group's offsets), as an operator would. */
+        void delete() throws Exception;
+
+        /** Creates the deleted topic again under its name, with as many partitions as before, empty. */
+        void createAgain() throws Exception;
 
         /** Closes every member it opened and removes the topic. */
         void close() throws Exception;
@@ -99,6 +106,22 @@ public abstract class MessageSourceContract {
 
         assertThat(member.committedOffset(t.partition(0))).isEmpty();
         assertThat(member.committedOffset(t.partition(1))).isEmpty();
+    }
+
+    @Test
+    @Order(3)
+    void end_offsets_are_each_partitions_highest_offset_minus_1_when_empty_and_follow_what_is_produced()
+            throws Exception {
+        Topic t = topic(3);
+        t.produce(1, payloads(1, 1));
+        t.produce(2, payloads(2, 7));
+        MessageSource member = t.newMember();
+
+        assertThat(member.endOffsets()).containsOnly(entry(t.partition(0), -1L), entry(t.partition(1), 0L),
+                entry(t.partition(2), 6L));
+        t.produce(2, payloads(2, 3));
+        assertThat(member.endOffsets()).containsEntry(t.partition(2), 9L);
+        assertThat(member.committedOffset(t.partition(2))).as("reading the ends moves no offset").isEmpty();
     }
 
     // ---- polling ---------------------------------------------------------------------------------------------
@@ -369,6 +392,52 @@ public abstract class MessageSourceContract {
         member.commit(t.partition(3), 0);
         assertThat(member.committedOffset(t.partition(1))).isEqualTo(OptionalLong.of(1));
         assertThat(member.committedOffset(t.partition(3))).isEqualTo(OptionalLong.of(0));
+    }
+
+    /**
+     * A topic deleted while a member reads it: a poll and the partition list fail as missing (not as a failure to
+     * retry nor as any other refusal), so the caller can halt that topic alone ({@code connect} of a member already
+     * connected may well answer without asking); once the topic is created again the same member reads it, from
+     * offset 0 with no stored offset.
+     */
+    @Test
+    @Order(33)
+    void a_deleted_topic_fails_as_missing_and_the_same_member_reads_it_once_it_is_created_again() throws Exception {
+        Topic t = topic(2);
+        t.produce(0, payloads(0, 3));
+        MessageSource member = t.newMember();
+        assertThat(member.poll(t.partition(0), 0, 10).records()).hasSize(3);
+        member.commit(t.partition(0), 2);
+
+        t.delete();
+
+        eventuallyMissing("poll", () -> member.poll(t.partition(0), 3, 10));
+        eventuallyMissing("partitions", member::partitions);
+
+        t.createAgain();
+        t.produce(1, payloads(1, 2));
+        // A source may wait a moment before it builds a session again after failures: retryable answers meanwhile.
+        Awaitility.await().atMost(Duration.ofSeconds(30)).ignoreExceptionsMatching(
+                e -> e instanceof SourceException se && se.retryable()).until(() -> {
+                    member.connect();
+                    return true;
+                });
+        assertThat(member.partitions()).containsExactly(t.partition(0), t.partition(1));
+        assertThat(member.committedOffset(t.partition(0))).as("the group's offsets went with the topic").isEmpty();
+        Batch batch = Awaitility.await().atMost(Duration.ofSeconds(30)).ignoreExceptionsMatching(
+                e -> e instanceof SourceException se && se.retryable())
+                .until(() -> member.poll(t.partition(1), 0, 10), b -> b.owned());
+        assertThat(batch.records()).extracting(SinkRecord::offset).containsExactly(0L, 1L);
+    }
+
+    /** The call fails as missing; retryable failures before that (a session being built again) are allowed. */
+    private static void eventuallyMissing(String what, org.assertj.core.api.ThrowableAssert.ThrowingCallable call) {
+        Awaitility.await(what).atMost(Duration.ofSeconds(30)).until(() -> {
+            Throwable thrown = org.assertj.core.api.Assertions.catchThrowable(call);
+            if (thrown instanceof TopicMissingException) return true;
+            if (thrown instanceof SourceException e && e.retryable()) return false;
+            throw new AssertionError(what + " of a deleted topic answered " + thrown, thrown);
+        });
     }
 
     @Test
