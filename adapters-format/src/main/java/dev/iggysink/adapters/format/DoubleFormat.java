@@ -7,7 +7,8 @@ import java.math.RoundingMode;
 /**
  * Float text as Rust prints it. {@link #ryu} is serde_json's (and simd_json's) number form: the shortest digits that
  * read back to the same double, laid out by ryu's rules ({@code 1.0}, {@code 12.5}, {@code 0.0001},
- * {@code 1e-5}→{@code 0.00001}, {@code 1e-7}, {@code 1e16}, {@code 1.5e300}). Java 17's {@code Double.toString} is
+ * {@code 1e-5}→{@code 0.00001}, {@code 1e-7}, {@code 1e+16}, {@code 1.5e+300}; the {@code +} is zmij's, the printer
+ * of serde_json 1.0.149 that the upstream workspace pins). Java 17's {@code Double.toString} is
  * neither always shortest nor laid out this way: its digits are used only when they are provably the shortest
  * ({@link #ryuFast}); otherwise the digits are searched with exact decimals ({@link #ryuExact}).
  */
@@ -153,7 +154,11 @@ final class DoubleFormat {
         return Math.max(1, Math.min(17, digits));
     }
 
-    /** ryu's pretty layout of {@code digits × 10^k}; see ryu/src/pretty/mod.rs {@code format64}. */
+    /**
+     * ryu's pretty layout of {@code digits × 10^k} (ryu/src/pretty/mod.rs {@code format64}) as zmij, serde_json's
+     * float printer since 1.0.149's dependency change, writes it: the same thresholds, {@code e+} before a positive
+     * exponent.
+     */
     private static String layout(boolean negative, String digits, int k) {
         int length = digits.length();
         int kk = length + k;
@@ -169,10 +174,11 @@ final class DoubleFormat {
             out.append("0.");
             for (int i = 0; i < -kk; i++) out.append('0');
             out.append(digits);
-        } else if (length == 1) {
-            out.append(digits).append('e').append(kk - 1);
         } else {
-            out.append(digits.charAt(0)).append('.').append(digits, 1, length).append('e').append(kk - 1);
+            out.append(digits.charAt(0));
+            if (length > 1) out.append('.').append(digits, 1, length);
+            // serde_json 1.0.149 prints floats with zmij, which signs a positive exponent (1e+16) where ryu did not.
+            out.append(kk - 1 > 0 ? "e+" : "e").append(kk - 1);
         }
         return out.toString();
     }

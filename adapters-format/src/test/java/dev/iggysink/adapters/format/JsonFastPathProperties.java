@@ -54,7 +54,7 @@ class JsonFastPathProperties {
         assertThat(DoubleFormat.ryuFast(5e-324)).isNull();
         assertThat(DoubleFormat.ryuFast(1.7976931348623157e308)).isNull();
         assertThat(DoubleFormat.ryuFast(2e-3)).isEqualTo("0.002");
-        assertThat(DoubleFormat.ryuFast(-1e16)).isEqualTo("-1e16");
+        assertThat(DoubleFormat.ryuFast(-1e16)).isEqualTo("-1e+16");
     }
 
     // ---- JsonOut.string: bulk path vs the char-by-char printer ----
