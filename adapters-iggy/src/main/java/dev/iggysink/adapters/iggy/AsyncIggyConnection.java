@@ -43,7 +43,7 @@ final class AsyncIggyConnection implements IggyConnection {
     private final Duration callTimeout;
     private volatile Clients clients;
     /** The sink's own way to send polls on the connection's channel, or null where it could not be put in place. */
-    private volatile DirectRequests direct;
+    private volatile DirectRequestHandler direct;
 
     private record Clients(AsyncTcpConnection connection, UsersTcpClient users,
                            PersonalAccessTokensTcpClient tokens, StreamsTcpClient streams, TopicsTcpClient topics,
@@ -89,7 +89,7 @@ final class AsyncIggyConnection implements IggyConnection {
                     ? new IggyTlsException("cannot set up TLS: " + e.getMessage(), e) : e);
         }
         clients = new Clients(connection);
-        return connection.connect().thenCompose(connected -> AnswerFramer.install(connection))
+        return connection.connect().thenCompose(connected -> AnswerFrameDecoder.install(connection))
                 .thenAccept(installed -> direct = installed);
     }
 
@@ -172,7 +172,7 @@ final class AsyncIggyConnection implements IggyConnection {
 
     /** Whether a poll sent now would go past the client's channel pool (for tests). */
     boolean pollsGoDirect() {
-        DirectRequests d = direct;
+        DirectRequestHandler d = direct;
         return d != null && d.usable();
     }
 
@@ -180,8 +180,8 @@ final class AsyncIggyConnection implements IggyConnection {
     public CompletableFuture<PolledRecords> poll(PartitionRef partition, String group, long offset, int count) {
         AsyncTcpConnection connection = clients().connection();
         ByteBuf request = pollRequest(group, partition, offset, count);
-        // Past the client's channel pool when the channel is the one set up for it (see DirectRequests).
-        DirectRequests d = direct;
+        // Past the client's channel pool when the channel is the one set up for it (see DirectRequestHandler).
+        DirectRequestHandler d = direct;
         CompletableFuture<ByteBuf> answer = d != null && d.usable()
                 ? d.send(CommandCode.Messages.POLL.getValue(), request)
                 : connection.send(CommandCode.Messages.POLL.getValue(), request);

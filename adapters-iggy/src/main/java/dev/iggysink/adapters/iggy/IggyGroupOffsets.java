@@ -59,6 +59,10 @@ public final class IggyGroupOffsets implements AutoCloseable {
             throw new SourceException("cannot reach Iggy at " + endpoint + ": no connection within "
                     + timeout.toMillis() + " ms", true, e);
         } catch (ExecutionException e) {
+            if (IggyFailures.unwrap(e.getCause()) instanceof IggyClientShapeException reshaped) {
+                // Another client version on the class path: no retry fixes it.
+                throw new SourceException(reshaped.getMessage(), false, reshaped);
+            }
             if (IggyFailures.unwrap(e.getCause()) instanceof IggyTlsException) {
                 // A bad CA file or TLS setup does not fix itself by trying again.
                 throw new SourceException("TLS setup for Iggy at " + endpoint + " failed: " + describe(e.getCause()),

@@ -493,6 +493,10 @@ public final class IggyMessageSource implements MessageSource {
                     bad)
                     : new SourceException(bad.getMessage(), false, bad);
         }
+        if (cause instanceof IggyClientShapeException) {
+            // Another client version on the class path: no reconnect fixes it.
+            return new SourceException(cause.getMessage(), false, cause);
+        }
         if (cause instanceof IggyTlsException) {
             // A bad CA file or TLS setup does not fix itself by reconnecting.
             return new SourceException("TLS setup for Iggy at " + endpoint() + " failed: " + describe(cause), false,

@@ -413,7 +413,7 @@ class IggyMessageSourceIT {
     // ---- the connection's framing of answers ----
 
     @Test
-    void a_connection_frames_its_answers_with_the_framer_and_polls_answers_of_megabytes_through_it() {
+    void a_connection_frames_its_answers_with_the_sinks_decoder_and_polls_answers_of_megabytes_through_it() {
         assertTimeoutPreemptively(Duration.ofSeconds(60), () -> {
             producer.createStreamIfMissing(stream);
             producer.createTopicIfMissing(stream, "big", 1);
@@ -422,7 +422,7 @@ class IggyMessageSourceIT {
             AsyncIggyConnection connection = new AsyncIggyConnection(settings("iggy", "iggy"), Duration.ofSeconds(5));
             try {
                 connection.connect().get(10, TimeUnit.SECONDS);
-                assertThat(decoderOf(connection)).isInstanceOf(AnswerFramer.class);
+                assertThat(decoderOf(connection)).isInstanceOf(AnswerFrameDecoder.class);
                 connection.login("iggy", "iggy").get(10, TimeUnit.SECONDS);
                 connection.createGroup(stream, "big", "framer").get(10, TimeUnit.SECONDS);
                 connection.joinGroup(stream, "big", "framer").get(10, TimeUnit.SECONDS);
@@ -454,9 +454,7 @@ class IggyMessageSourceIT {
         Object held = clients.get(connection);
         Field conn = held.getClass().getDeclaredField("connection");
         conn.setAccessible(true);
-        Field poolField = AsyncTcpConnection.class.getDeclaredField("channelPool");
-        poolField.setAccessible(true);
-        ChannelPool pool = (ChannelPool) poolField.get(conn.get(held));
+        ChannelPool pool = IggyClientShape.channelPool((AsyncTcpConnection) conn.get(held));
         Channel channel = pool.acquire().get(10, TimeUnit.SECONDS);
         try {
             return channel.pipeline().get("frameDecoder");
@@ -476,7 +474,7 @@ class IggyMessageSourceIT {
     }
 
     /**
-     * The connection's polls go past the client's channel pool ({@link DirectRequests}); the client's own calls
+     * The connection's polls go past the client's channel pool ({@link DirectRequestHandler}); the client's own calls
      * share the channel.
      */
     @Test

@@ -135,6 +135,15 @@ class IggyMessageSourceTest {
     }
 
     @Test
+    void a_client_of_another_shape_stops_the_start_with_the_clients_message() {
+        broker.connectFailure = new IggyClientShapeException("the Iggy client is not shaped as org.apache.iggy:iggy "
+                + "0.8.0, which the sink's Netty handlers are written for: X has no field 'channelPool'");
+        SourceException e = catchThrowableOfType(SourceException.class, () -> source().connect());
+        assertThat(e.retryable()).as("no reconnect fixes a client version").isFalse();
+        assertThat(e.getMessage()).contains("has no field 'channelPool'").contains("org.apache.iggy:iggy 0.8.0");
+    }
+
+    @Test
     void a_broken_tls_setup_is_not_retryable() {
         broker.connectFailure = new org.apache.iggy.exception.IggyTlsException("bad CA file");
         SourceException e = catchThrowableOfType(SourceException.class, () -> source().connect());

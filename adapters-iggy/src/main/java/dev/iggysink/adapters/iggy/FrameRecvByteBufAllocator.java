@@ -9,53 +9,54 @@ import io.netty.channel.socket.nio.NioSocketChannel;
 import io.netty.util.UncheckedBooleanSupplier;
 
 /**
- * The channel's read buffers, except that while an {@link AnswerFramer} is filling a frame a read goes into the rest
- * of that frame ({@link AnswerFramer#readTarget}). Everything else (how much to read, when to stop) is the channel's
- * own allocator's.
+ * The channel's {@link RecvByteBufAllocator} (what hands each socket read its buffer): the channel's own, except
+ * that while an {@link AnswerFrameDecoder} is filling a frame a read goes into the rest of that frame
+ * ({@link AnswerFrameDecoder#readTarget}). Everything else (how much to read, when to stop) is the channel's own
+ * allocator's.
  *
- * <p>Only on a plain NIO channel whose first handler is the framer: behind TLS the socket's bytes are not the
+ * <p>Only on a plain NIO channel whose first handler is the decoder: behind TLS the socket's bytes are not the
  * frame's. A channel reads through the handle it made at its first read, so this takes effect only when set before
- * it (the framer is installed before any request); set later, it is never asked, and the framer copies as before.
+ * it (the decoder is installed before any request); set later, it is never asked, and the decoder copies as before.
  */
 // RecvByteBufAllocator.newHandle() is declared to return the deprecated Handle; the handle made here is an
 // ExtendedHandle, as Netty's own are.
 @SuppressWarnings("deprecation")
-final class InPlaceReads implements RecvByteBufAllocator {
+final class FrameRecvByteBufAllocator implements RecvByteBufAllocator {
     private final RecvByteBufAllocator channels;
-    private final AnswerFramer framer;
+    private final AnswerFrameDecoder decoder;
 
-    private InPlaceReads(RecvByteBufAllocator channels, AnswerFramer framer) {
+    private FrameRecvByteBufAllocator(RecvByteBufAllocator channels, AnswerFrameDecoder decoder) {
         this.channels = channels;
-        this.framer = framer;
+        this.decoder = decoder;
     }
 
-    /** Sets the reads of {@code channel} to go into {@code framer}'s frames, where that is safe; true if set. */
-    static boolean install(Channel channel, AnswerFramer framer) {
-        if (!(channel instanceof NioSocketChannel) || channel.pipeline().first() != framer) return false;
+    /** Sets the reads of {@code channel} to go into {@code decoder}'s frames, where that is safe; true if set. */
+    static boolean install(Channel channel, AnswerFrameDecoder decoder) {
+        if (!(channel instanceof NioSocketChannel) || channel.pipeline().first() != decoder) return false;
         ChannelConfig config = channel.config();
         RecvByteBufAllocator current = config.getRecvByteBufAllocator();
-        if (current instanceof InPlaceReads) return false;
-        config.setRecvByteBufAllocator(new InPlaceReads(current, framer));
+        if (current instanceof FrameRecvByteBufAllocator) return false;
+        config.setRecvByteBufAllocator(new FrameRecvByteBufAllocator(current, decoder));
         return true;
     }
 
     @Override
     public Handle newHandle() {
-        return new InPlace(channels.newHandle(), framer);
+        return new InPlace(channels.newHandle(), decoder);
     }
 
     private static final class InPlace implements RecvByteBufAllocator.ExtendedHandle {
         private final Handle handle;
-        private final AnswerFramer framer;
+        private final AnswerFrameDecoder decoder;
 
-        InPlace(Handle handle, AnswerFramer framer) {
+        InPlace(Handle handle, AnswerFrameDecoder decoder) {
             this.handle = handle;
-            this.framer = framer;
+            this.decoder = decoder;
         }
 
         @Override
         public ByteBuf allocate(ByteBufAllocator alloc) {
-            ByteBuf target = framer.readTarget();
+            ByteBuf target = decoder.readTarget();
             return target != null ? target : handle.allocate(alloc);
         }
 

@@ -14,8 +14,8 @@ import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelPromise;
 
 /**
- * Sends the sink's own requests (its polls) on the connection's channel directly, past the client's channel pool,
- * and takes their answers off the channel before the client's response handler sees them.
+ * A duplex handler on the connection's channel that writes the sink's own requests (its polls) directly, past the
+ * client's channel pool, and takes their answers off the channel before the client's response handler sees them.
  *
  * <p>Why: the client sends every request through a {@code FixedChannelPool} of one channel: acquire, health check,
  * listener, write, answer, release and health check again, each step a task handed between the pool's event loop
@@ -26,12 +26,12 @@ import io.netty.channel.ChannelPromise;
  * arrive (its connection loop reads, handles and answers one request before it reads the next; the conformance suite's
  * {@code RawFrameConformanceIT} checks it, and runs against a real server with {@code IGGY_TCP_ADDRESS}). Every
  * message written on the channel is one request, the client's as well (its login replay included). This handler sits
- * between the framer and the client's response handler and sees, on the event loop, every write in the order it goes
+ * between the decoder and the client's response handler and sees, on the event loop, every write in the order it goes
  * out: a request of the sink is noted with its future, any other write as the client's. Each answer goes to the oldest
  * note: the sink's future, or on to the client's handler, whose own queue then holds exactly the client's requests, in
  * order. Confined to the channel's event loop, so no lock.
  */
-final class DirectRequests extends ChannelDuplexHandler {
+final class DirectRequestHandler extends ChannelDuplexHandler {
     /** The note for a request of the client's: its answer goes on down the pipeline. */
     private static final Object CLIENTS = new Object();
     static final String NAME = "sinkRequests";
@@ -44,7 +44,7 @@ final class DirectRequests extends ChannelDuplexHandler {
     /** Set on the event loop when the handler is added; read by callers of {@link #usable} on other threads. */
     private volatile ChannelHandlerContext ctx;
 
-    DirectRequests(Channel channel) {
+    DirectRequestHandler(Channel channel) {
         this.channel = channel;
     }
 

@@ -33,13 +33,13 @@ import io.netty.channel.nio.NioIoHandler;
 import io.netty.channel.socket.nio.NioSocketChannel;
 import io.netty.handler.codec.CorruptedFrameException;
 
-class AnswerFramerTest {
+class AnswerFrameDecoderTest {
     @Test
     void cuts_the_same_frames_as_the_clients_decoder_however_the_stream_is_split() {
         Random random = new Random(14);
         for (int round = 0; round < 200; round++) {
             byte[] stream = frames(random, 1 + random.nextInt(6));
-            List<byte[]> ours = feed(new EmbeddedChannel(new AnswerFramer()), stream, random.nextLong());
+            List<byte[]> ours = feed(new EmbeddedChannel(new AnswerFrameDecoder()), stream, random.nextLong());
             List<byte[]> clients = feed(new EmbeddedChannel(new IggyFrameDecoder()), stream, random.nextLong());
 
             assertThat(ours).as("round %d", round).hasSameSizeAs(clients);
@@ -51,7 +51,7 @@ class AnswerFramerTest {
 
     @Test
     void a_frame_split_in_its_header_waits_for_the_rest() {
-        EmbeddedChannel channel = new EmbeddedChannel(new AnswerFramer());
+        EmbeddedChannel channel = new EmbeddedChannel(new AnswerFrameDecoder());
         ByteBuf frame = Unpooled.buffer().writeIntLE(0).writeIntLE(3).writeBytes(new byte[] {1, 2, 3});
 
         channel.writeInbound(frame.readRetainedSlice(5));
@@ -68,7 +68,7 @@ class AnswerFramerTest {
 
     @Test
     void a_negative_length_is_a_corrupt_frame_and_a_half_frame_is_freed_with_the_channel() {
-        EmbeddedChannel bad = new EmbeddedChannel(new AnswerFramer());
+        EmbeddedChannel bad = new EmbeddedChannel(new AnswerFrameDecoder());
         ByteBuf in = Unpooled.buffer().writeIntLE(0).writeIntLE(-1).writeByte(7);
         try {
             bad.writeInbound(in);
@@ -79,7 +79,7 @@ class AnswerFramerTest {
         }
         assertThat(in.refCnt()).as("the read buffer is released").isZero();
 
-        EmbeddedChannel half = new EmbeddedChannel(new AnswerFramer());
+        EmbeddedChannel half = new EmbeddedChannel(new AnswerFrameDecoder());
         half.writeInbound(Unpooled.buffer().writeIntLE(0).writeIntLE(1000).writeBytes(new byte[10]));
         assertThat(half.finishAndReleaseAll()).isFalse();
     }
@@ -107,7 +107,7 @@ class AnswerFramerTest {
 
         List<byte[]> received = new CopyOnWriteArrayList<>();
         CountDownLatch done = new CountDownLatch(sent.size());
-        AnswerFramer framer = new AnswerFramer();
+        AnswerFrameDecoder decoder = new AnswerFrameDecoder();
         AtomicBoolean installed = new AtomicBoolean();
         EventLoopGroup group = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
         try (ServerSocket server = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
@@ -132,7 +132,7 @@ class AnswerFramerTest {
                     .handler(new ChannelInitializer<Channel>() {
                         @Override
                         protected void initChannel(Channel ch) {
-                            ch.pipeline().addLast(framer, new ChannelInboundHandlerAdapter() {
+                            ch.pipeline().addLast(decoder, new ChannelInboundHandlerAdapter() {
                                 @Override
                                 public void channelRead(ChannelHandlerContext ctx, Object msg) {
                                     ByteBuf frame = (ByteBuf) msg;
@@ -145,7 +145,7 @@ class AnswerFramerTest {
                     })
                     .connect(server.getLocalSocketAddress()).sync().channel();
             // As the connection does it: once connected, before the first request.
-            channel.eventLoop().submit(() -> installed.set(InPlaceReads.install(channel, framer))).sync();
+            channel.eventLoop().submit(() -> installed.set(FrameRecvByteBufAllocator.install(channel, decoder))).sync();
             channel.writeAndFlush(Unpooled.wrappedBuffer(new byte[] {1})).sync();
             assertThat(done.await(60, TimeUnit.SECONDS)).as("every frame arrived").isTrue();
             channel.close().sync();
@@ -159,26 +159,27 @@ class AnswerFramerTest {
         for (int i = 0; i < sent.size(); i++) {
             assertThat(received.get(i)).as("frame %d", i).isEqualTo(sent.get(i));
         }
-        assertThat(framer.bytesInPlace()).as("of %d bytes", stream.length).isGreaterThan(stream.length * 8L / 10);
+        assertThat(decoder.bytesInPlace()).as("of %d bytes", stream.length).isGreaterThan(stream.length * 8L / 10);
     }
 
     @Test
     void reads_stay_the_channels_own_behind_another_first_handler_or_on_another_transport() {
-        AnswerFramer behind = new AnswerFramer();
+        AnswerFrameDecoder behind = new AnswerFrameDecoder();
         NioSocketChannel tls = new NioSocketChannel();
         tls.pipeline().addLast(new ChannelInboundHandlerAdapter(), behind);
-        AnswerFramer first = new AnswerFramer();
+        AnswerFrameDecoder first = new AnswerFrameDecoder();
         NioSocketChannel plain = new NioSocketChannel();
         plain.pipeline().addLast(first);
-        EmbeddedChannel embedded = new EmbeddedChannel(new AnswerFramer());
+        EmbeddedChannel embedded = new EmbeddedChannel(new AnswerFrameDecoder());
         try {
-            assertThat(InPlaceReads.install(tls, behind)).as("behind another handler (TLS)").isFalse();
-            assertThat((Object) tls.config().getRecvByteBufAllocator()).isNotInstanceOf(InPlaceReads.class);
-            assertThat(InPlaceReads.install(embedded, (AnswerFramer) embedded.pipeline().first()))
+            assertThat(FrameRecvByteBufAllocator.install(tls, behind)).as("behind another handler (TLS)").isFalse();
+            assertThat((Object) tls.config().getRecvByteBufAllocator())
+                    .isNotInstanceOf(FrameRecvByteBufAllocator.class);
+            assertThat(FrameRecvByteBufAllocator.install(embedded, (AnswerFrameDecoder) embedded.pipeline().first()))
                     .as("not a NIO socket").isFalse();
-            assertThat(InPlaceReads.install(plain, first)).isTrue();
-            assertThat((Object) plain.config().getRecvByteBufAllocator()).isInstanceOf(InPlaceReads.class);
-            assertThat(InPlaceReads.install(plain, first)).as("once").isFalse();
+            assertThat(FrameRecvByteBufAllocator.install(plain, first)).isTrue();
+            assertThat((Object) plain.config().getRecvByteBufAllocator()).isInstanceOf(FrameRecvByteBufAllocator.class);
+            assertThat(FrameRecvByteBufAllocator.install(plain, first)).as("once").isFalse();
         } finally {
             tls.unsafe().closeForcibly();
             plain.unsafe().closeForcibly();

@@ -1,10 +1,8 @@
 package dev.iggysink.adapters.iggy;
 
-import java.lang.reflect.Field;
 import java.util.concurrent.CompletableFuture;
 
 import org.apache.iggy.client.async.tcp.AsyncTcpConnection;
-import org.apache.iggy.client.async.tcp.IggyFrameDecoder;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -26,21 +24,27 @@ import io.netty.util.concurrent.Future;
  * 64 KiB reads: five reallocations, each zeroed and copied) and then copies the whole frame into a new buffer
  * (figures: docs/adr/0008-netty-buffers-without-zero-fill.md).
  *
- * <p>The client (0.8.0) builds its channel pipeline itself and offers no way in, so {@link #install} takes the
- * connection's channel from its pool (a private field, read by reflection) and swaps the decoder, before any request
- * is sent. Whatever goes wrong there (another client version, a closed channel) leaves the client's decoder in
- * place, which frames the same bytes the same way, only with more copying; so does a channel the pool opens later.
+ * <p>In Netty's terms a frame decoder (the role of {@code ByteToMessageDecoder} subclasses such as the client's own
+ * {@code IggyFrameDecoder}, which it replaces under the same name), written as a plain inbound handler so that it
+ * owns the frame's buffer.
  *
- * <p>Once a frame's header is known, the channel's reads go straight into the rest of the frame ({@link InPlaceReads},
- * set on a plain NIO channel whose first handler this is): the socket's bytes land where they belong, and only what a
- * read brought along with a header (at most one read's worth per frame) is copied. A poll answer of 1 MiB was
- * otherwise copied once more in full (figures: docs/adr/0008-netty-buffers-without-zero-fill.md).
+ * <p>The client (0.8.0) builds its channel pipeline itself and offers no way in, so {@link #install} takes the
+ * connection's channel from its pool (a private field, read by reflection: {@link IggyClientShape}) and swaps the
+ * decoder, before any request is sent. A client shaped otherwise (another version) fails the install with an
+ * {@link IggyClientShapeException}, and so the sink's start; a channel that cannot be had (closed) leaves the
+ * client's decoder in place, which frames the same bytes the same way, only with more copying; so does a channel
+ * the pool opens later.
+ *
+ * <p>Once a frame's header is known, the channel's reads go straight into the rest of the frame
+ * ({@link FrameRecvByteBufAllocator}, set on a plain NIO channel whose first handler this is): the socket's bytes land
+ * where they belong, and only what a read brought along with a header (at most one read's worth per frame) is copied.
+ * A poll answer of 1 MiB was otherwise copied once more in full
+ * (figures: docs/adr/0008-netty-buffers-without-zero-fill.md).
  */
-final class AnswerFramer extends ChannelInboundHandlerAdapter {
+final class AnswerFrameDecoder extends ChannelInboundHandlerAdapter {
     private static final int HEADER = 8;
-    private static final Logger LOG = LoggerFactory.getLogger(AnswerFramer.class);
-    /** The name under which the client adds its decoder. */
-    private static final String DECODER = "frameDecoder";
+    private static final Logger LOG = LoggerFactory.getLogger(AnswerFrameDecoder.class);
+    private static final String DECODER = IggyClientShape.DECODER;
 
     /** Below this many bytes left in a frame, a read of the channel's own size is as good. */
     static final int MIN_IN_PLACE = 4096;
@@ -125,21 +129,19 @@ final class AnswerFramer extends ChannelInboundHandlerAdapter {
     }
 
     /**
-     * Puts a framer in place of the client's decoder on the connection's channel, and {@link DirectRequests} right
-     * after it; completes (never exceptionally) with the latter once done, or with null when given up. Call it after
-     * the connection's {@code connect()} and before any request.
+     * Puts a decoder in place of the client's on the connection's channel, and {@link DirectRequestHandler} right
+     * after it; completes with the latter once done, or with null when the channel cannot be had. Completes
+     * exceptionally with {@link IggyClientShapeException} when the client is not shaped as the one the handlers are
+     * written for. Call it after the connection's {@code connect()} and before any request.
      */
-    static CompletableFuture<DirectRequests> install(AsyncTcpConnection connection) {
+    static CompletableFuture<DirectRequestHandler> install(AsyncTcpConnection connection) {
         ChannelPool pool;
         try {
-            Field field = AsyncTcpConnection.class.getDeclaredField("channelPool");
-            field.setAccessible(true);
-            pool = (ChannelPool) field.get(connection);
-        } catch (ReflectiveOperationException | RuntimeException e) {
-            LOG.debug("keeping the Iggy client's frame decoder: {}", e.toString());
-            return CompletableFuture.completedFuture(null);
+            pool = IggyClientShape.channelPool(connection);
+        } catch (IggyClientShapeException e) {
+            return CompletableFuture.failedFuture(e);
         }
-        CompletableFuture<DirectRequests> installed = new CompletableFuture<>();
+        CompletableFuture<DirectRequestHandler> installed = new CompletableFuture<>();
         pool.acquire().addListener((Future<Channel> acquired) -> {
             if (!acquired.isSuccess()) {
                 // The connection's own calls report what is wrong with it.
@@ -147,22 +149,29 @@ final class AnswerFramer extends ChannelInboundHandlerAdapter {
                 return;
             }
             Channel channel = acquired.getNow();
-            DirectRequests direct = null;
+            DirectRequestHandler direct = null;
+            IggyClientShapeException reshaped = null;
             try {
-                if (channel.pipeline().get(DECODER) instanceof IggyFrameDecoder) {
-                    AnswerFramer framer = new AnswerFramer();
-                    channel.pipeline().replace(DECODER, DECODER, framer);
-                    boolean inPlace = InPlaceReads.install(channel, framer);
-                    DirectRequests requests = new DirectRequests(channel);
-                    channel.pipeline().addAfter(DECODER, DirectRequests.NAME, requests);
-                    direct = requests;
-                    LOG.debug("Iggy answers framed by the sink{}", inPlace ? ", read into their frames" : "");
-                }
+                IggyClientShape.checkPipeline(channel.pipeline());
+                AnswerFrameDecoder decoder = new AnswerFrameDecoder();
+                channel.pipeline().replace(DECODER, DECODER, decoder);
+                boolean inPlace = FrameRecvByteBufAllocator.install(channel, decoder);
+                DirectRequestHandler requests = new DirectRequestHandler(channel);
+                channel.pipeline().addAfter(DECODER, DirectRequestHandler.NAME, requests);
+                direct = requests;
+                LOG.debug("Iggy answers framed by the sink{}", inPlace ? ", read into their frames" : "");
+            } catch (IggyClientShapeException e) {
+                reshaped = e;
             } catch (RuntimeException e) {
+                // A channel closed meanwhile: the client's next channel keeps the client's handlers.
                 LOG.debug("keeping the Iggy client's frame decoder: {}", e.toString());
             } finally {
                 pool.release(channel);
-                installed.complete(direct);
+                if (reshaped != null) {
+                    installed.completeExceptionally(reshaped);
+                } else {
+                    installed.complete(direct);
+                }
             }
         });
         return installed;

@@ -21,18 +21,18 @@ import io.netty.buffer.Unpooled;
 import io.netty.channel.embedded.EmbeddedChannel;
 
 /**
- * {@link DirectRequests} in front of the client's response handler, as the sink sets them up on the client's channel
- * (behind the framer, left out here: each inbound message is one whole answer, as the framer passes them on). The
- * client's requests are written as its {@code sendFrame} writes them: its future queued in its handler, then the
+ * {@link DirectRequestHandler} in front of the client's response handler, as the sink sets them up on the client's
+ * channel (behind the decoder, left out here: each inbound message is one whole answer, as the decoder passes them
+ * on). The client's requests are written as its {@code sendFrame} writes them: its future queued in its handler, then the
  * frame written from the tail. Answers come back as the server sends them: in request order.
  */
-class DirectRequestsTest {
+class DirectRequestHandlerTest {
     private final EmbeddedChannel channel = new EmbeddedChannel();
-    private final DirectRequests direct = new DirectRequests(channel);
+    private final DirectRequestHandler direct = new DirectRequestHandler(channel);
     private final IggyResponseHandler clients = new IggyResponseHandler();
 
-    DirectRequestsTest() {
-        channel.pipeline().addLast(DirectRequests.NAME, direct);
+    DirectRequestHandlerTest() {
+        channel.pipeline().addLast(DirectRequestHandler.NAME, direct);
         channel.pipeline().addLast("responseHandler", clients);
     }
 
