@@ -6,6 +6,7 @@ import dev.iggysink.adapters.format.RecordCodecs;
 import dev.iggysink.adapters.iceberg.CatalogSettings;
 import dev.iggysink.adapters.iceberg.IcebergCatalogs;
 import dev.iggysink.adapters.iceberg.IcebergTables;
+import dev.iggysink.adapters.iceberg.TableTemplate;
 import dev.iggysink.adapters.iggy.IggyMessageSource;
 import dev.iggysink.application.port.out.MessageSource;
 import dev.iggysink.application.port.out.RecordCodec;
@@ -50,6 +51,11 @@ final class TableSinkRunner {
                 c.pathStyle());
     }
 
+    /** The template {@code create_tables} asks for, or empty. */
+    static java.util.Optional<TableTemplate> template(TableConnectorConfig c) {
+        return c.creation().map(k -> new TableTemplate(k.columns(), k.partitionSpec()));
+    }
+
     void requestStop() {
         stop.set(true);
     }
@@ -64,7 +70,7 @@ final class TableSinkRunner {
         try {
             for (StreamSettings s : config.streams()) {
                 IcebergTables store = stores.computeIfAbsent(s.consumerGroup(),
-                        g -> new IcebergTables(IcebergCatalogs.open(catalog(config.catalog())), g));
+                        g -> new IcebergTables(IcebergCatalogs.open(catalog(config.catalog())), g, template(config)));
                 for (String table : config.table().routing().tables()) store.open(table);
             }
         } catch (StoreException e) {

@@ -42,6 +42,14 @@ final class ValidateCommand implements Callable<Integer> {
                 return ExitCodes.CONFIG;
             }
             TableConnectorConfig t = table.connector().get();
+            java.util.List<String> template = TableSinkRunner.template(t).map(x -> x.problems())
+                    .orElse(java.util.List.of());
+            if (!template.isEmpty()) {
+                err.println(config + ": " + template.size() + " error(s):");
+                for (String e : template) err.println("  plugin_config." + e);
+                err.flush();
+                return ExitCodes.CONFIG;
+            }
             out.println("OK: Iceberg table sink " + t.key() + " (" + t.name() + ") -> " + t.catalog().type()
                     + " catalog " + t.catalog().uri() + ", tables " + (t.table().routing().routeField().isPresent()
                     ? "named by field " + t.table().routing().routeField().get() : t.table().routing().tables()));

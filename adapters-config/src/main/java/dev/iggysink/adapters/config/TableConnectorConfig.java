@@ -10,7 +10,21 @@ import java.util.Objects;
  * record) and how to reach the catalog, Iggy and the admin server.
  */
 public record TableConnectorConfig(String key, String name, boolean enabled, List<StreamSettings> streams,
-                                   TableSettings table, CatalogConfig catalog, IggyConfig iggy, AdminConfig admin) {
+                                   TableSettings table, CatalogConfig catalog, IggyConfig iggy, AdminConfig admin,
+                                   java.util.Optional<Creation> creation) {
+
+    /**
+     * {@code create_tables = true}: how a missing table is created, {@code table_columns} ({@code "name type"} or
+     * {@code "name type required"}) and {@code partition_spec} ({@code day(iggy_timestamp)}, ...), as written; the
+     * Iceberg adapter checks and builds them.
+     */
+    public record Creation(List<String> columns, List<String> partitionSpec) {
+        public Creation {
+            columns = List.copyOf(columns);
+            partitionSpec = List.copyOf(partitionSpec);
+        }
+    }
+
     public TableConnectorConfig {
         Objects.requireNonNull(key, "key");
         Objects.requireNonNull(name, "name");
@@ -19,5 +33,6 @@ public record TableConnectorConfig(String key, String name, boolean enabled, Lis
         Objects.requireNonNull(catalog, "catalog");
         Objects.requireNonNull(iggy, "iggy");
         Objects.requireNonNull(admin, "admin");
+        Objects.requireNonNull(creation, "creation");
     }
 }

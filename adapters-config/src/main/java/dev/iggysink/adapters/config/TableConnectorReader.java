@@ -37,7 +37,8 @@ public final class TableConnectorReader {
             "dynamic_route_field", "store_url", "store_access_key_id", "store_secret_access_key", "store_region",
             "store_class", "store_path_style", "catalog_token", "catalog_credential", "catalog_oauth2_server_uri",
             "catalog_user", "catalog_password", "catalog_name", "commit_interval", "max_files_per_commit", "max_messages_per_file",
-            "max_file_size", "errors_tolerance", "max_buffered_bytes");
+            "max_file_size", "errors_tolerance", "max_buffered_bytes", "create_tables", "table_columns",
+            "partition_spec");
     static final Duration DEFAULT_COMMIT_INTERVAL = Duration.ofSeconds(30);
     static final int DEFAULT_MAX_FILES_PER_COMMIT = 64;
     static final long DEFAULT_MAX_FILE_SIZE = 128L * 1024 * 1024;
@@ -133,6 +134,7 @@ public final class TableConnectorReader {
 
         Optional<TableSettings> table = Optional.empty();
         Optional<CatalogConfig> catalog = Optional.empty();
+        Optional<TableConnectorConfig.Creation> creation = Optional.empty();
         if (!top.has("plugin_config")) {
             top.error("plugin_config", "required table is missing");
         } else {
@@ -141,6 +143,7 @@ public final class TableConnectorReader {
             int batch = streams.stream().mapToInt(StreamSettings::batchLength).max().orElse(1000);
             table = tableSettings(p, batch);
             catalog = catalog(p);
+            creation = creation(p);
         }
         JsonNode iggyNode = EnvOverrides.applyToSection(root.get("iggy"), "iggy", List.of("tls"), env, origins);
         Optional<IggyConfig> iggy = ConnectionReader.iggy(new Table(iggyNode, "iggy", problems, origins));
@@ -150,7 +153,7 @@ public final class TableConnectorReader {
             return Optional.empty();
         }
         return Optional.of(new TableConnectorConfig(key.get(), name.get(), enabled.get(), streams, table.get(),
-                catalog.get(), iggy.get(), admin.get()));
+                catalog.get(), iggy.get(), admin.get(), creation));
     }
 
     private static Optional<TableSettings> tableSettings(Table p, int batchLength) {
@@ -189,6 +192,21 @@ public final class TableConnectorReader {
         TableRouting routing = dynamic ? new TableRouting(tables, routeField) : TableRouting.fixed(
                 tables.toArray(String[]::new));
         return Optional.of(new TableSettings(routing, rotation, interval, maxFiles, batchLength, errors, maxBuffered));
+    }
+
+    /** {@code create_tables} with its columns and partition spec; their content is checked by the Iceberg adapter. */
+    private static Optional<TableConnectorConfig.Creation> creation(Table p) {
+        boolean create = p.bool("create_tables", false);
+        List<String> columns = p.has("table_columns") ? p.stringList("table_columns").orElse(List.of()) : List.of();
+        List<String> spec = p.has("partition_spec") ? p.stringList("partition_spec").orElse(List.of()) : List.of();
+        if (!create) {
+            if (!columns.isEmpty() || !spec.isEmpty()) {
+                p.problems().warning(p.path("table_columns") + " and " + p.path("partition_spec")
+                        + " have no effect without create_tables = true");
+            }
+            return Optional.empty();
+        }
+        return Optional.of(new TableConnectorConfig.Creation(columns, spec));
     }
 
     private static Optional<CatalogConfig> catalog(Table p) {

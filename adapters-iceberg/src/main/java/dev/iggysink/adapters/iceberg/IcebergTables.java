@@ -28,11 +28,13 @@ import org.apache.iceberg.Schema;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.catalog.Catalog;
+import org.apache.iceberg.catalog.SupportsNamespaces;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.data.parquet.GenericParquetWriter;
 import org.apache.iceberg.data.IcebergGenerics;
 import org.apache.iceberg.data.InternalRecordWrapper;
 import org.apache.iceberg.data.Record;
+import org.apache.iceberg.exceptions.AlreadyExistsException;
 import org.apache.iceberg.exceptions.CommitFailedException;
 import org.apache.iceberg.exceptions.CommitStateUnknownException;
 import org.apache.iceberg.exceptions.ForbiddenException;
@@ -65,10 +67,18 @@ public final class IcebergTables implements TableStore {
     /** Runs between a commit attempt's read of the table and its swap; tests let another writer in there. */
     volatile Runnable betweenReadAndSwap = () -> { };
 
+    private final Optional<TableTemplate> template;
+
     /** @param group the consumer group: the map keeps each group's offsets apart */
     public IcebergTables(Catalog catalog, String group) {
+        this(catalog, group, Optional.empty());
+    }
+
+    /** @param template how to create a table that does not exist; empty: such a table is refused */
+    public IcebergTables(Catalog catalog, String group, Optional<TableTemplate> template) {
         this.catalog = catalog;
         this.group = group;
+        this.template = template;
     }
 
     static final class StagedFiles implements Staged {
@@ -195,12 +205,43 @@ public final class IcebergTables implements TableStore {
         try {
             t = catalog.loadTable(TableIdentifier.parse(name));
         } catch (NoSuchTableException e) {
-            throw new StoreException("table " + name + " does not exist in the catalog", false, 404, null, e);
+            if (template.isEmpty()) {
+                throw new StoreException("table " + name + " does not exist in the catalog (create it, or set"
+                        + " create_tables = true)", false, 404, null, e);
+            }
+            t = create(name);
         } catch (RuntimeException e) {
             throw failure("loading table " + name, e);
         }
         tables.put(name, t);
         return t;
+    }
+
+    /** Creates the table (and its namespace) from the template; a table another member created meanwhile is loaded. */
+    private Table create(String name) throws StoreException {
+        TableIdentifier id = TableIdentifier.parse(name);
+        try {
+            if (catalog instanceof SupportsNamespaces n && !n.namespaceExists(id.namespace())) {
+                try {
+                    n.createNamespace(id.namespace());
+                } catch (AlreadyExistsException raced) {
+                    // another member was first
+                }
+            }
+            Schema schema = template.get().schema();
+            try {
+                Table t = catalog.createTable(id, schema, template.get().spec(schema));
+                LOG.log(System.Logger.Level.INFO, "created table {0} ({1}, partitioned by {2})", name,
+                        template.get().columns(), template.get().partitionSpec());
+                return t;
+            } catch (AlreadyExistsException raced) {
+                return catalog.loadTable(id);
+            }
+        } catch (IllegalArgumentException e) {
+            throw new StoreException("table " + name + " cannot be created: " + e.getMessage(), false, 400, null, e);
+        } catch (RuntimeException e) {
+            throw failure("creating table " + name, e);
+        }
     }
 
     @Override

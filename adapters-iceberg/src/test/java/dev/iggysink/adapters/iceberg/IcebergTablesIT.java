@@ -285,6 +285,28 @@ class IcebergTablesIT extends AllCatalogs {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("catalogs")
+    void a_missing_table_is_created_from_the_template_once_even_when_two_members_open_it(CatalogFixture catalogs)
+            throws Exception {
+        String name = "made" + catalogs.kind() + ".t" + (++tableNumber);
+        TableTemplate template = new TableTemplate(List.of("user string required", "amount decimal(10,2)"),
+                List.of("day(iggy_timestamp)", "bucket(4, user)"));
+        try (IcebergTables a = new IcebergTables(catalogs.newClient(), GROUP, Optional.of(template));
+             IcebergTables b = new IcebergTables(catalogs.newClient(), GROUP, Optional.of(template))) {
+            a.open(name);
+            b.open(name);
+            a.commit(name, List.of(new TableStore.Append(P0, -1, 2, List.of(stage(a, name, P0, 0, 2)))));
+        }
+        Catalog catalog = catalogs.newClient();
+        Table t = catalog.loadTable(TableIdentifier.parse(name));
+        assertThat(t.schema().columns()).extracting(Types.NestedField::name)
+                .containsExactly("iggy_offset", "iggy_partition_id", "iggy_timestamp", "user", "amount");
+        assertThat(t.spec().fields()).hasSize(2);
+        assertThat(rows(catalog, name)).extracting(r -> r.getField("user")).containsExactly("u0", "u1", "u2");
+        assertThat(rows(catalog, name)).extracting(r -> r.getField("iggy_partition_id")).containsOnly(0);
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("catalogs")
     void a_table_the_catalog_does_not_have_is_refused_by_name(CatalogFixture catalogs) {
         try (IcebergTables store = new IcebergTables(catalogs.newClient(), GROUP)) {
             assertThatThrownBy(() -> store.open("lake.nowhere"))

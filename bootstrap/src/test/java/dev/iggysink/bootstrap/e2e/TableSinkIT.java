@@ -213,6 +213,17 @@ class TableSinkIT extends E2eTest {
         assertThat(cl.execute("validate", "--config", config.toString())).as(out.toString()).isZero();
         assertThat(out.toString()).contains("OK: Iceberg table sink lake");
 
+        // a table template that cannot be built is a config error naming the entry
+        Path bad = fx.dir.resolve("bad_template.toml");
+        Files.writeString(bad, Files.readString(config).replace("commit_interval = \"1s\"",
+                "commit_interval = \"1s\"\ncreate_tables = true\ntable_columns = [\"n long\"]\n"
+                        + "partition_spec = [\"day(nowhere)\"]"));
+        java.io.StringWriter badOut = new java.io.StringWriter();
+        cl.setOut(new java.io.PrintWriter(badOut));
+        cl.setErr(new java.io.PrintWriter(badOut));
+        assertThat(cl.execute("validate", "--config", bad.toString())).as(badOut.toString()).isEqualTo(2);
+        assertThat(badOut.toString()).contains("plugin_config.partition_spec[0]: no column nowhere");
+
         fx.producer.sendJson(fx.stream, TOPIC, 0, 30, i -> "{\"round\":0,\"page\":\"/p/" + i + "\"}");
         try (SinkProcess sink = SinkProcess.run(config, fx.log("table-audit"), Map.of())) {
             await().atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofMillis(500)).until(() -> rows() >= 30);
