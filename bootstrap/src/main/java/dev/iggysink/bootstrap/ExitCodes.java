@@ -26,9 +26,9 @@ final class ExitCodes {
             + " left to consume), or out of memory";
     static final String HELP_2 = " 2:bad configuration or command line";
     static final String RUN_HELP_3 = " 3:could not start: admin port taken; Iggy refused the login (wrong password"
-            + " or personal access token),"
-            + " the stream or topic is missing, or the server speaks another Iggy version; the store refused the"
-            + " bucket check; with --fail-fast also Iggy or the store unreachable";
+            + " or personal access token), none of the sink's streams and topics exists, or the server speaks"
+            + " another Iggy version; the store refused the bucket check; with --fail-fast also Iggy or the store"
+            + " unreachable";
     static final String AUDIT_HELP_0 = " 0:no gap below the committed offsets";
     static final String AUDIT_HELP_1 = " 1:a gap or a mismatch";
     static final String AUDIT_HELP_3 = " 3:Iggy or the store refused or did not answer (one line says which)";

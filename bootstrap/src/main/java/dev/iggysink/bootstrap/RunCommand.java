@@ -100,6 +100,13 @@ final class RunCommand implements Callable<Integer> {
             return ExitCodes.CONFIG;
         }
         TableConnectorConfig sink = result.connector().get();
+        List<String> template = TableSinkRunner.template(sink).map(t -> t.problems()).orElse(List.of());
+        if (!template.isEmpty()) {
+            err.println(config + ": " + template.size() + " error(s):");
+            for (String e : template) err.println("  plugin_config." + e);
+            err.flush();
+            return ExitCodes.CONFIG;
+        }
         if (!sink.enabled()) {
             err.println(config + ": the sink is disabled (enabled = false): nothing to run");
             err.flush();

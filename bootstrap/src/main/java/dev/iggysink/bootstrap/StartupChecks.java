@@ -5,9 +5,12 @@ import dev.iggysink.adapters.config.ConnectorConfig;
 import dev.iggysink.adapters.iggy.IggyGroupOffsets;
 import dev.iggysink.application.port.out.ObjectStore;
 import dev.iggysink.application.port.out.SourceException;
+import dev.iggysink.application.port.out.TopicMissingException;
 import dev.iggysink.application.port.out.StoreException;
 import dev.iggysink.application.settings.StreamSettings;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
@@ -56,17 +59,43 @@ final class StartupChecks {
         this.progress = progress;
     }
 
-    /** The store first (it holds what we will have read), then every (stream, topic) on Iggy. */
+    /**
+     * The store first (it holds what we will have read), then every (stream, topic) on Iggy. A topic (or stream) that
+     * does not exist fails the start only when no topic of the sink exists: otherwise the others run and the sink's
+     * consumer of the missing one halts and looks for it, as for a topic deleted while running (a restart while one
+     * topic is deleted must not stop the healthy ones).
+     */
     Outcome check(ConnectorConfig settings, ObjectStore store) throws InterruptedException {
         Outcome o = checkStore(settings, store);
         if (o != Outcome.READY) return o;
+        List<String> missing = new ArrayList<>();
+        int topics = 0;
         for (StreamSettings stream : settings.sink().streams()) {
             for (String topic : stream.topics()) {
-                o = checkIggy(settings, stream, topic);
+                topics++;
+                o = checkIggy(settings, stream, topic, missing);
                 if (o != Outcome.READY) return o;
             }
         }
+        if (!missing.isEmpty() && missing.size() == topics) {
+            LOG.error("sink {}: none of its topics exists: {}", settings.key(), String.join("; ", missing));
+            return Outcome.FAILED;
+        }
+        for (String m : missing) {
+            LOG.error("sink {}: {}; its other topics start, this one is looked for every few seconds", settings.key(),
+                    m);
+        }
         return Outcome.READY;
+    }
+
+    Outcome checkIggy(ConnectorConfig settings, StreamSettings stream, String topic) throws InterruptedException {
+        List<String> missing = new ArrayList<>();
+        Outcome o = checkIggy(settings, stream, topic, missing);
+        if (o == Outcome.READY && !missing.isEmpty()) {
+            LOG.error("sink {}: {}", settings.key(), missing.get(0));
+            return Outcome.FAILED;
+        }
+        return o;
     }
 
     Outcome checkStore(ConnectorConfig settings, ObjectStore store) throws InterruptedException {
@@ -96,7 +125,9 @@ final class StartupChecks {
         }
     }
 
-    Outcome checkIggy(ConnectorConfig settings, StreamSettings stream, String topic) throws InterruptedException {
+    /** As {@link #checkIggy(ConnectorConfig, StreamSettings, String)}; a missing topic is added to {@code missing}. */
+    private Outcome checkIggy(ConnectorConfig settings, StreamSettings stream, String topic, List<String> missing)
+            throws InterruptedException {
         String endpoint = settings.iggy().host() + ":" + settings.iggy().port();
         IggySettings iggy = SinkAssembly.iggy(settings.iggy());
         for (int attempt = 1; ; attempt++) {
@@ -109,6 +140,9 @@ final class StartupChecks {
                     }
                 });
                 if (a.stopped()) return stopped(settings);
+                return Outcome.READY;
+            } catch (TopicMissingException e) {
+                missing.add(e.getMessage());
                 return Outcome.READY;
             } catch (SourceException e) {
                 if (!e.retryable()) {

@@ -189,6 +189,8 @@ final class TopicConsumer implements Runnable {
                 partitionsReadAt = clock.instant();
                 LOG.log(Level.INFO, "consuming " + name() + " (" + partitions.size() + " partitions) as group "
                         + stream.consumerGroup());
+                // the series exists from the start at 0, so that an alert on it does not wait for a first deletion
+                metrics.topicMissing(stream.stream(), topic, false);
                 sessionRecovered();
                 return true;
             } catch (TopicMissingException e) {

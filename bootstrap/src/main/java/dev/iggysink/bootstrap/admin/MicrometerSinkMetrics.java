@@ -159,7 +159,7 @@ public final class MicrometerSinkMetrics implements SinkMetrics {
         meters(partition).committed.set(offset);
     }
 
-    /** 1 per topic found missing (its consumer halted), 0 once found again; no series for a topic never missing. */
+    /** 1 while a topic is missing (its consumer halted), else 0; the series appears when the topic is first consumed. */
     @Override
     public void topicMissing(String stream, String topic, boolean missing) {
         missingTopics.computeIfAbsent(stream + "/" + topic, k -> {

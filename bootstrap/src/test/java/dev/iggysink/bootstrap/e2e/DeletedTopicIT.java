@@ -82,6 +82,44 @@ class DeletedTopicIT extends E2eTest {
         }
     }
 
+    /**
+     * A restart (a deploy, the service manager) while one topic is still deleted: the other topics run, the missing
+     * one is halted and looked for, and it is consumed once created; only a sink with no topic at all fails to start.
+     */
+    @Test
+    @Timeout(240)
+    void a_sink_started_while_one_of_its_topics_is_missing_runs_the_others_and_takes_it_up_once_created()
+            throws Exception {
+        fx.topic(KEPT, 1);
+        Path config = fx.config(List.of(KEPT, DOOMED), "json", """
+                file_rotation = "messages"
+                max_messages_per_file = 10
+                """);
+        port = E2eFixture.freePort();
+        try (SinkProcess sink = SinkProcess.run(fx.withAdmin(config, port, "admin"), fx.log("missing-at-start"),
+                Map.of())) {
+            send(KEPT, 0);
+            await().atMost(Duration.ofSeconds(60)).until(() -> objects(KEPT) == 1 || !sink.alive());
+            assertThat(sink.alive()).as("a missing topic at start does not stop the others:\n%s", sink.logText())
+                    .isTrue();
+            await().atMost(Duration.ofSeconds(30)).until(() -> body("/health").contains("does not exist"));
+            assertThat(body("/health")).contains("\"status\":\"failed\"").contains(fx.stream + "/" + DOOMED);
+
+            fx.topic(DOOMED, 1);
+            send(DOOMED, 0);
+            await().atMost(Duration.ofSeconds(60)).until(() -> objects(DOOMED) == 1 || !sink.alive());
+            assertThat(sink.alive()).as(sink.logText()).isTrue();
+            sink.terminate();
+            assertThat(sink.waitFor(Duration.ofSeconds(60))).as(sink.logText()).isZero();
+        }
+
+        Path none = fx.config(List.of("never_a", "never_b"), "json", "");
+        try (SinkProcess sink = SinkProcess.run(none, fx.log("nothing-at-start"), Map.of())) {
+            assertThat(sink.waitFor(Duration.ofSeconds(60))).as(sink.logText()).isEqualTo(3);
+            assertThat(sink.logText()).contains("never_a").contains("never_b");
+        }
+    }
+
     private void send(String topic, int from) {
         fx.producer.sendJson(fx.stream, topic, 0, 10, i -> "{\"n\":" + (from + i) + "}");
     }

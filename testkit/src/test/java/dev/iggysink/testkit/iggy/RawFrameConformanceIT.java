@@ -92,7 +92,7 @@ class RawFrameConformanceIT extends ConformanceSupport {
     }
 
     /**
-     * The sink sends its polls on the channel past the client's pool (adapters-iggy {@code DirectRequests}) and
+     * The sink sends its polls on the channel past the client's pool (adapters-iggy {@code DirectRequestHandler}) and
      * routes each answer to the oldest unanswered request: that holds only if a server answers requests that are on
      * the wire together one by one, in the order they came, whatever each one's outcome.
      */
