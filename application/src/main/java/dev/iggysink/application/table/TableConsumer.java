@@ -62,6 +62,8 @@ public final class TableConsumer {
     private final Map<String, Instant> lastCommit = new HashMap<>();
     private final Set<String> opened = new HashSet<>();
     private final Executor stager;
+    /** Commits of this consumer that failed or were refused (the tally is shared by every consumer of a sink). */
+    private int setbacks;
 
     /** As {@link #TableConsumer(MessageSource, RecordCodec, TableStore, TableSettings, InstantSource, SinkMetrics,
      * TableTally, Executor)}, staging on the calling thread. */
@@ -211,10 +213,9 @@ public final class TableConsumer {
      * @return whether everything read is now in its tables and committed to the group (no partition halted)
      */
     public boolean drain() throws SourceException {
-        long failedBefore = tally.snapshot().failedCommits() + tally.snapshot().refusedPartitions();
+        int before = setbacks;
         commitDue(true);
-        long failedAfter = tally.snapshot().failedCommits() + tally.snapshot().refusedPartitions();
-        if (failedAfter != failedBefore) return false;
+        if (setbacks != before) return false;
         for (Part part : parts.values()) {
             if (part.halted != null || part.lastCommitted != part.position - 1) return false;
         }
@@ -486,6 +487,7 @@ public final class TableConsumer {
         try {
             result = store.commit(table, appends);
         } catch (StoreException e) {
+            setbacks++;
             tally.commitFailed();
             LOG.log(Level.WARNING, "commit to table {0} failed ({1}); its partitions are looked up again: {2}", table,
                     e.retryable() ? "its outcome may be unknown" : "not retryable", e.getMessage());
@@ -497,6 +499,7 @@ public final class TableConsumer {
             return;
         }
         tally.committed(Duration.between(started, clock.instant()), result.conflicts(), result.refused().size());
+        setbacks += result.refused().size();
         for (TableStore.Append a : appends) {
             Part part = parts.get(a.partition());
             if (part == null) continue;
