@@ -21,9 +21,10 @@ bash scripts/ensure-systemd.sh
 export SYSTEMD_ANALYZE="${SYSTEMD_ANALYZE:-/usr/bin/systemd-analyze}"
 echo "test.sh: systemd-analyze for the systemd unit's tests: ${SYSTEMD_ANALYZE}"
 
-# PostgreSQL for the Iceberg JDBC catalog tests (adapters-iceberg): apt-get installs Debian's postgresql when
-# missing; a throwaway cluster is started on a free port and removed when this script ends. A server of your own:
-# set POSTGRES_JDBC_URL, POSTGRES_USER and POSTGRES_PASSWORD and none is started.
+# PostgreSQL for the Iceberg JDBC catalog tests (adapters-iceberg, and bootstrap's TableSinkCatalogsIT, which reads
+# the same variables): apt-get installs Debian's postgresql when missing; a throwaway cluster is started on a free
+# port and removed when this script ends. A server of your own: set POSTGRES_JDBC_URL, POSTGRES_USER and
+# POSTGRES_PASSWORD and none is started.
 if [[ -z "${POSTGRES_JDBC_URL:-}" ]]; then
   postgres_env="$(bash scripts/ensure-postgres.sh start)"
   eval "${postgres_env}"

@@ -26,7 +26,7 @@ import java.time.Clock;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The architecture rules 1–10 (listed in docs/architecture.md) for a base package. Production code is checked with {@code dev.iggysink}; the
+ * The architecture rules 1–11 (listed in docs/architecture.md) for a base package. Production code is checked with {@code dev.iggysink}; the
  * planted-violation tests check the very same rules against fixture trees under other bases, which is what proves
  * a rule can fail at all (a rule naming a package that does not exist would pass silently).
  */
@@ -117,6 +117,34 @@ final class ArchitectureRules {
                 .should(carryNoTechnologyOption())
                 .because("storage and source options belong to their adapters; bootstrap hands them over, the"
                         + " pipeline never sees them");
+    }
+
+    /**
+     * Rule 11. A port package declares contracts, not machinery: interfaces, records, enums and exceptions (their
+     * nested types too). A concrete class there (as the file-bytes class once was) is logic every
+     * adapter inherits without it being a port; it belongs in an application package of its own.
+     */
+    ArchRule portsHoldOnlyContracts() {
+        return classes().that().resideInAPackage(pkg("application.port.."))
+                .should(beAContract())
+                .allowEmptyShould(true)
+                .because("ports are what the core asks of the outside and what the outside may ask of it;"
+                        + " implementations live in application packages or adapters");
+    }
+
+    private static ArchCondition<JavaClass> beAContract() {
+        return new ArchCondition<>("be an interface, a record, an enum or an exception (or a port's anonymous null"
+                + " object)") {
+            @Override
+            public void check(JavaClass c, ConditionEvents events) {
+                // An anonymous class is a port's own null object (a no-op constant); no one can name or extend it.
+                boolean contract = c.isInterface() || c.isRecord() || c.isEnum() || c.isAssignableTo(Throwable.class)
+                        || c.isAnonymousClass();
+                if (!contract) {
+                    events.add(SimpleConditionEvent.violated(c, c.getName() + " is a class in a port package"));
+                }
+            }
+        };
     }
 
     /** Rule 6. No exceptions: a package that needs a type of another declares what it needs, as rotation does. */

@@ -48,6 +48,9 @@ class ArchitectureTest {
     static final ArchRule rule10_application_carries_no_technology_option =
             RULES.applicationCarriesNoTechnologyOption();
 
+    @ArchTest
+    static final ArchRule rule11_ports_hold_only_contracts = RULES.portsHoldOnlyContracts();
+
     /**
      * The rules name no adapter: they hold for whatever is on this module's classpath. An adapter module missing from
      * its dependencies would pass every rule unchecked, so each one is required here.

@@ -120,4 +120,11 @@ class PlantedViolationsTest {
                 "SourceSettings.login");
         assertClean("planted.r10ok", ArchitectureRules::applicationCarriesNoTechnologyOption);
     }
+
+    @Test
+    void rule11_fails_when_a_port_package_holds_a_concrete_class() {
+        assertViolation("planted.r11", ArchitectureRules::portsHoldOnlyContracts,
+                "planted.r11.application.port.out.Bytes");
+        assertClean("planted.r11ok", ArchitectureRules::portsHoldOnlyContracts);
+    }
 }

@@ -28,20 +28,24 @@ public final class LogbackConfigurator extends ContextAwareBase implements Confi
     static final String CONFIGURATION_FILE = "logback.configurationFile";
 
     /**
-     * Logger levels below the root's INFO. Parquet at DEBUG slows writes 50x; the others are chatty. The Iggy client
-     * is off: every failure it logs ("Failed to send frame" on each call of a restart) also fails the call it belongs
-     * to, and the sink reports that once per outage (a line when Iggy stops answering, one when it is back).
+     * Logger levels below the root's INFO. Parquet at DEBUG slows writes many times over; the others are chatty
+     * (Iceberg logs every commit and metrics report, Hadoop every compressor it hands out; the table sink logs each
+     * commit once itself). The Iggy client is off: every failure it logs ("Failed to send frame" on each call of a
+     * restart) also fails the call it belongs to, and the sink reports that once per outage (a line when Iggy stops
+     * answering, one when it is back).
      */
-    static final Map<String, Level> LEVELS = Map.of(
-            "dev.iggysink", Level.INFO,
-            "org.apache.parquet", Level.WARN,
-            "org.apache.iggy", Level.OFF,
-            "io.netty", Level.WARN,
-            "software.amazon", Level.WARN,
-            "org.gaul", Level.WARN,
-            "org.eclipse.jetty", Level.WARN,
-            "okhttp3", Level.WARN,
-            "io.minio", Level.WARN);
+    static final Map<String, Level> LEVELS = Map.ofEntries(
+            Map.entry("dev.iggysink", Level.INFO),
+            Map.entry("org.apache.parquet", Level.WARN),
+            Map.entry("org.apache.iceberg", Level.WARN),
+            Map.entry("org.apache.hadoop", Level.WARN),
+            Map.entry("org.apache.iggy", Level.OFF),
+            Map.entry("io.netty", Level.WARN),
+            Map.entry("software.amazon", Level.WARN),
+            Map.entry("org.gaul", Level.WARN),
+            Map.entry("org.eclipse.jetty", Level.WARN),
+            Map.entry("okhttp3", Level.WARN),
+            Map.entry("io.minio", Level.WARN));
 
     @Override
     public ExecutionStatus configure(LoggerContext context) {

@@ -9,6 +9,7 @@ import dev.iggysink.adapters.config.SettingsPrinter;
 import dev.iggysink.adapters.config.TableConnectorConfig;
 import dev.iggysink.adapters.config.TableConnectorReader;
 import dev.iggysink.bootstrap.admin.AdminHttpServer;
+import dev.iggysink.bootstrap.admin.ManagedSink;
 import dev.iggysink.bootstrap.admin.PrometheusMetrics;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -113,13 +114,29 @@ final class RunCommand implements Callable<Integer> {
             return ExitCodes.CONFIG;
         }
         LOG.info("effective configuration of table sink {}: {}", sink.key(), sink);
-        TableSinkRunner runner = new TableSinkRunner(sink);
-        Signals.onStop(() -> {
-            LOG.info("stop requested: committing what was read to the tables");
-            runner.requestStop();
-        });
-        if (Signals.stopRequested()) runner.requestStop();
-        return runner.run();
+        // The same admin server as the object sink's, on the same [admin] keys: status, metrics, pause, flush.
+        NettyDefaults.fallbackNotice().ifPresent(LOG::info);
+        try (PrometheusMetrics metrics = new PrometheusMetrics()) {
+            TableSinkRunner runner = new TableSinkRunner(sink, metrics.forSink(sink.key()),
+                    metrics.forTables(sink.key())::commitTook);
+            AdminHttpServer admin;
+            try {
+                admin = AdminHttpServer.start(SinkAssembly.admin(sink.admin()),
+                        () -> List.of(new ManagedSink(sink.key(), runner.control())), metrics);
+            } catch (IOException | IllegalArgumentException e) {
+                LOG.error("admin server: cannot listen on {}: {} (set [admin] address to a free host:port, or off)",
+                        sink.admin().address().orElse("?"), e.getMessage());
+                return ExitCodes.STARTUP;
+            }
+            try (admin) {
+                Signals.onStop(() -> {
+                    LOG.info("stop requested: committing what was read to the tables");
+                    runner.requestStop();
+                });
+                if (Signals.stopRequested()) runner.requestStop();
+                return runner.run();
+            }
+        }
     }
 
     /**

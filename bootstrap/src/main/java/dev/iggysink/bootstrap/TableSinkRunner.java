@@ -4,10 +4,10 @@ import dev.iggysink.adapters.config.CatalogConfig;
 import dev.iggysink.adapters.config.TableConnectorConfig;
 import dev.iggysink.adapters.format.RecordCodecs;
 import dev.iggysink.adapters.iceberg.CatalogSettings;
-import dev.iggysink.adapters.iceberg.IcebergCatalogs;
 import dev.iggysink.adapters.iceberg.IcebergTables;
 import dev.iggysink.adapters.iceberg.TableTemplate;
 import dev.iggysink.adapters.iggy.IggyMessageSource;
+import dev.iggysink.application.port.in.SinkControl;
 import dev.iggysink.application.port.out.MessageSource;
 import dev.iggysink.application.port.out.RecordCodec;
 import dev.iggysink.application.port.out.SinkMetrics;
@@ -15,7 +15,10 @@ import dev.iggysink.application.port.out.SourceException;
 import dev.iggysink.application.port.out.StoreException;
 import dev.iggysink.application.settings.OutputSettings;
 import dev.iggysink.application.settings.StreamSettings;
+import dev.iggysink.application.service.HeapFit;
 import dev.iggysink.application.table.TableConsumer;
+import dev.iggysink.application.table.TableSettings;
+import dev.iggysink.application.table.TableSinkControl;
 import dev.iggysink.application.table.TableTally;
 import java.time.Duration;
 import java.time.InstantSource;
@@ -25,6 +28,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -39,10 +43,47 @@ final class TableSinkRunner {
     private final TableConnectorConfig config;
     private final AtomicBoolean stop = new AtomicBoolean();
     private final AtomicInteger exitCode = new AtomicInteger(ExitCodes.OK);
-    private final TableTally tally = new TableTally();
+    private final TableTally tally;
+    private final TableSinkControl control;
+    private final SinkMetrics metrics;
 
     TableSinkRunner(TableConnectorConfig config) {
+        this(config, SinkMetrics.NONE, took -> { });
+    }
+
+    /**
+     * @param metrics     told what the loops read, seal and commit to the group (the object sink's meters)
+     * @param commitTimes told the time of each table commit that went through
+     */
+    TableSinkRunner(TableConnectorConfig config, SinkMetrics metrics, Consumer<Duration> commitTimes) {
         this.config = config;
+        this.tally = new TableTally(commitTimes);
+        Duration poll = Duration.ZERO;
+        for (StreamSettings s : config.streams()) if (s.pollInterval().compareTo(poll) > 0) poll = s.pollInterval();
+        this.control = new TableSinkControl(tally, InstantSource.system(), budget(config), poll,
+                () -> stop.set(true));
+        this.metrics = control.counting(metrics);
+    }
+
+    /**
+     * The sink's {@code max_buffered_bytes}, lowered with a warning when the heap cannot hold it (as the object sink
+     * does), instead of an OutOfMemoryError a supervisor restarts into the same death.
+     */
+    static long budget(TableConnectorConfig config) {
+        return HeapFit.budget(config.key(), config.table().maxBufferedBytes(), Runtime.getRuntime().maxMemory());
+    }
+
+    /** Each topic's loop holds rows of its own: the sink's budget is shared out among them. */
+    static TableSettings perTopic(TableConnectorConfig config, long budget) {
+        int topics = config.streams().stream().mapToInt(s -> s.topics().size()).sum();
+        TableSettings t = config.table();
+        return new TableSettings(t.routing(), t.rotation(), t.commitInterval(), t.maxFilesPerCommit(),
+                t.batchLength(), t.errors(), Math.max(1, budget / Math.max(1, topics)), t.dlqPrefix());
+    }
+
+    /** What the admin endpoints ask of this sink: status, pause, resume, flush, stop. */
+    SinkControl control() {
+        return control;
     }
 
     static CatalogSettings catalog(CatalogConfig c) {
@@ -57,7 +98,7 @@ final class TableSinkRunner {
     }
 
     void requestStop() {
-        stop.set(true);
+        control.requestStop();
     }
 
     TableTally tally() {
@@ -70,7 +111,7 @@ final class TableSinkRunner {
         try {
             for (StreamSettings s : config.streams()) {
                 IcebergTables store = stores.computeIfAbsent(s.consumerGroup(),
-                        g -> new IcebergTables(IcebergCatalogs.open(catalog(config.catalog())), g, template(config)));
+                        g -> IcebergTables.open(catalog(config.catalog()), g, template(config)));
                 for (String table : config.table().routing().tables()) store.open(table);
             }
         } catch (StoreException e) {
@@ -110,22 +151,28 @@ final class TableSinkRunner {
         RecordCodec codec = RecordCodecs.forStream(s, OutputSettings.jsonLines("", "{stream}"), List.of());
         MessageSource source = new IggyMessageSource(SinkAssembly.iggy(config.iggy()), s.stream(), topic,
                 s.consumerGroup(), SinkAssembly.IGGY_CALL_TIMEOUT);
-        TableConsumer consumer = new TableConsumer(source, codec, store, config.table(), InstantSource.system(),
-                new SinkMetrics() { }, tally, stager);
+        TableConsumer consumer = new TableConsumer(source, codec, store, perTopic(config, budget(config)),
+                InstantSource.system(),
+                metrics, tally, stager);
+        String name = s.stream() + "/" + topic;
+        control.register(name, consumer);
         Duration backoff = Duration.ofMillis(100);
         try {
             while (!stop.get()) {
                 try {
                     source.connect();
                     int read = consumer.step();
+                    control.trouble(name, null);
                     backoff = Duration.ofMillis(100);
                     if (read == 0) Thread.sleep(Math.max(1, s.pollInterval().toMillis()));
                 } catch (SourceException e) {
                     if (!e.retryable()) {
                         LOG.error("{}/{}: {}", s.stream(), topic, e.getMessage());
+                        control.failed(name, "cannot consume " + name + ": " + e.getMessage());
                         exitCode.set(ExitCodes.STARTUP);
                         return;
                     }
+                    control.trouble(name, "Iggy failed for " + name + ", trying again: " + e.getMessage());
                     LOG.warn("{}/{}: Iggy failed, trying again in {} ms: {}", s.stream(), topic, backoff.toMillis(),
                             e.getMessage());
                     Thread.sleep(backoff.toMillis());

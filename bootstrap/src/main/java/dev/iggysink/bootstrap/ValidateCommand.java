@@ -7,6 +7,7 @@ import dev.iggysink.adapters.config.ConnectorConfigLoader;
 import dev.iggysink.adapters.config.SettingsPrinter;
 import dev.iggysink.adapters.config.TableConnectorConfig;
 import dev.iggysink.adapters.config.TableConnectorReader;
+import dev.iggysink.adapters.iceberg.TableChecks;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
@@ -14,10 +15,15 @@ import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
-/** Checks a connector file (or runtime config) and prints every problem at once; touches neither Iggy nor S3. */
+/**
+ * Checks a connector file (or runtime config) and prints every problem at once; touches neither Iggy nor S3. For an
+ * Iceberg table sink it also asks the catalog, unless {@code --offline}: see {@link TableChecks}.
+ */
 @Command(name = "validate", mixinStandardHelpOptions = true,
-        description = "Check a connector or runtime config file; print OK or every error. Exit 0 or 2.",
-        exitCodeListHeading = "%nExit codes:%n", exitCodeList = {" 0:the configuration is valid", ExitCodes.HELP_2})
+        description = "Check a connector or runtime config file; print OK or every error. For an Iceberg table sink"
+                + " also check the catalog, its tables and the warehouse (no table is changed). Exit 0, 2 or 3.",
+        exitCodeListHeading = "%nExit codes:%n", exitCodeList = {" 0:the configuration is valid", ExitCodes.HELP_2
+                + ", or a table the sink cannot write", " 3:the catalog did not answer or refused our credentials"})
 final class ValidateCommand implements Callable<Integer> {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
@@ -27,6 +33,9 @@ final class ValidateCommand implements Callable<Integer> {
 
     @Option(names = "--print", description = "also print the effective configuration (secrets redacted)")
     boolean print;
+
+    @Option(names = "--offline", description = "table sinks: check the file only, do not contact the catalog")
+    boolean offline;
 
     @Override
     public Integer call() {
@@ -50,9 +59,21 @@ final class ValidateCommand implements Callable<Integer> {
                 err.flush();
                 return ExitCodes.CONFIG;
             }
+            if (!offline) {
+                TableChecks.Report report = TableChecks.check(TableSinkRunner.catalog(t.catalog()),
+                        t.table().routing().tables(), TableSinkRunner.template(t));
+                report.warnings().forEach(w -> err.println("warning: plugin_config." + w));
+                if (!report.ok()) {
+                    err.println(config + ": " + report.problems().size() + " error(s):");
+                    for (String e : report.problems()) err.println("  plugin_config." + e);
+                    err.flush();
+                    return report.reached() ? ExitCodes.CONFIG : ExitCodes.STARTUP;
+                }
+            }
             out.println("OK: Iceberg table sink " + t.key() + " (" + t.name() + ") -> " + t.catalog().type()
                     + " catalog " + t.catalog().uri() + ", tables " + (t.table().routing().routeField().isPresent()
-                    ? "named by field " + t.table().routing().routeField().get() : t.table().routing().tables()));
+                    ? "named by field " + t.table().routing().routeField().get() : t.table().routing().tables())
+                    + (offline ? " (the catalog was not asked: --offline)" : ""));
             if (print) out.println(t);
             out.flush();
             return ExitCodes.OK;

@@ -55,7 +55,17 @@ class FatJarContentsIT {
     }
 
     /**
-     * Apache HttpClient (under the AWS SDK) logs through commons-logging. The real commons-logging falls back to
+     * The S3 adapter's SDK client runs on Apache HttpClient 5 (the SDK's Apache 4 client is deprecated); its
+     * classes must be in the jar, or the SDK would look for another client on the class path at the first request.
+     */
+    @Test
+    void the_s3_adapters_http_client_is_apache_httpclient_5() {
+        assertThat(entries).contains("software/amazon/awssdk/http/apache5/Apache5HttpClient.class",
+                "org/apache/hc/client5/http/impl/classic/CloseableHttpClient.class");
+    }
+
+    /**
+     * Apache HttpClient 4 (under Iceberg's AWS client) logs through commons-logging. The real commons-logging falls back to
      * java.util.logging, where its wire logger formats every byte of every upload before the event is dropped: the
      * sink ran at a third of its speed. jcl-over-slf4j sends it to SLF4J, whose level check stops it early.
      */

@@ -35,7 +35,8 @@ class LogbackConfiguratorTest {
             "org.apache.parquet.hadoop.ParquetWriter", "org.apache.iggy.client.async.tcp.AsyncTcpConnection",
             "io.netty.util.internal.PlatformDependent", "software.amazon.awssdk.request",
             "org.gaul.s3proxy.S3Proxy", "org.eclipse.jetty.server.Server", "okhttp3.OkHttpClient",
-            "io.minio.MinioClient", "org.apache.http.wire", "com.example.Other");
+            "io.minio.MinioClient", "org.apache.http.wire", "org.apache.iceberg.SnapshotProducer",
+            "org.apache.hadoop.io.compress.CodecPool", "com.example.Other");
 
     @Test
     void code_and_the_former_xml_give_the_same_levels_and_appenders() throws Exception {
@@ -49,6 +50,9 @@ class LogbackConfiguratorTest {
         }
         assertThat(fromCode.getLogger("dev.iggysink.X").getEffectiveLevel()).isEqualTo(Level.INFO);
         assertThat(fromCode.getLogger("io.netty.X").getEffectiveLevel()).isEqualTo(Level.WARN);
+        assertThat(fromCode.getLogger("org.apache.iceberg.SnapshotProducer").getEffectiveLevel()).isEqualTo(Level.WARN);
+        assertThat(fromCode.getLogger("org.apache.hadoop.io.compress.CodecPool").getEffectiveLevel())
+                .isEqualTo(Level.WARN);
         assertThat(names(fromCode)).isEqualTo(names(fromXml)).containsExactly("STDERR");
         ConsoleAppender<ILoggingEvent> code = stderr(fromCode);
         ConsoleAppender<ILoggingEvent> xml = stderr(fromXml);

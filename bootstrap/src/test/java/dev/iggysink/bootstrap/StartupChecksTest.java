@@ -9,8 +9,8 @@ import dev.iggysink.application.fakes.TestSettings;
 import dev.iggysink.application.port.out.ObjectStore;
 import dev.iggysink.application.port.out.StoreException;
 import dev.iggysink.application.port.out.StoredObject;
-import java.util.List;
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.Test;
@@ -29,7 +29,7 @@ class StartupChecksTest {
     private static ObjectStore probing(Probe probe) {
         return new ObjectStore() {
             @Override
-            public void put(String key, dev.iggysink.application.port.out.FileBytes content, String contentType,
+            public void put(String key, dev.iggysink.application.file.FileBytes content, String contentType,
                             java.util.Map<String, String> metadata) {
                 throw new UnsupportedOperationException();
             }

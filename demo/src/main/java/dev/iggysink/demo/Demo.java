@@ -30,7 +30,7 @@ import picocli.CommandLine.Option;
 @Command(name = "iggy-s3-sink-demo", mixinStandardHelpOptions = true, versionProvider = Demo.Version.class,
         description = "Run the whole pipeline locally: embedded Iggy broker, embedded S3 store, sample messages.",
         exitCodeListHeading = "%nExit codes:%n",
-        exitCodeList = {"0:every message read is in the store and committed",
+        exitCodeList = {"0:every message read is in the store (or table) and committed",
                 "1:stopped with data not yet durable (see the log)", "2:bad option"})
 public final class Demo implements Callable<Integer> {
     static final String BUCKET = "my-data-lake";
@@ -58,6 +58,15 @@ public final class Demo implements Callable<Integer> {
                     + " (storage_client = \"filesystem\") (default ${DEFAULT-VALUE})")
     StoreKind store;
 
+    /** What the sink writes: objects (the S3 sink) or an Iceberg table (the table sink). */
+    enum SinkKind { objects, tables }
+
+    @Option(names = "--sink", defaultValue = "objects", paramLabel = "KIND",
+            description = "objects: files in the store (the S3 sink); tables: an Apache Iceberg table (JDBC catalog on"
+                    + " an SQLite file, warehouse in the embedded S3 store), read back with Iceberg's reader"
+                    + " (default ${DEFAULT-VALUE})")
+    SinkKind sink;
+
     public static void main(String[] args) {
         NettyDefaults.apply();
         System.exit(new CommandLine(new Demo()).execute(args));
@@ -69,8 +78,13 @@ public final class Demo implements Callable<Integer> {
             throw new CommandLine.ParameterException(spec.commandLine(),
                     "--messages must be at least 1, got " + messages);
         }
+        if (sink == SinkKind.tables && store == StoreKind.filesystem) {
+            throw new CommandLine.ParameterException(spec.commandLine(),
+                    "--sink tables keeps its warehouse in the embedded S3 store; --store filesystem is for objects");
+        }
         PrintWriter out = spec.commandLine().getOut();
         Path base = dir != null ? dir : Files.createTempDirectory("iggy-s3-sink-demo");
+        if (sink == SinkKind.tables) return new TableDemo(messages, keepRunning, out).run(base);
         boolean filesystem = store == StoreKind.filesystem;
         Path storeDir = Files.createDirectories(base.resolve(filesystem ? "lake" : "s3"));
         // A null resource is skipped: the filesystem store needs no server.

@@ -105,6 +105,37 @@ class DemoJarIT {
     }
 
     @Test
+    void with_the_table_sink_the_table_read_back_by_iceberg_holds_every_message_exactly_once(@TempDir Path dir)
+            throws Exception {
+        assertThat(JAR).as("demo jar; run `mvn package` first").exists();
+        Process demo = new ProcessBuilder(javaBin(), "-jar", JAR.toString(), "--sink", "tables",
+                "--messages", "25", "--dir", dir.toString())
+                .redirectError(dir.resolve("demo.log").toFile()).redirectOutput(dir.resolve("demo.out").toFile())
+                .start();
+        assertThat(demo.waitFor(180, TimeUnit.SECONDS)).isTrue();
+        List<String> out = Files.readAllLines(dir.resolve("demo.out"));
+        assertThat(demo.exitValue()).as("exit code; output %s; log in %s", out, dir.resolve("demo.log")).isZero();
+        String offsets = "iggy.offsets.iceberg_sink.application_logs.api_requests=";
+        assertThat(out)
+                .contains("Iceberg catalog: JDBC on the SQLite file " + dir.resolve("catalog.db")
+                        + ", warehouse s3://my-data-lake/warehouse")
+                .contains("Table logs.api_requests (s3://my-data-lake/warehouse/logs/api_requests), read back with"
+                        + " Iceberg's reader (IcebergGenerics): 25 rows")
+                .anyMatch(l -> l.matches("Snapshots \\(\\d+\\), each with the offset map it commits:"))
+                // the newest snapshot's map holds the last offset; how many snapshots led there depends on timing
+                .anyMatch(l -> l.contains(" append ") && l.endsWith(offsets + "{\"0\":24}"))
+                .anyMatch(l -> l.startsWith("  iggy_offset=0 iggy_partition_id=0 iggy_timestamp=")
+                        && l.endsWith(" method=GET path=/api/users status=200"))
+                .contains("Check: every offset is in the table exactly once (partition 0 offsets 0..24, as the"
+                        + " offset map says)")
+                .contains("Sink stopped cleanly: every message read is in the table and committed.");
+        try (var files = Files.walk(dir.resolve("s3"))) {
+            assertThat(files.map(Path::toString)).as("data files in the embedded store")
+                    .anyMatch(f -> f.endsWith(".parquet"));
+        }
+    }
+
+    @Test
     void the_jar_ships_the_demo_and_its_test_infrastructure() throws IOException {
         try (JarFile jar = new JarFile(JAR.toFile())) {
             List<String> entries = jar.stream().map(ZipEntry::getName).toList();

@@ -1,7 +1,6 @@
 package dev.iggysink.adapters.config;
 
 import dev.iggysink.application.settings.Compression;
-import dev.iggysink.application.settings.DeliverySettings;
 import dev.iggysink.application.settings.ErrorTolerance;
 import dev.iggysink.application.settings.FileRotation;
 import dev.iggysink.application.settings.OutputFormat;
@@ -42,26 +41,11 @@ final class ConnectorReader {
             "iggy", "admin", "logging");
     static final List<String> STREAM_KEYS = List.of("stream", "topics", "schema", "batch_length", "poll_interval",
             "consumer_group", "avro_schema_json", "avro_schema_path");
-    static final List<String> PLUGIN_KEYS = List.of(
-            // upstream S3 sink
-            "bucket", "region", "prefix", "endpoint", "access_key_id", "secret_access_key", "path_template",
-            "file_rotation", "max_file_size", "max_messages_per_file", "output_format", "include_metadata",
-            "include_headers", "max_attempts", "max_retries", "retry_delay", "path_style",
-            // ours
-            "retry_max_delay", "rotate_interval", "rotate_schedule_interval", "timezone", "compression", "multipart_threshold",
-            "multipart_part_size", "upload_concurrency", "max_buffered_bytes", "errors_tolerance", "dlq_prefix", "sse",
-            "sse_kms_key_id", "storage_class", "canned_acl", "object_tags", "storage_client", "shutdown_timeout",
-            "request_timeout", "max_open_files_per_partition", "parquet_codec", "avro_codec",
-            "missing_field_placeholder", "avro_schema_json", "avro_schema_path", "directory", "buffer_directory",
-            "role_arn", "external_id", "session_name", "assume_role_duration", "sts_endpoint", "profile",
-            "credentials_file");
+    /** The keys of {@code [plugin_config]}: {@link PluginKeys}, where each is declared with its default and rule. */
+    static final List<String> PLUGIN_KEYS = PluginKeys.NAMES;
     /** Options of an S3 bucket: with {@code storage_client = "filesystem"} they have no effect. */
-    static final List<String> S3_ONLY_KEYS = List.of("bucket", "region", "endpoint", "access_key_id",
-            "secret_access_key", "path_style", "multipart_threshold", "multipart_part_size", "sse", "sse_kms_key_id",
-            "storage_class", "canned_acl", "object_tags", "request_timeout", "role_arn", "external_id", "session_name",
-            "assume_role_duration", "sts_endpoint", "profile", "credentials_file");
+    static final List<String> S3_ONLY_KEYS = PluginKeys.S3_ONLY;
 
-    static final String DEFAULT_PATH_TEMPLATE = "{stream}/{topic}/{date}/{hour}";
     static final long MIB = 1024L * 1024;
     static final long S3_MIN_PART = 5 * MIB;
     static final long S3_MAX_PART = 5 * 1024 * MIB;
@@ -270,7 +254,8 @@ final class ConnectorReader {
         int before = p.problems().errorCount();
         p.warnUnknown(PLUGIN_KEYS);
 
-        String client = p.choice("storage_client", CLIENTS, true, "aws, minio, filesystem").orElse("aws");
+        String client = p.choice("storage_client", CLIENTS, true, "aws, minio, filesystem")
+                .orElse(PluginKeys.STORAGE_CLIENT.string());
         boolean filesystem = client.equals(FILESYSTEM);
         Optional<Path> directory = directory(p, baseDir, filesystem);
         Optional<String> bucket = filesystem ? p.string("bucket") : p.requiredNonEmpty("bucket");
@@ -285,7 +270,7 @@ final class ConnectorReader {
         } else {
             bucket.flatMap(StoreRules::bucketProblem).ifPresent(problem -> p.error("bucket", problem));
         }
-        String prefix = trimSlashes(p.string("prefix", ""));
+        String prefix = trimSlashes(p.string("prefix", PluginKeys.PREFIX.string()));
         StoreRules.keyPartProblem(prefix).ifPresent(problem -> p.error("prefix", problem));
         Optional<String> endpoint = p.string("endpoint").map(String::strip).filter(s -> !s.isEmpty());
         endpoint.flatMap(StoreRules::endpointProblem).ifPresent(problem -> p.error("endpoint", problem));
@@ -302,7 +287,7 @@ final class ConnectorReader {
         }
         CredentialsConfig credentials = filesystem ? CredentialsConfig.NONE
                 : CredentialsReader.read(p, baseDir, accessKeyId.isPresent() && secretAccessKey.isPresent());
-        String pathTemplate = p.string("path_template", DEFAULT_PATH_TEMPLATE);
+        String pathTemplate = p.string("path_template", PluginKeys.PATH_TEMPLATE.string());
         if (pathTemplate.isBlank()) {
             p.error("path_template", "must not be empty");
         } else {
@@ -310,8 +295,8 @@ final class ConnectorReader {
                     .ifPresent(problem -> p.error("path_template", problem));
         }
         FileRotation rotation = p.choice("file_rotation", ROTATIONS, false, "size, messages (lower case)")
-                .orElse(FileRotation.SIZE);
-        long maxFileSize = p.size("max_file_size").orElse(8 * MIB);
+                .orElse(ROTATIONS.get(PluginKeys.FILE_ROTATION.string()));
+        long maxFileSize = p.size("max_file_size").orElse(PluginKeys.MAX_FILE_SIZE.size());
         if (maxFileSize <= 0) {
             p.error("max_file_size", "must be greater than 0");
         }
@@ -326,16 +311,17 @@ final class ConnectorReader {
             p.error("max_messages_per_file", "required when file_rotation = \"messages\"");
         }
         OutputFormat format = p.choice("output_format", FORMATS, true,
-                "json_lines (jsonl, jsonlines), json_array, raw, avro, parquet").orElse(OutputFormat.JSON_LINES);
-        boolean includeMetadata = p.bool("include_metadata", true);
-        boolean includeHeaders = p.bool("include_headers", false);
+                "json_lines (jsonl, jsonlines), json_array, raw, avro, parquet")
+                .orElse(FORMATS.get(PluginKeys.OUTPUT_FORMAT.string()));
+        boolean includeMetadata = p.bool("include_metadata", PluginKeys.INCLUDE_METADATA.bool());
+        boolean includeHeaders = p.bool("include_headers", PluginKeys.INCLUDE_HEADERS.bool());
 
         if (p.has("max_attempts") && p.has("max_retries")) {
             p.error("max_retries", "is an alias of " + p.path("max_attempts") + "; set only one");
         }
         String attemptsKey = p.has("max_attempts") ? "max_attempts" : "max_retries";
-        int maxAttempts = p.intAtLeast(attemptsKey, 0).orElse(3);
-        Duration retryDelay = p.duration("retry_delay", false).orElse(Duration.ofSeconds(1));
+        int maxAttempts = p.intAtLeast(attemptsKey, 0).orElse(PluginKeys.MAX_ATTEMPTS.integer());
+        Duration retryDelay = p.duration("retry_delay", false).orElse(PluginKeys.RETRY_DELAY.duration());
         Optional<Duration> givenMaxDelay = p.duration("retry_max_delay", false);
         Duration retryMaxDelay = givenMaxDelay.orElse(RetrySettings.DEFAULT_MAX_DELAY.compareTo(retryDelay) < 0
                 ? retryDelay : RetrySettings.DEFAULT_MAX_DELAY);
@@ -351,23 +337,24 @@ final class ConnectorReader {
         Optional<Duration> rotateSchedule = positive(p.duration("rotate_schedule_interval", true));
         ZoneId timezone = timezone(p);
         Compression compression = p.choice("compression", COMPRESSIONS, true, "none, gzip, zstd")
-                .orElse(Compression.NONE);
-        long multipartThreshold = p.size("multipart_threshold").orElse(64 * MIB);
+                .orElse(COMPRESSIONS.get(PluginKeys.COMPRESSION.string()));
+        long multipartThreshold = p.size("multipart_threshold").orElse(PluginKeys.MULTIPART_THRESHOLD.size());
         if (multipartThreshold <= 0) {
             p.error("multipart_threshold", "must be greater than 0");
         }
-        long partSize = p.sizeAtLeast("multipart_part_size", S3_MIN_PART).orElse(8 * MIB);
+        long partSize = p.sizeAtLeast("multipart_part_size", S3_MIN_PART)
+                .orElse(PluginKeys.MULTIPART_PART_SIZE.size());
         if (partSize > S3_MAX_PART) {
             p.error("multipart_part_size", "is too large (at most 5GiB, the S3 part limit)");
         }
-        int uploadConcurrency = p.intAtLeast("upload_concurrency", 1).orElse(4);
-        long maxBuffered = p.size("max_buffered_bytes").orElse(DeliverySettings.DEFAULT_MAX_BUFFERED_BYTES);
+        int uploadConcurrency = p.intAtLeast("upload_concurrency", 1).orElse(PluginKeys.UPLOAD_CONCURRENCY.integer());
+        long maxBuffered = p.size("max_buffered_bytes").orElse(PluginKeys.MAX_BUFFERED_BYTES.size());
         if (maxBuffered <= 0) {
             p.error("max_buffered_bytes", "must be greater than 0");
         }
         ErrorTolerance tolerance = p.choice("errors_tolerance", TOLERANCES, true, "none, all")
-                .orElse(ErrorTolerance.NONE);
-        String dlqPrefix = trimSlashes(p.string("dlq_prefix", "_dlq"));
+                .orElse(TOLERANCES.get(PluginKeys.ERRORS_TOLERANCE.string()));
+        String dlqPrefix = trimSlashes(p.string("dlq_prefix", PluginKeys.DLQ_PREFIX.string()));
         if (dlqPrefix.isEmpty()) {
             p.error("dlq_prefix", "must not be empty");
         } else {
@@ -391,21 +378,23 @@ final class ConnectorReader {
                     CANNED_ACLS.stream().sorted().toList()));
         }
         Map<String, String> tags = objectTags(p);
-        Duration shutdownTimeout = p.duration("shutdown_timeout", false).orElse(Duration.ofSeconds(30));
-        Duration requestTimeout = p.duration("request_timeout", false).orElse(Duration.ofSeconds(60));
+        Duration shutdownTimeout = p.duration("shutdown_timeout", false)
+                .orElse(PluginKeys.SHUTDOWN_TIMEOUT.duration());
+        Duration requestTimeout = p.duration("request_timeout", false).orElse(PluginKeys.REQUEST_TIMEOUT.duration());
         if (requestTimeout.isZero()) {
             p.error("request_timeout", "must be greater than 0");
         }
-        int maxOpenFiles = p.intAtLeast("max_open_files_per_partition", 1).orElse(1);
+        int maxOpenFiles = p.intAtLeast("max_open_files_per_partition", 1)
+                .orElse(PluginKeys.MAX_OPEN_FILES_PER_PARTITION.integer());
         Optional<String> parquetCodec = p.choice("parquet_codec", PARQUET_CODECS, true,
                 "snappy, zstd, gzip, lz4_raw, none");
         Optional<String> avroCodec = p.choice("avro_codec", AVRO_CODECS, true, "null, deflate, snappy, zstd");
-        String placeholder = p.string("missing_field_placeholder", "__missing__");
+        String placeholder = p.string("missing_field_placeholder", PluginKeys.MISSING_FIELD_PLACEHOLDER.string());
         Optional<String> schema = avroSchema(p, baseDir);
 
         // Avro and Parquet compress inside the container: `compression` picks the codec, and the key gets no suffix.
-        String finalParquetCodec = parquetCodec.orElse("snappy");
-        String finalAvroCodec = avroCodec.orElse("null");
+        String finalParquetCodec = parquetCodec.orElse(PluginKeys.PARQUET_CODEC.string());
+        String finalAvroCodec = avroCodec.orElse(PluginKeys.AVRO_CODEC.string());
         if ((format == OutputFormat.AVRO || format == OutputFormat.PARQUET) && compression != Compression.NONE) {
             String codecKey = format == OutputFormat.AVRO ? "avro_codec" : "parquet_codec";
             if (p.has(codecKey)) {
@@ -494,13 +483,13 @@ final class ConnectorReader {
     private static ZoneId timezone(Table p) {
         Optional<String> zone = p.string("timezone");
         if (zone.isEmpty()) {
-            return ZoneId.of("UTC");
+            return ZoneId.of(PluginKeys.TIMEZONE.string());
         }
         try {
             return ZoneId.of(zone.get().strip());
         } catch (DateTimeException e) {
             p.error("timezone", "\"" + zone.get() + "\" is not a time zone (e.g. UTC, Europe/Berlin)");
-            return ZoneId.of("UTC");
+            return ZoneId.of(PluginKeys.TIMEZONE.string());
         }
     }
 
@@ -531,7 +520,7 @@ final class ConnectorReader {
         return tags;
     }
 
-    private static String trimSlashes(String s) {
+    static String trimSlashes(String s) {
         int start = 0;
         int end = s.length();
         while (start < end && s.charAt(start) == '/') {

@@ -11,8 +11,6 @@ import java.util.regex.Pattern;
 
 /** Reads and checks the credential sources of [plugin_config] ({@link CredentialsConfig}); every problem recorded. */
 final class CredentialsReader {
-    static final List<String> KEYS = List.of("role_arn", "external_id", "session_name", "assume_role_duration",
-            "sts_endpoint", "profile", "credentials_file");
     /** IAM's role ARN: arn:aws:iam::123456789012:role/name (other partitions, and MinIO's arn:minio:iam:::role/x). */
     private static final Pattern ROLE_ARN = Pattern.compile("arn:[a-z][a-z0-9-]*:iam::[0-9]*:role/[\\w+=,.@/-]+");
     /** What STS accepts as RoleSessionName. */

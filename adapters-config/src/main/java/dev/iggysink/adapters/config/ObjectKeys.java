@@ -29,10 +29,10 @@ final class ObjectKeys {
     static void check(Table plugin, List<StreamDto> streams, PluginConfigDto config) {
         String extension = config.outputFormat().extension() + config.compression().suffix();
         String prefix = config.prefix();
-        int shortest = StoreRules.utf8Length(ObjectKey.of(prefix, "", 0, 0, 0, extension));
-        if (shortest > StoreRules.MAX_KEY_BYTES) {
+        int shortest = KeyRules.keyBytes(ObjectKey.of(prefix, "", 0, 0, 0, extension));
+        if (shortest > KeyRules.MAX_KEY_BYTES) {
             plugin.error("prefix", "object keys would be at least " + shortest + " bytes long (S3 allows "
-                    + StoreRules.MAX_KEY_BYTES + ")");
+                    + KeyRules.MAX_KEY_BYTES + ")");
             return;
         }
         PathTemplate template = PathTemplate.parse(config.pathTemplate());
@@ -44,17 +44,17 @@ final class ObjectKeys {
                 PartitionRef pair = new PartitionRef(stream.stream(), topic, 0);
                 String key = ObjectKey.of(prefix, template.render(pair, SAMPLE_TIME, config.timezone(),
                         path -> Optional.of(""), config.missingFieldPlaceholder()), 0, 0, 0, extension);
-                int bytes = StoreRules.utf8Length(key);
-                if (!tooLong && bytes > StoreRules.MAX_KEY_BYTES) {
+                int bytes = KeyRules.keyBytes(key);
+                if (!tooLong && bytes > KeyRules.MAX_KEY_BYTES) {
                     tooLong = true;
                     plugin.error("path_template", "object keys of " + describe(pair) + " would be at least " + bytes
-                            + " bytes long (S3 allows " + StoreRules.MAX_KEY_BYTES + ")");
+                            + " bytes long (S3 allows " + KeyRules.MAX_KEY_BYTES + ")");
                 }
-                int dlqBytes = StoreRules.utf8Length(deadLetterKey(prefix, config.dlqPrefix(), pair));
-                if (!dlqTooLong && dlqBytes > StoreRules.MAX_KEY_BYTES) {
+                int dlqBytes = KeyRules.keyBytes(deadLetterKey(prefix, config.dlqPrefix(), pair));
+                if (!dlqTooLong && dlqBytes > KeyRules.MAX_KEY_BYTES) {
                     dlqTooLong = true;
                     plugin.error("dlq_prefix", "dead-letter keys of " + describe(pair) + " would be at least "
-                            + dlqBytes + " bytes long (S3 allows " + StoreRules.MAX_KEY_BYTES + ")");
+                            + dlqBytes + " bytes long (S3 allows " + KeyRules.MAX_KEY_BYTES + ")");
                 }
                 pairs.add(pair);
             }

@@ -1,5 +1,8 @@
 package dev.iggysink.adapters.config;
 
+// Each section is a list of [plugin_config] keys of the key table.
+import static dev.iggysink.adapters.config.PluginKeys.*;
+
 import dev.iggysink.application.settings.DeliverySettings;
 import dev.iggysink.application.settings.OutputSettings;
 import dev.iggysink.application.settings.RetrySettings;
@@ -9,8 +12,13 @@ import dev.iggysink.application.settings.SinkSettings;
 import dev.iggysink.application.settings.StreamSettings;
 import dev.iggysink.application.settings.TransformSettings;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalLong;
+import java.util.TreeMap;
 import java.util.stream.Collectors;
 
 /**
@@ -68,65 +76,80 @@ public final class SettingsPrinter {
 
     private static void storage(StringBuilder out, StorageConfig storage, int uploadConcurrency) {
         if (storage instanceof StorageConfig.Directory d) {
-            line(out, "storage", "storage_client=filesystem directory=" + d.directory());
-            line(out, "upload", "upload_concurrency=" + uploadConcurrency);
+            line(out, "storage", kv(STORAGE_CLIENT, "filesystem"), kv(DIRECTORY, d.directory()));
+            line(out, "upload", kv(UPLOAD_CONCURRENCY, uploadConcurrency));
             return;
         }
         StorageConfig.S3 st = (StorageConfig.S3) storage;
-        line(out, "storage", "bucket=" + st.bucket() + " region=" + st.region() + " endpoint=" + opt(st.endpoint())
-                + " path_style=" + st.pathStyle() + " storage_client=" + lower(st.client())
-                + " access_key_id=" + opt(st.accessKeyId()) + " secret_access_key=" + secret(st.secretAccessKey())
-                + " request_timeout=" + Durations.format(st.requestTimeout()));
+        line(out, "storage", kv(BUCKET, st.bucket()), kv(REGION, st.region()), kv(ENDPOINT, st.endpoint()),
+                kv(PATH_STYLE, st.pathStyle()), kv(STORAGE_CLIENT, st.client()),
+                kv(ACCESS_KEY_ID, st.accessKeyId()), kv(SECRET_ACCESS_KEY, st.secretAccessKey()),
+                kv(REQUEST_TIMEOUT, st.requestTimeout()));
         credentials(out, st.credentials());
-        line(out, "upload", "multipart_threshold=" + Sizes.format(st.multipartThreshold())
-                + " multipart_part_size=" + Sizes.format(st.multipartPartSize())
-                + " upload_concurrency=" + uploadConcurrency);
-        line(out, "objects", "sse=" + opt(st.sse()) + " sse_kms_key_id=" + opt(st.sseKmsKeyId())
-                + " storage_class=" + opt(st.storageClass()) + " canned_acl=" + opt(st.cannedAcl())
-                + " object_tags=" + (st.objectTags().isEmpty() ? "-" : new java.util.TreeMap<>(st.objectTags())));
+        line(out, "upload", kv(MULTIPART_THRESHOLD, st.multipartThreshold()),
+                kv(MULTIPART_PART_SIZE, st.multipartPartSize()), kv(UPLOAD_CONCURRENCY, uploadConcurrency));
+        line(out, "objects", kv(SSE, st.sse()), kv(SSE_KMS_KEY_ID, st.sseKmsKeyId()),
+                kv(STORAGE_CLASS, st.storageClass()), kv(CANNED_ACL, st.cannedAcl()),
+                kv(OBJECT_TAGS, st.objectTags()));
     }
 
     /** Only what is set: most files name no credential source and rely on the environment. */
     private static void credentials(StringBuilder out, CredentialsConfig c) {
-        StringBuilder line = new StringBuilder();
-        c.profile().ifPresent(p -> line.append(" profile=").append(p));
-        c.credentialsFile().ifPresent(f -> line.append(" credentials_file=").append(f));
-        c.roleArn().ifPresent(arn -> line.append(" role_arn=").append(arn)
-                .append(" external_id=").append(secret(c.externalId()))
-                .append(" session_name=").append(c.sessionName())
-                .append(" assume_role_duration=").append(Durations.format(c.assumeRoleDuration())));
-        c.stsEndpoint().ifPresent(e -> line.append(" sts_endpoint=").append(e));
-        if (!line.isEmpty()) line(out, "credentials", line.substring(1));
+        List<String> set = new ArrayList<>();
+        c.profile().ifPresent(p -> set.add(kv(PROFILE, p)));
+        c.credentialsFile().ifPresent(f -> set.add(kv(CREDENTIALS_FILE, f)));
+        c.roleArn().ifPresent(arn -> set.addAll(List.of(kv(ROLE_ARN, arn), kv(EXTERNAL_ID, c.externalId()),
+                kv(SESSION_NAME, c.sessionName()), kv(ASSUME_ROLE_DURATION, c.assumeRoleDuration()))));
+        c.stsEndpoint().ifPresent(e -> set.add(kv(STS_ENDPOINT, e)));
+        if (!set.isEmpty()) line(out, "credentials", set.toArray(String[]::new));
     }
 
     private static void output(StringBuilder out, OutputSettings o) {
-        line(out, "output", "prefix=" + (o.prefix().isEmpty() ? "-" : o.prefix()) + " path_template="
-                + o.pathTemplate() + " output_format=" + lower(o.format()) + " compression=" + lower(o.compression())
-                + " include_metadata=" + o.includeMetadata() + " include_headers=" + o.includeHeaders()
-                + " timezone=" + o.timezone().getId());
-        line(out, "encoding", "avro_schema=" + schema(o.avroSchemaJson()) + " parquet_codec=" + o.parquetCodec()
-                + " avro_codec=" + o.avroCodec() + " missing_field_placeholder=" + o.missingFieldPlaceholder());
+        line(out, "output", kv(PREFIX, Optional.of(o.prefix()).filter(p -> !p.isEmpty())),
+                kv(PATH_TEMPLATE, o.pathTemplate()), kv(OUTPUT_FORMAT, o.format()),
+                kv(COMPRESSION, o.compression()), kv(INCLUDE_METADATA, o.includeMetadata()),
+                kv(INCLUDE_HEADERS, o.includeHeaders()), kv(TIMEZONE, o.timezone().getId()));
+        // avro_schema stands for avro_schema_json and avro_schema_path alike: the schema's size, not its text.
+        line(out, "encoding", "avro_schema=" + schema(o.avroSchemaJson()), kv(PARQUET_CODEC, o.parquetCodec()),
+                kv(AVRO_CODEC, o.avroCodec()), kv(MISSING_FIELD_PLACEHOLDER, o.missingFieldPlaceholder()));
     }
 
     private static void rotation(StringBuilder out, RotationSettings r) {
-        line(out, "rotation", "file_rotation=" + lower(r.mode()) + " max_file_size=" + Sizes.format(r.maxFileSize())
-                + " max_messages_per_file=" + (r.maxMessagesPerFile().isPresent()
-                ? String.valueOf(r.maxMessagesPerFile().getAsLong()) : "-")
-                + " rotate_interval=" + duration(r.rotateInterval())
-                + " rotate_schedule_interval=" + duration(r.rotateScheduleInterval())
-                + " max_open_files_per_partition=" + r.maxOpenFilesPerPartition());
+        line(out, "rotation", kv(FILE_ROTATION, r.mode()), kv(MAX_FILE_SIZE, r.maxFileSize()),
+                kv(MAX_MESSAGES_PER_FILE, r.maxMessagesPerFile()), kv(ROTATE_INTERVAL, r.rotateInterval()),
+                kv(ROTATE_SCHEDULE_INTERVAL, r.rotateScheduleInterval()),
+                kv(MAX_OPEN_FILES_PER_PARTITION, r.maxOpenFilesPerPartition()));
     }
 
     private static void retry(StringBuilder out, RetrySettings r) {
-        line(out, "retry", "max_attempts=" + r.maxAttempts() + " retry_delay=" + Durations.format(r.retryDelay())
-                + " retry_max_delay=" + Durations.format(r.retryMaxDelay()));
+        line(out, "retry", kv(MAX_ATTEMPTS, r.maxAttempts()), kv(RETRY_DELAY, r.retryDelay()),
+                kv(RETRY_MAX_DELAY, r.retryMaxDelay()));
     }
 
     private static void delivery(StringBuilder out, DeliverySettings d, ConnectorConfig c) {
-        line(out, "delivery", "max_buffered_bytes=" + Sizes.format(d.maxBufferedBytes()) + " errors_tolerance="
-                + lower(d.errorsTolerance()) + " dlq_prefix=" + d.dlqPrefix() + " shutdown_timeout="
-                + Durations.format(d.shutdownTimeout()) + " buffer_directory="
-                + (c.buffersOnDisk() ? c.bufferDirectory() : "(heap)"));
+        line(out, "delivery", kv(MAX_BUFFERED_BYTES, d.maxBufferedBytes()),
+                kv(ERRORS_TOLERANCE, d.errorsTolerance()), kv(DLQ_PREFIX, d.dlqPrefix()),
+                kv(SHUTDOWN_TIMEOUT, d.shutdownTimeout()),
+                kv(BUFFER_DIRECTORY, c.buffersOnDisk() ? c.bufferDirectory() : "(heap)"));
+    }
+
+    /**
+     * {@code name=value} of a {@code [plugin_config]} key, the value shown by the key's type ({@link PluginKeys}):
+     * sizes and durations in the file's units, secrets masked, absent values {@code -}.
+     */
+    private static String kv(PluginKeys.Key key, Object value) {
+        return key.name() + "=" + shown(key, value);
+    }
+
+    private static String shown(PluginKeys.Key key, Object value) {
+        if (value instanceof Optional<?> o) return o.isPresent() ? shown(key, o.get()) : "-";
+        if (value instanceof OptionalLong o) return o.isPresent() ? String.valueOf(o.getAsLong()) : "-";
+        if (value instanceof Secret) return MASK;
+        if (value instanceof Duration d) return Durations.format(d);
+        if (value instanceof Enum<?> e) return lower(e);
+        if (value instanceof Long n && key.type() == PluginKeys.Type.SIZE) return Sizes.format(n);
+        if (value instanceof Map<?, ?> m) return m.isEmpty() ? "-" : new TreeMap<>(m).toString();
+        return String.valueOf(value);
     }
 
     private static void admin(StringBuilder out, AdminConfig a) {
@@ -159,6 +182,10 @@ public final class SettingsPrinter {
         out.append("  ").append(label).append(": ").append(text).append('\n');
     }
 
+    private static void line(StringBuilder out, String label, String... pairs) {
+        line(out, label, String.join(" ", pairs));
+    }
+
     private static String hostPort(String host, int port) {
         return (host.contains(":") ? "[" + host + "]" : host) + ":" + port;
     }
@@ -173,10 +200,6 @@ public final class SettingsPrinter {
 
     private static String schema(Optional<String> json) {
         return json.map(j -> "(" + j.length() + " chars)").orElse("-");
-    }
-
-    private static String duration(Optional<Duration> d) {
-        return d.map(Durations::format).orElse("-");
     }
 
     private static String lower(Enum<?> e) {

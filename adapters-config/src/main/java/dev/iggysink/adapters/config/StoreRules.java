@@ -14,8 +14,6 @@ import java.util.regex.Pattern;
  * the fixed parts of object keys. Each check returns the problem in words, or empty.
  */
 final class StoreRules {
-    /** S3's limit on an object key, in UTF-8 bytes. */
-    static final int MAX_KEY_BYTES = 1024;
     static final String BUCKET_RULE = "S3 bucket names are 3 to 63 lowercase letters, digits, dots and hyphens, "
             + "begin and end with a letter or digit, and are not IP addresses";
     private static final Pattern IPV4 = Pattern.compile("\\d{1,3}(\\.\\d{1,3}){3}");
@@ -105,9 +103,5 @@ final class StoreRules {
     /** A value in a message: quoted, control characters escaped, long ones shortened with their length. */
     static String quote(String value) {
         return KeyRules.quote(value);
-    }
-
-    static int utf8Length(String s) {
-        return s.getBytes(java.nio.charset.StandardCharsets.UTF_8).length;
     }
 }

@@ -37,7 +37,7 @@ public final class TableConnectorReader {
             "dynamic_route_field", "store_url", "store_access_key_id", "store_secret_access_key", "store_region",
             "store_class", "store_path_style", "catalog_token", "catalog_credential", "catalog_oauth2_server_uri",
             "catalog_user", "catalog_password", "catalog_name", "commit_interval", "max_files_per_commit", "max_messages_per_file",
-            "max_file_size", "errors_tolerance", "max_buffered_bytes", "create_tables", "table_columns",
+            "max_file_size", "errors_tolerance", "dlq_prefix", "max_buffered_bytes", "create_tables", "table_columns",
             "partition_spec");
     static final Duration DEFAULT_COMMIT_INTERVAL = Duration.ofSeconds(30);
     static final int DEFAULT_MAX_FILES_PER_COMMIT = 64;
@@ -144,6 +144,13 @@ public final class TableConnectorReader {
             table = tableSettings(p, batch);
             catalog = catalog(p);
             creation = creation(p);
+            if (table.map(t -> t.errors() == ErrorTolerance.ALL).orElse(false)
+                    && catalog.map(TableConnectorReader::namedWarehouse).orElse(false)) {
+                problems.warning(p.path("warehouse") + " \"" + catalog.get().warehouse() + "\" is a REST catalog's"
+                        + " warehouse name, not a location: dead letters have no place there, so under"
+                        + " errors_tolerance = \"all\" a bad record halts its partition (name the warehouse by its"
+                        + " location, s3://bucket/path, to keep dead letters)");
+            }
         }
         JsonNode iggyNode = EnvOverrides.applyToSection(root.get("iggy"), "iggy", List.of("tls"), env, origins);
         Optional<IggyConfig> iggy = ConnectionReader.iggy(new Table(iggyNode, "iggy", problems, origins));
@@ -186,12 +193,26 @@ public final class TableConnectorReader {
             else rotation = rotation.withMaxRecords(perFile.get());
         }
         ErrorTolerance errors = p.choice("errors_tolerance", TOLERANCES, true, "none, all").orElse(ErrorTolerance.NONE);
+        // As the S3 sink's dlq_prefix: dead letters lie below the warehouse, <dlq_prefix>/<stream>/<topic>/.
+        String dlqPrefix = ConnectorReader.trimSlashes(p.string("dlq_prefix", TableSettings.DEFAULT_DLQ_PREFIX));
+        if (dlqPrefix.isEmpty()) {
+            p.error("dlq_prefix", "must not be empty");
+        } else {
+            StoreRules.keyPartProblem(dlqPrefix).ifPresent(problem -> p.error("dlq_prefix", problem));
+        }
         long maxBuffered = p.sizeAtLeast("max_buffered_bytes", 1024 * 1024)
                 .orElse(TableSettings.DEFAULT_MAX_BUFFERED_BYTES);
         if (p.problems().errorCount() > before) return Optional.empty();
         TableRouting routing = dynamic ? new TableRouting(tables, routeField) : TableRouting.fixed(
                 tables.toArray(String[]::new));
-        return Optional.of(new TableSettings(routing, rotation, interval, maxFiles, batchLength, errors, maxBuffered));
+        return Optional.of(new TableSettings(routing, rotation, interval, maxFiles, batchLength, errors, maxBuffered,
+                dlqPrefix));
+    }
+
+    /** A REST catalog's warehouse given by name: neither a URI nor an absolute path, so no place for other files. */
+    private static boolean namedWarehouse(CatalogConfig c) {
+        return c.type().equals("rest") && !c.warehouse().startsWith("/")
+                && !c.warehouse().matches("[A-Za-z][A-Za-z0-9+.-]*:.*");
     }
 
     /** {@code create_tables} with its columns and partition spec; their content is checked by the Iceberg adapter. */

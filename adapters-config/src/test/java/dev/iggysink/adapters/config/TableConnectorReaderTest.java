@@ -34,6 +34,7 @@ class TableConnectorReaderTest {
         assertThat(c.table().routing().tables()).containsExactly("nyc.users");
         assertThat(c.table().commitInterval()).isEqualTo(Duration.ofSeconds(30));
         assertThat(c.table().errors()).isEqualTo(ErrorTolerance.NONE);
+        assertThat(c.table().dlqPrefix()).isEqualTo("_dlq"); // the S3 sink's default
         assertThat(c.catalog().type()).isEqualTo("rest");
         assertThat(c.catalog().uri()).isEqualTo("http://localhost:8181");
         assertThat(c.catalog().storeUrl()).contains("http://localhost:9000");
@@ -50,7 +51,7 @@ class TableConnectorReaderTest {
         List<String> paths = result.errors().stream().map(ConfigError::path).toList();
         assertThat(paths).contains("streams", "plugin_config.tables[0]", "plugin_config.catalog_type",
                 "plugin_config.warehouse", "plugin_config.store_secret_access_key", "plugin_config.commit_interval",
-                "plugin_config.max_files_per_commit", "plugin_config.errors_tolerance");
+                "plugin_config.max_files_per_commit", "plugin_config.errors_tolerance", "plugin_config.dlq_prefix");
         assertThat(result.errors()).anySatisfy(e -> assertThat(e.message()).contains("schema = \"json\""));
     }
 
@@ -79,6 +80,7 @@ class TableConnectorReaderTest {
                 commit_interval = "10s"
                 max_messages_per_file = 1000
                 errors_tolerance = "all"
+                dlq_prefix = "/dead/letters/"
                 """);
         TableConnectorReader.Result result = TableConnectorReader.load(file, Map.of());
         assertThat(result.errors()).isEmpty();
@@ -88,6 +90,7 @@ class TableConnectorReaderTest {
         assertThat(c.catalog().pathStyle()).isFalse();
         assertThat(c.table().rotation().maxRecords()).hasValue(1000);
         assertThat(c.table().errors()).isEqualTo(ErrorTolerance.ALL);
+        assertThat(c.table().dlqPrefix()).isEqualTo("dead/letters");
         assertThat(c.table().routing().routeField()).isEqualTo(Optional.empty());
         assertThat(c.toString()).doesNotContain("s3cr3t");
     }
@@ -95,5 +98,36 @@ class TableConnectorReaderTest {
     @Test
     void an_s3_sink_file_is_not_a_table_sink() throws Exception {
         assertThat(TableConnectorReader.isTableSink(resource("../full.toml"))).isFalse();
+    }
+
+    @Test
+    void dead_letters_without_a_warehouse_location_are_warned_of(@TempDir Path dir) throws Exception {
+        String file = """
+                type = "sink"
+                key = "lake"
+                enabled = true
+                version = 0
+                name = "lake"
+                path = "iceberg_sink"
+                [[streams]]
+                stream = "s"
+                topics = ["t"]
+                schema = "json"
+                [plugin_config]
+                tables = ["lake.events"]
+                catalog_type = "rest"
+                uri = "http://catalog:8181"
+                warehouse = "%s"
+                errors_tolerance = "all"
+                """;
+        Path named = dir.resolve("named.toml");
+        Files.writeString(named, file.formatted("lakehouse"));
+        TableConnectorReader.Result result = TableConnectorReader.load(named, Map.of());
+        assertThat(result.errors()).isEmpty();
+        assertThat(result.warnings()).anySatisfy(w -> assertThat(w).startsWith("plugin_config.warehouse")
+                .contains("dead letters").contains("halts"));
+        Path located = dir.resolve("located.toml");
+        Files.writeString(located, file.formatted("s3://lake/warehouse"));
+        assertThat(TableConnectorReader.load(located, Map.of()).warnings()).noneMatch(w -> w.contains("dead letters"));
     }
 }

@@ -1,8 +1,8 @@
 package dev.iggysink.adapters.format;
 
+import dev.iggysink.application.file.FileBytes;
 import dev.iggysink.application.port.out.BadRecordException;
 import dev.iggysink.application.port.out.DecodedRecord;
-import dev.iggysink.application.port.out.FileBytes;
 import dev.iggysink.application.port.out.FileEncoder;
 import dev.iggysink.application.settings.Compression;
 import java.io.IOException;

@@ -2,7 +2,7 @@ package dev.iggysink.adapters.format;
 
 import com.github.luben.zstd.Zstd;
 import com.github.luben.zstd.ZstdOutputStream;
-import dev.iggysink.application.port.out.FileBytes;
+import dev.iggysink.application.file.FileBytes;
 import dev.iggysink.application.settings.Compression;
 import java.io.IOException;
 import java.io.OutputStream;

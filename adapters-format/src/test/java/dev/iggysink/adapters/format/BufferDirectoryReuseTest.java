@@ -2,7 +2,7 @@ package dev.iggysink.adapters.format;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.iggysink.application.port.out.FileBytes;
+import dev.iggysink.application.file.FileBytes;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

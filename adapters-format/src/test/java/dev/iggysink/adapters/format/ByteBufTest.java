@@ -78,7 +78,7 @@ class ByteBufTest {
             if (round % 2 == 0) {
                 assertThat(buf.takeBytes()).isEqualTo(expected.toByteArray());
             } else {
-                dev.iggysink.application.port.out.FileBytes taken = buf.takeFileBytes();
+                dev.iggysink.application.file.FileBytes taken = buf.takeFileBytes();
                 assertThat(taken.toByteArray()).isEqualTo(expected.toByteArray());
                 assertThat(taken.openStream().readAllBytes()).isEqualTo(expected.toByteArray());
                 assertThat(buf.capacity()).isZero();
@@ -98,7 +98,7 @@ class ByteBufTest {
         file.buf.setPosition(at + 1);
         int written = file.buf.length();
 
-        dev.iggysink.application.port.out.FileBytes sealed = file.finish();
+        dev.iggysink.application.file.FileBytes sealed = file.finish();
         assertThat(sealed.length()).isEqualTo(written);
         first[at] = 'y'; // only to see which array the sealed file reads
 

@@ -3,7 +3,7 @@ package dev.iggysink.adapters.format;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.iggysink.application.port.out.FileBytes;
+import dev.iggysink.application.file.FileBytes;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
 

@@ -6,7 +6,10 @@ import org.apache.iceberg.CatalogProperties;
 import org.apache.iceberg.CatalogUtil;
 import org.apache.iceberg.catalog.Catalog;
 
-/** Opens the catalog {@link CatalogSettings} describe, its tables' files read and written through S3FileIO. */
+/**
+ * Opens the catalog {@link CatalogSettings} describe, its tables' files read and written through S3FileIO, or
+ * {@link LocalFileIO} when the warehouse is on the local filesystem.
+ */
 public final class IcebergCatalogs {
     private IcebergCatalogs() {
     }
@@ -15,14 +18,24 @@ public final class IcebergCatalogs {
         return CatalogUtil.buildIcebergCatalog(s.name(), properties(s), null);
     }
 
+    /**
+     * Whether the warehouse is on the local filesystem: a {@code file:} URI or an absolute path; for a JDBC catalog
+     * also a relative path (a REST catalog's warehouse is a name the server resolves).
+     */
+    static boolean localWarehouse(CatalogSettings s) {
+        return LocalFileIO.isLocal(s.warehouse()) || !s.type().equals("rest") && !s.warehouse().contains("://");
+    }
+
     /** The catalog properties, secrets included: never log them. */
     static Map<String, String> properties(CatalogSettings s) {
         Map<String, String> p = new HashMap<>();
         p.put(CatalogUtil.ICEBERG_CATALOG_TYPE, s.type().equals("rest") ? CatalogUtil.ICEBERG_CATALOG_TYPE_REST
                 : "jdbc");
         p.put(CatalogProperties.URI, s.uri());
-        p.put(CatalogProperties.WAREHOUSE_LOCATION, s.warehouse());
-        p.put(CatalogProperties.FILE_IO_IMPL, "org.apache.iceberg.aws.s3.S3FileIO");
+        boolean local = localWarehouse(s);
+        p.put(CatalogProperties.WAREHOUSE_LOCATION, local ? LocalFileIO.normalize(s.warehouse()) : s.warehouse());
+        p.put(CatalogProperties.FILE_IO_IMPL, local ? LocalFileIO.class.getName()
+                : "org.apache.iceberg.aws.s3.S3FileIO");
         s.token().ifPresent(t -> p.put("token", t.reveal()));
         s.credential().ifPresent(c -> p.put("credential", c.reveal()));
         s.oauth2ServerUri().ifPresent(u -> p.put("oauth2-server-uri", u));

@@ -68,6 +68,7 @@ public final class IcebergTables implements TableStore {
     volatile Runnable betweenReadAndSwap = () -> { };
 
     private final Optional<TableTemplate> template;
+    private final Optional<WarehouseFiles> warehouse;
 
     /** @param group the consumer group: the map keeps each group's offsets apart */
     public IcebergTables(Catalog catalog, String group) {
@@ -76,9 +77,25 @@ public final class IcebergTables implements TableStore {
 
     /** @param template how to create a table that does not exist; empty: such a table is refused */
     public IcebergTables(Catalog catalog, String group, Optional<TableTemplate> template) {
+        this(catalog, group, template, Optional.empty());
+    }
+
+    /**
+     * @param warehouse where dead letters are written; empty (a REST catalog's warehouse named, not located): a dead
+     *                  letter cannot be written, and a bad record under {@code errors_tolerance = "all"} halts its
+     *                  partition rather than vanish
+     */
+    public IcebergTables(Catalog catalog, String group, Optional<TableTemplate> template,
+                         Optional<WarehouseFiles> warehouse) {
         this.catalog = catalog;
         this.group = group;
         this.template = template;
+        this.warehouse = warehouse;
+    }
+
+    /** The store of the catalog {@code settings} describe, dead letters below its warehouse. */
+    public static IcebergTables open(CatalogSettings settings, String group, Optional<TableTemplate> template) {
+        return new IcebergTables(IcebergCatalogs.open(settings), group, template, WarehouseFiles.of(settings));
     }
 
     static final class StagedFiles implements Staged {
@@ -373,6 +390,23 @@ public final class IcebergTables implements TableStore {
     }
 
     @Override
+    public void writeDeadLetter(String key, byte[] content) throws StoreException {
+        deadLetterPlace().write(key, content);
+    }
+
+    @Override
+    public List<String> deadLetterKeys(String prefix) throws StoreException {
+        // without a place for them, none was ever written: a bad record halted its partition instead
+        return warehouse.isPresent() ? warehouse.get().keys(prefix) : List.of();
+    }
+
+    private WarehouseFiles deadLetterPlace() throws StoreException {
+        return warehouse.orElseThrow(() -> new StoreException("dead letters are written below the warehouse, and this"
+                + " catalog's warehouse is a name, not a location (s3://bucket/path): set errors_tolerance = \"none\","
+                + " or name the warehouse by its location", false, 0, null, null));
+    }
+
+    @Override
     public void discard(Staged staged) {
         StagedFiles s = (StagedFiles) staged;
         Table t = tables.get(s.table);
@@ -397,6 +431,7 @@ public final class IcebergTables implements TableStore {
 
     @Override
     public void close() {
+        warehouse.ifPresent(WarehouseFiles::close);
         if (catalog instanceof AutoCloseable c) {
             try {
                 c.close();

@@ -11,6 +11,9 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+
+import dev.iggysink.application.settings.Secret;
 
 import org.apache.iceberg.CatalogProperties;
 import org.apache.iceberg.catalog.Catalog;
@@ -81,6 +84,19 @@ abstract class CatalogFixture {
 
     protected abstract Catalog openClient();
 
+    /** The sink's own description of this catalog, as the connector file would give it. */
+    abstract CatalogSettings settings();
+
+    /** The MinIO store keys of {@code settings()}, taken from the fixture's own FileIO properties. */
+    final CatalogSettings settings(String type, String name, String uri, String warehouseLocation,
+                                   Optional<String> user, Optional<Secret> password) {
+        Map<String, String> io = warehouse.fileIoProperties();
+        return new CatalogSettings(type, name, uri, warehouseLocation, Optional.empty(), Optional.empty(),
+                Optional.empty(), user, password, Optional.of(io.get("s3.endpoint")),
+                Optional.of(io.get("s3.access-key-id")), Optional.of(Secret.of(io.get("s3.secret-access-key"))),
+                Optional.of(io.get("client.region")), true);
+    }
+
     void close() {
         for (Closeable client : clients) {
             try {
@@ -124,6 +140,15 @@ abstract class CatalogFixture {
             JdbcCatalog catalog = new JdbcCatalog();
             catalog.initialize(catalogName, properties);
             return catalog;
+        }
+
+        @Override
+        CatalogSettings settings() {
+            String user = properties.get("jdbc.user");
+            String password = properties.get("jdbc.password");
+            return settings("jdbc", catalogName, properties.get(CatalogProperties.URI), warehouse().location(kind()),
+                    user.isEmpty() ? Optional.empty() : Optional.of(user),
+                    password.isEmpty() ? Optional.empty() : Optional.of(Secret.of(password)));
         }
     }
 
@@ -169,6 +194,12 @@ abstract class CatalogFixture {
             RESTCatalog catalog = new RESTCatalog();
             catalog.initialize("rest", clientProperties);
             return catalog;
+        }
+
+        @Override
+        CatalogSettings settings() {
+            return settings("rest", "rest", clientProperties.get(CatalogProperties.URI), "rest", Optional.empty(),
+                    Optional.empty());
         }
 
         @Override

@@ -21,7 +21,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import dev.iggysink.adapters.s3.support.AdapterSupport;
-import dev.iggysink.application.port.out.FileBytes;
+import dev.iggysink.application.file.FileBytes;
 import dev.iggysink.application.port.out.ObjectStore;
 import dev.iggysink.application.port.out.StoreException;
 import dev.iggysink.application.settings.Secret;

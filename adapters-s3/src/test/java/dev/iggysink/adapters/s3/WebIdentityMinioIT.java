@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.sun.net.httpserver.HttpServer;
 import dev.iggysink.adapters.s3.credentials.AwsCredentialChain;
-import dev.iggysink.application.port.out.FileBytes;
+import dev.iggysink.application.file.FileBytes;
 import dev.iggysink.application.port.out.ObjectStore;
 import dev.iggysink.testkit.s3.FaultProxy;
 import dev.iggysink.testkit.s3.MinioServer;

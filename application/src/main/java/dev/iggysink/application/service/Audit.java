@@ -1,5 +1,6 @@
 package dev.iggysink.application.service;
 
+import dev.iggysink.application.deadletter.DeadLetters;
 import dev.iggysink.application.port.in.AuditUseCase;
 import dev.iggysink.application.port.out.ObjectStore;
 import dev.iggysink.application.port.out.StoreException;

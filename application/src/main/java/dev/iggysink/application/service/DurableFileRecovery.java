@@ -1,5 +1,6 @@
 package dev.iggysink.application.service;
 
+import dev.iggysink.application.deadletter.DeadLetters;
 import dev.iggysink.application.port.out.BadRecordException;
 import dev.iggysink.application.port.out.Batch;
 import dev.iggysink.application.port.out.MessageSource;

@@ -29,9 +29,6 @@ final class FileLayout {
         return ObjectKey.of(output.prefix(), directory, partition.partitionId(), first, last, extension);
     }
 
-    /** S3's limit on the UTF-8 length of an object key. */
-    static final int MAX_KEY_BYTES = 1024;
-
     /**
      * Why no store could hold a file of {@code partition} in {@code directory} starting at {@code first}, or empty:
      * its key is longer than S3 allows (offsets are fixed-width, so any range gives the length), or its path has a
@@ -40,10 +37,11 @@ final class FileLayout {
      */
     Optional<String> keyProblem(String directory, PartitionRef partition, long first) {
         String key = key(directory, partition, first, first);
-        int keyBytes = key.getBytes(java.nio.charset.StandardCharsets.UTF_8).length;
-        if (keyBytes > MAX_KEY_BYTES) {
-            return Optional.of("its object key would be " + keyBytes + " bytes; S3 allows at most " + MAX_KEY_BYTES
-                    + " (the path_template renders " + directory.length() + " characters for it)");
+        int keyBytes = KeyRules.keyBytes(key);
+        if (keyBytes > KeyRules.MAX_KEY_BYTES) {
+            return Optional.of("its object key would be " + keyBytes + " bytes; S3 allows at most "
+                    + KeyRules.MAX_KEY_BYTES + " (the path_template renders " + directory.length()
+                    + " characters for it)");
         }
         // The file name is fixed (PPPPP-first-last.ext); only the path before it can hold a refused segment.
         return KeyRules.segmentProblem(key.substring(0, Math.max(0, key.lastIndexOf('/'))))

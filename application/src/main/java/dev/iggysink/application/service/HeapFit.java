@@ -11,7 +11,7 @@ import java.lang.System.Logger.Level;
  * process needs with nothing buffered (clients, pools, classes). A budget the heap cannot hold is lowered at start,
  * with a warning, instead of ending in an OutOfMemoryError that a supervisor would restart into the same death.
  */
-final class HeapFit {
+public final class HeapFit {
     private static final System.Logger LOG = System.getLogger(HeapFit.class.getName());
     static final int HEAP_PER_BUDGET_BYTE = 2;
     static final long BASELINE_MIB = 96;
@@ -41,8 +41,11 @@ final class HeapFit {
         return Math.max(FLOOR, usable / HEAP_PER_BUDGET_BYTE);
     }
 
-    /** {@code configured}, or less with a warning when {@code maxHeap} cannot hold it. */
-    static long budget(String sink, long configured, long maxHeap) {
+    /**
+     * {@code configured}, or less with a warning when {@code maxHeap} cannot hold it. The table sink uses it too: its
+     * rows are Java objects on the heap until Parquet is written, so the rule for files on the heap applies.
+     */
+    public static long budget(String sink, long configured, long maxHeap) {
         return budget(sink, configured, maxHeap, false);
     }
 

@@ -1,8 +1,9 @@
 package dev.iggysink.application.service;
 
+import dev.iggysink.application.deadletter.DeadLetters;
+import dev.iggysink.application.file.FileBytes;
 import dev.iggysink.application.port.out.BadRecordException;
 import dev.iggysink.application.port.out.DecodedRecord;
-import dev.iggysink.application.port.out.FileBytes;
 import dev.iggysink.application.port.out.FileEncoder;
 import dev.iggysink.application.port.out.RecordCodec;
 import dev.iggysink.application.port.out.SinkMetrics;

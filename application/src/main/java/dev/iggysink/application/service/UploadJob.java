@@ -1,6 +1,6 @@
 package dev.iggysink.application.service;
 
-import dev.iggysink.application.port.out.FileBytes;
+import dev.iggysink.application.file.FileBytes;
 import dev.iggysink.domain.buffer.SealedFile;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;

@@ -1,5 +1,6 @@
 package dev.iggysink.application.table;
 
+import dev.iggysink.application.deadletter.DeadLetters;
 import dev.iggysink.application.port.out.Batch;
 import dev.iggysink.application.port.out.BadRecordException;
 import dev.iggysink.application.port.out.DecodedRecord;
@@ -64,6 +65,15 @@ public final class TableConsumer {
     private final Executor stager;
     /** Commits of this consumer that failed or were refused (the tally is shared by every consumer of a sink). */
     private int setbacks;
+    /** Polling stops while set; commits go on (POST /pause). */
+    private volatile boolean paused;
+    private final java.util.concurrent.atomic.AtomicLong flushRequests = new java.util.concurrent.atomic.AtomicLong();
+    private long seenFlushes;
+    /** Each partition's last offset in Iggy, from the topic's metadata every {@link #LAG_REFRESH} and each poll. */
+    private final Map<PartitionRef, Long> ends = new HashMap<>();
+    private Instant endsReadAt = Instant.EPOCH;
+    private volatile TableView view;
+    static final Duration LAG_REFRESH = Duration.ofSeconds(5);
 
     /** As {@link #TableConsumer(MessageSource, RecordCodec, TableStore, TableSettings, InstantSource, SinkMetrics,
      * TableTally, Executor)}, staging on the calling thread. */
@@ -87,6 +97,7 @@ public final class TableConsumer {
         this.clock = clock;
         this.metrics = metrics;
         this.tally = tally;
+        this.view = new TableView(List.of(), List.of(), 0, clock.instant());
     }
 
     /** A file of one table for one partition: open while records come, then sealed and staged. */
@@ -198,11 +209,21 @@ public final class TableConsumer {
     /** One turn: polls every partition once, appends and seals what came, then makes the commits that are due. */
     public int step() throws SourceException {
         int read = 0;
-        for (PartitionRef p : source.partitions()) {
-            read += pollOnce(p);
-            relieveMemory();
+        try {
+            if (!paused) {
+                for (PartitionRef p : source.partitions()) {
+                    read += pollOnce(p);
+                    relieveMemory();
+                }
+            }
+            refreshEnds();
+            long flushes = flushRequests.get();
+            // a flush seals every open file and commits it now, as a graceful stop would
+            commitDue(flushes != seenFlushes);
+            seenFlushes = flushes;
+        } finally {
+            publish();
         }
-        commitDue(false);
         return read;
     }
 
@@ -253,6 +274,7 @@ public final class TableConsumer {
             if (part != null) reset(part, "moved to another member", true);
             return 0;
         }
+        if (batch.currentOffset() >= 0) ends.put(p, batch.currentOffset());
         if (part == null) {
             part = assign(p, from - 1, batch.sessionEpoch());
             if (part == null) return 0;
@@ -312,35 +334,60 @@ public final class TableConsumer {
         } catch (BadRecordException e) {
             return bad(part, r, e.getMessage());
         }
+        // One dead letter per offset (its key is the offset's), naming every table that refused the record.
+        List<String> refusals = new ArrayList<>();
         for (String table : tables) {
             try {
                 Lane lane = part.lane(table);
                 if (lane.holds(r.offset())) continue;
                 lane.append(r, decoded);
             } catch (BadRecordException e) {
-                if (!bad(part, r, "table " + table + ": " + e.getMessage())) return false;
+                refusals.add("table " + table + ": " + e.getMessage());
             } catch (StoreException e) {
                 if (e.retryable()) {
                     LOG.log(Level.WARNING, "partition {0} offset {1}: table {2} failed, trying again: {3}", part.ref,
                             r.offset(), table, e.getMessage());
                     return false;
                 }
-                if (!bad(part, r, "table " + table + ": " + e.getMessage())) return false;
+                refusals.add("table " + table + ": " + e.getMessage());
             }
         }
-        return true;
+        return refusals.isEmpty() || bad(part, r, String.join("; ", refusals));
     }
 
+    /**
+     * A bad record halts the partition, or under {@code errors_tolerance = "all"} becomes a dead letter. The dead
+     * letter is durable before this returns true, so before its offset can be committed to the group or to a table's
+     * map; it is rare, so it is written here, on the loop. When it cannot be written the partition stays at the
+     * record: read again (the same key is written) or halted when the store refuses it.
+     */
     private boolean bad(Part part, SinkRecord r, String why) {
-        tally.badRecord();
         if (settings.errors() == ErrorTolerance.NONE) {
+            tally.badRecord();
             part.halted = "bad record at offset " + r.offset() + ": " + why;
             LOG.log(Level.ERROR, "partition {0} halted: {1}", part.ref, part.halted);
             return false;
         }
-        LOG.log(Level.WARNING, "partition {0}: skipped the bad record at offset {1} (errors_tolerance = all): {2}",
-                part.ref, r.offset(), why);
+        String key = DeadLetters.key("", settings.dlqPrefix(), r);
+        try {
+            store.writeDeadLetter(key, DeadLetters.content(r, why));
+        } catch (StoreException e) {
+            if (e.retryable()) {
+                LOG.log(Level.WARNING, "partition {0}: the dead letter of offset {1} could not be written, trying"
+                        + " again: {2}", part.ref, r.offset(), e.getMessage());
+            } else {
+                tally.badRecord();
+                part.halted = "the dead letter of the bad record at offset " + r.offset() + " could not be written: "
+                        + e.getMessage() + " (the record: " + why + ")";
+                LOG.log(Level.ERROR, "partition {0} halted: {1}", part.ref, part.halted);
+            }
+            return false;
+        }
+        tally.badRecord();
+        tally.deadLettered();
         metrics.deadLettered(part.ref);
+        LOG.log(Level.WARNING, "partition {0}: dead-lettered the bad record at offset {1} to {2} (errors_tolerance ="
+                + " all): {3}", part.ref, r.offset(), key, why);
         return true;
     }
 
@@ -472,12 +519,21 @@ public final class TableConsumer {
             if (lane == null || lane.sealed.isEmpty()) continue;
             List<TableStore.Staged> files = new ArrayList<>();
             long last = -1;
+            Pending unstaged = null;
             for (Pending p : lane.sealed) {
-                if (!stage(lane, p)) break;
+                if (!stage(lane, p)) {
+                    unstaged = p;
+                    break;
+                }
                 files.add(p.staged);
                 last = p.file.lastOffset();
             }
             if (files.isEmpty()) continue;
+            // The map covers the offsets after the last file too up to the next record on its way into this table:
+            // they are dead letters (durable already) or records of other tables, so the map counts them delivered.
+            long next = unstaged != null ? unstaged.file.firstOffset()
+                    : lane.open != null && !lane.open.file.isEmpty() ? lane.open.file.firstOffset() : part.position;
+            last = Math.max(last, next - 1);
             appends.add(new TableStore.Append(part.ref, lane.expected, last, files));
             counts.put(part.ref, files.size());
         }
@@ -488,7 +544,7 @@ public final class TableConsumer {
             result = store.commit(table, appends);
         } catch (StoreException e) {
             setbacks++;
-            tally.commitFailed();
+            tally.commitFailed("table " + table + ": " + e.getMessage());
             LOG.log(Level.WARNING, "commit to table {0} failed ({1}); its partitions are looked up again: {2}", table,
                     e.retryable() ? "its outcome may be unknown" : "not retryable", e.getMessage());
             // The files may be in the table now: keep them, and let the lookup of each partition decide.
@@ -498,14 +554,24 @@ public final class TableConsumer {
             }
             return;
         }
-        tally.committed(Duration.between(started, clock.instant()), result.conflicts(), result.refused().size());
+        Duration took = Duration.between(started, clock.instant());
+        tally.committed(took, result.conflicts(), result.refused().size());
         setbacks += result.refused().size();
+        // One line per commit, as the object sink logs each upload once; Iceberg's own chatter is at WARN.
+        LOG.log(Level.INFO, "table {0}: committed {1} data file(s) up to {2} in {3} ms ({4} conflict(s) retried)",
+                table, appends.stream().filter(a -> result.committed().contains(a.partition()))
+                        .mapToInt(a -> a.files().size()).sum(),
+                appends.stream().filter(a -> result.committed().contains(a.partition()))
+                        .map(a -> a.partition().partitionId() + ":" + a.last()).toList(),
+                took.toMillis(), result.conflicts());
         for (TableStore.Append a : appends) {
             Part part = parts.get(a.partition());
             if (part == null) continue;
             Lane lane = part.lanes.get(table);
             if (result.committed().contains(a.partition())) {
-                for (int i = counts.get(a.partition()); i > 0; i--) lane.sealed.removeFirst();
+                for (int i = counts.get(a.partition()); i > 0; i--) {
+                    tally.rowsCommitted(lane.sealed.removeFirst().file.recordCount());
+                }
                 lane.expected = a.last();
             } else if (result.refused().containsKey(a.partition())) {
                 reset(part, "table " + table + " holds offsets up to " + result.refused().get(a.partition())
@@ -559,5 +625,73 @@ public final class TableConsumer {
             }
         }
         LOG.log(Level.INFO, "partition {0} let go ({1}); it is looked up again when polled", part.ref, why);
+    }
+
+    /** Stops polling ({@code true}) or resumes it; what was read is still sealed and committed. Any thread. */
+    public void pause(boolean pause) {
+        paused = pause;
+    }
+
+    /** Asks the next {@link #step} to seal every open file and commit it. Any thread. */
+    public void flush() {
+        flushRequests.incrementAndGet();
+    }
+
+    /** What the loop published at the end of its last step. Any thread. */
+    public TableView view() {
+        return view;
+    }
+
+    /** Reads each partition's end offset from the topic's metadata, also while paused, so the lag stays current. */
+    private void refreshEnds() {
+        Instant now = clock.instant();
+        if (now.isBefore(endsReadAt.plus(LAG_REFRESH))) return;
+        endsReadAt = now;
+        try {
+            ends.putAll(source.endOffsets());
+        } catch (SourceException e) {
+            LOG.log(Level.DEBUG, "reading the end offsets failed; trying again later: {0}", e.getMessage());
+        }
+    }
+
+    private void publish() {
+        List<dev.iggysink.application.status.PartitionStatus> partitions = new ArrayList<>();
+        List<dev.iggysink.application.status.TableStatus.Lane> lanes = new ArrayList<>();
+        long buffered = 0;
+        for (Part part : parts.values()) {
+            long records = 0;
+            long bytes = 0;
+            int open = 0;
+            int sealed = 0;
+            long oldest = Long.MAX_VALUE;
+            long end = ends.getOrDefault(part.ref, -1L);
+            for (Lane lane : part.lanes.values()) {
+                long openRecords = 0;
+                if (lane.open != null && !lane.open.file.isEmpty()) {
+                    open++;
+                    openRecords = lane.open.file.recordCount();
+                    bytes += lane.open.rows.heapBytes();
+                    oldest = Math.min(oldest, lane.open.file.firstTimestampMicros());
+                }
+                for (Pending p : lane.sealed) {
+                    records += p.file.recordCount();
+                    if (p.staged == null) bytes += p.heldBytes;
+                    oldest = Math.min(oldest, p.file.firstTimestampMicros());
+                }
+                records += openRecords;
+                sealed += lane.sealed.size();
+                lanes.add(new dev.iggysink.application.status.TableStatus.Lane(part.ref.stream(), part.ref.topic(),
+                        part.ref.partitionId(), lane.table, part.position - 1, lane.expected, part.lastCommitted, end,
+                        lane.sealed.size(), openRecords, Optional.ofNullable(part.halted)));
+            }
+            buffered += bytes;
+            Optional<Instant> pendingSince = oldest == Long.MAX_VALUE ? Optional.empty()
+                    : Optional.of(Instant.EPOCH.plus(oldest, java.time.temporal.ChronoUnit.MICROS));
+            partitions.add(new dev.iggysink.application.status.PartitionStatus(part.ref.stream(), part.ref.topic(),
+                    part.ref.partitionId(), true, part.position, part.lastCommitted, end, records, bytes, open, sealed,
+                    Optional.empty(), Optional.empty(), 0, Optional.ofNullable(part.halted), part.halted != null,
+                    pendingSince));
+        }
+        view = new TableView(partitions, lanes, buffered, clock.instant());
     }
 }

@@ -1,7 +1,11 @@
 package dev.iggysink.application.table;
 
+import dev.iggysink.application.status.TableStatus;
 import java.time.Duration;
+import java.util.Optional;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Consumer;
 
 /** What the table sink did so far, for the status page and metrics. Thread-safe. */
 public final class TableTally {
@@ -13,6 +17,22 @@ public final class TableTally {
     private final AtomicLong dataFiles = new AtomicLong();
     private final AtomicLong dataBytes = new AtomicLong();
     private final AtomicLong badRecords = new AtomicLong();
+    private final AtomicLong deadLetters = new AtomicLong();
+    private final AtomicLong failuresInRow = new AtomicLong();
+    private final AtomicReference<String> lastFailure = new AtomicReference<>();
+    private final AtomicLong maxCommitNanos = new AtomicLong();
+    private final AtomicLong commitNanos = new AtomicLong();
+    private final AtomicLong rows = new AtomicLong();
+    private final Consumer<Duration> commitTimes;
+
+    public TableTally() {
+        this(took -> { });
+    }
+
+    /** @param commitTimes told the time of each commit that went through (a latency histogram); must be cheap */
+    public TableTally(Consumer<Duration> commitTimes) {
+        this.commitTimes = java.util.Objects.requireNonNull(commitTimes, "commitTimes");
+    }
 
     /** A snapshot of the counters; {@code lastCommit} is null before the first commit. */
     public record Snapshot(long commits, long failedCommits, long conflicts, long refusedPartitions,
@@ -23,10 +43,25 @@ public final class TableTally {
         conflicts.addAndGet(lostRaces);
         refusedPartitions.addAndGet(refused);
         lastCommitNanos.set(took.toNanos());
+        maxCommitNanos.accumulateAndGet(took.toNanos(), Math::max);
+        commitNanos.addAndGet(took.toNanos());
+        failuresInRow.set(0);
+        commitTimes.accept(took);
     }
 
     void commitFailed() {
+        commitFailed("");
+    }
+
+    void commitFailed(String why) {
         failedCommits.incrementAndGet();
+        failuresInRow.incrementAndGet();
+        lastFailure.set(why);
+    }
+
+    /** Rows a commit put into a table. */
+    void rowsCommitted(long n) {
+        rows.addAndGet(n);
     }
 
     void staged(int files, long bytes) {
@@ -36,6 +71,26 @@ public final class TableTally {
 
     void badRecord() {
         badRecords.incrementAndGet();
+    }
+
+    void deadLettered() {
+        deadLetters.incrementAndGet();
+    }
+
+    /** Bad records written as dead letters (a replay that rewrites one counts again). */
+    public long deadLetters() {
+        return deadLetters.get();
+    }
+
+    /** The totals the status endpoints show. */
+    public TableStatus.Totals totals() {
+        long last = lastCommitNanos.get();
+        long inRow = failuresInRow.get();
+        return new TableStatus.Totals(commits.get(), failedCommits.get(), inRow,
+                inRow == 0 ? Optional.empty() : Optional.ofNullable(lastFailure.get()), conflicts.get(),
+                refusedPartitions.get(), last < 0 ? Optional.empty() : Optional.of(Duration.ofNanos(last)),
+                Duration.ofNanos(maxCommitNanos.get()), Duration.ofNanos(commitNanos.get()), dataFiles.get(),
+                dataBytes.get(), rows.get(), badRecords.get());
     }
 
     public Snapshot snapshot() {

@@ -1,6 +1,6 @@
 package dev.iggysink.application.fakes;
 
-import dev.iggysink.application.port.out.FileBytes;
+import dev.iggysink.application.file.FileBytes;
 import dev.iggysink.application.port.out.ObjectStore;
 import dev.iggysink.application.port.out.StoreException;
 import dev.iggysink.application.port.out.StoredObject;

@@ -23,8 +23,9 @@ import java.util.concurrent.atomic.AtomicInteger;
  * map of the commit that made it; a commit that checks each partition's entry against the offset its committer
  * expected, atomically. Faults can be scripted: a concurrent commit slipped in before the next commit's swap (what a
  * catalog's optimistic concurrency makes the real store re-check), a commit that lands but answers with a timeout
- * (unknown outcome), snapshots by another writer without a map (a compaction), staging failures. A record whose
- * payload starts with {@code NOFIT} does not fit any table's schema. Discarding a committed data file fails the test.
+ * (unknown outcome), snapshots by another writer without a map (a compaction), staging failures, dead letters that
+ * cannot be written. A record whose payload starts with {@code NOFIT} does not fit any table's schema. Discarding a
+ * committed data file fails the test.
  */
 public final class InMemoryTables implements TableStore {
 
@@ -42,6 +43,9 @@ public final class InMemoryTables implements TableStore {
     private int landThenTimeOut;
     private int failStages;
     private int commits;
+    private final java.util.TreeMap<String, byte[]> deadLetters = new java.util.TreeMap<>();
+    private final Queue<StoreException> deadLetterFailures = new ArrayDeque<>();
+    private int deadLetterWrites;
 
     private final class Rows implements RowFile {
         final String table;
@@ -121,6 +125,34 @@ public final class InMemoryTables implements TableStore {
 
     public synchronized void failNextStages(int n) {
         failStages += n;
+    }
+
+    /** The next dead letter written fails with {@code failure} (once per call). */
+    public synchronized void failNextDeadLetter(StoreException failure) {
+        deadLetterFailures.add(failure);
+    }
+
+    /** The dead letters written, by key. */
+    public synchronized Map<String, byte[]> deadLetters() {
+        return new java.util.TreeMap<>(deadLetters);
+    }
+
+    /** How many dead letters were written, rewrites of a key counted each time. */
+    public synchronized int deadLetterWrites() {
+        return deadLetterWrites;
+    }
+
+    @Override
+    public synchronized void writeDeadLetter(String key, byte[] content) throws StoreException {
+        StoreException failure = deadLetterFailures.poll();
+        if (failure != null) throw failure;
+        deadLetters.put(key, content.clone());
+        deadLetterWrites++;
+    }
+
+    @Override
+    public synchronized List<String> deadLetterKeys(String prefix) {
+        return deadLetters.keySet().stream().filter(k -> k.startsWith(prefix)).toList();
     }
 
     /** A snapshot by another writer that carries no offset map and adds no data (a compaction, a maintenance job). */

@@ -167,7 +167,7 @@ class PartitionWriterTest {
                     }
 
                     @Override
-                    public dev.iggysink.application.port.out.FileBytes finish() {
+                    public dev.iggysink.application.file.FileBytes finish() {
                         return inner.finish();
                     }
 

@@ -3,8 +3,8 @@ package dev.iggysink.application.service;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import dev.iggysink.application.port.out.FileBytes;
 import dev.iggysink.application.fakes.InMemoryObjectStore;
+import dev.iggysink.application.file.FileBytes;
 import dev.iggysink.application.port.out.ObjectStore;
 import dev.iggysink.application.port.out.SinkMetrics;
 import dev.iggysink.application.port.out.StoreException;

@@ -8,11 +8,14 @@ import dev.iggysink.application.fakes.ManualClock;
 import dev.iggysink.application.fakes.ScriptedMessageSource;
 import dev.iggysink.application.port.out.SinkMetrics;
 import dev.iggysink.application.port.out.SourceException;
+import dev.iggysink.application.port.out.StoreException;
 import dev.iggysink.application.settings.ErrorTolerance;
 import dev.iggysink.domain.rotation.RotationPolicy;
 import java.time.Duration;
 import java.time.Instant;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Base64;
 import java.util.List;
 import java.util.OptionalLong;
 import org.junit.jupiter.api.Test;
@@ -193,7 +196,8 @@ class TableConsumerTest {
     }
 
     @Test
-    void a_record_that_does_not_fit_is_skipped_under_all_and_halts_the_partition_under_none() throws SourceException {
+    void a_record_that_does_not_fit_is_dead_lettered_under_all_and_halts_the_partition_under_none()
+            throws SourceException {
         topic.append(0, List.of("n=0", "NOFIT n=x", "n=2"));
         TableConsumer all = consumer(topic);
         all.step();
@@ -276,5 +280,124 @@ class TableConsumerTest {
         c.drain();
         assertThat(offsets(tables.committed(T), 0)).isEqualTo(range(0, 4));
         assertThat(offsets(tables.committed(T), 1)).isEqualTo(range(0, 4));
+    }
+
+    private static String letter(int partition, long offset) {
+        return String.format("_dlq/app/events/%05d-%020d.json", partition, offset);
+    }
+
+    @Test
+    void a_bad_record_under_all_is_a_dead_letter_written_before_the_group_moves_past_it() throws SourceException {
+        TableConsumer c = consumer(topic);
+        topic.append(0, List.of("n=0", "NOFIT n=x", "n=2"));
+        c.step();
+        // durable before any commit covers its offset
+        assertThat(tables.deadLetters()).containsOnlyKeys(letter(0, 1));
+        assertThat(tables.commits()).isZero();
+        assertThat(topic.stored(0)).isEmpty();
+        String content = new String(tables.deadLetters().get(letter(0, 1)), StandardCharsets.UTF_8);
+        assertThat(content).contains("\"stream\":\"app\",\"topic\":\"events\",\"partition_id\":0,\"offset\":1,")
+                .contains("\"error\":\"table lake.events: field 'n' is not a long\"")
+                .contains("\"payload_base64\":\"" + Base64.getEncoder().encodeToString(
+                        "NOFIT n=x".getBytes(StandardCharsets.UTF_8)) + "\"");
+        c.drain();
+        assertThat(offsets(tables.committed(T), 0)).containsExactly(0L, 2L);
+        assertThat(topic.stored(0)).isEqualTo(OptionalLong.of(2));
+        assertThat(tally.deadLetters()).isEqualTo(1);
+        assertThat(tally.snapshot().badRecords()).isEqualTo(1);
+    }
+
+    @Test
+    void a_dead_letter_that_cannot_be_written_holds_the_partition_at_its_record() throws SourceException {
+        TableConsumer c = consumer(topic);
+        tables.failNextDeadLetter(new StoreException("PUT dead letter: 503 Slow Down", true, 503, null, null));
+        topic.append(0, List.of("n=0", "NOFIT n=x", "n=2"));
+        c.step();
+        assertThat(tables.deadLetters()).isEmpty();
+        c.drain();
+        // offset 0 is in the table; nothing past the record without its dead letter is committed anywhere
+        assertThat(offsets(tables.committed(T), 0)).containsExactly(0L);
+        assertThat(topic.stored(0)).isEqualTo(OptionalLong.of(0));
+        assertThat(tables.durableOffsets(T, List.of(topic.partition(0)))).containsEntry(topic.partition(0), 0L);
+
+        c.step(); // the record is read again and its dead letter written
+        assertThat(tables.deadLetters()).containsOnlyKeys(letter(0, 1));
+        c.drain();
+        assertThat(offsets(tables.committed(T), 0)).containsExactly(0L, 2L);
+        assertThat(topic.stored(0)).isEqualTo(OptionalLong.of(2));
+    }
+
+    @Test
+    void a_dead_letter_the_store_refuses_halts_the_partition_at_its_record() throws SourceException {
+        TableConsumer c = consumer(topic);
+        tables.failNextDeadLetter(new StoreException("PUT dead letter: 403 Access Denied", false, 403, null, null));
+        topic.append(0, List.of("n=0", "NOFIT n=x", "n=2"));
+        c.step();
+        c.drain();
+        assertThat(c.partitions().get(topic.partition(0))).contains("offset 1").contains("403 Access Denied");
+        assertThat(offsets(tables.committed(T), 0)).containsExactly(0L);
+        assertThat(topic.stored(0)).isEqualTo(OptionalLong.of(0));
+        assertThat(tables.deadLetters()).isEmpty();
+    }
+
+    @Test
+    void a_batch_of_only_bad_records_moves_the_group_once_their_dead_letters_are_written() throws SourceException {
+        TableConsumer c = consumer(topic);
+        topic.append(0, List.of("NOFIT 0", "NOFIT 1", "NOFIT 2"));
+        c.step();
+        assertThat(tables.deadLetters()).containsOnlyKeys(letter(0, 0), letter(0, 1), letter(0, 2));
+        assertThat(tables.commits()).isZero(); // no data file, no snapshot
+        assertThat(topic.stored(0)).isEqualTo(OptionalLong.of(2));
+
+        topic.append(0, List.of("n=3", "NOFIT 4"));
+        c.step();
+        c.drain();
+        assertThat(offsets(tables.committed(T), 0)).containsExactly(3L);
+        // the table's map counts the dead letter after its last row
+        assertThat(tables.durableOffsets(T, List.of(topic.partition(0)))).containsEntry(topic.partition(0), 4L);
+        assertThat(topic.stored(0)).isEqualTo(OptionalLong.of(4));
+    }
+
+    @Test
+    void a_replay_after_a_kill_rewrites_the_same_dead_letter() throws SourceException {
+        TableConsumer first = consumer(topic);
+        topic.append(0, List.of("n=0", "NOFIT n=x", "n=2"));
+        topic.failAllCommits(new SourceException("connection reset", true));
+        first.step(); // the dead letter is written; the group's offset cannot be stored; then the member dies
+        assertThat(tables.deadLetterWrites()).isEqualTo(1);
+        topic.failAllCommits(null);
+        ScriptedMessageSource next = topic.newMember();
+        topic.close();
+        TableConsumer second = consumer(next);
+        second.step();
+        second.drain();
+        assertThat(tables.deadLetterWrites()).isEqualTo(2);
+        assertThat(tables.deadLetters()).containsOnlyKeys(letter(0, 1));
+        assertThat(offsets(tables.committed(T), 0)).containsExactly(0L, 2L);
+        assertThat(next.stored(0)).isEqualTo(OptionalLong.of(2));
+    }
+
+    @Test
+    void a_record_refused_by_two_tables_is_one_dead_letter_naming_both() throws SourceException {
+        TableConsumer c = consumer(topic, TableRouting.fixed("lake.a", "lake.b"), 10, 100, ErrorTolerance.ALL);
+        topic.append(0, List.of("n=0", "NOFIT n=x"));
+        c.step();
+        c.drain();
+        assertThat(tables.deadLetters()).containsOnlyKeys(letter(0, 1));
+        assertThat(new String(tables.deadLetters().get(letter(0, 1)), StandardCharsets.UTF_8))
+                .contains("table lake.a: field 'n' is not a long; table lake.b: field 'n' is not a long");
+        assertThat(tally.snapshot().badRecords()).isEqualTo(1);
+        assertThat(topic.stored(0)).isEqualTo(OptionalLong.of(1));
+    }
+
+    @Test
+    void a_record_that_names_no_table_is_dead_lettered_too() throws SourceException {
+        TableConsumer c = consumer(topic, TableRouting.byField("table"), 10, 100, ErrorTolerance.ALL);
+        topic.append(1, List.of("table=lake.a;n=0", "n=1"));
+        c.step();
+        c.drain();
+        assertThat(tables.deadLetters()).containsOnlyKeys(letter(1, 1));
+        assertThat(offsets(tables.committed("lake.a"), 1)).containsExactly(0L);
+        assertThat(topic.stored(1)).isEqualTo(OptionalLong.of(1));
     }
 }

@@ -8,6 +8,7 @@ import dev.iggysink.application.fakes.ManualClock;
 import dev.iggysink.application.fakes.ScriptedMessageSource;
 import dev.iggysink.application.port.out.SinkMetrics;
 import dev.iggysink.application.port.out.SourceException;
+import dev.iggysink.application.port.out.StoreException;
 import dev.iggysink.application.settings.ErrorTolerance;
 import dev.iggysink.domain.rotation.RotationPolicy;
 import java.time.Duration;
@@ -27,8 +28,9 @@ import org.junit.jupiter.params.provider.MethodSource;
  * moving between the members without either noticing at once, commits racing (one member's commit slipped into the
  * other's), commits that land but answer with a timeout, snapshots by other writers, failed stagings, failed group
  * commits, kills (a member vanishes with staged files) and graceful stops. Afterwards one member runs alone until it
- * caught up; every offset that fits must then be in exactly one committed data file of each table, and the group's
- * offset at the partition's end. Each seed is one interleaving; a failure names its seed.
+ * caught up; every offset that fits must then be in exactly one committed data file of each table, every other one
+ * in exactly one dead letter (some of whose writes fail), and the group's offset at the partition's end. Each seed
+ * is one interleaving; a failure names its seed.
  */
 class TableMembersModelTest {
     private static final String A = "lake.a";
@@ -123,7 +125,8 @@ class TableMembersModelTest {
                 log.add("foreign snapshot");
             } else if (action < 86) {
                 tables.failNextStages(1 + random.nextInt(2));
-                log.add("stages fail");
+                tables.failNextDeadLetter(new StoreException("PUT: 503 Slow Down", true, 503, null, null));
+                log.add("stages and a dead letter fail");
             } else if (action < 89 && member.consumer != null) {
                 member.source.failCommits(new SourceException("connection reset", true));
                 member.step();
@@ -176,6 +179,14 @@ class TableMembersModelTest {
                 assertThat(got).as("seed %d: offsets of partition %d in %s; %s", seed, p, table, log)
                         .isEqualTo(expected);
             }
+            List<Long> lettered = new ArrayList<>();
+            for (String key : tables.deadLetters().keySet()) {
+                if (key.startsWith(String.format("_dlq/app/events/%05d-", p))) {
+                    lettered.add(Long.parseLong(key.substring(key.lastIndexOf('-') + 1, key.indexOf(".json"))));
+                }
+            }
+            assertThat(lettered).as("seed %d: dead letters of partition %d; %s", seed, p, log)
+                    .isEqualTo(unfit.getOrDefault(p, List.of()));
         }
     }
 }

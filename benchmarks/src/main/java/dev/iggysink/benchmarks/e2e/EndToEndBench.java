@@ -69,8 +69,9 @@ public final class EndToEndBench {
     private static final String PREFIX = "sink";
     /**
      * How often the sink's {@code /status} is read: often near the events timed from it (the first record read, the
-     * last one read, nothing left to upload), rarely in between, where a request every 25 ms cost the sink about 6 %
-     * of its CPU (the handler runs a few hundred times a run, too few for its code to be compiled).
+     * last one read, nothing left to upload), rarely in between, where a request at the near rate all along cost the
+     * sink a measurable share of its CPU (the handler runs a few hundred times a run, too few for its code to be
+     * compiled; figures: docs/performance.md, "Method").
      */
     private static final long POLL_MILLIS = 25;
     private static final long POLL_MILLIS_BETWEEN = 250;

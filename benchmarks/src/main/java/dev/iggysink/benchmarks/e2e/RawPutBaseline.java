@@ -1,9 +1,9 @@
 package dev.iggysink.benchmarks.e2e;
 
-import dev.iggysink.adapters.s3.aws.AwsS3ObjectStore;
-import dev.iggysink.application.port.out.FileBytes;
-import dev.iggysink.application.port.out.ObjectStore;
 import dev.iggysink.adapters.s3.StorageSettings;
+import dev.iggysink.adapters.s3.aws.AwsS3ObjectStore;
+import dev.iggysink.application.file.FileBytes;
+import dev.iggysink.application.port.out.ObjectStore;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;

@@ -2,7 +2,11 @@ package dev.iggysink.benchmarks.e2e;
 
 import java.util.Locale;
 
-/** {@code 100}, {@code 1KiB}, {@code 8MiB}, {@code 1_000_000}, {@code 1M} (a count) to a number. */
+/**
+ * Bench option values: a byte size as the sink's config writes it ({@code 100}, {@code 1KiB}, {@code 8 MiB},
+ * {@code 10MB}), parsed by the config's own rule, or a count with a decimal suffix ({@code 1M}, {@code 640k}); digit
+ * separators ({@code 1_000_000}, {@code 1,000}) are allowed in both.
+ */
 final class Sizes {
     private Sizes() {
     }
@@ -10,30 +14,20 @@ final class Sizes {
     static long parse(String text) {
         String t = text.trim().replace("_", "").replace(",", "");
         String lower = t.toLowerCase(Locale.ROOT);
-        long mult = 1;
-        String digits = t;
-        if (lower.endsWith("kib")) {
-            mult = 1024;
-            digits = t.substring(0, t.length() - 3);
-        } else if (lower.endsWith("mib")) {
-            mult = 1024 * 1024;
-            digits = t.substring(0, t.length() - 3);
-        } else if (lower.endsWith("gib")) {
-            mult = 1024L * 1024 * 1024;
-            digits = t.substring(0, t.length() - 3);
-        } else if (lower.endsWith("k")) {
-            mult = 1000;
-            digits = t.substring(0, t.length() - 1);
-        } else if (lower.endsWith("m")) {
-            mult = 1_000_000;
-            digits = t.substring(0, t.length() - 1);
+        if (lower.endsWith("k")) return count(t, 1_000);
+        if (lower.endsWith("m")) return count(t, 1_000_000);
+        try {
+            return dev.iggysink.adapters.config.Sizes.parse(t);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(text + " is " + e.getMessage(), e);
         }
-        return Long.parseLong(digits.trim()) * mult;
+    }
+
+    private static long count(String t, long unit) {
+        return Math.multiplyExact(Long.parseLong(t.substring(0, t.length() - 1).trim()), unit);
     }
 
     static String human(long bytes) {
-        if (bytes >= 1024 * 1024 && bytes % (1024 * 1024) == 0) return bytes / (1024 * 1024) + "MiB";
-        if (bytes >= 1024 && bytes % 1024 == 0) return bytes / 1024 + "KiB";
-        return bytes + "B";
+        return dev.iggysink.adapters.config.Sizes.format(bytes);
     }
 }

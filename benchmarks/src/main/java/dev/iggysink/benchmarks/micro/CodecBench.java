@@ -1,15 +1,15 @@
 package dev.iggysink.benchmarks.micro;
 
 import dev.iggysink.adapters.format.RecordCodecs;
-import dev.iggysink.application.port.out.FileBytes;
+import dev.iggysink.application.file.FileBytes;
 import dev.iggysink.application.port.out.BadRecordException;
 import dev.iggysink.application.port.out.FileEncoder;
 import dev.iggysink.application.port.out.RecordCodec;
 import dev.iggysink.application.settings.Compression;
 import dev.iggysink.application.settings.OutputFormat;
 import dev.iggysink.application.settings.PayloadSchema;
-import dev.iggysink.domain.message.SinkRecord;
 import dev.iggysink.benchmarks.Payloads;
+import dev.iggysink.domain.message.SinkRecord;
 import java.time.InstantSource;
 import java.util.List;
 import java.util.Locale;

@@ -1,7 +1,7 @@
 package dev.iggysink.benchmarks.micro;
 
 import dev.iggysink.adapters.format.RecordCodecs;
-import dev.iggysink.application.port.out.FileBytes;
+import dev.iggysink.application.file.FileBytes;
 import dev.iggysink.application.port.out.FileEncoder;
 import dev.iggysink.application.port.out.RecordCodec;
 import dev.iggysink.application.settings.Compression;

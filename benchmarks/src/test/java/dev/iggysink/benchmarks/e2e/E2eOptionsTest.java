@@ -36,7 +36,11 @@ class E2eOptionsTest {
         assertThat(Sizes.parse("8MiB")).isEqualTo(8L << 20);
         assertThat(Sizes.parse("1_000_000")).isEqualTo(1_000_000);
         assertThat(Sizes.parse("100")).isEqualTo(100);
+        assertThat(Sizes.parse("8 mib")).as("the config's spelling").isEqualTo(8L << 20);
+        assertThat(Sizes.parse("10MB")).as("decimal units, as in the config").isEqualTo(10_000_000);
+        assertThat(Sizes.parse("1M")).as("a count").isEqualTo(1_000_000);
         assertThat(Sizes.human(65_536)).isEqualTo("64KiB");
+        assertThatThrownBy(() -> Sizes.parse("8XB")).isInstanceOf(IllegalArgumentException.class);
     }
 
     @Test

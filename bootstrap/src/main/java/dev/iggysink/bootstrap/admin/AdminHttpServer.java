@@ -433,7 +433,8 @@ public final class AdminHttpServer implements AutoCloseable {
 
     private List<SinkView> views() {
         return sinks.get().stream()
-                .map(s -> new SinkView(s.key(), s.service().status(), s.service().rotationCounts()))
+                .map(s -> new SinkView(s.key(), s.service().status(), s.service().rotationCounts(),
+                        s.service().tables()))
                 .toList();
     }
 

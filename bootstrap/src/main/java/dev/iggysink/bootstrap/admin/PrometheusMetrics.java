@@ -21,6 +21,7 @@ public final class PrometheusMetrics implements AutoCloseable {
 
     private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     private final Map<String, MicrometerSinkMetrics> sinks = new ConcurrentHashMap<>();
+    private final Map<String, MicrometerTableMetrics> tables = new ConcurrentHashMap<>();
 
     public PrometheusMetrics() {
         new JvmMemoryMetrics().bindTo(registry);
@@ -36,9 +37,17 @@ public final class PrometheusMetrics implements AutoCloseable {
         return sinks.computeIfAbsent(key, k -> new MicrometerSinkMetrics(registry, k));
     }
 
+    /** The table meters of the table sink with this connector key (one instance per key). */
+    public MicrometerTableMetrics forTables(String key) {
+        return tables.computeIfAbsent(key, k -> new MicrometerTableMetrics(registry, k));
+    }
+
     /** Refreshes the gauges that come from the sinks' status, then renders every meter. */
     public String scrape(List<SinkView> views) {
-        for (SinkView v : views) forSink(v.key()).refresh(v.snapshot());
+        for (SinkView v : views) {
+            forSink(v.key()).refresh(v.snapshot());
+            v.tables().ifPresent(t -> forTables(v.key()).refresh(t));
+        }
         return registry.scrape();
     }
 

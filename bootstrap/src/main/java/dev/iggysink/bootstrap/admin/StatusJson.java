@@ -3,6 +3,7 @@ package dev.iggysink.bootstrap.admin;
 import dev.iggysink.application.status.Health;
 import dev.iggysink.application.status.PartitionStatus;
 import dev.iggysink.application.status.StatusSnapshot;
+import dev.iggysink.application.status.TableStatus;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -105,6 +106,7 @@ public final class StatusJson {
         for (SinkView s : sinks) {
             ObjectNode sink = list.addObject();
             sink.put("key", s.key());
+            sink.put("kind", s.tables().isPresent() ? "table" : "object");
             sink.put("status", name(s.snapshot().health()));
             ArrayNode sinkReasons = sink.putArray("reasons");
             s.snapshot().reasons().forEach(sinkReasons::add);
@@ -121,6 +123,8 @@ public final class StatusJson {
             for (PartitionStatus p : s.snapshot().partitions()) {
                 partition(partitions.addObject(), p, s.snapshot().takenAt());
             }
+            if (s.tables().isPresent()) tables(sink.putObject("tables"), s.tables().get());
+            else sink.putNull("tables");
         }
         return MAPPER.writerWithDefaultPrettyPrinter().writeValueAsString(root);
     }
@@ -187,6 +191,44 @@ public final class StatusJson {
         if (p.lastError().isPresent()) n.put("last_error", p.lastError().get());
         else n.putNull("last_error");
         n.put("halted", p.halted());
+    }
+
+    /** A table sink's commit totals, then each (partition, table) lane. */
+    static void tables(ObjectNode n, TableStatus t) {
+        TableStatus.Totals c = t.totals();
+        n.put("commits", c.commits());
+        n.put("failed_commits", c.failedCommits());
+        n.put("failures_in_row", c.failuresInRow());
+        if (c.lastFailure().isPresent()) n.put("last_failure", c.lastFailure().get());
+        else n.putNull("last_failure");
+        n.put("conflicts", c.conflicts());
+        n.put("refused_partitions", c.refusedPartitions());
+        if (c.lastCommit().isPresent()) n.put("last_commit_millis", c.lastCommit().get().toMillis());
+        else n.putNull("last_commit_millis");
+        n.put("avg_commit_millis", c.averageCommit().toMillis());
+        n.put("max_commit_millis", c.maxCommit().toMillis());
+        n.put("data_files", c.dataFiles());
+        n.put("data_bytes", c.dataBytes());
+        n.put("rows_committed", c.rowsCommitted());
+        n.put("bad_records", c.badRecords());
+        ArrayNode lanes = n.putArray("lanes");
+        for (TableStatus.Lane l : t.lanes()) {
+            ObjectNode lane = lanes.addObject();
+            lane.put("stream", l.stream());
+            lane.put("topic", l.topic());
+            lane.put("partition", l.partition());
+            lane.put("table", l.table());
+            lane.put("read_offset", l.read());
+            lane.put("table_offset", l.tableOffset());
+            lane.put("group_offset", l.groupOffset());
+            lane.put("end_offset", l.endOffset());
+            // the partition's backlog, as in "partitions": a table's map moves only with records routed to it
+            lane.put("lag", l.endOffset() < 0 ? 0 : Math.max(0, l.endOffset() - l.groupOffset()));
+            lane.put("sealed_files", l.sealedFiles());
+            lane.put("open_records", l.openRecords());
+            if (l.halted().isPresent()) lane.put("halted", l.halted().get());
+            else lane.putNull("halted");
+        }
     }
 
     static String name(Health health) {

@@ -98,6 +98,52 @@ final class E2eFixture implements AutoCloseable {
         return file;
     }
 
+    /**
+     * An Iceberg table sink connector file for this scene: one topic into {@code table} of a JDBC catalog on an SQLite
+     * file in {@link #dir}, the warehouse on this MinIO bucket ({@code s3://<bucket>/warehouse}); {@code pluginExtra}
+     * adds [plugin_config] lines.
+     */
+    Path tableConfig(String topic, String table, String group, String pluginExtra) throws IOException {
+        String toml = """
+                type = "sink"
+                key = "lake"
+                enabled = true
+                version = 0
+                name = "Iceberg sink"
+                path = "target/release/libiggy_connector_iceberg_sink"
+
+                [iggy]
+                address = "%s"
+                username = "iggy"
+                password = "iggy"
+
+                [[streams]]
+                stream = "%s"
+                topics = ["%s"]
+                schema = "json"
+                poll_interval = "5ms"
+                consumer_group = "%s"
+
+                [plugin_config]
+                tables = ["%s"]
+                catalog_type = "jdbc"
+                uri = "jdbc:sqlite:file:%s"
+                warehouse = "s3://%s/warehouse"
+                store_url = "%s"
+                store_access_key_id = "%s"
+                store_secret_access_key = "%s"
+                store_region = "us-east-1"
+                %s
+
+                [admin]
+                address = "off"
+                """.formatted(iggy.address(), stream, topic, group, table, dir.resolve("catalog.db"), bucket,
+                minio.endpoint(), minio.accessKey(), minio.secretKey(), pluginExtra.strip());
+        Path file = dir.resolve("iceberg_sink_" + group + ".toml");
+        Files.writeString(file, toml, StandardCharsets.UTF_8);
+        return file;
+    }
+
     /** Test defaults (fast retries, a bounded stop) for the keys the test did not set itself. */
     private static String withDefaults(String pluginExtra) {
         StringBuilder sb = new StringBuilder(pluginExtra.strip()).append('\n');

@@ -1,6 +1,7 @@
 package dev.iggysink.domain.naming;
 
 import dev.iggysink.domain.message.PartitionRef;
+import java.nio.charset.StandardCharsets;
 import java.time.ZoneId;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -18,11 +19,15 @@ import java.util.Optional;
  *   MinIO refuse such a segment, and file-system backed stores resolve it).</li>
  *   <li>No two (stream, topic) pairs of one sink write the same keys: the second upload would overwrite the first,
  *   and both offsets would be committed.</li>
+ *   <li>No key is longer than {@link #MAX_KEY_BYTES} UTF-8 bytes, S3's limit; every store is held to it, so a
+ *   sink's keys stay valid when it moves between stores.</li>
  * </ul>
  */
 public final class KeyRules {
     /** Why a segment is refused, as messages say it. */
     public static final String SEGMENT_RULE = "object keys must not have empty, . or .. segments";
+    /** S3's limit on an object key, in UTF-8 bytes. */
+    public static final int MAX_KEY_BYTES = 1024;
     /** Values longer than this are shortened in messages (a 5,000-character name stays one readable line). */
     private static final int SHOWN = 40;
 
@@ -50,6 +55,11 @@ public final class KeyRules {
         return badSegment(path).map(segment -> quote(path)
                 + (segment.isEmpty() ? " has an empty segment" : " has a " + quote(segment) + " segment")
                 + " (" + SEGMENT_RULE + ")");
+    }
+
+    /** The length S3 measures a key by: its UTF-8 bytes, not its characters. */
+    public static int keyBytes(String key) {
+        return key.getBytes(StandardCharsets.UTF_8).length;
     }
 
     /**

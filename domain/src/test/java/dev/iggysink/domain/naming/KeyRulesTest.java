@@ -95,4 +95,14 @@ class KeyRulesTest {
         assertThat(KeyRules.quote("a\u0000b")).isEqualTo("\"a\\u0000b\"");
         assertThat(KeyRules.quote("x".repeat(100))).isEqualTo("\"" + "x".repeat(40) + "...\" (100 characters)");
     }
+
+    @Test
+    void the_key_limit_is_s3s_1024_bytes_counted_in_utf8_not_characters() {
+        // The config check (adapters-config ObjectKeys) and the pipeline (FileLayout) both measure with these two.
+        assertThat(KeyRules.MAX_KEY_BYTES).isEqualTo(1024);
+        assertThat(KeyRules.keyBytes("a".repeat(1024))).isEqualTo(1024);
+        assertThat(KeyRules.keyBytes("\u00e9".repeat(512))).isEqualTo(1024);
+        assertThat(KeyRules.keyBytes("\u00e9".repeat(513))).isEqualTo(1026);
+        assertThat(KeyRules.keyBytes("\uD83D\uDE00")).as("a surrogate pair is one 4-byte character").isEqualTo(4);
+    }
 }

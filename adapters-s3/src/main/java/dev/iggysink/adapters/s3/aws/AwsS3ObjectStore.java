@@ -11,28 +11,28 @@ import java.util.zip.CRC32C;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import dev.iggysink.adapters.s3.StorageSettings;
 import dev.iggysink.adapters.s3.credentials.AwsCredentialChain;
 import dev.iggysink.adapters.s3.support.AdapterSupport;
 import dev.iggysink.adapters.s3.support.ObjectOptions;
 import dev.iggysink.adapters.s3.support.PartPlan;
 import dev.iggysink.adapters.s3.support.S3WritePath;
 import dev.iggysink.adapters.s3.support.StoreFailures;
-import dev.iggysink.application.port.out.FileBytes;
+import dev.iggysink.application.file.FileBytes;
 import dev.iggysink.application.port.out.ObjectStore;
 import dev.iggysink.application.port.out.StoreException;
 import dev.iggysink.application.port.out.StoredObject;
-import dev.iggysink.adapters.s3.StorageSettings;
 
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
 import software.amazon.awssdk.auth.credentials.AwsCredentialsProvider;
 import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
 import software.amazon.awssdk.awscore.exception.AwsServiceException;
 import software.amazon.awssdk.awscore.retry.AwsRetryStrategy;
-import software.amazon.awssdk.core.exception.SdkException;
-import software.amazon.awssdk.core.sync.RequestBody;
 import software.amazon.awssdk.core.checksums.RequestChecksumCalculation;
 import software.amazon.awssdk.core.checksums.ResponseChecksumValidation;
-import software.amazon.awssdk.http.apache.ApacheHttpClient;
+import software.amazon.awssdk.core.exception.SdkException;
+import software.amazon.awssdk.core.sync.RequestBody;
+import software.amazon.awssdk.http.apache5.Apache5HttpClient;
 import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.s3.S3ClientBuilder;
@@ -44,7 +44,7 @@ import software.amazon.awssdk.services.s3.model.PutObjectRequest;
 import software.amazon.awssdk.services.s3.model.S3Object;
 
 /**
- * {@link ObjectStore} over the AWS SDK v2 sync {@link S3Client} with the Apache HTTP client.
+ * {@link ObjectStore} over the AWS SDK v2 sync {@link S3Client} with the Apache HttpClient 5 client.
  *
  * <p>Exactly one HTTP attempt per request: the SDK's retry strategy is {@code doNotRetry} (and the SDK's Apache
  * client has its own retry handler disabled), so {@code max_attempts} in the sink's retry policy is the only
@@ -283,7 +283,8 @@ public final class AwsS3ObjectStore extends S3WritePath<CompletedPart> {
                 (byte) (value >>> 24), (byte) (value >>> 16), (byte) (value >>> 8), (byte) value});
     }
 
-    private StoreException translate(String operation, String key, SdkException e) {
+    /** The store's failure for an SDK exception (package-private for the differential test). */
+    StoreException translate(String operation, String key, SdkException e) {
         if (e instanceof AwsServiceException service) {
             String code = service.awsErrorDetails() == null ? null : service.awsErrorDetails().errorCode();
             String message = service.awsErrorDetails() == null ? null : service.awsErrorDetails().errorMessage();
@@ -307,18 +308,16 @@ public final class AwsS3ObjectStore extends S3WritePath<CompletedPart> {
         return AwsCredentialChain.of(settings);
     }
 
-    // ApacheHttpClient (HttpClient 4) is deprecated since SDK 2.57 for Apache5HttpClient; moving the sink's HTTP stack
-    // is a change of its own, to be measured with the failure-classification and outage tests, not a lint fix.
-    @SuppressWarnings("deprecation")
-    private static ApacheHttpClient.Builder apacheClient(StorageSettings settings) {
-        return ApacheHttpClient.builder()
+    private static Apache5HttpClient.Builder apacheClient(StorageSettings settings) {
+        return Apache5HttpClient.builder()
                 .maxConnections(Math.max(16, settings.uploadConcurrency() * 4))
                 .connectionTimeout(AdapterSupport.connectTimeout(settings.requestTimeout()))
                 .socketTimeout(settings.requestTimeout());
     }
 
-    private static S3Client clientOf(StorageSettings settings, AwsCredentialsProvider credentials,
-                                     FilePutHttpClient filePutClient) {
+    /** The SDK client as the store builds it; with a null {@code filePutClient}, on Apache's alone (tests too). */
+    static S3Client clientOf(StorageSettings settings, AwsCredentialsProvider credentials,
+                             FilePutHttpClient filePutClient) {
         S3ClientBuilder builder = S3Client.builder()
                 .region(Region.of(settings.region()))
                 .forcePathStyle(settings.pathStyle())
@@ -336,7 +335,7 @@ public final class AwsS3ObjectStore extends S3WritePath<CompletedPart> {
                         // counts requests and is not multiplied by the SDK's own 3 attempts.
                         .retryStrategy(AwsRetryStrategy.doNotRetry())
                         .apiCallAttemptTimeout(settings.requestTimeout()));
-        // Named explicitly: s3 2.57 also puts apache5-client on the classpath.
+        // Named explicitly: the SDK would pick whichever client it finds first on the class path.
         if (filePutClient != null) builder.httpClient(filePutClient);
         else builder.httpClientBuilder(apacheClient(settings));
         Optional<String> endpoint = settings.endpoint();

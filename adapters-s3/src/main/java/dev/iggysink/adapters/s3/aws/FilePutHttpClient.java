@@ -23,7 +23,7 @@ import java.util.concurrent.ConcurrentLinkedDeque;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
 
-import dev.iggysink.application.port.out.FileBytes;
+import dev.iggysink.application.file.FileBytes;
 
 import software.amazon.awssdk.http.AbortableInputStream;
 import software.amazon.awssdk.http.ExecutableHttpRequest;
@@ -41,8 +41,9 @@ import software.amazon.awssdk.http.SdkHttpResponse;
  * to the {@code fallback} client (Apache's) unchanged.
  *
  * <p>Why: Apache's client copies a body 4 KiB at a time from the stream into its buffer and writes it in 8 KiB
- * socket writes: a pread, two heap copies and a socket write per 8 KiB, about a quarter of the sink's CPU at 1 KiB
- * records. Here the request head is one write and the body one {@code transferTo}. Over https the bytes must pass
+ * socket writes: a pread, two heap copies and a socket write per 8 KiB, a visible share of the sink's CPU at small
+ * records (figures: docs/adr/0007-file-bodies-by-sendfile-over-http.md). Here the request head is one write and the
+ * body one {@code transferTo}. Over https the bytes must pass
  * through the TLS engine, so this client is used only for http endpoints.
  *
  * <p>The body file reaches the client through {@link #sending}, on the thread that calls the SDK: the SDK hands an

@@ -1,5 +1,6 @@
 package dev.iggysink.adapters.s3.aws;
 
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.SocketTimeoutException;
@@ -8,6 +9,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.ZoneOffset;
 import java.time.ZonedDateTime;
 import java.time.format.DateTimeFormatter;
 import java.time.format.DateTimeParseException;
@@ -25,22 +27,26 @@ import dev.iggysink.adapters.s3.StorageSettings;
 import dev.iggysink.adapters.s3.support.AdapterSupport;
 import dev.iggysink.adapters.s3.support.ObjectOptions;
 import dev.iggysink.adapters.s3.support.StoreFailures;
-import dev.iggysink.application.port.out.FileBytes;
+import dev.iggysink.application.file.FileBytes;
 import dev.iggysink.application.port.out.StoreException;
 
 import software.amazon.awssdk.auth.credentials.AwsCredentials;
 import software.amazon.awssdk.auth.credentials.AwsCredentialsProvider;
-import software.amazon.awssdk.auth.credentials.AwsSessionCredentials;
 import software.amazon.awssdk.http.ExecutableHttpRequest;
 import software.amazon.awssdk.http.HttpExecuteResponse;
+import software.amazon.awssdk.http.SdkHttpMethod;
+import software.amazon.awssdk.http.SdkHttpRequest;
+import software.amazon.awssdk.http.auth.aws.signer.AwsV4FamilyHttpSigner;
+import software.amazon.awssdk.http.auth.aws.signer.AwsV4HttpSigner;
+import software.amazon.awssdk.utils.http.SdkHttpUtils;
 
 /**
  * A whole-object PUT over plain http, built, signed and sent without the SDK's request pipeline: the request the
  * SDK would send (path-style address, the key encoded as the SDK encodes it, the object options' headers, the
  * user metadata as {@code x-amz-meta-*} headers, the body's CRC32C, {@code UNSIGNED-PAYLOAD} as
  * {@link ChecksummedBodySigner} signs it, {@code Expect: 100-continue}),
- * signed by {@link PutSigner} (the SDK's SigV4, without its generic request types) with the store's credentials
- * provider, and sent by {@link FilePutHttpClient}.
+ * signed by the SDK's own {@link AwsV4HttpSigner} with the store's credentials provider, and sent by
+ * {@link FilePutHttpClient}.
  *
  * <p>Why: for each call the SDK runs its pipeline (some thirty stages, interceptors, the S3 endpoint rules). A sink
  * makes one PUT per file, 136 for a million 1 KiB records in 8 MiB files: too few for that code to be compiled, so
@@ -66,7 +72,8 @@ final class PlainHttpPut implements AutoCloseable {
     private final FilePutHttpClient client;
     private final Duration timeout;
     private final Clock clock;
-    private final PutSigner signer;
+    private final AwsV4HttpSigner signer = AwsV4HttpSigner.create();
+    private final String region;
     /** {@code /bucket/}, encoded. */
     private final String bucketPath;
     private final ScheduledThreadPoolExecutor timer;
@@ -79,6 +86,7 @@ final class PlainHttpPut implements AutoCloseable {
 
     PlainHttpPut(StorageSettings settings, AwsCredentialsProvider credentials, FilePutHttpClient client,
                  Clock clock) {
+        this.region = settings.region();
         URI endpoint = AdapterSupport.endpoint(settings.endpoint().orElseThrow());
         this.bucket = settings.bucket();
         this.host = endpoint.getHost();
@@ -88,8 +96,7 @@ final class PlainHttpPut implements AutoCloseable {
         this.client = client;
         this.timeout = settings.requestTimeout();
         this.clock = clock;
-        this.signer = new PutSigner(settings.region(), "s3");
-        this.bucketPath = "/" + PutSigner.encode(bucket, false) + "/";
+        this.bucketPath = "/" + SdkHttpUtils.urlEncode(bucket) + "/";
         this.timer = new ScheduledThreadPoolExecutor(1, r -> {
             Thread t = new Thread(r, "s3-put-timeout");
             t.setDaemon(true);
@@ -139,12 +146,7 @@ final class PlainHttpPut implements AutoCloseable {
                 if (body.isPresent()) body.get().close(); // reads the rest, hands the connection back
                 return;
             }
-            byte[] document = new byte[0];
-            if (body.isPresent()) {
-                try (InputStream in = body.get()) {
-                    document = in.readNBytes(MAX_ERROR_BODY);
-                }
-            }
+            byte[] document = body.isPresent() ? errorDocument(body.get()) : new byte[0];
             throw failure(operation, key, status, document, response);
         } catch (IOException e) {
             if (timedOut.get()) {
@@ -160,7 +162,10 @@ final class PlainHttpPut implements AutoCloseable {
 
     private FilePutHttpClient.Head signed(String key, long length, String contentType, String crc32c,
                                           Map<String, String> metadata) {
-        String path = bucketPath + PutSigner.encode(key, true);
+        String path = bucketPath + SdkHttpUtils.urlEncodeIgnoreSlashes(key);
+        // A slash doubled in the key (or leading it) is sent as the SDK sends it, "/%2F", so that a store that
+        // cleans paths does not take "a//b" for "a/b"; the signature is over the path as the store decodes it.
+        String sent = path.replace("//", "/%2F");
         Map<String, String> headers = new LinkedHashMap<>();
         headers.put("Content-Type", contentType);
         headers.put("Content-Length", Long.toString(length));
@@ -170,12 +175,57 @@ final class PlainHttpPut implements AutoCloseable {
         headers.putAll(optionHeaders);
         headers.putAll(AdapterSupport.metadataHeaders(metadata));
         AwsCredentials identity = credentials.resolveCredentials();
-        String token = identity instanceof AwsSessionCredentials session ? session.sessionToken() : null;
         Instant now = clock.instant().plusMillis(skewMillis);
         String hostHeader = FilePutHttpClient.Head.hostHeader(host, port);
-        headers.putAll(signer.sign("PUT", hostHeader, path, headers, identity.accessKeyId(),
-                identity.secretAccessKey(), token, now));
-        return new FilePutHttpClient.Head(host, port, hostHeader, path, List.copyOf(headers.entrySet()));
+        headers.putAll(signature(path, headers, identity, now));
+        return new FilePutHttpClient.Head(host, port, hostHeader, sent, List.copyOf(headers.entrySet()));
+    }
+
+    /**
+     * The headers the SDK's signer adds (x-amz-date, x-amz-content-sha256, the session token, Authorization), not
+     * Host, which the client sends: signed as https, port 80 as 443, as {@link ChecksummedBodySigner} signs.
+     */
+    private Map<String, String> signature(String path, Map<String, String> headers, AwsCredentials identity,
+                                          Instant now) {
+        SdkHttpRequest.Builder b = SdkHttpRequest.builder().method(SdkHttpMethod.PUT).protocol("https").host(host)
+                .port(port == 80 ? 443 : port).encodedPath(path);
+        headers.forEach(b::putHeader);
+        SdkHttpRequest request = b.build();
+        SdkHttpRequest signed = signer.sign(r -> r
+                .identity(identity)
+                .request(request)
+                .putProperty(AwsV4HttpSigner.SERVICE_SIGNING_NAME, "s3")
+                .putProperty(AwsV4HttpSigner.REGION_NAME, region)
+                .putProperty(AwsV4HttpSigner.DOUBLE_URL_ENCODE, false)
+                .putProperty(AwsV4HttpSigner.NORMALIZE_PATH, false)
+                .putProperty(AwsV4FamilyHttpSigner.PAYLOAD_SIGNING_ENABLED, false)
+                .putProperty(AwsV4HttpSigner.SIGNING_CLOCK, Clock.fixed(now, ZoneOffset.UTC))).request();
+        Map<String, String> added = new LinkedHashMap<>();
+        signed.forEachHeader((name, values) -> {
+            if (!name.equalsIgnoreCase("Host") && request.firstMatchingHeader(name).isEmpty()) {
+                added.put(name, String.join(",", values));
+            }
+        });
+        return added;
+    }
+
+    /**
+     * As much of an error answer's body as came, up to {@link #MAX_ERROR_BODY}: an answer cut in its body still
+     * has its status, which is what the SDK reports for it too (a 500 stays a 500, not a failure without answer).
+     */
+    private static byte[] errorDocument(InputStream body) {
+        ByteArrayOutputStream document = new ByteArrayOutputStream();
+        byte[] block = new byte[8192];
+        try (body) {
+            int n;
+            while (document.size() < MAX_ERROR_BODY
+                    && (n = body.read(block, 0, Math.min(block.length, MAX_ERROR_BODY - document.size()))) > 0) {
+                document.write(block, 0, n);
+            }
+        } catch (IOException e) {
+            // cut short: what came is the document
+        }
+        return document.toByteArray();
     }
 
     private StoreException failure(String operation, String key, int status, byte[] document,

@@ -29,7 +29,7 @@ import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
 import software.amazon.awssdk.awscore.exception.AwsServiceException;
 import software.amazon.awssdk.core.exception.SdkClientException;
 import software.amazon.awssdk.core.exception.SdkException;
-import software.amazon.awssdk.http.apache.ApacheHttpClient;
+import software.amazon.awssdk.http.apache5.Apache5HttpClient;
 import software.amazon.awssdk.profiles.ProfileFile;
 import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.sts.StsClient;
@@ -236,13 +236,12 @@ public final class AwsCredentialChain implements AwsCredentialsProvider, SdkAuto
         }
     }
 
-    // ApacheHttpClient (HttpClient 4) is the S3 client's too (see AwsS3ObjectStore).
-    @SuppressWarnings("deprecation")
+    // Apache HttpClient 5, as the S3 client's (see AwsS3ObjectStore).
     private static StsClient sts(StorageSettings settings, AwsCredentialsProvider credentials) {
         StsClientBuilder builder = StsClient.builder()
                 .region(Region.of(settings.region()))
                 .credentialsProvider(credentials)
-                .httpClientBuilder(ApacheHttpClient.builder()
+                .httpClientBuilder(Apache5HttpClient.builder()
                         .connectionTimeout(AdapterSupport.connectTimeout(settings.requestTimeout()))
                         .socketTimeout(settings.requestTimeout()))
                 .overrideConfiguration(o -> o.apiCallAttemptTimeout(settings.requestTimeout()));

@@ -17,17 +17,17 @@ import java.util.regex.Pattern;
 import com.google.common.collect.LinkedListMultimap;
 import com.google.common.collect.Multimap;
 
+import dev.iggysink.adapters.s3.StorageSettings;
+import dev.iggysink.adapters.s3.credentials.AwsCredentialChain;
 import dev.iggysink.adapters.s3.support.AdapterSupport;
 import dev.iggysink.adapters.s3.support.ObjectOptions;
 import dev.iggysink.adapters.s3.support.PartPlan;
 import dev.iggysink.adapters.s3.support.S3WritePath;
 import dev.iggysink.adapters.s3.support.StoreFailures;
-import dev.iggysink.application.port.out.FileBytes;
+import dev.iggysink.application.file.FileBytes;
 import dev.iggysink.application.port.out.ObjectStore;
 import dev.iggysink.application.port.out.StoreException;
 import dev.iggysink.application.port.out.StoredObject;
-import dev.iggysink.adapters.s3.StorageSettings;
-import dev.iggysink.adapters.s3.credentials.AwsCredentialChain;
 
 import io.minio.GetObjectArgs;
 import io.minio.GetObjectResponse;

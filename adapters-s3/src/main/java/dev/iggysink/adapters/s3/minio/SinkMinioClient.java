@@ -11,7 +11,7 @@ import java.util.concurrent.CompletableFuture;
 import com.google.common.collect.LinkedListMultimap;
 import com.google.common.collect.Multimap;
 
-import dev.iggysink.application.port.out.FileBytes;
+import dev.iggysink.application.file.FileBytes;
 
 import io.minio.MinioAsyncClient;
 import io.minio.Signer;

@@ -7,10 +7,10 @@ import java.util.concurrent.ExecutorService;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import dev.iggysink.application.port.out.FileBytes;
+import dev.iggysink.adapters.s3.StorageSettings;
+import dev.iggysink.application.file.FileBytes;
 import dev.iggysink.application.port.out.ObjectStore;
 import dev.iggysink.application.port.out.StoreException;
-import dev.iggysink.adapters.s3.StorageSettings;
 
 /**
  * The write path both S3 adapters share, written once: one PUT up to {@code multipart_threshold}, else a multipart

@@ -24,13 +24,13 @@ import org.junit.jupiter.api.Timeout;
 
 import dev.iggysink.adapters.s3.StorageClient;
 import dev.iggysink.adapters.s3.StorageSettings;
-import dev.iggysink.application.port.out.FileBytes;
+import dev.iggysink.application.file.FileBytes;
 import dev.iggysink.application.port.out.StoreException;
 import dev.iggysink.application.settings.Secret;
 
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
 import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
-import software.amazon.awssdk.http.apache.ApacheHttpClient;
+import software.amazon.awssdk.http.apache5.Apache5HttpClient;
 
 /**
  * The SDK-less PUT against a scripted server: which endpoints it takes, how an error answer and a stalled store
@@ -164,9 +164,9 @@ class PlainHttpPutTest {
         return server.getLocalPort();
     }
 
-    @SuppressWarnings("deprecation") // ApacheHttpClient, as the store builds it: only the fallback, never called here
+    // Apache5HttpClient, as the store builds it: only the fallback, never called here
     private static FilePutHttpClient client(Duration readTimeout) {
-        return new FilePutHttpClient(ApacheHttpClient.builder().build(), Duration.ofSeconds(2), readTimeout);
+        return new FilePutHttpClient(Apache5HttpClient.builder().build(), Duration.ofSeconds(2), readTimeout);
     }
 
     private static StaticCredentialsProvider credentials() {

@@ -13,11 +13,11 @@ import java.util.Optional;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
-import dev.iggysink.application.port.out.FileBytes;
-import dev.iggysink.application.port.out.StoreException;
-import dev.iggysink.application.port.out.StoredObject;
 import dev.iggysink.adapters.s3.StorageClient;
 import dev.iggysink.adapters.s3.StorageSettings;
+import dev.iggysink.application.file.FileBytes;
+import dev.iggysink.application.port.out.StoreException;
+import dev.iggysink.application.port.out.StoredObject;
 
 /** The shared write path against a recording store: which requests go out, in which order, and what fails. */
 class S3WritePathTest {

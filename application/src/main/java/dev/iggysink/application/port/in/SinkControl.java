@@ -1,7 +1,9 @@
 package dev.iggysink.application.port.in;
 
 import dev.iggysink.application.status.StatusSnapshot;
+import dev.iggysink.application.status.TableStatus;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * What a driving adapter (the admin server, a CLI, a test) may ask of a running sink. The admin server depends on
@@ -27,6 +29,11 @@ public interface SinkControl {
 
     /** How many files were sealed for each reason since start (size, count, record time, schedule, ...). */
     Map<String, Long> rotationCounts();
+
+    /** What a table sink adds to {@link #status()}: its commit totals and lanes; empty for the object sink. */
+    default Optional<TableStatus> tables() {
+        return Optional.empty();
+    }
 
     /** Asks the sink to stop polling and drain; returns at once. */
     void requestStop();

@@ -1,5 +1,7 @@
 package dev.iggysink.application.port.out;
 
+import dev.iggysink.application.file.FileBytes;
+
 /**
  * Builds the bytes of one output file. Not thread-safe: one open file, one encoder.
  */

@@ -1,5 +1,6 @@
 package dev.iggysink.application.port.out;
 
+import dev.iggysink.application.file.FileBytes;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;

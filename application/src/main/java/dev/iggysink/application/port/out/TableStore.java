@@ -111,6 +111,18 @@ public interface TableStore extends AutoCloseable {
     java.util.Optional<Map<PartitionRef, List<Long>>> rowOffsets(String table, Collection<PartitionRef> partitions)
             throws StoreException;
 
+    /**
+     * Writes the dead letter of a bad record at {@code key}, relative to the warehouse and not to a table (a record
+     * that names no table has a dead letter too), replacing one of the same key: a replay rewrites it. Durable when
+     * this returns.
+     *
+     * @throws StoreException not written; when not {@link StoreException#retryable()}, trying again will not help
+     */
+    void writeDeadLetter(String key, byte[] content) throws StoreException;
+
+    /** The keys of the dead letters below {@code prefix} (relative to the warehouse, as written), for {@code audit}. */
+    List<String> deadLetterKeys(String prefix) throws StoreException;
+
     /** Deletes staged data files that will never be committed; failures are only logged. */
     void discard(Staged files);
 

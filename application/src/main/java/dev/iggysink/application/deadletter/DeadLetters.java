@@ -1,4 +1,4 @@
-package dev.iggysink.application.service;
+package dev.iggysink.application.deadletter;
 
 import dev.iggysink.domain.message.SinkRecord;
 import java.nio.charset.StandardCharsets;
@@ -7,22 +7,23 @@ import java.util.Base64;
 /**
  * The dead-letter object of one bad record: {@code [prefix/]<dlq>/<stream>/<topic>/<partition:05>-<offset:020>.json}
  * holding the error, where the record came from and its payload in base64, so nothing disappears silently. The key
- * depends on the offset alone, so a replay rewrites the same object.
+ * depends on the offset alone, so a replay rewrites the same object. Shared by the object sink and the table sink
+ * (whose dead letters lie below the warehouse, with no prefix), so both write and read the same layout.
  */
-final class DeadLetters {
+public final class DeadLetters {
     private DeadLetters() {
     }
 
     private static final java.util.regex.Pattern NAME =
             java.util.regex.Pattern.compile("(\\d{5,9})-(\\d{20})\\.json");
 
-    static String key(String prefix, String dlqPrefix, SinkRecord record) {
+    public static String key(String prefix, String dlqPrefix, SinkRecord record) {
         return topicPrefix(prefix, dlqPrefix, record.partition().stream(), record.partition().topic())
                 + String.format("%05d-%020d.json", record.partition().partitionId(), record.offset());
     }
 
     /** {@code [prefix/]<dlq>/<stream>/<topic>/}: where one topic's dead letters are. */
-    static String topicPrefix(String prefix, String dlqPrefix, String stream, String topic) {
+    public static String topicPrefix(String prefix, String dlqPrefix, String stream, String topic) {
         StringBuilder sb = new StringBuilder();
         if (!prefix.isEmpty()) sb.append(prefix).append('/');
         if (!dlqPrefix.isEmpty()) sb.append(dlqPrefix).append('/');
@@ -32,13 +33,13 @@ final class DeadLetters {
     }
 
     /** The offset of a dead letter of {@code partition}, from its name below the topic prefix. */
-    static java.util.OptionalLong offset(String name, int partition) {
+    public static java.util.OptionalLong offset(String name, int partition) {
         java.util.regex.Matcher m = NAME.matcher(name);
         if (!m.matches() || Integer.parseInt(m.group(1)) != partition) return java.util.OptionalLong.empty();
         return java.util.OptionalLong.of(Long.parseLong(m.group(2)));
     }
 
-    static byte[] content(SinkRecord record, String error) {
+    public static byte[] content(SinkRecord record, String error) {
         StringBuilder sb = new StringBuilder(128 + record.payload().length * 4 / 3);
         sb.append("{\"stream\":");
         quote(sb, record.partition().stream());

@@ -1,4 +1,4 @@
-package dev.iggysink.application.port.out;
+package dev.iggysink.application.file;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

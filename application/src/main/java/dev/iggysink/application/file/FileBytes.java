@@ -1,4 +1,4 @@
-package dev.iggysink.application.port.out;
+package dev.iggysink.application.file;
 
 import java.io.IOException;
 import java.io.InputStream;

@@ -1,0 +1,260 @@
+package dev.iggysink.adapters.iceberg;
+
+import dev.iggysink.application.port.out.BadRecordException;
+import dev.iggysink.application.settings.Secret;
+import dev.iggysink.domain.message.MessageId;
+import dev.iggysink.domain.message.PartitionRef;
+import dev.iggysink.domain.message.SinkRecord;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.UUID;
+import org.apache.iceberg.CatalogProperties;
+import org.apache.iceberg.CatalogUtil;
+import org.apache.iceberg.Schema;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.catalog.Catalog;
+import org.apache.iceberg.catalog.TableIdentifier;
+import org.apache.iceberg.exceptions.ForbiddenException;
+import org.apache.iceberg.exceptions.NoSuchTableException;
+import org.apache.iceberg.exceptions.NotAuthorizedException;
+import org.apache.iceberg.io.FileIO;
+import org.apache.iceberg.io.PositionOutputStream;
+import org.apache.iceberg.types.Type;
+import org.apache.iceberg.types.Types;
+import tools.jackson.databind.node.JsonNodeFactory;
+
+/**
+ * What {@code validate} asks of the catalog before a table sink runs: that it answers and takes our credentials,
+ * that every configured table exists (or may be created), that the sink can fill a row of each, and that its data
+ * files can be written (a probe file is written and deleted at once). No table is changed: no snapshot, no metadata.
+ * Each problem starts with the connector key it is about ({@code uri}, {@code warehouse}, {@code tables}).
+ */
+public final class TableChecks {
+    /** Metadata columns the sink fills itself ({@link RowConverter}). */
+    private static final Set<String> IGGY_COLUMNS = Set.of("iggy_offset", "iggy_timestamp", "iggy_origin_timestamp",
+            "iggy_partition_id", "iggy_stream", "iggy_topic", "iggy_id");
+    private static final SinkRecord SAMPLE = new SinkRecord(new PartitionRef("stream", "topic", 0), 0, 0, 0,
+            new MessageId(0, 1), List.of(), "{}".getBytes(StandardCharsets.UTF_8));
+
+    private TableChecks() {
+    }
+
+    /**
+     * @param reached  whether the catalog answered and took our credentials; when not, the tables were not looked at
+     * @param problems each a line naming the key or table it is about; empty when the sink can run
+     * @param warnings what will not stop the sink but may refuse some records
+     */
+    public record Report(boolean reached, List<String> problems, List<String> warnings) {
+        public Report {
+            problems = List.copyOf(problems);
+            warnings = List.copyOf(warnings);
+        }
+
+        public boolean ok() {
+            return reached && problems.isEmpty();
+        }
+    }
+
+    /**
+     * @param tables   the statically configured tables ({@code namespace.table}); empty with dynamic routing
+     * @param template how a missing table is created ({@code create_tables}); empty: a missing table is a problem
+     */
+    public static Report check(CatalogSettings s, List<String> tables, Optional<TableTemplate> template) {
+        Catalog catalog;
+        try {
+            catalog = IcebergCatalogs.open(s);
+        } catch (RuntimeException e) {
+            return new Report(false, List.of(catalogFailure(s, e)), List.of());
+        }
+        List<String> problems = new ArrayList<>();
+        List<String> warnings = new ArrayList<>();
+        try {
+            // A JDBC catalog's tables have their metadata in the warehouse, read with our store keys: a store that
+            // refuses them would make each table load retry for a minute and a half, so it is asked first, once.
+            if (!s.type().equals("rest")) {
+                Optional<String> refused = probeWarehouse(s);
+                if (refused.isPresent()) {
+                    problems.add(refused.get() + (tables.isEmpty() ? ""
+                            : " (the tables were not checked: their metadata is in that store)"));
+                    return new Report(true, problems, warnings);
+                }
+            }
+            for (String name : tables) checkTable(s, catalog, name, template, problems, warnings);
+        } finally {
+            if (catalog instanceof AutoCloseable c) {
+                try {
+                    c.close();
+                } catch (Exception e) {
+                    // the check is done; a catalog that does not close cleanly changes nothing of it
+                }
+            }
+        }
+        return new Report(true, problems, warnings);
+    }
+
+    private static void checkTable(CatalogSettings s, Catalog catalog, String name, Optional<TableTemplate> template,
+                                   List<String> problems, List<String> warnings) {
+        Table table;
+        try {
+            table = catalog.loadTable(TableIdentifier.parse(name));
+        } catch (NoSuchTableException e) {
+            if (template.isEmpty()) {
+                problems.add("tables: table " + name + " does not exist in the catalog at " + s.uri()
+                        + " (create it, or set create_tables = true)");
+                return;
+            }
+            template.get().problems().forEach(p -> problems.add("tables: table " + name + " cannot be created: "
+                    + p));
+            return;
+        } catch (RuntimeException e) {
+            problems.add("tables: table " + name + " cannot be loaded from the catalog at " + s.uri() + ": "
+                    + redact(s, message(e)));
+            return;
+        }
+        problems.addAll(schemaProblems(name, table.schema(), warnings));
+        String location;
+        try {
+            location = table.locationProvider().newDataLocation(".iggy-sink-probe-" + UUID.randomUUID());
+        } catch (RuntimeException e) {
+            problems.add("tables: table " + name + ": its data location cannot be made: " + redact(s, message(e)));
+            return;
+        }
+        probe(table.io(), location).ifPresent(why -> problems.add("tables: table " + name + ": cannot write its data"
+                + " files under " + table.location() + storeKeys(s) + ": " + redact(s, why)));
+    }
+
+    /** A probe file under a JDBC catalog's warehouse, where it puts the tables it creates; the problem, if any. */
+    private static Optional<String> probeWarehouse(CatalogSettings s) {
+        Map<String, String> properties = IcebergCatalogs.properties(s);
+        String location = warehouse(s) + "/.iggy-sink-probe-" + UUID.randomUUID();
+        try (FileIO io = CatalogUtil.loadFileIO(properties.get(CatalogProperties.FILE_IO_IMPL), properties, null)) {
+            return probe(io, location).map(why -> "warehouse: cannot write under " + warehouse(s) + storeKeys(s)
+                    + ": " + redact(s, why));
+        } catch (RuntimeException e) {
+            return Optional.of("warehouse: " + warehouse(s) + " cannot be opened" + storeKeys(s) + ": "
+                    + redact(s, message(e)));
+        }
+    }
+
+    /**
+     * Columns no record could ever fill: a metadata column of a type the metadata does not fit, and a required column
+     * of a type JSON cannot be converted to. An optional such column only refuses records that carry the field.
+     */
+    static List<String> schemaProblems(String name, Schema schema, List<String> warnings) {
+        List<String> problems = new ArrayList<>();
+        for (Types.NestedField column : schema.columns()) {
+            if (IGGY_COLUMNS.contains(column.name())) {
+                try {
+                    new RowConverter(new Schema(column)).convert(SAMPLE, JsonNodeFactory.instance.objectNode());
+                } catch (BadRecordException e) {
+                    problems.add("tables: table " + name + ": " + e.getMessage() + "; every record would be refused");
+                }
+                continue;
+            }
+            Optional<String> unfit = unfit(column.type());
+            if (unfit.isEmpty()) continue;
+            String why = "column " + column.name() + " is of type " + column.type() + ", and " + unfit.get()
+                    + " cannot be filled from JSON";
+            if (column.isRequired()) {
+                problems.add("tables: table " + name + ": " + why + " while the column is required; every record"
+                        + " would be refused");
+            } else {
+                warnings.add("tables: table " + name + ": " + why + "; a record carrying field " + column.name()
+                        + " is refused");
+            }
+        }
+        return problems;
+    }
+
+    /** What in {@code type} the row converter cannot fill, if anything. */
+    private static Optional<String> unfit(Type type) {
+        return switch (type.typeId()) {
+            case BOOLEAN, INTEGER, LONG, FLOAT, DOUBLE, DECIMAL, STRING, UUID, DATE, TIME, TIMESTAMP, BINARY, FIXED ->
+                    Optional.empty();
+            case STRUCT -> type.asStructType().fields().stream().map(f -> unfit(f.type())).flatMap(Optional::stream)
+                    .findFirst();
+            case LIST -> unfit(type.asListType().elementType());
+            case MAP -> type.asMapType().keyType().typeId() != Type.TypeID.STRING
+                    ? Optional.of("a map with keys of type " + type.asMapType().keyType())
+                    : unfit(type.asMapType().valueType());
+            default -> Optional.of("a " + type);
+        };
+    }
+
+    /** Writes and deletes a small file at {@code location}; the reason when either fails. */
+    private static Optional<String> probe(FileIO io, String location) {
+        try {
+            try (PositionOutputStream out = io.newOutputFile(location).create()) {
+                out.write("iggy-s3-sink validate probe\n".getBytes(StandardCharsets.UTF_8));
+            }
+        } catch (IOException | RuntimeException e) {
+            return Optional.of("writing " + location + " failed: " + message(e));
+        }
+        try {
+            io.deleteFile(location);
+            return Optional.empty();
+        } catch (RuntimeException e) {
+            return Optional.of("deleting the probe file " + location + " failed: " + message(e));
+        }
+    }
+
+    private static String catalogFailure(CatalogSettings s, RuntimeException e) {
+        boolean refused = false;
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            // SQL state class 28: invalid authorization (PostgreSQL's wrong password or unknown user)
+            refused |= t instanceof NotAuthorizedException || t instanceof ForbiddenException
+                    || t instanceof SQLException q && q.getSQLState() != null && q.getSQLState().startsWith("28");
+        }
+        String keys = s.type().equals("rest")
+                ? (s.credential().isPresent() ? "catalog_credential" + s.oauth2ServerUri().map(u ->
+                        ", catalog_oauth2_server_uri").orElse("") : "catalog_token")
+                : "catalog_user, catalog_password";
+        String what = refused ? "refused our credentials (" + keys + ")" : "cannot be used";
+        return "uri: the " + s.type() + " catalog at " + s.uri() + " " + what + ": " + redact(s, message(e));
+    }
+
+    private static String warehouse(CatalogSettings s) {
+        String w = IcebergCatalogs.properties(s).get(CatalogProperties.WAREHOUSE_LOCATION);
+        return w.endsWith("/") ? w.substring(0, w.length() - 1) : w;
+    }
+
+    private static String storeKeys(CatalogSettings s) {
+        return IcebergCatalogs.localWarehouse(s) ? ""
+                : " (warehouse, store_url, store_access_key_id, store_secret_access_key, store_region)";
+    }
+
+    /** The message of {@code e} and of its causes, each once. */
+    static String message(Throwable e) {
+        StringBuilder b = new StringBuilder();
+        for (Throwable t = e; t != null && t != t.getCause(); t = t.getCause()) {
+            String m = t.getMessage() == null ? t.getClass().getSimpleName() : t.getMessage();
+            if (b.indexOf(m) >= 0) continue;
+            if (!b.isEmpty()) b.append(": ");
+            b.append(m);
+        }
+        return b.toString();
+    }
+
+    /** A server may echo what it was sent; no secret of ours leaves in a message. */
+    static String redact(CatalogSettings s, String text) {
+        List<String> secrets = new ArrayList<>();
+        s.token().map(Secret::reveal).ifPresent(secrets::add);
+        s.credential().map(Secret::reveal).ifPresent(c -> {
+            secrets.add(c);
+            if (c.contains(":")) secrets.add(c.substring(c.indexOf(':') + 1));
+        });
+        s.password().map(Secret::reveal).ifPresent(secrets::add);
+        s.secretAccessKey().map(Secret::reveal).ifPresent(secrets::add);
+        String out = text;
+        for (String secret : secrets) {
+            if (!secret.isEmpty()) out = out.replace(secret, "****");
+        }
+        return out;
+    }
+}

@@ -1,0 +1,108 @@
+package dev.iggysink.adapters.iceberg;
+
+import dev.iggysink.application.port.out.StoreException;
+import java.io.File;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.stream.Stream;
+import org.apache.iceberg.CatalogProperties;
+import org.apache.iceberg.CatalogUtil;
+import org.apache.iceberg.io.FileIO;
+import org.apache.iceberg.io.FileInfo;
+import org.apache.iceberg.io.PositionOutputStream;
+import org.apache.iceberg.io.SupportsPrefixOperations;
+import software.amazon.awssdk.core.exception.SdkServiceException;
+
+/**
+ * The warehouse's files that belong to no table: the dead letters, which a record that names no table has too. Written
+ * and listed below the warehouse location through a FileIO made as the catalog's (the same implementation and store
+ * settings), so they land in the same store with the same credentials as the tables' data files.
+ */
+public final class WarehouseFiles implements AutoCloseable {
+    private final FileIO io;
+    /** The warehouse location without a trailing slash. */
+    private final String root;
+
+    WarehouseFiles(FileIO io, String root) {
+        this.io = io;
+        String r = root;
+        while (r.endsWith("/")) r = r.substring(0, r.length() - 1);
+        this.root = r;
+    }
+
+    /**
+     * The warehouse of these catalog settings, or empty when it is a REST catalog's warehouse name rather than a
+     * location ({@code s3://bucket/path}, {@code file:/dir}): then the server alone knows where its files are.
+     */
+    public static Optional<WarehouseFiles> of(CatalogSettings s) {
+        Map<String, String> properties = IcebergCatalogs.properties(s);
+        String location = properties.get(CatalogProperties.WAREHOUSE_LOCATION);
+        if (!location.matches("[A-Za-z][A-Za-z0-9+.-]*:.*")) return Optional.empty();
+        return Optional.of(new WarehouseFiles(CatalogUtil.loadFileIO(properties.get(CatalogProperties.FILE_IO_IMPL),
+                properties, null), location));
+    }
+
+    /** Where {@code key} lies. */
+    String location(String key) {
+        return root + "/" + key;
+    }
+
+    /** Writes {@code content} at {@code key}, replacing what is there; durable once this returns. */
+    void write(String key, byte[] content) throws StoreException {
+        try (PositionOutputStream out = io.newOutputFile(location(key)).createOrOverwrite()) {
+            out.write(content);
+        } catch (IOException | RuntimeException e) {
+            throw failure("writing " + location(key), e);
+        }
+    }
+
+    /** The keys below {@code prefix}, relative to the warehouse. */
+    List<String> keys(String prefix) throws StoreException {
+        List<String> keys = new ArrayList<>();
+        try {
+            if (io instanceof SupportsPrefixOperations listing) {
+                for (FileInfo f : listing.listPrefix(location(prefix))) {
+                    if (f.location().startsWith(root + "/")) keys.add(f.location().substring(root.length() + 1));
+                }
+            } else if (LocalFileIO.isLocal(root)) {
+                File base = LocalFileIO.file(root);
+                File dir = LocalFileIO.file(location(prefix));
+                if (!dir.isDirectory()) return keys;
+                try (Stream<Path> files = Files.walk(dir.toPath())) {
+                    files.filter(Files::isRegularFile).forEach(p -> keys.add(base.toPath().relativize(p).toString()
+                            .replace(File.separatorChar, '/')));
+                }
+            } else {
+                throw new StoreException(io.getClass().getSimpleName() + " cannot list " + location(prefix), false, 0,
+                        null, null);
+            }
+        } catch (IOException | RuntimeException e) {
+            throw failure("listing " + location(prefix), e);
+        }
+        return keys;
+    }
+
+    /** A refusal of the store (a 4xx but a timeout or throttling) will not pass by trying again. */
+    private static StoreException failure(String what, Throwable e) {
+        int status = 0;
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof SdkServiceException s) {
+                status = s.statusCode();
+                break;
+            }
+        }
+        boolean retryable = status < 400 || status >= 500 || status == 408 || status == 429;
+        String message = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
+        return new StoreException(what + " failed: " + message, retryable, status, null, e);
+    }
+
+    @Override
+    public void close() {
+        io.close();
+    }
+}

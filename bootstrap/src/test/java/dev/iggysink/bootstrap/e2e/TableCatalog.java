@@ -1,0 +1,219 @@
+package dev.iggysink.bootstrap.e2e;
+
+import java.io.Closeable;
+import java.io.IOException;
+import java.lang.reflect.Constructor;
+import java.lang.reflect.InvocationTargetException;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.TreeMap;
+import org.apache.iceberg.CatalogProperties;
+import org.apache.iceberg.CatalogUtil;
+import org.apache.iceberg.PartitionSpec;
+import org.apache.iceberg.Schema;
+import org.apache.iceberg.Snapshot;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.catalog.Catalog;
+import org.apache.iceberg.catalog.SupportsNamespaces;
+import org.apache.iceberg.catalog.TableIdentifier;
+import org.apache.iceberg.data.IcebergGenerics;
+import org.apache.iceberg.data.Record;
+import org.apache.iceberg.io.CloseableIterable;
+import org.apache.iceberg.jdbc.JdbcCatalog;
+import org.apache.iceberg.rest.RESTCatalogServer;
+import org.apache.iceberg.types.Types;
+
+/**
+ * A real Iceberg catalog for the table sink's end-to-end tests, its warehouse in the scene's MinIO bucket: the
+ * connector file's catalog lines that point the sink's processes at it, and a client of the test's own that creates
+ * the table and reads it back through Iceberg's reader ({@link IcebergGenerics}), not the sink's code.
+ */
+final class TableCatalog implements Closeable {
+    private final String pluginLines;
+    private final Catalog client;
+    private final RESTCatalogServer server;
+
+    private TableCatalog(String pluginLines, Catalog client, RESTCatalogServer server) {
+        this.pluginLines = pluginLines;
+        this.client = client;
+        this.server = server;
+    }
+
+    /** A JDBC catalog on an SQLite file in the scene's directory: the zero-install catalog. */
+    static TableCatalog sqlite(E2eFixture fx) {
+        String uri = "jdbc:sqlite:file:" + fx.dir.resolve("catalog.db");
+        Map<String, String> p = fileIo(fx);
+        p.put(CatalogUtil.ICEBERG_CATALOG_TYPE, "jdbc");
+        p.put(CatalogProperties.URI, uri);
+        p.put("jdbc.schema-version", "V1");
+        p.put(CatalogProperties.WAREHOUSE_LOCATION, "s3://" + fx.bucket + "/warehouse");
+        String lines = """
+                catalog_type = "jdbc"
+                uri = '%s'
+                warehouse = "s3://%s/warehouse"
+                """.formatted(uri, fx.bucket);
+        // the sink names its catalog "iggy" (catalog_name): a JDBC catalog keeps its tables under that name
+        return new TableCatalog(lines + storeLines(fx), CatalogUtil.buildIcebergCatalog("iggy", p, null), null);
+    }
+
+    /**
+     * A JDBC catalog on the PostgreSQL named by {@code POSTGRES_JDBC_URL}, {@code POSTGRES_USER} and
+     * {@code POSTGRES_PASSWORD} (scripts/ensure-postgres.sh starts one and prints them; scripts/test.sh exports them).
+     * A catalog name of its own, so that a server reused across runs keeps each run's tables apart. Missing, it
+     * throws: the test must fail without the server, not pass having proved nothing.
+     */
+    static TableCatalog postgres(E2eFixture fx) {
+        String url = System.getenv("POSTGRES_JDBC_URL");
+        if (url == null || url.isBlank()) {
+            throw new IllegalStateException("No PostgreSQL for the JDBC catalog tests. Run"
+                    + " eval \"$(bash scripts/ensure-postgres.sh start)\" (or set POSTGRES_JDBC_URL, POSTGRES_USER and"
+                    + " POSTGRES_PASSWORD to a server of your own).");
+        }
+        String user = System.getenv().getOrDefault("POSTGRES_USER", "");
+        String password = System.getenv().getOrDefault("POSTGRES_PASSWORD", "");
+        String name = "e2e_" + fx.stream.substring("e2e_".length());
+        Map<String, String> p = fileIo(fx);
+        p.put(CatalogUtil.ICEBERG_CATALOG_TYPE, "jdbc");
+        p.put(CatalogProperties.URI, url.strip());
+        p.put("jdbc.user", user);
+        p.put("jdbc.password", password);
+        p.put("jdbc.schema-version", "V1");
+        p.put(CatalogProperties.WAREHOUSE_LOCATION, "s3://" + fx.bucket + "/warehouse");
+        String lines = """
+                catalog_type = "jdbc"
+                catalog_name = "%s"
+                uri = "%s"
+                catalog_user = "%s"
+                catalog_password = "%s"
+                warehouse = "s3://%s/warehouse"
+                """.formatted(name, url.strip(), user, password, fx.bucket);
+        return new TableCatalog(lines + storeLines(fx), CatalogUtil.buildIcebergCatalog(name, p, null), null);
+    }
+
+    /**
+     * Apache Iceberg's REST catalog server ({@code iceberg-open-api} test fixtures) in this JVM, backed by a JDBC
+     * catalog on an SQLite file in the scene's directory, with its warehouse on MinIO; the sink's processes reach it
+     * over HTTP, as they would Polaris or Lakekeeper.
+     */
+    static TableCatalog rest(E2eFixture fx) throws IOException {
+        int port = E2eFixture.freePort();
+        Map<String, String> backend = fileIo(fx);
+        backend.put(CatalogProperties.CATALOG_IMPL, JdbcCatalog.class.getName());
+        // A file, not the server's default jdbc:sqlite::memory:, which is one database per pooled connection.
+        backend.put(CatalogProperties.URI, "jdbc:sqlite:file:" + fx.dir.resolve("rest-backend.db"));
+        backend.put("jdbc.schema-version", "V1");
+        backend.put(CatalogProperties.WAREHOUSE_LOCATION, "s3://" + fx.bucket + "/warehouse");
+        backend.put(RESTCatalogServer.REST_PORT, Integer.toString(port));
+        RESTCatalogServer server = startServer(backend);
+        String uri = "http://127.0.0.1:" + port + "/";
+        Map<String, String> p = fileIo(fx);
+        p.put(CatalogUtil.ICEBERG_CATALOG_TYPE, CatalogUtil.ICEBERG_CATALOG_TYPE_REST);
+        p.put(CatalogProperties.URI, uri);
+        String lines = """
+                catalog_type = "rest"
+                uri = "%s"
+                warehouse = "warehouse"
+                """.formatted(uri);
+        return new TableCatalog(lines + storeLines(fx), CatalogUtil.buildIcebergCatalog("rest", p, null), server);
+    }
+
+    /**
+     * The server's constructor that takes its configuration is package-private (its public entry point reads only
+     * {@code CATALOG_*} environment variables, which a test JVM cannot set), hence reflection.
+     */
+    private static RESTCatalogServer startServer(Map<String, String> config) {
+        try {
+            Constructor<RESTCatalogServer> constructor = RESTCatalogServer.class.getDeclaredConstructor(Map.class);
+            constructor.setAccessible(true);
+            RESTCatalogServer s = constructor.newInstance(config);
+            s.start(false);
+            return s;
+        } catch (InvocationTargetException e) {
+            throw new IllegalStateException("the REST catalog server did not start", e.getCause());
+        } catch (Exception e) {
+            throw new IllegalStateException("the REST catalog server did not start", e);
+        }
+    }
+
+    private static Map<String, String> fileIo(E2eFixture fx) {
+        Map<String, String> p = new HashMap<>();
+        p.put(CatalogProperties.FILE_IO_IMPL, "org.apache.iceberg.aws.s3.S3FileIO");
+        p.put("s3.endpoint", fx.minio.endpoint().toString());
+        p.put("s3.path-style-access", "true");
+        p.put("s3.access-key-id", fx.minio.accessKey());
+        p.put("s3.secret-access-key", fx.minio.secretKey());
+        p.put("client.region", "us-east-1");
+        return p;
+    }
+
+    private static String storeLines(E2eFixture fx) {
+        return """
+                store_url = "%s"
+                store_access_key_id = "%s"
+                store_secret_access_key = "%s"
+                store_region = "us-east-1"
+                store_class = "s3"
+                """.formatted(fx.minio.endpoint(), fx.minio.accessKey(), fx.minio.secretKey());
+    }
+
+    /** The [plugin_config] lines that point the sink at this catalog and its warehouse. */
+    String pluginLines() {
+        return pluginLines;
+    }
+
+    /** Creates {@code namespace.table} with the given schema, partitioned by day(iggy_timestamp). */
+    void createTable(String table, Schema schema) {
+        TableIdentifier id = TableIdentifier.parse(table);
+        ((SupportsNamespaces) client).createNamespace(id.namespace());
+        client.createTable(id, schema, PartitionSpec.builderFor(schema).day("iggy_timestamp").build());
+    }
+
+    /** The columns of a table the sink fills: its metadata and a round number and page from each record. */
+    static Schema clicksSchema() {
+        return new Schema(
+                Types.NestedField.required(1, "iggy_offset", Types.LongType.get()),
+                Types.NestedField.required(2, "iggy_partition_id", Types.IntegerType.get()),
+                Types.NestedField.required(3, "iggy_timestamp", Types.TimestampType.withZone()),
+                Types.NestedField.required(4, "round", Types.LongType.get()),
+                Types.NestedField.optional(5, "page", Types.StringType.get()));
+    }
+
+    /** Copies of each (partition, offset) in the table, read by Iceberg's own reader. */
+    Map<Integer, Map<Long, Integer>> copies(String table) throws IOException {
+        Table t = client.loadTable(TableIdentifier.parse(table));
+        Map<Integer, Map<Long, Integer>> out = new TreeMap<>();
+        try (CloseableIterable<Record> rows = IcebergGenerics.read(t).build()) {
+            for (Record r : rows) {
+                out.computeIfAbsent((Integer) r.getField("iggy_partition_id"), k -> new TreeMap<>())
+                        .merge((Long) r.getField("iggy_offset"), 1, Integer::sum);
+            }
+        }
+        return out;
+    }
+
+    /** Records in the table as its current snapshot's summary counts them (total-records), 0 before any. */
+    long totalRecords(String table) {
+        Snapshot current = client.loadTable(TableIdentifier.parse(table)).currentSnapshot();
+        return current == null ? 0 : Long.parseLong(current.summary().getOrDefault("total-records", "0"));
+    }
+
+    /** Rows in the table, 0 before it has any. */
+    long rows(String table) throws IOException {
+        return copies(table).values().stream().flatMap(m -> m.values().stream()).mapToLong(Integer::longValue).sum();
+    }
+
+    @Override
+    public void close() throws IOException {
+        try {
+            if (client instanceof Closeable c) c.close();
+        } finally {
+            if (server != null) {
+                try {
+                    server.stop();
+                } catch (Exception e) {
+                    throw new IOException("the REST catalog server did not stop", e);
+                }
+            }
+        }
+    }
+}
