@@ -1,7 +1,7 @@
 package dev.iggysink.bootstrap;
 
 import dev.iggysink.adapters.config.ConnectorConfig;
-import dev.iggysink.adapters.format.BufferDirectory;
+import dev.iggysink.adapters.format.buffer.BufferDirectory;
 import dev.iggysink.application.port.out.ObjectStore;
 import dev.iggysink.application.port.out.SinkMetrics;
 import dev.iggysink.application.port.out.StoreException;

@@ -1,5 +1,10 @@
 package dev.iggysink.adapters.format;
 
+import dev.iggysink.adapters.format.buffer.BufferDirectory;
+import dev.iggysink.adapters.format.buffer.ByteBuf;
+import dev.iggysink.adapters.format.buffer.SpillFile;
+import dev.iggysink.adapters.format.compress.Compressor;
+import dev.iggysink.adapters.format.payload.CodecRecord;
 import dev.iggysink.application.file.FileBytes;
 import dev.iggysink.application.port.out.BadRecordException;
 import dev.iggysink.application.port.out.DecodedRecord;

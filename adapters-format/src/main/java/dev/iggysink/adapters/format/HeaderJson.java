@@ -1,5 +1,9 @@
 package dev.iggysink.adapters.format;
 
+import dev.iggysink.adapters.format.buffer.ByteBuf;
+import dev.iggysink.adapters.format.json.DoubleFormat;
+import dev.iggysink.adapters.format.json.JsonOut;
+import dev.iggysink.adapters.format.payload.PayloadDecoders;
 import dev.iggysink.application.port.out.BadRecordException;
 import dev.iggysink.domain.message.HeaderKind;
 import dev.iggysink.domain.message.RecordHeader;

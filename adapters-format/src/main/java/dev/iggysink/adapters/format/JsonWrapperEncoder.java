@@ -1,5 +1,12 @@
 package dev.iggysink.adapters.format;
 
+import dev.iggysink.adapters.format.buffer.BufferDirectory;
+import dev.iggysink.adapters.format.buffer.ByteBuf;
+import dev.iggysink.adapters.format.json.CompactJson;
+import dev.iggysink.adapters.format.json.JsonOut;
+import dev.iggysink.adapters.format.json.RawJson;
+import dev.iggysink.adapters.format.payload.CodecRecord;
+import dev.iggysink.adapters.format.payload.Payload;
 import dev.iggysink.application.port.out.BadRecordException;
 import dev.iggysink.application.settings.Compression;
 import dev.iggysink.domain.message.PartitionRef;

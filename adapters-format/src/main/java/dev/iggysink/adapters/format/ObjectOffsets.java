@@ -1,6 +1,7 @@
 package dev.iggysink.adapters.format;
 
 import com.github.luben.zstd.ZstdInputStream;
+import dev.iggysink.adapters.format.payload.AvroSchemas;
 import dev.iggysink.application.settings.Compression;
 import dev.iggysink.application.settings.OutputFormat;
 import dev.iggysink.domain.naming.ObjectKey;

@@ -1,5 +1,10 @@
 package dev.iggysink.adapters.format;
 
+import dev.iggysink.adapters.format.json.CompactJson;
+import dev.iggysink.adapters.format.payload.CodecRecord;
+import dev.iggysink.adapters.format.payload.Payload;
+import dev.iggysink.adapters.format.payload.PayloadDecoder;
+import dev.iggysink.adapters.format.payload.PayloadTransforms;
 import dev.iggysink.application.port.out.BadRecordException;
 import dev.iggysink.application.port.out.DecodedRecord;
 import dev.iggysink.application.port.out.FileEncoder;

@@ -1,5 +1,9 @@
 package dev.iggysink.adapters.format;
 
+import dev.iggysink.adapters.format.buffer.BufferDirectory;
+import dev.iggysink.adapters.format.json.JsonOut;
+import dev.iggysink.adapters.format.payload.CodecRecord;
+import dev.iggysink.adapters.format.payload.Payload;
 import dev.iggysink.application.settings.Compression;
 import java.nio.charset.StandardCharsets;
 

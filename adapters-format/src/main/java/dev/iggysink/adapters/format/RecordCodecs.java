@@ -1,5 +1,14 @@
 package dev.iggysink.adapters.format;
 
+import dev.iggysink.adapters.format.buffer.BufferDirectory;
+import dev.iggysink.adapters.format.columnar.AvroFileEncoder;
+import dev.iggysink.adapters.format.columnar.AvroRecords;
+import dev.iggysink.adapters.format.columnar.ParquetCodecs;
+import dev.iggysink.adapters.format.columnar.ParquetFileEncoder;
+import dev.iggysink.adapters.format.compress.Compressor;
+import dev.iggysink.adapters.format.payload.AvroSchemas;
+import dev.iggysink.adapters.format.payload.PayloadDecoders;
+import dev.iggysink.adapters.format.payload.PayloadTransforms;
 import dev.iggysink.application.port.out.FileEncoder;
 import dev.iggysink.application.port.out.RecordCodec;
 import dev.iggysink.application.settings.Compression;

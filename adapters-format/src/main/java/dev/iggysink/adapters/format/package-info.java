@@ -2,7 +2,11 @@
  * Payload decoding, transforms and file encoding for one stream: the {@code RecordCodec} port, byte-identical to the
  * Rust Iggy S3 sink (formatter.rs) and the connector SDK decoders/transforms it runs behind.
  *
- * <p>Entry point: {@link dev.iggysink.adapters.format.RecordCodecs}. Everything else is package-private.
+ * <p>Entry point: {@link dev.iggysink.adapters.format.RecordCodecs}, with the json_lines, json_array and raw
+ * encoders beside it. Sub-packages, each using only those after it: {@code columnar} (Avro and Parquet files),
+ * {@code payload} (decoders, transforms, the record an encoder consumes), {@code compress} (gzip, zstd),
+ * {@code json} (the JSON engine), {@code buffer} (heap chunks and the buffer directory). Their public types are
+ * for this adapter only (architecture rule 5); bootstrap uses RecordCodecs, ObjectOffsets and BufferDirectory.
  *
  * <p>Why JSON is hand-written here ({@code Json}, {@code JsonOut}, {@code DoubleFormat}): the Rust sink prints its
  * wrapper with serde_json (no {@code preserve_order}: object keys come out sorted), floats with ryu (shortest digits,

@@ -3,6 +3,10 @@ package dev.iggysink.adapters.format;
 import dev.iggysink.domain.Seeded;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.iggysink.adapters.format.buffer.ByteBuf;
+import dev.iggysink.adapters.format.json.Json;
+import dev.iggysink.adapters.format.json.JsonOut;
+
 import dev.iggysink.application.port.out.BadRecordException;
 import dev.iggysink.application.port.out.FileEncoder;
 import dev.iggysink.application.port.out.RecordCodec;

@@ -3,6 +3,7 @@ package dev.iggysink.adapters.format;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assumptions.assumeThat;
 
+import dev.iggysink.adapters.format.buffer.BufferDirectory;
 import dev.iggysink.application.file.FileBytes;
 import dev.iggysink.application.port.out.FileEncoder;
 import dev.iggysink.application.port.out.RecordCodec;

@@ -2,6 +2,8 @@ package dev.iggysink.adapters.format;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.iggysink.adapters.format.buffer.ByteBuf;
+import dev.iggysink.adapters.format.json.JsonOut;
 import dev.iggysink.application.settings.Compression;
 import org.junit.jupiter.api.Test;
 

@@ -6,6 +6,10 @@ import static dev.iggysink.domain.Seeded.longBetween;
 import static dev.iggysink.adapters.format.Generators.validText;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.iggysink.adapters.format.buffer.ByteBuf;
+import dev.iggysink.adapters.format.json.Json;
+import dev.iggysink.adapters.format.json.JsonOut;
+
 import com.github.luben.zstd.Zstd;
 import dev.iggysink.application.port.out.BadRecordException;
 import dev.iggysink.application.port.out.FileEncoder;

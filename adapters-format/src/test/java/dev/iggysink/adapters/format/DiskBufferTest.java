@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.github.luben.zstd.ZstdInputStream;
+import dev.iggysink.adapters.format.buffer.BufferDirectory;
+import dev.iggysink.adapters.format.buffer.SpillFile;
 import dev.iggysink.application.file.FileBytes;
 import dev.iggysink.application.port.out.FileEncoder;
 import dev.iggysink.application.port.out.RecordCodec;

@@ -5,6 +5,12 @@ import static dev.iggysink.domain.Seeded.longBetween;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.iggysink.adapters.format.buffer.ByteBuf;
+import dev.iggysink.adapters.format.json.DoubleFormat;
+import dev.iggysink.adapters.format.json.Json;
+import dev.iggysink.adapters.format.json.JsonException;
+import dev.iggysink.adapters.format.json.JsonOut;
+
 import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CodingErrorAction;

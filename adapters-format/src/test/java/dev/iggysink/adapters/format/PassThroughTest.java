@@ -2,6 +2,13 @@ package dev.iggysink.adapters.format;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.iggysink.adapters.format.buffer.ByteBuf;
+import dev.iggysink.adapters.format.json.CompactJson;
+import dev.iggysink.adapters.format.json.DoubleFormat;
+import dev.iggysink.adapters.format.json.Json;
+import dev.iggysink.adapters.format.json.JsonOut;
+import dev.iggysink.adapters.format.payload.CodecRecord;
+import dev.iggysink.adapters.format.payload.Payload;
 import dev.iggysink.application.port.out.BadRecordException;
 import dev.iggysink.application.port.out.DecodedRecord;
 import dev.iggysink.application.port.out.FileEncoder;

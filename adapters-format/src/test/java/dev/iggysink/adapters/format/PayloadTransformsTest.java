@@ -7,6 +7,7 @@ import static dev.iggysink.adapters.format.Fixtures.record;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.iggysink.adapters.format.payload.PayloadTransforms;
 import dev.iggysink.application.port.out.BadRecordException;
 import dev.iggysink.application.port.out.RecordCodec;
 import dev.iggysink.application.settings.Compression;

@@ -1,5 +1,6 @@
 package dev.iggysink.adapters.format;
 
+import dev.iggysink.adapters.format.payload.AvroSchemas;
 import dev.iggysink.application.port.out.BadRecordException;
 import dev.iggysink.application.port.out.FileEncoder;
 import dev.iggysink.application.port.out.RecordCodec;

@@ -1,0 +1,4 @@
+/**
+ * gzip and zstd of json and raw files, streamed into the buffer as the file grows.
+ */
+package dev.iggysink.adapters.format.compress;
