@@ -15,9 +15,12 @@ import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Callable;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import picocli.CommandLine;
@@ -71,23 +74,76 @@ final class RunCommand implements Callable<Integer> {
             err.flush();
             return ExitCodes.CONFIG;
         }
-        if (result.sinks().isEmpty()) {
-            err.println(config + ": no enabled S3 sink to run");
+        if (result.sinks().isEmpty() && result.tableSinks().isEmpty()) {
+            err.println(config + ": no enabled sink to run");
+            err.flush();
+            return ExitCodes.CONFIG;
+        }
+        List<String> templates = new ArrayList<>();
+        for (TableConnectorConfig t : result.tableSinks()) {
+            TableSinkRunner.template(t).map(x -> x.problems()).orElse(List.of())
+                    .forEach(p -> templates.add("sink " + t.key() + ": plugin_config." + p));
+        }
+        if (!templates.isEmpty()) {
+            err.println(config + ": " + templates.size() + " error(s):");
+            for (String e : templates) err.println("  " + e);
             err.flush();
             return ExitCodes.CONFIG;
         }
         // Only a config that will run: a wrong one exits without loading Netty.
         NettyDefaults.fallbackNotice().ifPresent(LOG::info);
         try (PrometheusMetrics metrics = new PrometheusMetrics(); SinkRunner runner = new SinkRunner()) {
+            List<TableSinkRunner> tables = result.tableSinks().stream().map(t -> new TableSinkRunner(t,
+                    metrics.forSink(t.key()), metrics.forTables(t.key())::commitTook)).toList();
             StartupProgress progress = new StartupProgress(result.sinks().stream().map(ConnectorConfig::key)
                     .toList());
-            Optional<AdminHttpServer> admin = startAdmin(result.sinks(), runner, progress, metrics);
+            Optional<AdminHttpServer> admin = startAdmin(result.sinks(), tables, runner, progress, metrics);
             if (admin.isEmpty()) return ExitCodes.STARTUP;
             AdminHttpServer adminServer = admin.get();
             try (adminServer) {
-                return runSinks(result.sinks(), runner, progress, metrics);
+                if (tables.isEmpty()) return runSinks(result.sinks(), runner, progress, metrics);
+                return runWithTables(result.sinks(), tables, runner, progress, metrics);
             }
         }
+    }
+
+    /**
+     * The S3 sinks as {@link #runSinks} runs them, each table sink on a thread of its own; a stop stops all. A table
+     * sink that cannot start stops the others too, as an S3 sink that cannot start does. The exit code is the worst.
+     */
+    private Integer runWithTables(List<ConnectorConfig> sinks, List<TableSinkRunner> tables, SinkRunner runner,
+                                  StartupProgress progress, PrometheusMetrics metrics) throws InterruptedException {
+        Signals.onStop(() -> {
+            LOG.info("stop requested: committing what was read to the tables");
+            tables.forEach(TableSinkRunner::requestStop);
+        });
+        int[] codes = new int[tables.size()];
+        List<Thread> threads = new ArrayList<>();
+        for (int i = 0; i < tables.size(); i++) {
+            TableSinkRunner table = tables.get(i);
+            int slot = i;
+            LOG.info("effective configuration of table sink {}: {}", table.config().key(), table.config());
+            Thread t = new Thread(() -> {
+                try {
+                    codes[slot] = table.run();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    codes[slot] = ExitCodes.INCOMPLETE;
+                }
+                if (codes[slot] == ExitCodes.STARTUP && !Signals.stopRequested()) {
+                    LOG.error("table sink {} could not start: stopping every sink", table.config().key());
+                    Signals.requestStop();
+                }
+            }, "table-sink-" + table.config().key());
+            t.start();
+            threads.add(t);
+        }
+        // Without S3 sinks there is nothing for runSinks to wait for, nor a status line of its own to log.
+        int code = sinks.isEmpty() ? ExitCodes.OK : runSinks(sinks, runner, progress, metrics);
+        if (code == ExitCodes.STARTUP) tables.forEach(TableSinkRunner::requestStop);
+        for (Thread t : threads) t.join();
+        for (int c : codes) code = Math.max(code, c);
+        return code;
     }
 
     /** An Iceberg table sink's connector file: its own loop ({@link TableSinkRunner}) until a stop is asked. */
@@ -150,15 +206,30 @@ final class RunCommand implements Callable<Integer> {
 
     static Optional<AdminHttpServer> startAdmin(List<ConnectorConfig> sinks, SinkRunner runner,
                                                 StartupProgress progress, PrometheusMetrics metrics) {
-        AdminConfig first = sinks.get(0).admin();
-        for (ConnectorConfig s : sinks.subList(1, sinks.size())) {
-            if (!s.admin().equals(first)) {
+        return startAdmin(sinks, List.of(), runner, progress, metrics);
+    }
+
+    /** As above; the table sinks are served too, after the S3 sinks (whose [admin] comes first). */
+    static Optional<AdminHttpServer> startAdmin(List<ConnectorConfig> sinks, List<TableSinkRunner> tables,
+                                                SinkRunner runner, StartupProgress progress,
+                                                PrometheusMetrics metrics) {
+        List<Map.Entry<String, AdminConfig>> all = new ArrayList<>();
+        sinks.forEach(s -> all.add(Map.entry(s.key(), s.admin())));
+        tables.forEach(t -> all.add(Map.entry(t.config().key(), t.config().admin())));
+        AdminConfig first = all.get(0).getValue();
+        for (Map.Entry<String, AdminConfig> s : all.subList(1, all.size())) {
+            if (!s.getValue().equals(first)) {
                 LOG.warn("sink {}: its [admin] settings are ignored; the first sink's ({}) serve the whole process",
-                        s.key(), sinks.get(0).key());
+                        s.getKey(), all.get(0).getKey());
             }
         }
+        Supplier<List<ManagedSink>> managed = tables.isEmpty() ? runner::managed : () -> {
+            List<ManagedSink> every = new ArrayList<>(runner.managed());
+            tables.forEach(t -> every.add(new ManagedSink(t.config().key(), t.control())));
+            return every;
+        };
         try {
-            return Optional.of(AdminHttpServer.start(SinkAssembly.admin(first), runner::managed,
+            return Optional.of(AdminHttpServer.start(SinkAssembly.admin(first), managed,
                     progress::reasons, metrics));
         } catch (IOException | IllegalArgumentException e) {
             LOG.error("admin server: cannot listen on {}: {} (set [admin] address to a free host:port, or off)",

@@ -81,6 +81,10 @@ final class TableSinkRunner {
                 t.batchLength(), t.errors(), Math.max(1, budget / Math.max(1, topics)), t.dlqPrefix());
     }
 
+    TableConnectorConfig config() {
+        return config;
+    }
+
     /** What the admin endpoints ask of this sink: status, pause, resume, flush, stop. */
     SinkControl control() {
         return control;

@@ -87,14 +87,55 @@ final class ValidateCommand implements Callable<Integer> {
             err.flush();
             return ExitCodes.CONFIG;
         }
-        out.println("OK: " + result.sinks().size() + " sink(s) in " + config);
+        // The table sinks of a connector directory: what the file alone cannot tell, for all of them at once.
+        java.util.List<String> problems = new java.util.ArrayList<>();
+        int code = ExitCodes.OK;
+        for (TableConnectorConfig t : result.tableSinks()) {
+            TableCheck check = checkTable(t, offline);
+            check.warnings().forEach(w -> err.println("warning: sink " + t.key() + ": plugin_config." + w));
+            check.problems().forEach(p -> problems.add("sink " + t.key() + ": plugin_config." + p));
+            code = Math.max(code, check.code());
+        }
+        if (!problems.isEmpty()) {
+            err.println(config + ": " + problems.size() + " error(s):");
+            for (String p : problems) err.println("  " + p);
+            err.flush();
+            return code;
+        }
+        out.println("OK: " + (result.sinks().size() + result.tableSinks().size()) + " sink(s) in " + config);
         for (ConnectorConfig s : result.sinks()) {
             String prefix = s.sink().output().prefix();
             out.println("  " + s.key() + " (" + s.sink().name() + ") -> " + s.storage().describe()
                     + (prefix.isEmpty() ? "" : "/" + prefix));
             if (print) out.println(SettingsPrinter.redacted(s));
         }
+        for (TableConnectorConfig t : result.tableSinks()) {
+            out.println("  " + t.key() + " (" + t.name() + ") -> Iceberg table sink, " + t.catalog().type()
+                    + " catalog " + t.catalog().uri() + ", tables " + (t.table().routing().routeField().isPresent()
+                    ? "named by field " + t.table().routing().routeField().get() : t.table().routing().tables())
+                    + (offline ? " (the catalog was not asked: --offline)" : ""));
+            if (print) out.println(t);
+        }
         out.flush();
         return ExitCodes.OK;
+    }
+
+    /** What the checks beyond the file found for one table sink, and the exit code they mean. */
+    record TableCheck(java.util.List<String> problems, java.util.List<String> warnings, int code) {
+    }
+
+    /**
+     * The {@code create_tables} template, then (unless {@code offline}) the catalog, as for a single table sink
+     * file: a catalog that did not answer exits 3, anything else it refused 2.
+     */
+    static TableCheck checkTable(TableConnectorConfig t, boolean offline) {
+        java.util.List<String> template = TableSinkRunner.template(t).map(x -> x.problems())
+                .orElse(java.util.List.of());
+        if (!template.isEmpty()) return new TableCheck(template, java.util.List.of(), ExitCodes.CONFIG);
+        if (offline) return new TableCheck(java.util.List.of(), java.util.List.of(), ExitCodes.OK);
+        TableChecks.Report report = TableChecks.check(TableSinkRunner.catalog(t.catalog()),
+                t.table().routing().tables(), TableSinkRunner.template(t));
+        int code = report.ok() ? ExitCodes.OK : report.reached() ? ExitCodes.CONFIG : ExitCodes.STARTUP;
+        return new TableCheck(report.problems(), report.warnings(), code);
     }
 }

@@ -130,6 +130,77 @@ class ValidateTableSinkTest {
         assertThat(offline.out()).contains("OK: Iceberg table sink lake", "(the catalog was not asked: --offline)");
     }
 
+    /** A runtime config whose connector directory holds an S3 sink file and the table sink file. */
+    private Path runtimeConfig(String tables, String s3Extra) throws IOException {
+        Path conf = dir.resolve("runtime-" + System.nanoTime());
+        Files.createDirectories(conf.resolve("connectors"));
+        Files.writeString(conf.resolve("config.toml"), """
+                [iggy]
+                address = "iggy-host:8090"
+
+                [connectors]
+                config_type = "local"
+                config_dir = "connectors"
+                """, StandardCharsets.UTF_8);
+        Files.writeString(conf.resolve("connectors/s3.toml"), """
+                type = "sink"
+                key = "archive"
+                enabled = true
+                version = 0
+                name = "S3 sink"
+                path = "target/release/libiggy_connector_s3_sink"
+
+                [[streams]]
+                stream = "app"
+                topics = ["events"]
+                schema = "json"
+
+                [plugin_config]
+                bucket = "archive"
+                region = "us-east-1"
+                """ + s3Extra, StandardCharsets.UTF_8);
+        Files.writeString(conf.resolve("connectors/lake.toml"), SINK.formatted(tables, dir.resolve("c.db"),
+                dir.resolve("warehouse")), StandardCharsets.UTF_8);
+        return conf.resolve("config.toml");
+    }
+
+    @Test
+    void a_runtime_config_checks_the_catalog_of_every_table_sink_in_its_connector_directory() throws IOException {
+        Path file = runtimeConfig("\"lake.bad\", \"lake.missing\"", "");
+
+        Outcome o = validate("validate", "--config", file.toString());
+
+        assertThat(o.code()).as(o.err()).isEqualTo(2);
+        assertThat(o.err()).contains(file + ": 3 error(s):",
+                "  sink lake: plugin_config.tables: table lake.bad: column 'iggy_timestamp' holds Iggy metadata but"
+                        + " is of type string",
+                "  sink lake: plugin_config.tables: table lake.missing does not exist in the catalog at"
+                        + " jdbc:sqlite:file:");
+        assertThat(o.out()).doesNotContain("OK");
+
+        Outcome offline = validate("validate", "--offline", "--config", file.toString());
+        assertThat(offline.code()).as(offline.err()).isZero();
+        assertThat(offline.out()).contains("OK: 2 sink(s) in " + file, "  archive (S3 sink) -> ",
+                "  lake (Iceberg sink) -> Iceberg table sink, jdbc catalog jdbc:sqlite:file:",
+                "(the catalog was not asked: --offline)");
+
+        Outcome good = validate("validate", "--config", runtimeConfig("\"lake.good\"", "").toString());
+        assertThat(good.code()).as(good.err()).isZero();
+        assertThat(good.out()).contains("  lake (Iceberg sink) -> Iceberg table sink").doesNotContain("--offline");
+    }
+
+    @Test
+    void a_runtime_config_lists_the_file_errors_of_table_and_s3_sinks_at_once() throws IOException {
+        Path file = runtimeConfig("\"good\"", "max_file_size = \"big\"\n");
+
+        Outcome o = validate("validate", "--offline", "--config", file.toString());
+
+        assertThat(o.code()).as(o.err()).isEqualTo(2);
+        assertThat(o.err()).contains(file + ": 2 error(s):",
+                "  [lake.toml] plugin_config.tables[0]: \"good\" is not <namespace>.<table>",
+                "  [s3.toml] plugin_config.max_file_size: \"big\" is not a size");
+    }
+
     @Test
     void a_catalog_that_cannot_be_opened_exits_3_naming_the_uri() throws IOException {
         String nowhere = dir.resolve("no-such-dir").resolve("c.db").toString();

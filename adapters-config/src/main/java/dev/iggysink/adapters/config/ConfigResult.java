@@ -8,13 +8,15 @@ import java.util.Optional;
  * valid configuration is not run), warnings (unknown keys, likely typos, errors of connector versions that do not
  * run) and notices (the connector directory used, skipped connectors, accepted keys that have no effect here), and
  * the {@code [logging] format} ({@code text} or {@code json}) when the file or {@code IGGY_CONNECTORS_LOGGING_FORMAT}
- * sets one. This is the whole decision {@code validate} and {@code run} share: {@link #ok()} means at least one sink
- * to run (no enabled S3 sink is an error).
+ * sets one. {@code tableSinks} are the enabled Iceberg table sinks of a connector directory (a single table sink
+ * file is read by {@link TableConnectorReader} instead). This is the whole decision {@code validate} and {@code run}
+ * share: {@link #ok()} means at least one sink to run (no enabled sink of either kind is an error).
  */
 public record ConfigResult(List<ConnectorConfig> sinks, List<ConfigError> errors, List<String> warnings,
-                           List<String> notices, Optional<String> logFormat) {
+                           List<String> notices, Optional<String> logFormat, List<TableConnectorConfig> tableSinks) {
     public ConfigResult {
         sinks = List.copyOf(sinks);
+        tableSinks = List.copyOf(tableSinks);
         errors = List.copyOf(errors);
         warnings = List.copyOf(warnings);
         notices = List.copyOf(notices);
@@ -23,7 +25,7 @@ public record ConfigResult(List<ConnectorConfig> sinks, List<ConfigError> errors
 
     public ConfigResult(List<ConnectorConfig> sinks, List<ConfigError> errors, List<String> warnings,
                         List<String> notices) {
-        this(sinks, errors, warnings, notices, Optional.empty());
+        this(sinks, errors, warnings, notices, Optional.empty(), List.of());
     }
 
     public boolean ok() {

@@ -24,7 +24,7 @@ import tools.jackson.dataformat.toml.TomlMapper;
  * Entry point of the config adapter. {@link #load} accepts either a single connector file (it has a top-level
  * {@code type}) or a runtime config (it has {@code [connectors]}, whose {@code config_dir} holds one file per
  * connector version, the active one named by {@code .active_versions.toml}, else the highest). It returns every
- * enabled S3 sink, or every problem found.
+ * enabled S3 sink and (from a connector directory) every enabled Iceberg table sink, or every problem found.
  */
 public final class ConnectorConfigLoader {
     static final String ACTIVE_VERSIONS = ".active_versions.toml";
@@ -46,30 +46,33 @@ public final class ConnectorConfigLoader {
     /**
      * As {@link #load(Path, Map)}, with the working directory a relative {@code config_dir} is first looked up in.
      * Both {@code validate} and {@code run} decide on this result alone: no errors means there is at least one
-     * enabled S3 sink to run.
+     * enabled sink to run.
      */
     public static ConfigResult load(Path file, Map<String, String> env, Path workingDir) {
         Problems problems = new Problems();
         List<ConnectorConfig> sinks = new ArrayList<>();
+        List<TableConnectorConfig> tableSinks = new ArrayList<>();
         String label = String.valueOf(file.getFileName());
         Optional<ObjectNode> root = parse(file, label, problems);
         if (root.isPresent()) {
             if (root.get().has("type")) {
                 single(file, root.get(), env, problems, sinks);
             } else if (root.get().has("connectors")) {
-                runtime(file, root.get(), env, workingDir, problems, sinks);
+                runtime(file, root.get(), env, workingDir, problems, sinks, tableSinks);
             } else {
                 problems.error(label, "neither a connector file (no top-level type) nor a runtime config "
                         + "(no [connectors] table)");
             }
         }
         Optional<String> logFormat = root.flatMap(r -> logFormat(r, env, problems));
-        if (problems.errorCount() == 0 && sinks.isEmpty()) {
+        if (problems.errorCount() == 0 && sinks.isEmpty() && tableSinks.isEmpty()) {
             // run refuses this; validate must say so too, not "OK: 0 sink(s)".
-            problems.error(label, "no enabled S3 sink to run");
+            problems.error(label, root.isPresent() && root.get().has("type") ? "no enabled S3 sink to run"
+                    : "no enabled sink to run");
         }
-        return new ConfigResult(problems.errorCount() == 0 ? sinks : List.of(), problems.errors(),
-                problems.warnings(), problems.notices(), logFormat);
+        boolean ok = problems.errorCount() == 0;
+        return new ConfigResult(ok ? sinks : List.of(), problems.errors(), problems.warnings(), problems.notices(),
+                logFormat, ok ? tableSinks : List.of());
     }
 
     /** {@code [logging] format} of the Iggy runtime config (also accepted in a connector file); env wins. */
@@ -119,7 +122,8 @@ public final class ConnectorConfigLoader {
     }
 
     private static void runtime(Path file, ObjectNode root, Map<String, String> env, Path workingDir,
-                                Problems problems, List<ConnectorConfig> sinks) {
+                                Problems problems, List<ConnectorConfig> sinks,
+                                List<TableConnectorConfig> tableSinks) {
         Map<String, String> origins = new HashMap<>();
         new Table(root, "", problems, origins).warnUnknown(RUNTIME_SECTIONS);
         Table connectors = new Table(EnvOverrides.applyToSection(root.get("connectors"), "connectors", List.of(),
@@ -153,7 +157,7 @@ public final class ConnectorConfigLoader {
                 long wanted = active.get(key);
                 chosen = versions.stream().filter(c -> c.version() == wanted).findFirst().orElse(null);
                 if (chosen == null) {
-                    if (versions.stream().anyMatch(ConnectorConfigLoader::isS3Sink)) {
+                    if (versions.stream().anyMatch(ConnectorConfigLoader::runsHere)) {
                         problems.forFile(ACTIVE_VERSIONS).error("sinks." + key, "version " + wanted
                                 + " is not in the connector directory (found " + found + ")");
                     } else {
@@ -172,15 +176,26 @@ public final class ConnectorConfigLoader {
                             + " (found " + found + ")");
                 }
             }
-            if (!isS3Sink(chosen)) {
-                chosen.problems().notice("sink " + key + " skipped: not an S3 sink (its path is not the S3 sink's "
-                        + "and its [plugin_config] has no bucket or directory)");
+            if (!runsHere(chosen)) {
+                chosen.problems().notice("sink " + key + " skipped: neither an S3 nor an Iceberg sink (its path names"
+                        + " neither, and its [plugin_config] has no bucket, directory, catalog_type or tables)");
                 continue;
             }
             for (Candidate other : versions) {
-                if (other != chosen && isS3Sink(other)) {
+                if (other != chosen && runsHere(other)) {
                     idleVersion(other, key, iggy, env);
                 }
+            }
+            if (isTableSink(chosen)) {
+                TableConnectorReader.read(chosen.tree(), baseDir(chosen.path()), chosen.problems(), chosen.origins(),
+                        env, true, iggy).ifPresent(t -> {
+                            if (t.enabled()) {
+                                tableSinks.add(t);
+                            } else {
+                                chosen.problems().notice("sink " + key + " is disabled (enabled = false): skipped");
+                            }
+                        });
+                continue;
             }
             ConnectorReader.read(chosen.tree(), baseDir(chosen.path()), chosen.problems(), chosen.origins(), true,
                     iggy, env).ifPresent(s -> {
@@ -199,7 +214,11 @@ public final class ConnectorConfigLoader {
      */
     private static void idleVersion(Candidate c, String key, Optional<IggyConfig> iggy, Map<String, String> env) {
         Problems scratch = new Problems();
-        ConnectorReader.read(c.tree(), baseDir(c.path()), scratch, c.origins(), true, iggy, env);
+        if (isTableSink(c)) {
+            TableConnectorReader.read(c.tree(), baseDir(c.path()), scratch, c.origins(), env, true, iggy);
+        } else {
+            ConnectorReader.read(c.tree(), baseDir(c.path()), scratch, c.origins(), true, iggy, env);
+        }
         for (ConfigError e : scratch.errors()) {
             c.problems().warning("sink " + key + " version " + c.version() + " (not the one that runs): " + e);
         }
@@ -265,7 +284,7 @@ public final class ConnectorConfigLoader {
             return;
         }
         if (type.get().equals("source")) {
-            fp.notice("source connector " + key.get() + " skipped: only S3 sinks run here");
+            fp.notice("source connector " + key.get() + " skipped: only S3 and Iceberg sinks run here");
             return;
         }
         Map<String, String> origins = new HashMap<>();
@@ -304,6 +323,15 @@ public final class ConnectorConfigLoader {
         }
         JsonNode plugin = c.tree().get("plugin_config");
         return plugin != null && plugin.isObject() && (plugin.has("bucket") || plugin.has("directory"));
+    }
+
+    /** An S3 sink, or an Iceberg table sink ({@link TableConnectorReader#isTableSink}); an S3 sink's path wins. */
+    private static boolean runsHere(Candidate c) {
+        return isS3Sink(c) || isTableSink(c);
+    }
+
+    private static boolean isTableSink(Candidate c) {
+        return !isS3Sink(c) && TableConnectorReader.isTableSink(c.tree());
     }
 
     /** Every {@code *.toml} directly in the directory, except dot-files and {@code Cargo.toml}, by name. */

@@ -65,15 +65,19 @@ public final class TableConnectorReader {
      */
     public static boolean isTableSink(Path file) {
         try {
-            JsonNode root = TOML.readTree(Files.readString(file, StandardCharsets.UTF_8));
-            JsonNode path = root.get("path");
-            if (path != null && path.isString() && path.stringValue().contains("iceberg_sink")) return true;
-            JsonNode plugin = root.get("plugin_config");
-            return plugin != null && plugin.isObject() && !plugin.has("bucket")
-                    && (plugin.has("catalog_type") || plugin.has("tables"));
+            return isTableSink(TOML.readTree(Files.readString(file, StandardCharsets.UTF_8)));
         } catch (IOException | JacksonException e) {
             return false;
         }
+    }
+
+    /** As {@link #isTableSink(Path)}, for a parsed connector file. */
+    static boolean isTableSink(JsonNode root) {
+        JsonNode path = root.get("path");
+        if (path != null && path.isString() && path.stringValue().contains("iceberg_sink")) return true;
+        JsonNode plugin = root.get("plugin_config");
+        return plugin != null && plugin.isObject() && !plugin.has("bucket")
+                && (plugin.has("catalog_type") || plugin.has("tables"));
     }
 
     /** Reads the connector file {@code file}, environment overrides ({@code IGGY_CONNECTORS_SINK_<KEY>_*}) applied. */
@@ -109,6 +113,17 @@ public final class TableConnectorReader {
 
     static Optional<TableConnectorConfig> read(JsonNode root, Path baseDir, Problems problems,
                                                Map<String, String> origins, Map<String, String> env) {
+        return read(root, baseDir, problems, origins, env, false, Optional.empty());
+    }
+
+    /**
+     * As {@link #read(JsonNode, Path, Problems, Map, Map)}; {@code inDirectory} as in {@link ConnectorReader#read}:
+     * a file of a runtime config's connector directory connects with the runtime's {@code [iggy]} ({@code runtimeIggy},
+     * empty when that had errors), not its own.
+     */
+    static Optional<TableConnectorConfig> read(JsonNode root, Path baseDir, Problems problems,
+                                               Map<String, String> origins, Map<String, String> env,
+                                               boolean inDirectory, Optional<IggyConfig> runtimeIggy) {
         int before = problems.errorCount();
         Table top = new Table(root, "", problems, origins);
         top.warnUnknown(TOP_LEVEL_KEYS);
@@ -152,8 +167,16 @@ public final class TableConnectorReader {
                         + " location, s3://bucket/path, to keep dead letters)");
             }
         }
-        JsonNode iggyNode = EnvOverrides.applyToSection(root.get("iggy"), "iggy", List.of("tls"), env, origins);
-        Optional<IggyConfig> iggy = ConnectionReader.iggy(new Table(iggyNode, "iggy", problems, origins));
+        Optional<IggyConfig> iggy;
+        if (inDirectory) {
+            iggy = runtimeIggy;
+            if (top.has("iggy")) {
+                problems.notice("[iggy] in a connector file is ignored: the runtime config's [iggy] applies");
+            }
+        } else {
+            JsonNode iggyNode = EnvOverrides.applyToSection(root.get("iggy"), "iggy", List.of("tls"), env, origins);
+            iggy = ConnectionReader.iggy(new Table(iggyNode, "iggy", problems, origins));
+        }
         Optional<AdminConfig> admin = ConnectionReader.admin(top.table("admin"));
         if (problems.errorCount() > before || key.isEmpty() || enabled.isEmpty() || name.isEmpty()
                 || table.isEmpty() || catalog.isEmpty() || iggy.isEmpty() || admin.isEmpty()) {

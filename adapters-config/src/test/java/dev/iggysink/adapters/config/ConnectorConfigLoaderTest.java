@@ -271,7 +271,7 @@ class ConnectorConfigLoaderTest {
     }
 
     @Test
-    void a_connector_directory_without_an_enabled_s3_sink_is_an_error() {
+    void a_connector_directory_without_an_enabled_sink_is_an_error() {
         Path dir = tmp.resolve("conf");
         TestFiles.write(dir, "runtime.toml", "[connectors]\nconfig_dir = \"c\"\n");
         TestFiles.write(dir, "c/paused.toml", TestFiles.read("runtime/connectors/paused.toml"));
@@ -279,7 +279,7 @@ class ConnectorConfigLoaderTest {
         ConfigResult result = ConnectorConfigLoader.load(dir.resolve("runtime.toml"), Map.of(), dir);
         assertThat(result.ok()).isFalse();
         assertThat(result.errors()).extracting(ConfigError::toString)
-                .containsExactly("runtime.toml: no enabled S3 sink to run");
+                .containsExactly("runtime.toml: no enabled sink to run");
     }
 
     @Test
@@ -391,11 +391,75 @@ class ConnectorConfigLoaderTest {
                         + " (config_dir \"connectors\" relative to the directory of config.toml)",
                 "sink archive: running the highest version, 3 (found 0, 3)",
                 "[paused.toml] sink paused is disabled (enabled = false): skipped",
-                "[postgres_sink.toml] sink postgres skipped: not an S3 sink (its path is not the S3 sink's and its "
-                        + "[plugin_config] has no bucket or directory)",
-                "[random_source.toml] source connector random skipped: only S3 sinks run here",
+                "[postgres_sink.toml] sink postgres skipped: neither an S3 nor an Iceberg sink (its path names "
+                        + "neither, and its [plugin_config] has no bucket, directory, catalog_type or tables)",
+                "[random_source.toml] source connector random skipped: only S3 and Iceberg sinks run here",
                 "sink s3: running version 1 (named by .active_versions.toml; found 0, 1, 2)");
         assertThat(result.warnings()).isEmpty();
+    }
+
+    @Test
+    void a_connector_directory_runs_its_iceberg_table_sinks_beside_its_s3_sinks() {
+        Path dir = tmp.resolve("conf");
+        TestFiles.write(dir, "runtime.toml", "[iggy]\naddress = \"iggy-host:8090\"\n\n[connectors]\nconfig_dir = \"c\"\n");
+        TestFiles.write(dir, "c/s3.toml", TestFiles.read("runtime/connectors/s3_v0.toml"));
+        TestFiles.write(dir, "c/iceberg.toml", TestFiles.read("iceberg/rust_iceberg_sink.toml"));
+        ConfigResult result = ConnectorConfigLoader.load(dir.resolve("runtime.toml"), Map.of(), dir);
+        assertThat(result.errors()).isEmpty();
+        assertThat(result.notices()).noneMatch(n -> n.contains("skipped"));
+        assertThat(result.sinks()).extracting(ConnectorConfig::key).containsExactly("s3");
+        assertThat(result.tableSinks()).extracting(TableConnectorConfig::key).containsExactly("iceberg");
+        TableConnectorConfig table = result.tableSinks().get(0);
+        assertThat(table.iggy().host()).as("the runtime's [iggy] applies").isEqualTo("iggy-host");
+        assertThat(table.iggy().port()).isEqualTo(8090);
+        assertThat(table.catalog().uri()).isEqualTo("http://localhost:8181");
+    }
+
+    @Test
+    void table_sinks_of_a_connector_directory_follow_active_versions_and_report_errors_by_file() {
+        Path dir = tmp.resolve("conf");
+        TestFiles.write(dir, "runtime.toml", "[connectors]\nconfig_dir = \"c\"\n");
+        String v0 = TestFiles.read("iceberg/rust_iceberg_sink.toml");
+        TestFiles.write(dir, "c/iceberg_0.toml", v0);
+        TestFiles.write(dir, "c/iceberg_1.toml", v0.replace("version = 0", "version = 1")
+                .replace("uri = \"http://localhost:8181\"", "uri = \"http://other:8181\""));
+        TestFiles.write(dir, "c/.active_versions.toml", "[sinks]\niceberg = 0\n");
+        ConfigResult result = ConnectorConfigLoader.load(dir.resolve("runtime.toml"), Map.of(), dir);
+        assertThat(result.errors()).isEmpty();
+        assertThat(result.tableSinks()).singleElement().extracting(t -> t.catalog().uri())
+                .isEqualTo("http://localhost:8181");
+        assertThat(result.notices()).contains(
+                "sink iceberg: running version 0 (named by .active_versions.toml; found 0, 1)");
+
+        TestFiles.write(dir, "c/iceberg_0.toml", v0.replace("catalog_type = \"rest\"", "catalog_type = \"hive\"")
+                .replace("tables = [\"nyc.users\"]", "tables = [\"users\"]"));
+        TestFiles.write(dir, "c/s3.toml", TestFiles.read("runtime/connectors/s3_v0.toml")
+                .replace("region = \"us-east-1\"", "region = \"us-east-1\"\nmax_file_size = \"big\""));
+        ConfigResult bad = ConnectorConfigLoader.load(dir.resolve("runtime.toml"), Map.of(), dir);
+        assertThat(bad.ok()).isFalse();
+        assertThat(bad.tableSinks()).isEmpty();
+        assertThat(bad.errors()).extracting(ConfigError::toString).containsExactlyInAnyOrder(
+                "[iceberg_0.toml] plugin_config.tables[0]: \"users\" is not <namespace>.<table>",
+                "[iceberg_0.toml] plugin_config.catalog_type: \"hive\" is not one of rest, jdbc",
+                "[s3.toml] plugin_config.max_file_size: \"big\" is not a size (e.g. 8MiB, 10MB)");
+    }
+
+    @Test
+    void a_connector_directory_with_only_a_table_sink_runs_it_and_without_an_enabled_sink_is_an_error() {
+        Path dir = tmp.resolve("conf");
+        TestFiles.write(dir, "runtime.toml", "[connectors]\nconfig_dir = \"c\"\n");
+        String table = TestFiles.read("iceberg/rust_iceberg_sink.toml");
+        TestFiles.write(dir, "c/iceberg.toml", table);
+        ConfigResult result = ConnectorConfigLoader.load(dir.resolve("runtime.toml"), Map.of(), dir);
+        assertThat(result.ok()).isTrue();
+        assertThat(result.sinks()).isEmpty();
+        assertThat(result.tableSinks()).hasSize(1);
+
+        TestFiles.write(dir, "c/iceberg.toml", table.replace("enabled = true", "enabled = false"));
+        ConfigResult none = ConnectorConfigLoader.load(dir.resolve("runtime.toml"), Map.of(), dir);
+        assertThat(none.errors()).extracting(ConfigError::toString)
+                .containsExactly("runtime.toml: no enabled sink to run");
+        assertThat(none.notices()).contains("[iceberg.toml] sink iceberg is disabled (enabled = false): skipped");
     }
 
     @Test

@@ -197,6 +197,15 @@ class TableAdminIT extends E2eTest {
             assertThat(metric(port, "iggysink_lag_records", "partition=\"0\"")).isZero();
             assertThat(metric(port, "iggysink_consumed_records_total", "")).isEqualTo(100);
             assertThat(metric(port, "iggysink_health", "")).isZero();
+            // Every table metric docs/tables.md names (the README points there) is served.
+            String served = E2eFixture.admin(port, "/metrics").body();
+            Matcher named = Pattern.compile("iggysink_table_[a-z_]+")
+                    .matcher(java.nio.file.Files.readString(java.nio.file.Path.of("..", "docs", "tables.md")));
+            java.util.Set<String> documented = new java.util.TreeSet<>();
+            while (named.find()) documented.add(named.group());
+            assertThat(documented).hasSizeGreaterThan(8);
+            assertThat(documented).allSatisfy(name -> assertThat(served).as("/metrics serves " + name)
+                    .containsPattern("(?m)^" + name + "(_|\\{| )"));
 
             // paused: nothing is read, the lag grows with what arrives, health stays ready
             assertThat(post(port, "/pause").statusCode()).isEqualTo(200);
