@@ -46,7 +46,7 @@ final class TableAuditRun {
         try {
             for (StreamSettings stream : c.streams()) {
                 try (IcebergTables store = IcebergTables.open(TableSinkRunner.catalog(c.catalog()),
-                        stream.consumerGroup(), Optional.empty())) {
+                        stream.consumerGroup(), Optional.empty(), c.table().dlqPrefix())) {
                     for (String topic : stream.topics()) {
                         try (IggyGroupOffsets offsets = new IggyGroupOffsets(SinkAssembly.iggy(c.iggy()),
                                 stream.stream(), topic, stream.consumerGroup(), SinkAssembly.IGGY_CALL_TIMEOUT)) {

@@ -93,7 +93,7 @@ final class TableSinkRunner {
     static CatalogSettings catalog(CatalogConfig c) {
         return new CatalogSettings(c.type(), c.name(), c.uri(), c.warehouse(), c.token(), c.credential(), c.oauth2ServerUri(),
                 c.user(), c.password(), c.storeUrl(), c.storeAccessKeyId(), c.storeSecretAccessKey(), c.storeRegion(),
-                c.pathStyle());
+                c.pathStyle(), c.dlqLocation());
     }
 
     /** The template {@code create_tables} asks for, or empty. */
@@ -115,7 +115,8 @@ final class TableSinkRunner {
         try {
             for (StreamSettings s : config.streams()) {
                 IcebergTables store = stores.computeIfAbsent(s.consumerGroup(),
-                        g -> IcebergTables.open(catalog(config.catalog()), g, template(config)));
+                        g -> IcebergTables.open(catalog(config.catalog()), g, template(config),
+                                config.table().dlqPrefix()));
                 for (String table : config.table().routing().tables()) store.open(table);
             }
         } catch (StoreException e) {

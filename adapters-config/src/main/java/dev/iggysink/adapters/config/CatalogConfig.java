@@ -14,12 +14,16 @@ import java.util.Optional;
  * @param name      the catalog's name ({@code catalog_name}): a JDBC catalog keeps its tables under it, so other
  *                  engines reading them name their catalog the same
  * @param pathStyle path-style requests to {@code storeUrl} (MinIO and most S3-compatible stores need them)
+ * @param dlqLocation where dead letters go instead of {@code <warehouse>/<dlq_prefix>} ({@code s3://}, {@code s3a://},
+ *                  {@code file:} or an absolute path): a REST catalog's warehouse named by name has no place for them
  */
 public record CatalogConfig(String type, String name, String uri, String warehouse, Optional<Secret> token,
                             Optional<Secret> credential, Optional<String> oauth2ServerUri, Optional<String> user,
                             Optional<Secret> password, Optional<String> storeUrl, Optional<String> storeAccessKeyId,
-                            Optional<Secret> storeSecretAccessKey, Optional<String> storeRegion, boolean pathStyle) {
+                            Optional<Secret> storeSecretAccessKey, Optional<String> storeRegion, boolean pathStyle,
+                            Optional<String> dlqLocation) {
     public CatalogConfig {
+        Objects.requireNonNull(dlqLocation, "dlqLocation");
         Objects.requireNonNull(type, "type");
         Objects.requireNonNull(name, "name");
         Objects.requireNonNull(uri, "uri");
@@ -33,5 +37,14 @@ public record CatalogConfig(String type, String name, String uri, String warehou
         Objects.requireNonNull(storeAccessKeyId, "storeAccessKeyId");
         Objects.requireNonNull(storeSecretAccessKey, "storeSecretAccessKey");
         Objects.requireNonNull(storeRegion, "storeRegion");
+    }
+
+    /** Without a {@code dlq_location}: dead letters below the warehouse. */
+    public CatalogConfig(String type, String name, String uri, String warehouse, Optional<Secret> token,
+                         Optional<Secret> credential, Optional<String> oauth2ServerUri, Optional<String> user,
+                         Optional<Secret> password, Optional<String> storeUrl, Optional<String> storeAccessKeyId,
+                         Optional<Secret> storeSecretAccessKey, Optional<String> storeRegion, boolean pathStyle) {
+        this(type, name, uri, warehouse, token, credential, oauth2ServerUri, user, password, storeUrl,
+                storeAccessKeyId, storeSecretAccessKey, storeRegion, pathStyle, Optional.empty());
     }
 }

@@ -38,7 +38,7 @@ public final class TableConnectorReader {
             "store_class", "store_path_style", "catalog_token", "catalog_credential", "catalog_oauth2_server_uri",
             "catalog_user", "catalog_password", "catalog_name", "commit_interval", "max_files_per_commit", "max_messages_per_file",
             "max_file_size", "errors_tolerance", "dlq_prefix", "max_buffered_bytes", "create_tables", "table_columns",
-            "partition_spec");
+            "partition_spec", "dlq_location");
     static final Duration DEFAULT_COMMIT_INTERVAL = Duration.ofSeconds(30);
     static final int DEFAULT_MAX_FILES_PER_COMMIT = 64;
     static final long DEFAULT_MAX_FILE_SIZE = 128L * 1024 * 1024;
@@ -160,11 +160,11 @@ public final class TableConnectorReader {
             catalog = catalog(p);
             creation = creation(p);
             if (table.map(t -> t.errors() == ErrorTolerance.ALL).orElse(false)
-                    && catalog.map(TableConnectorReader::namedWarehouse).orElse(false)) {
+                    && catalog.map(c -> namedWarehouse(c) && c.dlqLocation().isEmpty()).orElse(false)) {
                 problems.warning(p.path("warehouse") + " \"" + catalog.get().warehouse() + "\" is a REST catalog's"
                         + " warehouse name, not a location: dead letters have no place there, so under"
-                        + " errors_tolerance = \"all\" a bad record halts its partition (name the warehouse by its"
-                        + " location, s3://bucket/path, to keep dead letters)");
+                        + " errors_tolerance = \"all\" a bad record halts its partition (set dlq_location, e.g."
+                        + " s3://bucket/dead-letters, or name the warehouse by its location to keep dead letters)");
             }
         }
         Optional<IggyConfig> iggy;
@@ -288,6 +288,13 @@ public final class TableConnectorReader {
                             + " catalog_credential");
         }
         boolean pathStyle = p.bool("store_path_style", storeUrl.isPresent());
+        // Dead letters need a place the sink itself can write and list; a REST warehouse name is none.
+        Optional<String> dlqLocation = p.string("dlq_location");
+        if (dlqLocation.isPresent() && !dlqLocation.get().matches("(?i)(s3a?://[^/]+.*|file:.+)")
+                && !dlqLocation.get().startsWith("/")) {
+            p.error("dlq_location", "is s3://bucket/path, s3a://bucket/path, file:///dir or an absolute path, not \""
+                    + dlqLocation.get() + "\"");
+        }
         String catalogName = p.string("catalog_name", DEFAULT_CATALOG_NAME);
         if (catalogName.isBlank()) p.error("catalog_name", "must not be empty");
         if (p.problems().errorCount() > before || type.isEmpty() || uri.isEmpty() || warehouse.isEmpty()) {
@@ -295,6 +302,6 @@ public final class TableConnectorReader {
         }
         return Optional.of(new CatalogConfig(type.get(), catalogName, uri.get(), warehouse.get(), token, credential,
                 p.string("catalog_oauth2_server_uri"), user, password, storeUrl, accessKey, secretKey,
-                p.string("store_region"), pathStyle));
+                p.string("store_region"), pathStyle, dlqLocation));
     }
 }

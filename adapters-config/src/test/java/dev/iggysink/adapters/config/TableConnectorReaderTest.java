@@ -125,9 +125,48 @@ class TableConnectorReaderTest {
         TableConnectorReader.Result result = TableConnectorReader.load(named, Map.of());
         assertThat(result.errors()).isEmpty();
         assertThat(result.warnings()).anySatisfy(w -> assertThat(w).startsWith("plugin_config.warehouse")
-                .contains("dead letters").contains("halts"));
+                .contains("dead letters").contains("halts").contains("set dlq_location"));
         Path located = dir.resolve("located.toml");
         Files.writeString(located, file.formatted("s3://lake/warehouse"));
         assertThat(TableConnectorReader.load(located, Map.of()).warnings()).noneMatch(w -> w.contains("dead letters"));
+    }
+
+    @Test
+    void a_dlq_location_gives_dead_letters_of_a_named_rest_warehouse_a_place(@TempDir Path dir) throws Exception {
+        String file = """
+                type = "sink"
+                key = "lake"
+                enabled = true
+                version = 0
+                name = "lake"
+                path = "iceberg_sink"
+                [[streams]]
+                stream = "s"
+                topics = ["t"]
+                schema = "json"
+                [plugin_config]
+                tables = ["lake.events"]
+                catalog_type = "rest"
+                uri = "http://catalog:8181"
+                warehouse = "warehouse"
+                errors_tolerance = "all"
+                dlq_location = "%s"
+                """;
+        for (String good : List.of("s3://bucket/dead-letters", "s3a://bucket/x/", "file:///var/dlq", "/var/dlq")) {
+            Path f = dir.resolve("good.toml");
+            Files.writeString(f, file.formatted(good));
+            TableConnectorReader.Result result = TableConnectorReader.load(f, Map.of());
+            assertThat(result.errors()).as(good).isEmpty();
+            assertThat(result.warnings()).as(good).noneMatch(w -> w.contains("dead letters"));
+            assertThat(result.connector().orElseThrow().catalog().dlqLocation()).contains(good);
+        }
+        for (String bad : List.of("bucket/dead-letters", "http://host/dlq", "")) {
+            Path f = dir.resolve("bad.toml");
+            Files.writeString(f, file.formatted(bad));
+            TableConnectorReader.Result result = TableConnectorReader.load(f, Map.of());
+            assertThat(result.connector()).as(bad).isEmpty();
+            assertThat(result.errors()).as(bad).anySatisfy(e -> assertThat(e.toString())
+                    .contains("plugin_config.dlq_location"));
+        }
     }
 }

@@ -11,15 +11,28 @@ import java.util.Optional;
  * @param uri       the REST catalog's {@code http(s)://} address, or the JDBC URL ({@code jdbc:sqlite:},
  *                  {@code jdbc:postgresql:})
  * @param warehouse the REST catalog's warehouse name, or the JDBC catalog's warehouse location ({@code s3://...})
+ * @param dlqLocation where dead letters go, {@code <dlq_location>/<stream>/<topic>/...}, instead of
+ *                  {@code <warehouse>/<dlq_prefix>/<stream>/<topic>/...}; written through the warehouse's FileIO choice
  */
 public record CatalogSettings(String type, String name, String uri, String warehouse, Optional<Secret> token,
                               Optional<Secret> credential, Optional<String> oauth2ServerUri, Optional<String> user,
                               Optional<Secret> password, Optional<String> storeUrl, Optional<String> accessKeyId,
-                              Optional<Secret> secretAccessKey, Optional<String> region, boolean pathStyle) {
+                              Optional<Secret> secretAccessKey, Optional<String> region, boolean pathStyle,
+                              Optional<String> dlqLocation) {
     public CatalogSettings {
+        Objects.requireNonNull(dlqLocation, "dlqLocation");
         Objects.requireNonNull(type, "type");
         Objects.requireNonNull(name, "name");
         Objects.requireNonNull(uri, "uri");
         Objects.requireNonNull(warehouse, "warehouse");
+    }
+
+    /** Without a {@code dlq_location}: dead letters below the warehouse. */
+    public CatalogSettings(String type, String name, String uri, String warehouse, Optional<Secret> token,
+                           Optional<Secret> credential, Optional<String> oauth2ServerUri, Optional<String> user,
+                           Optional<Secret> password, Optional<String> storeUrl, Optional<String> accessKeyId,
+                           Optional<Secret> secretAccessKey, Optional<String> region, boolean pathStyle) {
+        this(type, name, uri, warehouse, token, credential, oauth2ServerUri, user, password, storeUrl, accessKeyId,
+                secretAccessKey, region, pathStyle, Optional.empty());
     }
 }

@@ -98,6 +98,13 @@ public final class IcebergTables implements TableStore {
         return new IcebergTables(IcebergCatalogs.open(settings), group, template, WarehouseFiles.of(settings));
     }
 
+    /** As {@link #open(CatalogSettings, String, Optional)}; dead letter keys start with {@code dlqPrefix}. */
+    public static IcebergTables open(CatalogSettings settings, String group, Optional<TableTemplate> template,
+                                     String dlqPrefix) {
+        return new IcebergTables(IcebergCatalogs.open(settings), group, template,
+                WarehouseFiles.of(settings, dlqPrefix));
+    }
+
     static final class StagedFiles implements Staged {
         final String table;
         final List<DataFile> files;
@@ -403,7 +410,7 @@ public final class IcebergTables implements TableStore {
     private WarehouseFiles deadLetterPlace() throws StoreException {
         return warehouse.orElseThrow(() -> new StoreException("dead letters are written below the warehouse, and this"
                 + " catalog's warehouse is a name, not a location (s3://bucket/path): set errors_tolerance = \"none\","
-                + " or name the warehouse by its location", false, 0, null, null));
+                + " set dlq_location, or name the warehouse by its location", false, 0, null, null));
     }
 
     @Override

@@ -64,4 +64,33 @@ class DeadLettersIT {
             assertThat(store.deadLetterKeys(TableAudit.deadLetterPrefix("_dlq", "app", "other"))).isEmpty();
         }
     }
+
+    @Test
+    void a_rest_catalog_named_warehouse_keeps_dead_letters_at_its_dlq_location_on_minio() throws Exception {
+        MinioWarehouse warehouse = MinioWarehouse.create("dlqlocation");
+        Map<String, String> s3 = warehouse.fileIoProperties();
+        // the warehouse is a REST catalog's name: no location, only dlq_location gives dead letters a place
+        CatalogSettings settings = new CatalogSettings("rest", "rest", "http://127.0.0.1:1/", "warehouse",
+                Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(),
+                Optional.of(s3.get("s3.endpoint")), Optional.of(s3.get("s3.access-key-id")),
+                Optional.of(Secret.of(s3.get("s3.secret-access-key"))), Optional.of(s3.get("client.region")), true,
+                Optional.of(warehouse.location("dead-letters") + "/"));
+        SinkRecord bad = record(42, "{\"n\":\"x\"}");
+        String key = DeadLetters.key("", "errs", bad);
+        try (IcebergTables store = new IcebergTables(null, "g", Optional.empty(),
+                WarehouseFiles.of(settings, "errs"))) {
+            store.writeDeadLetter(key, DeadLetters.content(bad, "table lake.events: field 'n' is not a long"));
+
+            // dlq_prefix is not added below the dlq_location
+            assertThat(warehouse.keysUnder(warehouse.location("dead-letters/"))).containsExactly(
+                    "dead-letters/app/events/00003-00000000000000000042.json");
+            String body = MinioServer.shared().client().getObjectAsBytes(b -> b.bucket(warehouse.bucket())
+                    .key("dead-letters/app/events/00003-00000000000000000042.json")).asUtf8String();
+            assertThat(body).contains("\"offset\":42").contains("is not a long");
+
+            String prefix = TableAudit.deadLetterPrefix("errs", "app", "events");
+            assertThat(store.deadLetterKeys(prefix)).containsExactly(key);
+            assertThat(TableAudit.deadLettered(store.deadLetterKeys(prefix), prefix, 3)).containsExactly(42L);
+        }
+    }
 }

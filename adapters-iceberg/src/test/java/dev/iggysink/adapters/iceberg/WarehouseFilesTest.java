@@ -49,4 +49,27 @@ class WarehouseFilesTest {
             assertThat(e.getMessage()).contains("warehouse is a name, not a location");
         }
     }
+
+    @Test
+    void a_dlq_location_holds_the_dead_letters_of_a_named_rest_warehouse_without_the_dlq_prefix() throws Exception {
+        Path letters = dir.resolve("letters");
+        CatalogSettings rest = new CatalogSettings("rest", "r", "http://127.0.0.1:1/", "warehouse", Optional.empty(),
+                Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(),
+                Optional.empty(), Optional.empty(), Optional.empty(), false, Optional.of("file:" + letters));
+        try (WarehouseFiles files = WarehouseFiles.of(rest, "_dlq").orElseThrow()) {
+            String key = "_dlq/app/events/00001-00000000000000000005.json";
+            files.write(key, "{\"a\":1}".getBytes(StandardCharsets.UTF_8));
+            assertThat(Files.readString(letters.resolve("app/events/00001-00000000000000000005.json")))
+                    .isEqualTo("{\"a\":1}");
+            assertThat(files.keys("_dlq/app/events/")).containsExactly(key);
+            assertThat(files.keys("_dlq/app/none/")).isEmpty();
+        }
+        CatalogSettings absolute = new CatalogSettings("rest", "r", "http://127.0.0.1:1/", "warehouse",
+                Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(),
+                Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(), false,
+                Optional.of(letters.toString()));
+        try (WarehouseFiles files = WarehouseFiles.of(absolute, "_dlq").orElseThrow()) {
+            assertThat(files.keys("_dlq/app/")).containsExactly("_dlq/app/events/00001-00000000000000000005.json");
+        }
+    }
 }
