@@ -13,9 +13,9 @@ final class ExitCodes {
     /** The configuration is invalid, or the command line is wrong. */
     static final int CONFIG = 2;
     /**
-     * Could not start: Iggy or the object store refused us (wrong credentials, missing stream/topic/bucket, an Iggy
-     * server of another version), the admin port is taken, or (with {@code --fail-fast}, and always for
-     * {@code audit}) Iggy or the store did not answer.
+     * Could not start: Iggy, the object store or a table sink's catalog refused us (wrong credentials, missing
+     * stream/topic/bucket, an Iggy server of another version), the admin port is taken, or (with
+     * {@code --fail-fast}, and always for {@code audit}) Iggy, the store or the catalog did not answer.
      */
     static final int STARTUP = 3;
 
@@ -25,13 +25,16 @@ final class ExitCodes {
             + " partition halted on a bad record or a topic deleted while running, every topic deleted (nothing"
             + " left to consume), or out of memory";
     static final String HELP_2 = " 2:bad configuration or command line";
+    static final String RUN_HELP_2 = HELP_2 + ", or a table of a table sink it cannot write (missing without"
+            + " create_tables, columns no record can fill) or a warehouse that refuses the probe write";
     static final String RUN_HELP_3 = " 3:could not start: admin port taken; Iggy refused the login (wrong password"
             + " or personal access token), none of the sink's streams and topics exists, or the server speaks"
-            + " another Iggy version; the store refused the bucket check; with --fail-fast also Iggy or the store"
-            + " unreachable";
+            + " another Iggy version; the store refused the bucket check; a table sink's catalog refused our"
+            + " credentials or cannot be opened; with --fail-fast also Iggy, the store or the catalog unreachable";
     static final String AUDIT_HELP_0 = " 0:no gap below the committed offsets";
     static final String AUDIT_HELP_1 = " 1:a gap or a mismatch";
-    static final String AUDIT_HELP_3 = " 3:Iggy or the store refused or did not answer (one line says which)";
+    static final String AUDIT_HELP_3 = " 3:Iggy, the store or a table sink's catalog refused or did not answer (one"
+            + " line says which)";
 
     private ExitCodes() {
     }

@@ -31,7 +31,7 @@ import picocli.CommandLine.Option;
 @Command(name = "run", mixinStandardHelpOptions = true,
         description = "Run the sink(s) of a connector file or runtime config until stopped (SIGTERM/SIGINT).",
         exitCodeListHeading = "%nExit codes:%n",
-        exitCodeList = {ExitCodes.RUN_HELP_0, ExitCodes.RUN_HELP_1, ExitCodes.HELP_2, ExitCodes.RUN_HELP_3})
+        exitCodeList = {ExitCodes.RUN_HELP_0, ExitCodes.RUN_HELP_1, ExitCodes.RUN_HELP_2, ExitCodes.RUN_HELP_3})
 final class RunCommand implements Callable<Integer> {
     private static final Logger LOG = LoggerFactory.getLogger(RunCommand.class);
     /** After this long without an answer from a service at start, say so (and again each time it passes). */
@@ -47,8 +47,9 @@ final class RunCommand implements Callable<Integer> {
             description = "how often to log the status line, e.g. 30s, 5m, 1h (default ${DEFAULT-VALUE})")
     Duration statusInterval;
 
-    @Option(names = "--fail-fast", description = "exit 3 at once when Iggy or the object store cannot be reached at"
-            + " start, instead of retrying (with a log line per attempt and degraded health) until they answer")
+    @Option(names = "--fail-fast", description = "exit 3 at once when Iggy, the object store or a table sink's"
+            + " catalog cannot be reached at start, instead of retrying (with a log line per attempt and degraded"
+            + " health) until they answer")
     boolean failFast;
 
     @Option(names = LogFormat.OPTION, converter = LogFormat.Converter.class,
@@ -95,8 +96,9 @@ final class RunCommand implements Callable<Integer> {
         try (PrometheusMetrics metrics = new PrometheusMetrics(); SinkRunner runner = new SinkRunner()) {
             List<TableSinkRunner> tables = result.tableSinks().stream().map(t -> new TableSinkRunner(t,
                     metrics.forSink(t.key()), metrics.forTables(t.key())::commitTook)).toList();
-            StartupProgress progress = new StartupProgress(result.sinks().stream().map(ConnectorConfig::key)
-                    .toList());
+            List<String> keys = new ArrayList<>(result.sinks().stream().map(ConnectorConfig::key).toList());
+            tables.forEach(t -> keys.add(t.config().key()));
+            StartupProgress progress = new StartupProgress(keys);
             Optional<AdminHttpServer> admin = startAdmin(result.sinks(), tables, runner, progress, metrics);
             if (admin.isEmpty()) return ExitCodes.STARTUP;
             AdminHttpServer adminServer = admin.get();
@@ -125,12 +127,12 @@ final class RunCommand implements Callable<Integer> {
             LOG.info("effective configuration of table sink {}: {}", table.config().key(), table.config());
             Thread t = new Thread(() -> {
                 try {
-                    codes[slot] = table.run();
+                    codes[slot] = table.start(tableChecks(table, progress), progress, statusInterval);
                 } catch (InterruptedException e) {
                     Thread.currentThread().interrupt();
                     codes[slot] = ExitCodes.INCOMPLETE;
                 }
-                if (codes[slot] == ExitCodes.STARTUP && !Signals.stopRequested()) {
+                if (codes[slot] >= ExitCodes.CONFIG && !Signals.stopRequested()) {
                     LOG.error("table sink {} could not start: stopping every sink", table.config().key());
                     Signals.requestStop();
                 }
@@ -175,10 +177,13 @@ final class RunCommand implements Callable<Integer> {
         try (PrometheusMetrics metrics = new PrometheusMetrics()) {
             TableSinkRunner runner = new TableSinkRunner(sink, metrics.forSink(sink.key()),
                     metrics.forTables(sink.key())::commitTook);
+            StartupProgress progress = new StartupProgress(List.of(sink.key()));
             AdminHttpServer admin;
             try {
-                admin = AdminHttpServer.start(SinkAssembly.admin(sink.admin()),
-                        () -> List.of(new ManagedSink(sink.key(), runner.control())), metrics);
+                // While its start checks run, health tells what they wait for (degraded), as for an object sink.
+                admin = AdminHttpServer.start(SinkAssembly.admin(sink.admin()), () -> runner.started()
+                        ? List.of(new ManagedSink(sink.key(), runner.control())) : List.of(), progress::reasons,
+                        metrics);
             } catch (IOException | IllegalArgumentException e) {
                 LOG.error("admin server: cannot listen on {}: {} (set [admin] address to a free host:port, or off)",
                         sink.admin().address().orElse("?"), e.getMessage());
@@ -190,9 +195,15 @@ final class RunCommand implements Callable<Integer> {
                     runner.requestStop();
                 });
                 if (Signals.stopRequested()) runner.requestStop();
-                return runner.run();
+                return runner.start(tableChecks(runner, progress), progress, statusInterval);
             }
         }
+    }
+
+    /** The start checks of one table sink: they end on a stop of the process or of that sink. */
+    private StartupChecks tableChecks(TableSinkRunner runner, StartupProgress progress) {
+        return new StartupChecks(failFast, SLOW_ANSWER, () -> Signals.stopRequested() || runner.stopRequested(),
+                progress);
     }
 
     /**
@@ -225,7 +236,8 @@ final class RunCommand implements Callable<Integer> {
         }
         Supplier<List<ManagedSink>> managed = tables.isEmpty() ? runner::managed : () -> {
             List<ManagedSink> every = new ArrayList<>(runner.managed());
-            tables.forEach(t -> every.add(new ManagedSink(t.config().key(), t.control())));
+            tables.stream().filter(TableSinkRunner::started)
+                    .forEach(t -> every.add(new ManagedSink(t.config().key(), t.control())));
             return every;
         };
         try {

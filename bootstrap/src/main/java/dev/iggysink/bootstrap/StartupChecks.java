@@ -2,6 +2,8 @@ package dev.iggysink.bootstrap;
 
 import dev.iggysink.adapters.iggy.IggySettings;
 import dev.iggysink.adapters.config.ConnectorConfig;
+import dev.iggysink.adapters.config.TableConnectorConfig;
+import dev.iggysink.adapters.iceberg.TableChecks;
 import dev.iggysink.adapters.iggy.IggyGroupOffsets;
 import dev.iggysink.application.port.out.ObjectStore;
 import dev.iggysink.application.port.out.SourceException;
@@ -39,7 +41,8 @@ final class StartupChecks {
 
     /** How a check ended. */
     enum Outcome {
-        READY, STOPPED, FAILED
+        /** INVALID: the service answered and the configuration cannot work with it (a missing table): exit 2. */
+        READY, STOPPED, FAILED, INVALID
     }
 
     private final boolean failFast;
@@ -159,21 +162,65 @@ final class StartupChecks {
         }
     }
 
+    /**
+     * An Iceberg table sink's start: what {@code validate} asks of its catalog ({@link TableChecks}). A catalog that
+     * cannot be reached or does not answer is retried as Iggy and the store are (or fails with {@code --fail-fast});
+     * one that refuses our credentials or cannot be opened fails at once; a table the sink cannot write, or a
+     * warehouse that refuses the probe write, is {@link Outcome#INVALID}. Every problem is logged, one line each.
+     */
+    Outcome checkTables(TableConnectorConfig t) throws InterruptedException {
+        return checkTables(t.key(), t.catalog().type(), t.catalog().uri(), () -> TableChecks.check(
+                TableSinkRunner.catalog(t.catalog()), t.table().routing().tables(), TableSinkRunner.template(t)));
+    }
+
+    Outcome checkTables(String key, String type, String uri, Callable<TableChecks.Report> check)
+            throws InterruptedException {
+        String service = "the " + type + " catalog at " + uri;
+        for (int attempt = 1; ; attempt++) {
+            if (attempt == 1) progress.now(key, "checking " + service);
+            TableChecks.Report report;
+            try {
+                Answer<TableChecks.Report> a = await(key, service, uri, check);
+                if (a.stopped()) return stopped(key);
+                report = a.value();
+            } catch (Exception e) {
+                LOG.error("sink {}: the startup check of {} failed: {}", key, service, e.toString());
+                return Outcome.FAILED;
+            }
+            report.warnings().forEach(w -> LOG.warn("sink {}: plugin_config.{}", key, w));
+            if (report.ok()) return Outcome.READY;
+            if (!report.reached() && report.unanswered()) {
+                String why = report.problems().isEmpty() ? "no answer" : report.problems().get(0);
+                String told = "uri: " + service + " cannot be used: ";
+                if (why.startsWith(told)) why = why.substring(told.length());
+                Outcome o = retryOrFail(key, service, why, attempt);
+                if (o != null) return o;
+                continue;
+            }
+            report.problems().forEach(p -> LOG.error("sink {}: plugin_config.{}", key, p));
+            return report.reached() ? Outcome.INVALID : Outcome.FAILED;
+        }
+    }
+
     /** Null to try again (after waiting), or how the start ends. */
     private Outcome retryOrFail(ConnectorConfig settings, String service, String why, int attempt)
             throws InterruptedException {
+        return retryOrFail(settings.key(), service, why, attempt);
+    }
+
+    private Outcome retryOrFail(String key, String service, String why, int attempt) throws InterruptedException {
         if (failFast) {
-            LOG.error("sink {}: {} cannot be used: {} (--fail-fast: not retrying)", settings.key(), service, why);
+            LOG.error("sink {}: {} cannot be used: {} (--fail-fast: not retrying)", key, service, why);
             return Outcome.FAILED;
         }
         Duration delay = retryDelay(attempt);
-        progress.now(settings.key(), "waiting for " + service + " (" + cause(service, why) + "; " + attempt
+        progress.now(key, "waiting for " + service + " (" + cause(service, why) + "; " + attempt
                 + (attempt == 1 ? " attempt" : " attempts") + ", next in " + delay.toSeconds() + " s)");
         LOG.warn("sink {}: {} cannot be used yet: {}; retrying in {} s (attempt {}; health is degraded until it"
-                + " answers; --fail-fast exits 3 instead)", settings.key(), service, why, delay.toSeconds(), attempt);
+                + " answers; --fail-fast exits 3 instead)", key, service, why, delay.toSeconds(), attempt);
         long until = System.nanoTime() + delay.toNanos();
         while (System.nanoTime() - until < 0) {
-            if (stopRequested.getAsBoolean()) return stopped(settings);
+            if (stopRequested.getAsBoolean()) return stopped(key);
             Thread.sleep(TICK.toMillis());
         }
         return null;
@@ -195,7 +242,11 @@ final class StartupChecks {
     }
 
     private static Outcome stopped(ConnectorConfig settings) {
-        LOG.info("sink {}: stop requested while starting; nothing was consumed", settings.key());
+        return stopped(settings.key());
+    }
+
+    private static Outcome stopped(String key) {
+        LOG.info("sink {}: stop requested while starting; nothing was consumed", key);
         return Outcome.STOPPED;
     }
 

@@ -33,10 +33,17 @@ final class TableAuditRun {
             out.flush();
             return ExitCodes.CONFIG;
         }
-        TableConnectorConfig c = result.connector().get();
+        return audit(result.connector().get(), "", out, err);
+    }
+
+    /**
+     * Audits one table sink; {@code label} starts its verdict line and its failure ("" for a table sink's own file,
+     * "table sink KEY: " among the sinks of a runtime config). Returns the exit code.
+     */
+    static int audit(TableConnectorConfig c, String label, PrintWriter out, PrintWriter err) {
         List<String> tables = c.table().routing().tables();
         if (tables.isEmpty()) {
-            err.println("audit: dynamic routing names its tables per record; list the tables to check in"
+            err.println(label + "audit: dynamic routing names its tables per record; list the tables to check in"
                     + " [plugin_config] tables");
             err.flush();
             return ExitCodes.CONFIG;
@@ -73,18 +80,18 @@ final class TableAuditRun {
             }
         } catch (SourceException e) {
             out.flush();
-            err.println("audit failed: " + e.getMessage());
+            err.println(label + "audit failed: " + e.getMessage());
             err.flush();
             return ExitCodes.STARTUP;
         } catch (StoreException | RuntimeException e) {
             out.flush();
-            err.println("audit failed: the catalog at " + c.catalog().uri() + ": " + e.getMessage());
+            err.println(label + "audit failed: the catalog at " + c.catalog().uri() + ": " + e.getMessage());
             err.flush();
             return ExitCodes.STARTUP;
         }
-        out.println(ok ? "AUDIT OK: every committed offset is in its tables exactly once"
+        out.println(label + (ok ? "AUDIT OK: every committed offset is in its tables exactly once"
                 + (lettered > 0 ? " or in a dead letter (" + lettered + " offset(s), listed above)" : "")
-                : "AUDIT FAILED: see gaps/overlaps above");
+                : "AUDIT FAILED: see gaps/overlaps above"));
         out.flush();
         return ok ? ExitCodes.OK : ExitCodes.INCOMPLETE;
     }

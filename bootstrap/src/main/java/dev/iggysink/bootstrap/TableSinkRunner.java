@@ -46,6 +46,7 @@ final class TableSinkRunner {
     private final TableTally tally;
     private final TableSinkControl control;
     private final SinkMetrics metrics;
+    private volatile boolean started;
 
     TableSinkRunner(TableConnectorConfig config) {
         this(config, SinkMetrics.NONE, took -> { });
@@ -105,6 +106,56 @@ final class TableSinkRunner {
         control.requestStop();
     }
 
+    boolean stopRequested() {
+        return stop.get();
+    }
+
+    /** Whether its start checks passed and it consumes: until then the admin server tells what it waits for. */
+    boolean started() {
+        return started;
+    }
+
+    /**
+     * What {@code run} does with a table sink: the checks {@code validate} makes of its catalog first
+     * ({@link StartupChecks#checkTables}), nothing consumed until they pass; then {@link #run()}, with a status line
+     * every {@code statusInterval}. A stop asked while checking ends it with 0 (nothing was read).
+     */
+    int start(StartupChecks checks, StartupProgress progress, Duration statusInterval) throws InterruptedException {
+        StartupChecks.Outcome outcome = checks.checkTables(config);
+        progress.done(config.key());
+        switch (outcome) {
+            case STOPPED:
+                return ExitCodes.OK;
+            case INVALID:
+                return ExitCodes.CONFIG;
+            case FAILED:
+                return ExitCodes.STARTUP;
+            default:
+                break;
+        }
+        started = true;
+        TableStatusLine line = new TableStatusLine(config.key(), System.nanoTime());
+        java.util.concurrent.ScheduledExecutorService ticker = java.util.concurrent.Executors
+                .newSingleThreadScheduledExecutor(r -> {
+                    Thread t = new Thread(r, "status-line-" + config.key());
+                    t.setDaemon(true);
+                    return t;
+                });
+        ticker.scheduleAtFixedRate(() -> {
+            try {
+                LOG.info(line.next(control.status(), tally.totals(), System.nanoTime()));
+            } catch (RuntimeException e) {
+                // a failed line must not end the schedule: the next one may tell what this could not
+                LOG.warn("sink {}: the status line could not be made: {}", config.key(), e.toString());
+            }
+        }, statusInterval.toMillis(), statusInterval.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS);
+        try {
+            return run();
+        } finally {
+            ticker.shutdownNow();
+        }
+    }
+
     TableTally tally() {
         return tally;
     }
@@ -152,8 +203,13 @@ final class TableSinkRunner {
         return exitCode.get();
     }
 
+    /** A stream's decoder: its schema, then the file's {@code [transforms]} (the output settings are not used). */
+    static RecordCodec codec(TableConnectorConfig config, StreamSettings s) {
+        return RecordCodecs.forStream(s, OutputSettings.jsonLines("", "{stream}"), config.transforms());
+    }
+
     private void loop(StreamSettings s, String topic, IcebergTables store, java.util.concurrent.Executor stager) {
-        RecordCodec codec = RecordCodecs.forStream(s, OutputSettings.jsonLines("", "{stream}"), List.of());
+        RecordCodec codec = codec(config, s);
         MessageSource source = new IggyMessageSource(SinkAssembly.iggy(config.iggy()), s.stream(), topic,
                 s.consumerGroup(), SinkAssembly.IGGY_CALL_TIMEOUT);
         TableConsumer consumer = new TableConsumer(source, codec, store, perTopic(config, budget(config)),

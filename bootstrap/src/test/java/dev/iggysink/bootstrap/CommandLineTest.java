@@ -2,29 +2,13 @@ package dev.iggysink.bootstrap;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
-import picocli.CommandLine;
 
 /** The command line itself: bad option values, no arguments, and the exit codes --help documents. */
 class CommandLineTest {
-
-    private record Outcome(int code, String out, String err) {
-    }
-
-    private static Outcome execute(String... args) {
-        StringWriter out = new StringWriter();
-        StringWriter err = new StringWriter();
-        CommandLine cl = Main.commandLine();
-        cl.setOut(new PrintWriter(out));
-        cl.setErr(new PrintWriter(err));
-        int code = cl.execute(args);
-        return new Outcome(code, out.toString(), err.toString());
-    }
 
     @ParameterizedTest
     @CsvSource(delimiter = '|', value = {
@@ -35,7 +19,7 @@ class CommandLineTest {
         "10x  | '--status-interval': '10x' is not a duration"})
     void a_bad_status_interval_is_one_line_and_exit_2_before_the_config_is_read(String value, String expected) {
         // The config file does not exist: the option must be refused before anything looks at it.
-        Outcome o = execute("run", "--config", "does-not-exist.toml", "--status-interval", value);
+        CliRun o = CliRun.execute("run", "--config", "does-not-exist.toml", "--status-interval", value);
 
         assertThat(o.code()).isEqualTo(2);
         assertThat(o.err().strip().lines()).as(o.err()).hasSize(1);
@@ -54,7 +38,7 @@ class CommandLineTest {
 
     @Test
     void an_unknown_option_is_one_line_and_exit_2() {
-        Outcome o = execute("run", "--config", "x.toml", "--no-such-option");
+        CliRun o = CliRun.execute("run", "--config", "x.toml", "--no-such-option");
 
         assertThat(o.code()).isEqualTo(2);
         assertThat(o.err().strip().lines()).as(o.err()).hasSize(1);
@@ -63,7 +47,7 @@ class CommandLineTest {
 
     @Test
     void no_arguments_prints_usage_and_exits_2() {
-        Outcome o = execute();
+        CliRun o = CliRun.execute();
 
         assertThat(o.code()).isEqualTo(2);
         assertThat(o.err()).contains("Usage: iggy-s3-sink").contains("run").contains("audit");
@@ -71,7 +55,7 @@ class CommandLineTest {
 
     @Test
     void run_help_lists_every_exit_code_and_fail_fast() {
-        Outcome o = execute("run", "--help");
+        CliRun o = CliRun.execute("run", "--help");
 
         assertThat(o.code()).isZero();
         assertThat(o.out()).contains("--fail-fast").contains("Exit codes:");
@@ -83,7 +67,7 @@ class CommandLineTest {
 
     @Test
     void audit_help_lists_every_exit_code() {
-        Outcome o = execute("audit", "--help");
+        CliRun o = CliRun.execute("audit", "--help");
 
         for (String code : new String[] {"0", "1", "2", "3"}) {
             assertThat(o.out()).containsPattern("(?m)^\\s+" + code + "\\s+\\S");

@@ -65,9 +65,10 @@ class FatJarContentsIT {
     }
 
     /**
-     * Apache HttpClient 4 (under Iceberg's AWS client) logs through commons-logging. The real commons-logging falls back to
-     * java.util.logging, where its wire logger formats every byte of every upload before the event is dropped: the
-     * sink ran at a third of its speed. jcl-over-slf4j sends it to SLF4J, whose level check stops it early.
+     * Hadoop and Netty log through commons-logging, as Apache HttpClient 4 did. The real commons-logging falls back to
+     * java.util.logging, where HttpClient 4's wire logger formatted every byte of every upload before the event was
+     * dropped: the sink ran at a third of its speed. jcl-over-slf4j sends it all to SLF4J, whose level check stops it
+     * early.
      */
     @Test
     void commons_logging_goes_to_slf4j_not_java_util_logging() {

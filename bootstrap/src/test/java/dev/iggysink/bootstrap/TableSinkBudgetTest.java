@@ -6,6 +6,7 @@ import dev.iggysink.adapters.config.TableConnectorConfig;
 import dev.iggysink.adapters.config.TableConnectorReader;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -15,34 +16,17 @@ import org.junit.jupiter.api.io.TempDir;
  * topics do not hold three budgets of rows on the heap.
  */
 class TableSinkBudgetTest {
+    // Never opened: the budget is worked out from the file alone.
+    private static final String CATALOG = TableSinkFiles.sqliteCatalog("catalog.db", "file:///tmp/lake");
+
     @TempDir
     Path dir;
 
     @Test
     void the_budget_is_shared_out_among_the_topics_of_every_stream() throws Exception {
-        TableConnectorConfig config = load("""
-                type = "sink"
-                key = "lake"
-                name = "lake"
-                enabled = true
-                path = "iceberg_sink"
-                [[streams]]
-                stream = "a"
-                topics = ["t1", "t2"]
-                schema = "json"
-                consumer_group = "g"
-                [[streams]]
-                stream = "b"
-                topics = ["t3"]
-                schema = "json"
-                consumer_group = "g"
-                [plugin_config]
-                tables = ["ns.events"]
-                catalog_type = "jdbc"
-                uri = "jdbc:sqlite:catalog.db"
-                warehouse = "file:///tmp/lake"
-                max_buffered_bytes = "30MiB"
-                """);
+        TableConnectorConfig config = load(TableSinkFiles.text(TableSinkFiles.stream("a", List.of("t1", "t2"), "g")
+                + TableSinkFiles.stream("b", List.of("t3"), "g"), "\"ns.events\"",
+                CATALOG + "max_buffered_bytes = \"30MiB\"", ""));
 
         assertThat(config.table().maxBufferedBytes()).isEqualTo(30L << 20);
         assertThat(TableSinkRunner.perTopic(config, 30L << 20).maxBufferedBytes()).isEqualTo(10L << 20);
@@ -61,24 +45,8 @@ class TableSinkBudgetTest {
     }
 
     private static String file(long budget) {
-        return """
-                type = "sink"
-                key = "lake"
-                name = "lake"
-                enabled = true
-                path = "iceberg_sink"
-                [[streams]]
-                stream = "a"
-                topics = ["t1"]
-                schema = "json"
-                consumer_group = "g"
-                [plugin_config]
-                tables = ["ns.events"]
-                catalog_type = "jdbc"
-                uri = "jdbc:sqlite:catalog.db"
-                warehouse = "file:///tmp/lake"
-                max_buffered_bytes = %d
-                """.formatted(budget);
+        return TableSinkFiles.text(TableSinkFiles.stream("a", List.of("t1"), "g"), "\"ns.events\"",
+                CATALOG + "max_buffered_bytes = " + budget, "");
     }
 
     private TableConnectorConfig load(String toml) throws Exception {

@@ -3,14 +3,11 @@ package dev.iggysink.bootstrap;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import picocli.CommandLine;
 
 /** validate and run decide on the same loader result: what run refuses, validate refuses with the same lines. */
 class ValidatePredictsRunTest {
@@ -36,18 +33,6 @@ class ValidatePredictsRunTest {
     @TempDir
     Path tmp;
 
-    private record Outcome(int code, String err) {
-    }
-
-    private static Outcome execute(String... args) {
-        StringWriter err = new StringWriter();
-        CommandLine cli = Main.commandLine();
-        cli.setErr(new PrintWriter(err));
-        cli.setOut(new PrintWriter(new StringWriter()));
-        int code = cli.execute(args);
-        return new Outcome(code, err.toString());
-    }
-
     private Path write(String name, String text) throws IOException {
         Path file = tmp.resolve(name);
         Files.createDirectories(file.getParent());
@@ -58,8 +43,8 @@ class ValidatePredictsRunTest {
     @Test
     void a_config_without_an_enabled_sink_fails_both_with_the_same_message() throws IOException {
         Path file = write("s3.toml", SINK.formatted("s3", "false", "lake", ""));
-        Outcome validate = execute("validate", "--config", file.toString());
-        Outcome run = execute("run", "--config", file.toString());
+        CliRun validate = CliRun.execute("validate", "--config", file.toString());
+        CliRun run = CliRun.execute("run", "--config", file.toString());
         assertThat(validate.code()).isEqualTo(ExitCodes.CONFIG);
         assertThat(run.code()).isEqualTo(ExitCodes.CONFIG);
         assertThat(validate.err()).contains("  s3.toml: no enabled S3 sink to run");
@@ -72,7 +57,7 @@ class ValidatePredictsRunTest {
         write("c/a.toml", SINK.formatted("a", "true", "lake-a", "max_file_size = \"big\""));
         write("c/b.toml", SINK.formatted("b", "true", "Lake_B", ""));
         for (String command : new String[] {"validate", "run"}) {
-            Outcome outcome = execute(command, "--config", config.toString());
+            CliRun outcome = CliRun.execute(command, "--config", config.toString());
             assertThat(outcome.code()).as(command).isEqualTo(ExitCodes.CONFIG);
             assertThat(outcome.err()).as(command)
                     .contains("config.toml: 2 error(s):")

@@ -2,27 +2,20 @@ package dev.iggysink.bootstrap;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.iggysink.adapters.iceberg.CatalogSettings;
-import dev.iggysink.adapters.iceberg.IcebergCatalogs;
 import java.io.IOException;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Optional;
+import java.util.List;
 import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.catalog.Catalog;
-import org.apache.iceberg.catalog.Namespace;
-import org.apache.iceberg.catalog.SupportsNamespaces;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.types.Types;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import picocli.CommandLine;
 
 /**
  * {@code validate} of a table sink asks the catalog: here the zero-install one, JDBC on an SQLite file with its
@@ -30,41 +23,13 @@ import picocli.CommandLine;
  * that cannot be opened exits 3; {@code --offline} checks the file alone; no table is changed.
  */
 class ValidateTableSinkTest {
-    private static final String SINK = """
-            type = "sink"
-            key = "lake"
-            enabled = true
-            version = 0
-            name = "Iceberg sink"
-            path = "target/release/libiggy_connector_iceberg_sink"
-
-            [[streams]]
-            stream = "app"
-            topics = ["events"]
-            schema = "json"
-            consumer_group = "sink"
-
-            [plugin_config]
-            tables = [%s]
-            catalog_type = "jdbc"
-            uri = 'jdbc:sqlite:file:%s'
-            warehouse = '%s'
-            """;
-
     @TempDir
     Path dir;
     private Catalog catalog;
 
-    private record Outcome(int code, String out, String err) {
-    }
-
     @BeforeEach
     void tables() {
-        catalog = IcebergCatalogs.open(new CatalogSettings("jdbc", "iggy", "jdbc:sqlite:file:" + dir.resolve("c.db"),
-                dir.resolve("warehouse").toString(), Optional.empty(), Optional.empty(), Optional.empty(),
-                Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(),
-                Optional.empty(), false));
-        ((SupportsNamespaces) catalog).createNamespace(Namespace.of("lake"));
+        catalog = TableSinkFiles.openSqlite(dir.resolve("c.db"), dir.resolve("warehouse"));
         catalog.createTable(TableIdentifier.parse("lake.good"), new Schema(
                 Types.NestedField.required(1, "iggy_offset", Types.LongType.get()),
                 Types.NestedField.optional(2, "user", Types.StringType.get())), PartitionSpec.unpartitioned());
@@ -81,23 +46,18 @@ class ValidateTableSinkTest {
 
     private Path config(String tables, String uriFile) throws IOException {
         Path file = dir.resolve("sink-" + System.nanoTime() + ".toml");
-        Files.writeString(file, SINK.formatted(tables, uriFile, dir.resolve("warehouse")), StandardCharsets.UTF_8);
+        Files.writeString(file, sink(tables, uriFile), StandardCharsets.UTF_8);
         return file;
     }
 
-    private static Outcome validate(String... args) {
-        StringWriter out = new StringWriter();
-        StringWriter err = new StringWriter();
-        CommandLine cli = Main.commandLine();
-        cli.setOut(new PrintWriter(out));
-        cli.setErr(new PrintWriter(err));
-        int code = cli.execute(args);
-        return new Outcome(code, out.toString(), err.toString());
+    private String sink(String tables, String uriFile) {
+        return TableSinkFiles.text(TableSinkFiles.stream("app", List.of("events"), "sink"), tables,
+                TableSinkFiles.sqliteCatalog(uriFile, dir.resolve("warehouse")), "");
     }
 
     @Test
     void a_table_the_sink_can_write_validates_and_is_left_unchanged() throws IOException {
-        Outcome o = validate("validate", "--config", config("\"lake.good\"", dir.resolve("c.db").toString())
+        CliRun o = CliRun.execute("validate", "--config", config("\"lake.good\"", dir.resolve("c.db").toString())
                 .toString());
 
         assertThat(o.code()).as(o.err()).isZero();
@@ -114,7 +74,7 @@ class ValidateTableSinkTest {
     void what_cannot_work_is_refused_with_every_problem_at_once() throws IOException {
         Path file = config("\"lake.bad\", \"lake.missing\", \"lake.good\"", dir.resolve("c.db").toString());
 
-        Outcome o = validate("validate", "--config", file.toString());
+        CliRun o = CliRun.execute("validate", "--config", file.toString());
 
         assertThat(o.code()).as(o.err()).isEqualTo(2);
         assertThat(o.err()).contains(file + ": 3 error(s):",
@@ -125,7 +85,7 @@ class ValidateTableSinkTest {
                 .doesNotContain("lake.good");
         assertThat(o.out()).doesNotContain("OK");
 
-        Outcome offline = validate("validate", "--offline", "--config", file.toString());
+        CliRun offline = CliRun.execute("validate", "--offline", "--config", file.toString());
         assertThat(offline.code()).as(offline.err()).isZero();
         assertThat(offline.out()).contains("OK: Iceberg table sink lake", "(the catalog was not asked: --offline)");
     }
@@ -159,8 +119,8 @@ class ValidateTableSinkTest {
                 bucket = "archive"
                 region = "us-east-1"
                 """ + s3Extra, StandardCharsets.UTF_8);
-        Files.writeString(conf.resolve("connectors/lake.toml"), SINK.formatted(tables, dir.resolve("c.db"),
-                dir.resolve("warehouse")), StandardCharsets.UTF_8);
+        Files.writeString(conf.resolve("connectors/lake.toml"), sink(tables, dir.resolve("c.db").toString()),
+                StandardCharsets.UTF_8);
         return conf.resolve("config.toml");
     }
 
@@ -168,7 +128,7 @@ class ValidateTableSinkTest {
     void a_runtime_config_checks_the_catalog_of_every_table_sink_in_its_connector_directory() throws IOException {
         Path file = runtimeConfig("\"lake.bad\", \"lake.missing\"", "");
 
-        Outcome o = validate("validate", "--config", file.toString());
+        CliRun o = CliRun.execute("validate", "--config", file.toString());
 
         assertThat(o.code()).as(o.err()).isEqualTo(2);
         assertThat(o.err()).contains(file + ": 3 error(s):",
@@ -178,13 +138,13 @@ class ValidateTableSinkTest {
                         + " jdbc:sqlite:file:");
         assertThat(o.out()).doesNotContain("OK");
 
-        Outcome offline = validate("validate", "--offline", "--config", file.toString());
+        CliRun offline = CliRun.execute("validate", "--offline", "--config", file.toString());
         assertThat(offline.code()).as(offline.err()).isZero();
         assertThat(offline.out()).contains("OK: 2 sink(s) in " + file, "  archive (S3 sink) -> ",
                 "  lake (Iceberg sink) -> Iceberg table sink, jdbc catalog jdbc:sqlite:file:",
                 "(the catalog was not asked: --offline)");
 
-        Outcome good = validate("validate", "--config", runtimeConfig("\"lake.good\"", "").toString());
+        CliRun good = CliRun.execute("validate", "--config", runtimeConfig("\"lake.good\"", "").toString());
         assertThat(good.code()).as(good.err()).isZero();
         assertThat(good.out()).contains("  lake (Iceberg sink) -> Iceberg table sink").doesNotContain("--offline");
     }
@@ -193,7 +153,7 @@ class ValidateTableSinkTest {
     void a_runtime_config_lists_the_file_errors_of_table_and_s3_sinks_at_once() throws IOException {
         Path file = runtimeConfig("\"good\"", "max_file_size = \"big\"\n");
 
-        Outcome o = validate("validate", "--offline", "--config", file.toString());
+        CliRun o = CliRun.execute("validate", "--offline", "--config", file.toString());
 
         assertThat(o.code()).as(o.err()).isEqualTo(2);
         assertThat(o.err()).contains(file + ": 2 error(s):",
@@ -205,7 +165,7 @@ class ValidateTableSinkTest {
     void a_catalog_that_cannot_be_opened_exits_3_naming_the_uri() throws IOException {
         String nowhere = dir.resolve("no-such-dir").resolve("c.db").toString();
 
-        Outcome o = validate("validate", "--config", config("\"lake.good\"", nowhere).toString());
+        CliRun o = CliRun.execute("validate", "--config", config("\"lake.good\"", nowhere).toString());
 
         assertThat(o.code()).as(o.err()).isEqualTo(3);
         assertThat(o.err()).contains("  plugin_config.uri: the jdbc catalog at jdbc:sqlite:file:" + nowhere

@@ -257,8 +257,7 @@ class ReadmeCommandsIT {
     }
 
     /**
-     * Each key the Configuration section names (the Rust sink's keys, the Iggy connection's, and the first column of
-     * our additions) is read by the loader {@code validate} uses: given a value of the wrong type in the table the
+     * Each key the Configuration section names (the Rust sink's keys, the Iggy connection's, and our additions) is read by the loader {@code validate} uses: given a value of the wrong type in the table the
      * README puts it in, the loader reports that key's value, not an unknown key.
      */
     @Test
@@ -414,7 +413,8 @@ class ReadmeCommandsIT {
         for (String l : section) {
             if (l.isBlank()) {
                 String p = paragraph.toString();
-                if (p.startsWith("**The Rust sink's keys") || p.startsWith("**The Iggy connection")) {
+                if (p.startsWith("**The Rust sink's keys") || p.startsWith("**The Iggy connection")
+                        || p.startsWith("**Our additions")) {
                     keysOutsideParentheses(p, p.startsWith("**The Iggy") ? "iggy" : "", keys);
                 }
                 paragraph.setLength(0);

@@ -1,18 +1,14 @@
 package dev.iggysink.adapters.config;
 
 import dev.iggysink.application.settings.Secret;
-import java.util.List;
 import java.util.Optional;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /** Reads the {@code [iggy]} (with {@code [iggy.tls]}) and {@code [admin]} tables. */
 final class ConnectionReader {
-    static final List<String> IGGY_KEYS = List.of("address", "username", "password", "token", "tls");
-    static final List<String> TLS_KEYS = List.of("enabled", "ca_file", "domain");
-    static final List<String> ADMIN_KEYS = List.of("address", "token");
-    static final String DEFAULT_IGGY_ADDRESS = "127.0.0.1:8090";
-    static final String DEFAULT_ADMIN_ADDRESS = "127.0.0.1:8098";
+    static final String DEFAULT_IGGY_ADDRESS = ConnectorKeys.IGGY_ADDRESS.string();
+    static final String DEFAULT_ADMIN_ADDRESS = ConnectorKeys.ADMIN_ADDRESS.string();
     private static final Pattern HOST_PORT = Pattern.compile("^(\\[[0-9A-Fa-f:.]+]|[^:\\s\\[\\]]+):(\\d{1,5})$");
 
     private ConnectionReader() {
@@ -43,19 +39,19 @@ final class ConnectionReader {
      * runtime's defaults. An empty token or TLS value means "not set", as in the runtime's sample config.
      */
     static Optional<IggyConfig> iggy(Table iggy) {
-        iggy.warnUnknown(IGGY_KEYS);
+        iggy.warnUnknown(ConnectorKeys.IGGY_SECTION.names());
         int before = iggy.problems().errorCount();
         String address = iggy.string("address", DEFAULT_IGGY_ADDRESS);
         Optional<HostPort> hostPort = hostPort(address);
         if (hostPort.isEmpty()) {
             iggy.error("address", "\"" + address + "\" is not host:port (e.g. " + DEFAULT_IGGY_ADDRESS + ")");
         }
-        String username = iggy.string("username", "iggy");
-        Secret password = iggy.secret("password").orElse(Secret.of("iggy"));
+        String username = iggy.string("username", ConnectorKeys.IGGY_USERNAME.string());
+        Secret password = iggy.secret("password").orElse(Secret.of(ConnectorKeys.IGGY_PASSWORD.string()));
         Optional<Secret> token = iggy.secret("token").filter(s -> !s.reveal().isEmpty());
         Table tls = iggy.table("tls");
-        tls.warnUnknown(TLS_KEYS);
-        boolean tlsEnabled = tls.bool("enabled", false);
+        tls.warnUnknown(ConnectorKeys.TLS.names());
+        boolean tlsEnabled = tls.bool("enabled", ConnectorKeys.TLS_ENABLED.bool());
         Optional<String> caFile = tls.string("ca_file").filter(s -> !s.isBlank());
         Optional<String> domain = tls.string("domain").filter(s -> !s.isBlank());
         if (iggy.problems().errorCount() > before || hostPort.isEmpty()) {
@@ -67,7 +63,7 @@ final class ConnectionReader {
 
     /** The admin HTTP server: {@code address} host:port or {@code off}; optional bearer {@code token}. */
     static Optional<AdminConfig> admin(Table admin) {
-        admin.warnUnknown(ADMIN_KEYS);
+        admin.warnUnknown(ConnectorKeys.ADMIN_SECTION.names());
         int before = admin.problems().errorCount();
         String address = admin.string("address", DEFAULT_ADMIN_ADDRESS);
         Optional<String> effective = Optional.of(address.strip());

@@ -36,16 +36,6 @@ import tools.jackson.databind.json.JsonMapper;
  * had none.
  */
 final class ConnectorReader {
-    static final List<String> TOP_LEVEL_KEYS = List.of("type", "key", "enabled", "version", "name", "path",
-            "plugin_config_format", "verbose", "benchmark", "offset_commit", "streams", "plugin_config", "transforms",
-            "iggy", "admin", "logging");
-    static final List<String> STREAM_KEYS = List.of("stream", "topics", "schema", "batch_length", "poll_interval",
-            "consumer_group", "avro_schema_json", "avro_schema_path");
-    /** The keys of {@code [plugin_config]}: {@link PluginKeys}, where each is declared with its default and rule. */
-    static final List<String> PLUGIN_KEYS = PluginKeys.NAMES;
-    /** Options of an S3 bucket: with {@code storage_client = "filesystem"} they have no effect. */
-    static final List<String> S3_ONLY_KEYS = PluginKeys.S3_ONLY;
-
     static final long MIB = 1024L * 1024;
     static final long S3_MIN_PART = 5 * MIB;
     static final long S3_MAX_PART = 5 * 1024 * MIB;
@@ -99,7 +89,7 @@ final class ConnectorReader {
                                           Optional<IggyConfig> runtimeIggy, Map<String, String> env) {
         int before = problems.errorCount();
         Table top = new Table(root, "", problems, origins);
-        top.warnUnknown(TOP_LEVEL_KEYS);
+        top.warnUnknown(ConnectorKeys.TOP_LEVEL.names());
 
         Optional<String> type = top.requiredChoice("type", Map.of("sink", "sink", "source", "source"), false,
                 "sink, source");
@@ -115,8 +105,8 @@ final class ConnectorReader {
         Optional<String> name = top.requiredString("name");
         top.requiredString("path"); // the Rust plugin path: required upstream, no meaning here
         top.choice("plugin_config_format", FORMATS_OF_FILE, false, "json, yaml, toml, text");
-        boolean verbose = top.bool("verbose", false);
-        top.bool("benchmark", false);
+        boolean verbose = top.bool("verbose", ConnectorKeys.VERBOSE.bool());
+        top.bool("benchmark", ConnectorKeys.BENCHMARK.bool());
         top.choice("offset_commit", OFFSET_COMMITS, false, "after_polling, after_consuming")
                 .filter("after_polling"::equals)
                 .ifPresent(x -> problems.notice("offset_commit = \"after_polling\" is accepted, but this sink always "
@@ -184,7 +174,7 @@ final class ConnectorReader {
         }
         for (Table s : entries) {
             int before = s.problems().errorCount();
-            s.warnUnknown(STREAM_KEYS);
+            s.warnUnknown(ConnectorKeys.STREAM.names());
             Optional<String> stream = s.requiredNonEmpty("stream");
             Optional<List<String>> topics = s.has("topics") ? s.stringList("topics") : missing(s, "topics");
             if (topics.isPresent() && topics.get().isEmpty()) {
@@ -202,8 +192,8 @@ final class ConnectorReader {
             }
             Optional<PayloadSchema> schema = s.requiredChoice("schema", SCHEMAS, false,
                     "json, raw, text, proto, flat_buffer, avro");
-            int batchLength = s.intAtLeast("batch_length", 1).orElse(1000);
-            Duration pollInterval = s.duration("poll_interval", true).orElse(Duration.ofMillis(5));
+            int batchLength = s.intAtLeast("batch_length", 1).orElse(ConnectorKeys.BATCH_LENGTH.integer());
+            Duration pollInterval = s.duration("poll_interval", true).orElse(ConnectorKeys.POLL_INTERVAL.duration());
             String consumerGroup = s.string("consumer_group", consumerGroupDefault);
             if (consumerGroup.isBlank()) {
                 s.error("consumer_group", "must not be empty");
@@ -252,16 +242,16 @@ final class ConnectorReader {
 
     private static Optional<PluginConfigDto> plugin(Table p, Path baseDir, boolean everyStreamHasSchema) {
         int before = p.problems().errorCount();
-        p.warnUnknown(PLUGIN_KEYS);
+        p.warnUnknown(ObjectSinkKeys.NAMES);
 
         String client = p.choice("storage_client", CLIENTS, true, "aws, minio, filesystem")
-                .orElse(PluginKeys.STORAGE_CLIENT.string());
+                .orElse(ObjectSinkKeys.STORAGE_CLIENT.string());
         boolean filesystem = client.equals(FILESYSTEM);
         Optional<Path> directory = directory(p, baseDir, filesystem);
         Optional<String> bucket = filesystem ? p.string("bucket") : p.requiredNonEmpty("bucket");
         Optional<String> region = filesystem ? p.string("region") : p.requiredNonEmpty("region");
         if (filesystem) {
-            for (String key : S3_ONLY_KEYS) {
+            for (String key : ObjectSinkKeys.S3_ONLY) {
                 if (p.has(key)) {
                     p.problems().warning(p.path(key) + " has no effect with " + p.path("storage_client")
                             + " = \"filesystem\"");
@@ -270,7 +260,7 @@ final class ConnectorReader {
         } else {
             bucket.flatMap(StoreRules::bucketProblem).ifPresent(problem -> p.error("bucket", problem));
         }
-        String prefix = trimSlashes(p.string("prefix", PluginKeys.PREFIX.string()));
+        String prefix = trimSlashes(p.string("prefix", ObjectSinkKeys.PREFIX.string()));
         StoreRules.keyPartProblem(prefix).ifPresent(problem -> p.error("prefix", problem));
         Optional<String> endpoint = p.string("endpoint").map(String::strip).filter(s -> !s.isEmpty());
         endpoint.flatMap(StoreRules::endpointProblem).ifPresent(problem -> p.error("endpoint", problem));
@@ -287,7 +277,7 @@ final class ConnectorReader {
         }
         CredentialsConfig credentials = filesystem ? CredentialsConfig.NONE
                 : CredentialsReader.read(p, baseDir, accessKeyId.isPresent() && secretAccessKey.isPresent());
-        String pathTemplate = p.string("path_template", PluginKeys.PATH_TEMPLATE.string());
+        String pathTemplate = p.string("path_template", ObjectSinkKeys.PATH_TEMPLATE.string());
         if (pathTemplate.isBlank()) {
             p.error("path_template", "must not be empty");
         } else {
@@ -295,8 +285,8 @@ final class ConnectorReader {
                     .ifPresent(problem -> p.error("path_template", problem));
         }
         FileRotation rotation = p.choice("file_rotation", ROTATIONS, false, "size, messages (lower case)")
-                .orElse(ROTATIONS.get(PluginKeys.FILE_ROTATION.string()));
-        long maxFileSize = p.size("max_file_size").orElse(PluginKeys.MAX_FILE_SIZE.size());
+                .orElse(ROTATIONS.get(ObjectSinkKeys.FILE_ROTATION.string()));
+        long maxFileSize = p.size("max_file_size").orElse(ObjectSinkKeys.MAX_FILE_SIZE.size());
         if (maxFileSize <= 0) {
             p.error("max_file_size", "must be greater than 0");
         }
@@ -312,16 +302,16 @@ final class ConnectorReader {
         }
         OutputFormat format = p.choice("output_format", FORMATS, true,
                 "json_lines (jsonl, jsonlines), json_array, raw, avro, parquet")
-                .orElse(FORMATS.get(PluginKeys.OUTPUT_FORMAT.string()));
-        boolean includeMetadata = p.bool("include_metadata", PluginKeys.INCLUDE_METADATA.bool());
-        boolean includeHeaders = p.bool("include_headers", PluginKeys.INCLUDE_HEADERS.bool());
+                .orElse(FORMATS.get(ObjectSinkKeys.OUTPUT_FORMAT.string()));
+        boolean includeMetadata = p.bool("include_metadata", ObjectSinkKeys.INCLUDE_METADATA.bool());
+        boolean includeHeaders = p.bool("include_headers", ObjectSinkKeys.INCLUDE_HEADERS.bool());
 
         if (p.has("max_attempts") && p.has("max_retries")) {
             p.error("max_retries", "is an alias of " + p.path("max_attempts") + "; set only one");
         }
         String attemptsKey = p.has("max_attempts") ? "max_attempts" : "max_retries";
-        int maxAttempts = p.intAtLeast(attemptsKey, 0).orElse(PluginKeys.MAX_ATTEMPTS.integer());
-        Duration retryDelay = p.duration("retry_delay", false).orElse(PluginKeys.RETRY_DELAY.duration());
+        int maxAttempts = p.intAtLeast(attemptsKey, 0).orElse(ObjectSinkKeys.MAX_ATTEMPTS.integer());
+        Duration retryDelay = p.duration("retry_delay", false).orElse(ObjectSinkKeys.RETRY_DELAY.duration());
         Optional<Duration> givenMaxDelay = p.duration("retry_max_delay", false);
         Duration retryMaxDelay = givenMaxDelay.orElse(RetrySettings.DEFAULT_MAX_DELAY.compareTo(retryDelay) < 0
                 ? retryDelay : RetrySettings.DEFAULT_MAX_DELAY);
@@ -337,24 +327,25 @@ final class ConnectorReader {
         Optional<Duration> rotateSchedule = positive(p.duration("rotate_schedule_interval", true));
         ZoneId timezone = timezone(p);
         Compression compression = p.choice("compression", COMPRESSIONS, true, "none, gzip, zstd")
-                .orElse(COMPRESSIONS.get(PluginKeys.COMPRESSION.string()));
-        long multipartThreshold = p.size("multipart_threshold").orElse(PluginKeys.MULTIPART_THRESHOLD.size());
+                .orElse(COMPRESSIONS.get(ObjectSinkKeys.COMPRESSION.string()));
+        long multipartThreshold = p.size("multipart_threshold").orElse(ObjectSinkKeys.MULTIPART_THRESHOLD.size());
         if (multipartThreshold <= 0) {
             p.error("multipart_threshold", "must be greater than 0");
         }
         long partSize = p.sizeAtLeast("multipart_part_size", S3_MIN_PART)
-                .orElse(PluginKeys.MULTIPART_PART_SIZE.size());
+                .orElse(ObjectSinkKeys.MULTIPART_PART_SIZE.size());
         if (partSize > S3_MAX_PART) {
             p.error("multipart_part_size", "is too large (at most 5GiB, the S3 part limit)");
         }
-        int uploadConcurrency = p.intAtLeast("upload_concurrency", 1).orElse(PluginKeys.UPLOAD_CONCURRENCY.integer());
-        long maxBuffered = p.size("max_buffered_bytes").orElse(PluginKeys.MAX_BUFFERED_BYTES.size());
+        int uploadConcurrency = p.intAtLeast("upload_concurrency", 1)
+                .orElse(ObjectSinkKeys.UPLOAD_CONCURRENCY.integer());
+        long maxBuffered = p.size("max_buffered_bytes").orElse(ObjectSinkKeys.MAX_BUFFERED_BYTES.size());
         if (maxBuffered <= 0) {
             p.error("max_buffered_bytes", "must be greater than 0");
         }
         ErrorTolerance tolerance = p.choice("errors_tolerance", TOLERANCES, true, "none, all")
-                .orElse(TOLERANCES.get(PluginKeys.ERRORS_TOLERANCE.string()));
-        String dlqPrefix = trimSlashes(p.string("dlq_prefix", PluginKeys.DLQ_PREFIX.string()));
+                .orElse(TOLERANCES.get(ObjectSinkKeys.ERRORS_TOLERANCE.string()));
+        String dlqPrefix = trimSlashes(p.string("dlq_prefix", ObjectSinkKeys.DLQ_PREFIX.string()));
         if (dlqPrefix.isEmpty()) {
             p.error("dlq_prefix", "must not be empty");
         } else {
@@ -379,22 +370,23 @@ final class ConnectorReader {
         }
         Map<String, String> tags = objectTags(p);
         Duration shutdownTimeout = p.duration("shutdown_timeout", false)
-                .orElse(PluginKeys.SHUTDOWN_TIMEOUT.duration());
-        Duration requestTimeout = p.duration("request_timeout", false).orElse(PluginKeys.REQUEST_TIMEOUT.duration());
+                .orElse(ObjectSinkKeys.SHUTDOWN_TIMEOUT.duration());
+        Duration requestTimeout = p.duration("request_timeout", false)
+                .orElse(ObjectSinkKeys.REQUEST_TIMEOUT.duration());
         if (requestTimeout.isZero()) {
             p.error("request_timeout", "must be greater than 0");
         }
         int maxOpenFiles = p.intAtLeast("max_open_files_per_partition", 1)
-                .orElse(PluginKeys.MAX_OPEN_FILES_PER_PARTITION.integer());
+                .orElse(ObjectSinkKeys.MAX_OPEN_FILES_PER_PARTITION.integer());
         Optional<String> parquetCodec = p.choice("parquet_codec", PARQUET_CODECS, true,
                 "snappy, zstd, gzip, lz4_raw, none");
         Optional<String> avroCodec = p.choice("avro_codec", AVRO_CODECS, true, "null, deflate, snappy, zstd");
-        String placeholder = p.string("missing_field_placeholder", PluginKeys.MISSING_FIELD_PLACEHOLDER.string());
+        String placeholder = p.string("missing_field_placeholder", ObjectSinkKeys.MISSING_FIELD_PLACEHOLDER.string());
         Optional<String> schema = avroSchema(p, baseDir);
 
         // Avro and Parquet compress inside the container: `compression` picks the codec, and the key gets no suffix.
-        String finalParquetCodec = parquetCodec.orElse(PluginKeys.PARQUET_CODEC.string());
-        String finalAvroCodec = avroCodec.orElse(PluginKeys.AVRO_CODEC.string());
+        String finalParquetCodec = parquetCodec.orElse(ObjectSinkKeys.PARQUET_CODEC.string());
+        String finalAvroCodec = avroCodec.orElse(ObjectSinkKeys.AVRO_CODEC.string());
         if ((format == OutputFormat.AVRO || format == OutputFormat.PARQUET) && compression != Compression.NONE) {
             String codecKey = format == OutputFormat.AVRO ? "avro_codec" : "parquet_codec";
             if (p.has(codecKey)) {
@@ -483,13 +475,13 @@ final class ConnectorReader {
     private static ZoneId timezone(Table p) {
         Optional<String> zone = p.string("timezone");
         if (zone.isEmpty()) {
-            return ZoneId.of(PluginKeys.TIMEZONE.string());
+            return ZoneId.of(ObjectSinkKeys.TIMEZONE.string());
         }
         try {
             return ZoneId.of(zone.get().strip());
         } catch (DateTimeException e) {
             p.error("timezone", "\"" + zone.get() + "\" is not a time zone (e.g. UTC, Europe/Berlin)");
-            return ZoneId.of(PluginKeys.TIMEZONE.string());
+            return ZoneId.of(ObjectSinkKeys.TIMEZONE.string());
         }
     }
 

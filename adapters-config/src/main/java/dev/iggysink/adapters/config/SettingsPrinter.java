@@ -1,7 +1,7 @@
 package dev.iggysink.adapters.config;
 
 // Each section is a list of [plugin_config] keys of the key table.
-import static dev.iggysink.adapters.config.PluginKeys.*;
+import static dev.iggysink.adapters.config.ObjectSinkKeys.*;
 
 import dev.iggysink.application.settings.DeliverySettings;
 import dev.iggysink.application.settings.OutputSettings;
@@ -134,20 +134,20 @@ public final class SettingsPrinter {
     }
 
     /**
-     * {@code name=value} of a {@code [plugin_config]} key, the value shown by the key's type ({@link PluginKeys}):
+     * {@code name=value} of a {@code [plugin_config]} key, the value shown by the key's type ({@link ObjectSinkKeys}):
      * sizes and durations in the file's units, secrets masked, absent values {@code -}.
      */
-    private static String kv(PluginKeys.Key key, Object value) {
+    private static String kv(ConfigKey key, Object value) {
         return key.name() + "=" + shown(key, value);
     }
 
-    private static String shown(PluginKeys.Key key, Object value) {
+    private static String shown(ConfigKey key, Object value) {
         if (value instanceof Optional<?> o) return o.isPresent() ? shown(key, o.get()) : "-";
         if (value instanceof OptionalLong o) return o.isPresent() ? String.valueOf(o.getAsLong()) : "-";
         if (value instanceof Secret) return MASK;
         if (value instanceof Duration d) return Durations.format(d);
         if (value instanceof Enum<?> e) return lower(e);
-        if (value instanceof Long n && key.type() == PluginKeys.Type.SIZE) return Sizes.format(n);
+        if (value instanceof Long n && key.type() == ConfigKey.Type.SIZE) return Sizes.format(n);
         if (value instanceof Map<?, ?> m) return m.isEmpty() ? "-" : new TreeMap<>(m).toString();
         return String.valueOf(value);
     }

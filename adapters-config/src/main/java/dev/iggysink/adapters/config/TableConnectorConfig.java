@@ -1,6 +1,7 @@
 package dev.iggysink.adapters.config;
 
 import dev.iggysink.application.settings.StreamSettings;
+import dev.iggysink.application.settings.TransformSettings;
 import dev.iggysink.application.table.TableSettings;
 import java.util.List;
 import java.util.Objects;
@@ -11,7 +12,7 @@ import java.util.Objects;
  */
 public record TableConnectorConfig(String key, String name, boolean enabled, List<StreamSettings> streams,
                                    TableSettings table, CatalogConfig catalog, IggyConfig iggy, AdminConfig admin,
-                                   java.util.Optional<Creation> creation) {
+                                   java.util.Optional<Creation> creation, List<TransformSettings> transforms) {
 
     /**
      * {@code create_tables = true}: how a missing table is created, {@code table_columns} ({@code "name type"} or
@@ -34,5 +35,6 @@ public record TableConnectorConfig(String key, String name, boolean enabled, Lis
         Objects.requireNonNull(iggy, "iggy");
         Objects.requireNonNull(admin, "admin");
         Objects.requireNonNull(creation, "creation");
+        transforms = List.copyOf(transforms);
     }
 }

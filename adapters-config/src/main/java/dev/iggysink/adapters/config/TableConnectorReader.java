@@ -4,6 +4,7 @@ import dev.iggysink.application.settings.ErrorTolerance;
 import dev.iggysink.application.settings.PayloadSchema;
 import dev.iggysink.application.settings.Secret;
 import dev.iggysink.application.settings.StreamSettings;
+import dev.iggysink.application.settings.TransformSettings;
 import dev.iggysink.application.table.TableRouting;
 import dev.iggysink.application.table.TableSettings;
 import dev.iggysink.domain.rotation.RotationPolicy;
@@ -23,26 +24,14 @@ import tools.jackson.databind.node.ObjectNode;
 import tools.jackson.dataformat.toml.TomlMapper;
 
 /**
- * Reads an Iceberg table sink connector file: the Rust Iggy Iceberg sink's file unchanged ({@code tables},
- * {@code catalog_type}, {@code warehouse}, {@code uri}, {@code dynamic_routing}, {@code dynamic_route_field},
- * {@code store_url}, {@code store_access_key_id}, {@code store_secret_access_key}, {@code store_region},
- * {@code store_class}), with the keys this sink adds for its commits, rotation, bad records and catalog credentials.
- * Every problem is reported at once, each naming its key.
+ * Reads an Iceberg table sink connector file: the Rust Iggy Iceberg sink's file unchanged, with the keys this sink adds
+ * for its commits, rotation, bad records and catalog credentials (both declared in {@link TableSinkKeys}). Every
+ * problem is reported at once, each naming its key.
  */
 public final class TableConnectorReader {
-    static final List<String> TOP_LEVEL_KEYS = List.of("type", "key", "enabled", "version", "name", "path",
-            "plugin_config_format", "verbose", "streams", "plugin_config", "iggy", "admin", "transforms",
-            "offset_commit", "benchmark");
-    static final List<String> PLUGIN_KEYS = List.of("tables", "catalog_type", "warehouse", "uri", "dynamic_routing",
-            "dynamic_route_field", "store_url", "store_access_key_id", "store_secret_access_key", "store_region",
-            "store_class", "store_path_style", "catalog_token", "catalog_credential", "catalog_oauth2_server_uri",
-            "catalog_user", "catalog_password", "catalog_name", "commit_interval", "max_files_per_commit", "max_messages_per_file",
-            "max_file_size", "errors_tolerance", "dlq_prefix", "max_buffered_bytes", "create_tables", "table_columns",
-            "partition_spec", "dlq_location");
-    static final Duration DEFAULT_COMMIT_INTERVAL = Duration.ofSeconds(30);
-    static final int DEFAULT_MAX_FILES_PER_COMMIT = 64;
-    static final long DEFAULT_MAX_FILE_SIZE = 128L * 1024 * 1024;
-    static final String DEFAULT_CATALOG_NAME = "iggy";
+    /** The top-level keys of a table sink's file: those of both sinks ({@code [logging]} is the object sink's). */
+    static final List<String> TOP_LEVEL_KEYS = ConnectorKeys.TOP_LEVEL.names(
+            k -> k.scope() != ConfigKey.Scope.OBJECT_SINK);
     private static final TomlMapper TOML = TomlMapper.builder().build();
     private static final Map<String, String> CATALOGS = Map.of("rest", "rest", "jdbc", "jdbc", "sql", "jdbc");
     private static final Map<String, ErrorTolerance> TOLERANCES = Map.of("none", ErrorTolerance.NONE,
@@ -136,7 +125,7 @@ public final class TableConnectorReader {
         Optional<Boolean> enabled = top.requiredBool("enabled");
         Optional<String> name = top.requiredString("name");
         top.requiredString("path");
-        top.bool("verbose", false);
+        top.bool("verbose", ConnectorKeys.VERBOSE.bool());
         List<StreamSettings> streams = new ArrayList<>();
         for (StreamDto s : ConnectorReader.streams(top, baseDir, "iggy-connect-sink-" + key.orElse(""))) {
             if (s.schema() != PayloadSchema.JSON) {
@@ -154,8 +143,9 @@ public final class TableConnectorReader {
             top.error("plugin_config", "required table is missing");
         } else {
             Table p = top.table("plugin_config");
-            p.warnUnknown(PLUGIN_KEYS);
-            int batch = streams.stream().mapToInt(StreamSettings::batchLength).max().orElse(1000);
+            p.warnUnknown(TableSinkKeys.NAMES);
+            int batch = streams.stream().mapToInt(StreamSettings::batchLength).max()
+                    .orElse(ConnectorKeys.BATCH_LENGTH.integer());
             table = tableSettings(p, batch);
             catalog = catalog(p);
             creation = creation(p);
@@ -178,17 +168,18 @@ public final class TableConnectorReader {
             iggy = ConnectionReader.iggy(new Table(iggyNode, "iggy", problems, origins));
         }
         Optional<AdminConfig> admin = ConnectionReader.admin(top.table("admin"));
+        List<TransformSettings> transforms = TransformsReader.read(top.table("transforms"));
         if (problems.errorCount() > before || key.isEmpty() || enabled.isEmpty() || name.isEmpty()
                 || table.isEmpty() || catalog.isEmpty() || iggy.isEmpty() || admin.isEmpty()) {
             return Optional.empty();
         }
         return Optional.of(new TableConnectorConfig(key.get(), name.get(), enabled.get(), streams, table.get(),
-                catalog.get(), iggy.get(), admin.get(), creation));
+                catalog.get(), iggy.get(), admin.get(), creation, transforms));
     }
 
     private static Optional<TableSettings> tableSettings(Table p, int batchLength) {
         int before = p.problems().errorCount();
-        boolean dynamic = p.bool("dynamic_routing", false);
+        boolean dynamic = p.bool("dynamic_routing", TableSinkKeys.DYNAMIC_ROUTING.bool());
         List<String> tables = p.has("tables") ? p.stringList("tables").orElse(List.of()) : List.of();
         for (int i = 0; i < tables.size(); i++) {
             if (!TableRouting.validTableName(tables.get(i))) {
@@ -206,25 +197,27 @@ public final class TableConnectorReader {
         if (!dynamic && routeField.isPresent()) {
             p.problems().warning(p.path("dynamic_route_field") + " has no effect without dynamic_routing = true");
         }
-        Duration interval = p.duration("commit_interval", false).orElse(DEFAULT_COMMIT_INTERVAL);
+        Duration interval = p.duration("commit_interval", false).orElse(TableSinkKeys.COMMIT_INTERVAL.duration());
         if (interval.isZero() || interval.isNegative()) p.error("commit_interval", "must be more than 0");
-        int maxFiles = p.intAtLeast("max_files_per_commit", 1).orElse(DEFAULT_MAX_FILES_PER_COMMIT);
-        RotationPolicy rotation = RotationPolicy.bySize(p.sizeAtLeast("max_file_size", 1).orElse(DEFAULT_MAX_FILE_SIZE));
+        int maxFiles = p.intAtLeast("max_files_per_commit", 1).orElse(TableSinkKeys.MAX_FILES_PER_COMMIT.integer());
+        RotationPolicy rotation = RotationPolicy.bySize(p.sizeAtLeast("max_file_size", 1)
+                .orElse(TableSinkKeys.MAX_FILE_SIZE.size()));
         Optional<Long> perFile = p.integer("max_messages_per_file");
         if (perFile.isPresent()) {
             if (perFile.get() < 1) p.error("max_messages_per_file", "must be 1 or more");
             else rotation = rotation.withMaxRecords(perFile.get());
         }
-        ErrorTolerance errors = p.choice("errors_tolerance", TOLERANCES, true, "none, all").orElse(ErrorTolerance.NONE);
+        ErrorTolerance errors = p.choice("errors_tolerance", TOLERANCES, true, "none, all")
+                .orElse(TOLERANCES.get(TableSinkKeys.ERRORS_TOLERANCE.string()));
         // As the S3 sink's dlq_prefix: dead letters lie below the warehouse, <dlq_prefix>/<stream>/<topic>/.
-        String dlqPrefix = ConnectorReader.trimSlashes(p.string("dlq_prefix", TableSettings.DEFAULT_DLQ_PREFIX));
+        String dlqPrefix = ConnectorReader.trimSlashes(p.string("dlq_prefix", TableSinkKeys.DLQ_PREFIX.string()));
         if (dlqPrefix.isEmpty()) {
             p.error("dlq_prefix", "must not be empty");
         } else {
             StoreRules.keyPartProblem(dlqPrefix).ifPresent(problem -> p.error("dlq_prefix", problem));
         }
         long maxBuffered = p.sizeAtLeast("max_buffered_bytes", 1024 * 1024)
-                .orElse(TableSettings.DEFAULT_MAX_BUFFERED_BYTES);
+                .orElse(TableSinkKeys.MAX_BUFFERED_BYTES.size());
         if (p.problems().errorCount() > before) return Optional.empty();
         TableRouting routing = dynamic ? new TableRouting(tables, routeField) : TableRouting.fixed(
                 tables.toArray(String[]::new));
@@ -240,7 +233,7 @@ public final class TableConnectorReader {
 
     /** {@code create_tables} with its columns and partition spec; their content is checked by the Iceberg adapter. */
     private static Optional<TableConnectorConfig.Creation> creation(Table p) {
-        boolean create = p.bool("create_tables", false);
+        boolean create = p.bool("create_tables", TableSinkKeys.CREATE_TABLES.bool());
         List<String> columns = p.has("table_columns") ? p.stringList("table_columns").orElse(List.of()) : List.of();
         List<String> spec = p.has("partition_spec") ? p.stringList("partition_spec").orElse(List.of()) : List.of();
         if (!create) {
@@ -295,7 +288,7 @@ public final class TableConnectorReader {
             p.error("dlq_location", "is s3://bucket/path, s3a://bucket/path, file:///dir or an absolute path, not \""
                     + dlqLocation.get() + "\"");
         }
-        String catalogName = p.string("catalog_name", DEFAULT_CATALOG_NAME);
+        String catalogName = p.string("catalog_name", TableSinkKeys.CATALOG_NAME.string());
         if (catalogName.isBlank()) p.error("catalog_name", "must not be empty");
         if (p.problems().errorCount() > before || type.isEmpty() || uri.isEmpty() || warehouse.isEmpty()) {
             return Optional.empty();

@@ -18,7 +18,7 @@ class SuggestionsTest {
 
     @Test
     void suggests_the_closest_key_within_two_edits_only() {
-        List<String> known = ConnectorReader.PLUGIN_KEYS;
+        List<String> known = ObjectSinkKeys.NAMES;
         assertThat(Suggestions.closest("bukcet", known)).contains("bucket");
         assertThat(Suggestions.closest("max_retrys", known)).contains("max_retries");
         assertThat(Suggestions.closest("completely_different", known)).isEmpty();

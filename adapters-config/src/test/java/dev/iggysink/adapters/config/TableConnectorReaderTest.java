@@ -3,6 +3,7 @@ package dev.iggysink.adapters.config;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.iggysink.application.settings.ErrorTolerance;
+import java.io.IOException;
 import java.net.URISyntaxException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -17,6 +18,34 @@ class TableConnectorReaderTest {
 
     private static Path resource(String name) throws URISyntaxException {
         return Path.of(TableConnectorReaderTest.class.getResource("/iceberg/" + name).toURI());
+    }
+
+    /** Writes a table sink file to {@code file}: one stream into lake.events, then {@code pluginConfig}. */
+    private static Path tableSink(Path file, String pluginConfig) throws IOException {
+        Files.writeString(file, """
+                type = "sink"
+                key = "lake"
+                enabled = true
+                version = 0
+                name = "lake"
+                path = "iceberg_sink"
+                [[streams]]
+                stream = "s"
+                topics = ["t"]
+                schema = "json"
+                [plugin_config]
+                tables = ["lake.events"]
+                """ + pluginConfig);
+        return file;
+    }
+
+    /** {@link #tableSink} on a REST catalog, bad records to dead letters, then {@code lines}. */
+    private static Path restSinkWithDeadLetters(Path file, String lines) throws IOException {
+        return tableSink(file, """
+                catalog_type = "rest"
+                uri = "http://catalog:8181"
+                errors_tolerance = "all"
+                """ + lines);
     }
 
     @Test
@@ -58,20 +87,7 @@ class TableConnectorReaderTest {
     @Test
     void a_jdbc_catalog_takes_a_sqlite_or_postgresql_url_and_its_password_is_a_secret(@TempDir Path dir)
             throws Exception {
-        Path file = dir.resolve("iceberg.toml");
-        Files.writeString(file, """
-                type = "sink"
-                key = "lake"
-                enabled = true
-                version = 0
-                name = "lake"
-                path = "iceberg_sink"
-                [[streams]]
-                stream = "s"
-                topics = ["t"]
-                schema = "json"
-                [plugin_config]
-                tables = ["lake.events"]
+        Path file = tableSink(dir.resolve("iceberg.toml"), """
                 catalog_type = "jdbc"
                 uri = "jdbc:postgresql://db:5432/catalog"
                 warehouse = "s3://lake/warehouse"
@@ -95,6 +111,29 @@ class TableConnectorReaderTest {
         assertThat(c.toString()).doesNotContain("s3cr3t");
     }
 
+    /** The Rust runtime applies `[transforms]` before any sink sees a message, the Iceberg sink's included. */
+    @Test
+    void transforms_are_read_for_the_table_sink_and_a_bad_one_is_an_error(@TempDir Path dir) throws Exception {
+        String catalog = "catalog_type = \"rest\"\nuri = \"http://catalog:8181\"\n"
+                + "warehouse = \"s3://lake/warehouse\"\n";
+        Path good = tableSink(dir.resolve("good.toml"), catalog + """
+                [transforms.delete_fields]
+                enabled = true
+                fields = ["password", "card"]
+                [transforms.add_fields]
+                enabled = true
+                fields = [{ key = "sink", value = { static = "lake" } }]
+                """);
+        TableConnectorReader.Result read = TableConnectorReader.load(good, Map.of());
+        assertThat(read.errors()).isEmpty();
+        assertThat(read.warnings()).noneMatch(w -> w.contains("transforms"));
+        assertThat(read.connector().orElseThrow().transforms()).hasSize(2);
+
+        Path bad = tableSink(dir.resolve("bad.toml"), catalog + "[transforms.delete_feilds]\nenabled = true\n");
+        assertThat(TableConnectorReader.load(bad, Map.of()).errors()).singleElement().asString()
+                .contains("transforms.delete_feilds").contains("did you mean delete_fields");
+    }
+
     @Test
     void an_s3_sink_file_is_not_a_table_sink() throws Exception {
         assertThat(TableConnectorReader.isTableSink(resource("../full.toml"))).isFalse();
@@ -102,67 +141,30 @@ class TableConnectorReaderTest {
 
     @Test
     void dead_letters_without_a_warehouse_location_are_warned_of(@TempDir Path dir) throws Exception {
-        String file = """
-                type = "sink"
-                key = "lake"
-                enabled = true
-                version = 0
-                name = "lake"
-                path = "iceberg_sink"
-                [[streams]]
-                stream = "s"
-                topics = ["t"]
-                schema = "json"
-                [plugin_config]
-                tables = ["lake.events"]
-                catalog_type = "rest"
-                uri = "http://catalog:8181"
-                warehouse = "%s"
-                errors_tolerance = "all"
-                """;
-        Path named = dir.resolve("named.toml");
-        Files.writeString(named, file.formatted("lakehouse"));
+        Path named = restSinkWithDeadLetters(dir.resolve("named.toml"), "warehouse = \"lakehouse\"");
         TableConnectorReader.Result result = TableConnectorReader.load(named, Map.of());
         assertThat(result.errors()).isEmpty();
         assertThat(result.warnings()).anySatisfy(w -> assertThat(w).startsWith("plugin_config.warehouse")
                 .contains("dead letters").contains("halts").contains("set dlq_location"));
-        Path located = dir.resolve("located.toml");
-        Files.writeString(located, file.formatted("s3://lake/warehouse"));
+        Path located = restSinkWithDeadLetters(dir.resolve("located.toml"), "warehouse = \"s3://lake/warehouse\"");
         assertThat(TableConnectorReader.load(located, Map.of()).warnings()).noneMatch(w -> w.contains("dead letters"));
     }
 
     @Test
     void a_dlq_location_gives_dead_letters_of_a_named_rest_warehouse_a_place(@TempDir Path dir) throws Exception {
-        String file = """
-                type = "sink"
-                key = "lake"
-                enabled = true
-                version = 0
-                name = "lake"
-                path = "iceberg_sink"
-                [[streams]]
-                stream = "s"
-                topics = ["t"]
-                schema = "json"
-                [plugin_config]
-                tables = ["lake.events"]
-                catalog_type = "rest"
-                uri = "http://catalog:8181"
+        String plugin = """
                 warehouse = "warehouse"
-                errors_tolerance = "all"
                 dlq_location = "%s"
                 """;
         for (String good : List.of("s3://bucket/dead-letters", "s3a://bucket/x/", "file:///var/dlq", "/var/dlq")) {
-            Path f = dir.resolve("good.toml");
-            Files.writeString(f, file.formatted(good));
+            Path f = restSinkWithDeadLetters(dir.resolve("good.toml"), plugin.formatted(good));
             TableConnectorReader.Result result = TableConnectorReader.load(f, Map.of());
             assertThat(result.errors()).as(good).isEmpty();
             assertThat(result.warnings()).as(good).noneMatch(w -> w.contains("dead letters"));
             assertThat(result.connector().orElseThrow().catalog().dlqLocation()).contains(good);
         }
         for (String bad : List.of("bucket/dead-letters", "http://host/dlq", "")) {
-            Path f = dir.resolve("bad.toml");
-            Files.writeString(f, file.formatted(bad));
+            Path f = restSinkWithDeadLetters(dir.resolve("bad.toml"), plugin.formatted(bad));
             TableConnectorReader.Result result = TableConnectorReader.load(f, Map.of());
             assertThat(result.connector()).as(bad).isEmpty();
             assertThat(result.errors()).as(bad).anySatisfy(e -> assertThat(e.toString())

@@ -7,8 +7,9 @@ import org.apache.iceberg.CatalogUtil;
 import org.apache.iceberg.catalog.Catalog;
 
 /**
- * Opens the catalog {@link CatalogSettings} describe, its tables' files read and written through S3FileIO, or
- * {@link LocalFileIO} when the warehouse is on the local filesystem.
+ * Opens the catalog {@link CatalogSettings} describe, its tables' files read and written through S3FileIO (its S3
+ * clients on Apache HttpClient 5, {@link Apache5S3ClientFactory}), or {@link LocalFileIO} when the warehouse is on
+ * the local filesystem.
  */
 public final class IcebergCatalogs {
     private IcebergCatalogs() {
@@ -36,6 +37,7 @@ public final class IcebergCatalogs {
         p.put(CatalogProperties.WAREHOUSE_LOCATION, local ? LocalFileIO.normalize(s.warehouse()) : s.warehouse());
         p.put(CatalogProperties.FILE_IO_IMPL, local ? LocalFileIO.class.getName()
                 : "org.apache.iceberg.aws.s3.S3FileIO");
+        if (!local) p.putAll(Apache5S3ClientFactory.catalogProperties());
         s.token().ifPresent(t -> p.put("token", t.reveal()));
         s.credential().ifPresent(c -> p.put("credential", c.reveal()));
         s.oauth2ServerUri().ifPresent(u -> p.put("oauth2-server-uri", u));

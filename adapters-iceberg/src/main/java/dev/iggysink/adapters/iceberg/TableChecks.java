@@ -6,6 +6,11 @@ import dev.iggysink.domain.message.MessageId;
 import dev.iggysink.domain.message.PartitionRef;
 import dev.iggysink.domain.message.SinkRecord;
 import java.io.IOException;
+import java.io.InterruptedIOException;
+import java.net.ConnectException;
+import java.net.NoRouteToHostException;
+import java.net.UnknownHostException;
+import java.net.http.HttpTimeoutException;
 import java.nio.charset.StandardCharsets;
 import java.sql.SQLException;
 import java.util.ArrayList;
@@ -23,6 +28,8 @@ import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.exceptions.ForbiddenException;
 import org.apache.iceberg.exceptions.NoSuchTableException;
 import org.apache.iceberg.exceptions.NotAuthorizedException;
+import org.apache.iceberg.exceptions.ServiceFailureException;
+import org.apache.iceberg.exceptions.ServiceUnavailableException;
 import org.apache.iceberg.io.FileIO;
 import org.apache.iceberg.io.PositionOutputStream;
 import org.apache.iceberg.types.Type;
@@ -46,14 +53,21 @@ public final class TableChecks {
     }
 
     /**
-     * @param reached  whether the catalog answered and took our credentials; when not, the tables were not looked at
-     * @param problems each a line naming the key or table it is about; empty when the sink can run
-     * @param warnings what will not stop the sink but may refuse some records
+     * @param reached    whether the catalog answered and took our credentials; when not, the tables were not looked at
+     * @param unanswered not reached because the catalog could not be reached or did not answer (connection refused
+     *                   or timed out, an unknown host, a 5xx, a database not accepting connections): a later attempt
+     *                   may see it answer; false when it refused our credentials or failed otherwise
+     * @param problems   each a line naming the key or table it is about; empty when the sink can run
+     * @param warnings   what will not stop the sink but may refuse some records
      */
-    public record Report(boolean reached, List<String> problems, List<String> warnings) {
+    public record Report(boolean reached, boolean unanswered, List<String> problems, List<String> warnings) {
         public Report {
             problems = List.copyOf(problems);
             warnings = List.copyOf(warnings);
+        }
+
+        Report(boolean reached, List<String> problems, List<String> warnings) {
+            this(reached, false, problems, warnings);
         }
 
         public boolean ok() {
@@ -70,7 +84,7 @@ public final class TableChecks {
         try {
             catalog = IcebergCatalogs.open(s);
         } catch (RuntimeException e) {
-            return new Report(false, List.of(catalogFailure(s, e)), List.of());
+            return new Report(false, !refused(e) && unanswered(e), List.of(catalogFailure(s, e)), List.of());
         }
         List<String> problems = new ArrayList<>();
         List<String> warnings = new ArrayList<>();
@@ -204,13 +218,37 @@ public final class TableChecks {
         }
     }
 
-    private static String catalogFailure(CatalogSettings s, RuntimeException e) {
-        boolean refused = false;
-        for (Throwable t = e; t != null; t = t.getCause()) {
+    private static boolean refused(Throwable e) {
+        for (Throwable t = e; t != null && t != t.getCause(); t = t.getCause()) {
             // SQL state class 28: invalid authorization (PostgreSQL's wrong password or unknown user)
-            refused |= t instanceof NotAuthorizedException || t instanceof ForbiddenException
-                    || t instanceof SQLException q && q.getSQLState() != null && q.getSQLState().startsWith("28");
+            if (t instanceof NotAuthorizedException || t instanceof ForbiddenException
+                    || t instanceof SQLException q && q.getSQLState() != null && q.getSQLState().startsWith("28")) {
+                return true;
+            }
         }
+        return false;
+    }
+
+    /**
+     * The catalog could not be reached or did not answer, which a later attempt may cure (a catalog starting after
+     * the sink); a refusal, a malformed address or a missing SQLite directory would not.
+     */
+    private static boolean unanswered(Throwable e) {
+        for (Throwable t = e; t != null && t != t.getCause(); t = t.getCause()) {
+            // SQL state class 08: connection exception (the database is down or does not accept connections yet)
+            if (t instanceof ConnectException || t instanceof NoRouteToHostException
+                    || t instanceof InterruptedIOException || t instanceof UnknownHostException
+                    || t instanceof HttpTimeoutException
+                    || t instanceof ServiceUnavailableException || t instanceof ServiceFailureException
+                    || t instanceof SQLException q && q.getSQLState() != null && q.getSQLState().startsWith("08")) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static String catalogFailure(CatalogSettings s, RuntimeException e) {
+        boolean refused = refused(e);
         String keys = s.type().equals("rest")
                 ? (s.credential().isPresent() ? "catalog_credential" + s.oauth2ServerUri().map(u ->
                         ", catalog_oauth2_server_uri").orElse("") : "catalog_token")

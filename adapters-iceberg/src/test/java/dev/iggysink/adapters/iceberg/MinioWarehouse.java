@@ -56,6 +56,7 @@ final class MinioWarehouse {
         properties.put("s3.access-key-id", minio.accessKey());
         properties.put("s3.secret-access-key", minio.secretKey());
         properties.put("client.region", minio.region());
+        properties.putAll(Apache5S3ClientFactory.catalogProperties());
         return properties;
     }
 

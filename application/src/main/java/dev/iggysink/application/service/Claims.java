@@ -31,6 +31,7 @@ import java.util.UUID;
 final class Claims {
     private static final System.Logger LOG = System.getLogger(Claims.class.getName());
     static final String NAME = "_claims";
+    private static final int PROBE_ROUNDS = 3;
 
     /** What a claim attempt found. */
     enum Outcome {
@@ -87,38 +88,50 @@ final class Claims {
         return Boolean.TRUE.equals(honoured);
     }
 
+    /**
+     * Creates a fresh key twice, in up to {@link #PROBE_ROUNDS} rounds. Only a store that takes both creates ignores
+     * the condition; one that refuses both honours it. Any other answer (the first create refused, a 403) is not
+     * taken as the store's nature on its own: a single-drive MinIO gives each now and then while other keys of the
+     * prefix are deleted, and claims off would cost exactly-once across rebalances for the life of the process.
+     */
     private boolean probe() throws StoreException {
-        String key = (prefix.isEmpty() ? "" : prefix + "/") + NAME + "/.conditional-write-probe-"
-                + UUID.randomUUID();
-        byte[] body = "probe\n".getBytes(StandardCharsets.UTF_8);
-        try {
-            boolean first = store.create(key, body, Map.of());
-            boolean second = store.create(key, body, Map.of());
-            if (first && !second) {
-                LOG.log(Level.INFO, "the object store honours conditional writes (If-None-Match): files are claimed"
-                        + " before upload, so a partition that moves while its old owner still uploads is written"
-                        + " exactly once");
-                return true;
-            }
-            LOG.log(Level.WARNING, "the object store ignored a conditional write (If-None-Match: * on "
-                    + key + " was not refused the second time): claims are off. Every record is still written at"
-                    + " least once; a partition that moves to another member while its old owner is still uploading"
-                    + " a file cut by a stop, flush, schedule or memory pressure may leave a record in two objects"
-                    + " (audit reports it)");
-            return false;
-        } catch (StoreException e) {
-            if (e.retryable()) throw e;
-            LOG.log(Level.WARNING, "cannot write claims under " + NAME + "/ (" + e.getMessage() + "): claims are"
-                    + " off; a partition that moves while its old owner is still uploading may leave a record in two"
-                    + " objects (audit reports it)");
-            return false;
-        } finally {
+        StoreException denied = null;
+        for (int round = 0; round < PROBE_ROUNDS; round++) {
+            String key = (prefix.isEmpty() ? "" : prefix + "/") + NAME + "/.conditional-write-probe-"
+                    + UUID.randomUUID();
+            byte[] body = "probe\n".getBytes(StandardCharsets.UTF_8);
             try {
-                store.delete(key);
-            } catch (StoreException | RuntimeException ignored) {
-                // a probe left behind is harmless; the lifecycle rule on the claims prefix removes it
+                boolean first = store.create(key, body, Map.of());
+                if (!first) continue;
+                boolean second = store.create(key, body, Map.of());
+                if (!second) {
+                    LOG.log(Level.INFO, "the object store honours conditional writes (If-None-Match): files are"
+                            + " claimed before upload, so a partition that moves while its old owner still uploads is"
+                            + " written exactly once");
+                    return true;
+                }
+                LOG.log(Level.WARNING, "the object store ignored a conditional write (If-None-Match: * on "
+                        + key + " was not refused the second time): claims are off. Every record is still written at"
+                        + " least once; a partition that moves to another member while its old owner is still"
+                        + " uploading a file cut by a stop, flush, schedule or memory pressure may leave a record in"
+                        + " two objects (audit reports it)");
+                return false;
+            } catch (StoreException e) {
+                if (e.retryable()) throw e;
+                denied = e;
+            } finally {
+                try {
+                    store.delete(key);
+                } catch (StoreException | RuntimeException ignored) {
+                    // a probe left behind is harmless; the lifecycle rule on the claims prefix removes it
+                }
             }
         }
+        LOG.log(Level.WARNING, "cannot write claims under " + NAME + "/ ("
+                + (denied == null ? "a conditional create of a fresh key was refused " + PROBE_ROUNDS + " times"
+                : denied.getMessage()) + "): claims are off; a partition that moves while its old owner is still"
+                + " uploading may leave a record in two objects (audit reports it)");
+        return false;
     }
 
     /**

@@ -28,8 +28,8 @@ import java.util.concurrent.atomic.AtomicLong;
 /**
  * Uploads sealed files on a bounded pool. A retryable failure is retried per the retry policy, then with the capped
  * backoff for as long as the sink runs; the wait between attempts holds no pool thread, so files failing on one
- * prefix cannot starve the uploads of others. A failure no retry can fix (403, 400, a file that cannot be built)
- * ends the upload as {@link Outcome#REFUSED}: its partition halts, the rest of the sink goes on. Every way an upload
+ * prefix cannot starve the uploads of others. A failure no retry can fix (a 403 that lasts through the policy's
+ * attempts, 400, a file that cannot be built) ends the upload as {@link Outcome#REFUSED}: its partition halts, the rest of the sink goes on. Every way an upload
  * can end, an {@link Error} included, reaches the listener exactly once. An upload whose partition was lost since
  * (revoked, resynced, assigned anew) is not tried again: nothing commits its result, and whoever owns the partition
  * reads its records again, so another attempt could only put a second copy beside the new owner's.
@@ -235,8 +235,14 @@ final class Uploader implements AutoCloseable {
                 metrics.uploaded(job.file().partition(), content.length(), Duration.between(started, clock.instant()));
                 finish(Outcome.DURABLE, null, false);
             } catch (StoreException e) {
-                if (!e.retryable()) {
-                    LOG.log(Level.ERROR, "upload of " + key + " refused, not retried: " + e.getMessage());
+                if (e.httpStatus() == 403 && policy.mayRetryAfter(attempts)) {
+                    // A 403 is most often for good, but not always: a new grant takes a while to reach every S3
+                    // server, and a single-drive MinIO refuses a put now and then while a key beside it is deleted.
+                    // The policy's attempts tell the two apart before the partition halts.
+                    retryLater(e.getMessage(), Optional.empty(), "http_403");
+                } else if (!e.retryable()) {
+                    LOG.log(Level.ERROR, "upload of " + key + (attempts > 1 ? " refused after " + attempts
+                            + " attempts: " : " refused, not retried: ") + e.getMessage());
                     finish(Outcome.REFUSED, e.getMessage(), false);
                 } else {
                     retryLater(e.getMessage(), e.retryAfter(), e.httpStatus() == 0 ? "transport"

@@ -219,7 +219,7 @@ public final class TableConsumer {
             refreshEnds();
             long flushes = flushRequests.get();
             // a flush seals every open file and commits it now, as a graceful stop would
-            commitDue(flushes != seenFlushes);
+            commitDue(flushes != seenFlushes ? RotationReason.FLUSH : null);
             seenFlushes = flushes;
         } finally {
             publish();
@@ -235,7 +235,7 @@ public final class TableConsumer {
      */
     public boolean drain() throws SourceException {
         int before = setbacks;
-        commitDue(true);
+        commitDue(RotationReason.SHUTDOWN);
         if (setbacks != before) return false;
         for (Part part : parts.values()) {
             if (part.halted != null || part.lastCommitted != part.position - 1) return false;
@@ -482,18 +482,21 @@ public final class TableConsumer {
         }
     }
 
-    private void commitDue(boolean everything) throws SourceException {
+    /** Commits the tables whose interval is due; {@code everything}, when not null, seals and commits all now. */
+    private void commitDue(RotationReason everything) throws SourceException {
         Instant now = clock.instant();
         Set<String> tables = new LinkedHashSet<>();
         for (Part part : parts.values()) tables.addAll(part.lanes.keySet());
         for (String table : tables) {
             Instant last = lastCommit.computeIfAbsent(table, t -> now);
-            boolean intervalDue = everything || !now.isBefore(last.plus(settings.commitInterval()));
+            boolean intervalDue = everything != null || !now.isBefore(last.plus(settings.commitInterval()));
             if (!intervalDue && waiting(table) < settings.maxFilesPerCommit()) continue;
             if (intervalDue) {
                 for (Part part : parts.values()) {
                     Lane lane = part.lanes.get(table);
-                    if (lane != null && lane.open != null) seal(lane, RotationReason.SCHEDULE);
+                    if (lane != null && lane.open != null) {
+                        seal(lane, everything != null ? everything : RotationReason.SCHEDULE);
+                    }
                 }
             }
             lastCommit.put(table, now);

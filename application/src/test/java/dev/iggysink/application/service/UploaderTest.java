@@ -163,17 +163,56 @@ class UploaderTest {
         assertThat(uploader.trouble()).isEmpty();
     }
 
+    /** Uploads {@code key} alone on {@code uploader} and returns what its listener heard once it ended. */
+    private static Heard uploadAlone(Uploader uploader, String key) {
+        Heard heard = new Heard();
+        uploader.submit(job(key), heard);
+        await().atMost(WAIT).until(() -> heard.results.size() == 1);
+        return heard;
+    }
+
     @Test
     void a_refusal_ends_the_upload_at_once_as_refused() {
-        store.refuseKeys(k -> true);
-        Heard heard = new Heard();
-        uploader(1, Duration.ofMillis(5)).submit(job("denied"), heard);
+        store.failNext(new StoreException("400 InvalidArgument on PutObject", false, 400, null, null));
+        Heard heard = uploadAlone(uploader(1, Duration.ofMillis(5)), "bad");
 
-        await().atMost(WAIT).until(() -> heard.results.size() == 1);
         assertThat(heard.results.get(0).outcome()).isEqualTo(Outcome.REFUSED);
-        assertThat(heard.results.get(0).error()).hasValueSatisfying(e -> assertThat(e).contains("403"));
+        assertThat(heard.results.get(0).error()).hasValueSatisfying(e -> assertThat(e).contains("400"));
         assertThat(store.putAttempts()).isEqualTo(1);
         assertThat(heard.retries).isEmpty();
+    }
+
+    @Test
+    void a_403_that_lasts_through_the_policys_attempts_ends_as_refused() {
+        store.refuseKeys(k -> true);
+        Heard heard = uploadAlone(uploader(1, Duration.ofMillis(5)), "denied");
+
+        assertThat(heard.results.get(0).outcome()).isEqualTo(Outcome.REFUSED);
+        assertThat(heard.results.get(0).error()).hasValueSatisfying(e -> assertThat(e).contains("403"));
+        assertThat(store.putAttempts()).isEqualTo(3);
+        assertThat(heard.retries).hasSize(2);
+    }
+
+    /** MinIO answered a fresh put 403 once while a key beside it was deleted; AWS does while a new grant spreads. */
+    @Test
+    void a_403_that_passes_is_retried_and_the_upload_is_durable() {
+        store.failNext(InMemoryObjectStore.forbidden());
+        Heard heard = uploadAlone(uploader(1, Duration.ofMillis(5)), "k");
+
+        assertThat(heard.results.get(0).outcome()).isEqualTo(Outcome.DURABLE);
+        assertThat(heard.retries).singleElement().asString().contains("403");
+        assertThat(store.objects()).containsKey("k");
+    }
+
+    @Test
+    void with_no_retries_configured_a_403_ends_the_upload_at_once() {
+        store.refuseKeys(k -> true);
+        uploader = new Uploader(store, new RetryPolicy(0, new Backoff(Duration.ofMillis(5), Duration.ofMillis(5), 0)),
+                InstantSource.system(), SinkMetrics.NONE, 1);
+        Heard heard = uploadAlone(uploader, "denied");
+
+        assertThat(heard.results.get(0).outcome()).isEqualTo(Outcome.REFUSED);
+        assertThat(store.putAttempts()).isEqualTo(1);
     }
 
     @Test

@@ -145,12 +145,22 @@ class TableSinkControlTest {
         assertThat(tables.commits()).isEqualTo(1);
         assertThat(partition0().committed()).isEqualTo(1);
         assertThat(partition0().lag()).isEqualTo(2); // the two records not read while paused
+        assertThat(control.rotationCounts()).containsExactly(java.util.Map.entry("flush", 1L));
 
         control.resume();
         assertThat(c.step()).isEqualTo(2);
         assertThat(control.status().health()).isEqualTo(Health.OK);
         control.requestStop();
         assertThat(stopped).isTrue();
+        assertThat(c.drain()).isTrue();
+        assertThat(control.rotationCounts()).containsOnly(java.util.Map.entry("flush", 1L),
+                java.util.Map.entry("shutdown", 1L));
+
+        topic.append(0, 1, i -> "o=" + i);
+        c.step();
+        clock.advance(INTERVAL);
+        c.step();
+        assertThat(control.rotationCounts()).containsEntry("schedule", 1L);
     }
 
     @Test

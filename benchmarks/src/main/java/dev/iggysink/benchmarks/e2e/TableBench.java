@@ -1,5 +1,6 @@
 package dev.iggysink.benchmarks.e2e;
 
+import dev.iggysink.adapters.iceberg.Apache5S3ClientFactory;
 import dev.iggysink.adapters.iggy.IggyGroupOffsets;
 import dev.iggysink.adapters.iggy.IggySettings;
 import dev.iggysink.application.settings.Secret;
@@ -241,6 +242,8 @@ public final class TableBench {
         p.put("s3.access-key-id", minio.accessKey());
         p.put("s3.secret-access-key", minio.secretKey());
         p.put("client.region", minio.region());
+        // Iceberg's default S3 client factory wants the SDK's Apache 4 client, which the build bans.
+        p.putAll(Apache5S3ClientFactory.catalogProperties());
         return p;
     }
 

@@ -22,7 +22,6 @@ import java.time.Duration;
 import java.time.InstantSource;
 import java.util.List;
 import java.util.Optional;
-import java.util.logging.Level;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -30,25 +29,18 @@ import org.junit.jupiter.api.io.TempDir;
 import org.openqa.selenium.By;
 import org.openqa.selenium.OutputType;
 import org.openqa.selenium.WebDriver;
-import org.openqa.selenium.StaleElementReferenceException;
 import org.openqa.selenium.WebElement;
 import org.openqa.selenium.chrome.ChromeDriver;
-import org.openqa.selenium.chrome.ChromeDriverService;
-import org.openqa.selenium.chrome.ChromeOptions;
-import org.openqa.selenium.logging.LogEntry;
-import org.openqa.selenium.logging.LogType;
-import org.openqa.selenium.logging.LoggingPreferences;
 import org.openqa.selenium.support.ui.ExpectedConditions;
 import org.openqa.selenium.support.ui.WebDriverWait;
 
 /**
  * The status page in a real headless Chromium, in front of a real SinkService on the application's in-memory fakes:
  * it shows the live state, its buttons reach the sink (asking for the token first), and its console stays free of
- * errors. Chromium and chromedriver come from Debian's packages (scripts/ensure-chromium.sh installs them;
- * CHROMIUM_BINARY and CHROMEDRIVER_BINARY point elsewhere). Leaves a screenshot at target/status-page.png.
+ * errors ({@link HeadlessChromium}). Leaves a screenshot at target/status-page.png.
  */
 class StatusPageIT {
-    private static final Duration WAIT = Duration.ofSeconds(30);
+    private static final Duration WAIT = HeadlessChromium.WAIT;
     private static final String TOKEN = "status-page-t0ken";
     private static final int RECORDS_PER_FILE = 50;
 
@@ -70,32 +62,7 @@ class StatusPageIT {
         server = AdminHttpServer.start(new AdminSettings(Optional.of("127.0.0.1:0"), Optional.of(Secret.of(TOKEN))),
                 () -> List.of(new ManagedSink("s3", sink)), metrics);
         base = "http://127.0.0.1:" + server.address().orElseThrow().getPort();
-        browser = chromium(profile);
-    }
-
-    private static Path binary(String variable, String fallback) {
-        Path path = Path.of(Optional.ofNullable(System.getenv(variable)).filter(v -> !v.isBlank()).orElse(fallback));
-        assertThat(path).as("%s (set %s, or run scripts/ensure-chromium.sh as root)", path, variable)
-                .isExecutable();
-        return path;
-    }
-
-    private static WebDriver chromium(Path profile) {
-        ChromeOptions options = new ChromeOptions();
-        options.setBinary(binary("CHROMIUM_BINARY", "/usr/bin/chromium").toFile());
-        // Headless as root in a container; and no background traffic: the machine may have no way out.
-        options.addArguments("--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-                "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update",
-                "--disable-sync", "--disable-extensions", "--window-size=1360,1000",
-                "--user-data-dir=" + profile.toAbsolutePath());
-        LoggingPreferences logs = new LoggingPreferences();
-        logs.enable(LogType.BROWSER, Level.ALL);
-        options.setCapability(ChromeOptions.LOGGING_PREFS, logs);
-        ChromeDriverService service = new ChromeDriverService.Builder()
-                .usingDriverExecutable(binary("CHROMEDRIVER_BINARY", "/usr/bin/chromedriver").toFile())
-                .usingAnyFreePort()
-                .build();
-        return new ChromeDriver(service, options);
+        browser = HeadlessChromium.start(profile);
     }
 
     @AfterEach
@@ -110,13 +77,8 @@ class StatusPageIT {
         return sink.status().partitions().stream().filter(p -> p.partition() == id).findFirst().orElseThrow();
     }
 
-    /**
-     * The text of an element the page may be re-rendering right now (it redraws on every poll): read again when the
-     * element found went stale before its text was read.
-     */
     private String textOf(By by) {
-        return new WebDriverWait(browser, WAIT).ignoring(StaleElementReferenceException.class)
-                .until(d -> d.findElement(by).getText());
+        return HeadlessChromium.textOf(browser, by);
     }
 
     private String cell(int partition, String column) {
@@ -130,8 +92,7 @@ class StatusPageIT {
     }
 
     private void until(String what, java.util.function.BooleanSupplier condition) {
-        new WebDriverWait(browser, WAIT).withMessage(what).ignoring(StaleElementReferenceException.class)
-                .until(d -> condition.getAsBoolean());
+        HeadlessChromium.until(browser, what, condition);
     }
 
     @Test
@@ -201,9 +162,7 @@ class StatusPageIT {
         Files.write(shot, png);
         assertThat(png.length).isGreaterThan(1000);
 
-        List<LogEntry> severe = browser.manage().logs().get(LogType.BROWSER).getAll().stream()
-                .filter(e -> e.getLevel().intValue() >= Level.SEVERE.intValue()).toList();
-        assertThat(severe).as("errors in the browser console").isEmpty();
+        assertThat(HeadlessChromium.consoleErrors(browser)).as("errors in the browser console").isEmpty();
     }
 
     @Test
@@ -214,8 +173,6 @@ class StatusPageIT {
         until("the page shows failed", () -> browser.findElement(By.id("health")).getText().equals("FAILED"));
         assertThat(textOf(By.id("reasons"))).isNotBlank();
         assertThat(textOf(By.id("health-text"))).startsWith("Failed");
-        List<LogEntry> severe = browser.manage().logs().get(LogType.BROWSER).getAll().stream()
-                .filter(e -> e.getLevel().intValue() >= Level.SEVERE.intValue()).toList();
-        assertThat(severe).as("errors in the browser console").isEmpty();
+        assertThat(HeadlessChromium.consoleErrors(browser)).as("errors in the browser console").isEmpty();
     }
 }

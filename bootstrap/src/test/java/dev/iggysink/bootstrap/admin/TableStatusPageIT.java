@@ -19,21 +19,12 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
-import java.util.logging.Level;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.openqa.selenium.By;
-import org.openqa.selenium.StaleElementReferenceException;
 import org.openqa.selenium.WebDriver;
-import org.openqa.selenium.chrome.ChromeDriver;
-import org.openqa.selenium.chrome.ChromeDriverService;
-import org.openqa.selenium.chrome.ChromeOptions;
-import org.openqa.selenium.logging.LogEntry;
-import org.openqa.selenium.logging.LogType;
-import org.openqa.selenium.logging.LoggingPreferences;
-import org.openqa.selenium.support.ui.WebDriverWait;
 
 /**
  * The status page of a table sink in headless Chromium (as {@link StatusPageIT}): its partitions, its commit totals
@@ -41,7 +32,6 @@ import org.openqa.selenium.support.ui.WebDriverWait;
  * test.
  */
 class TableStatusPageIT {
-    private static final Duration WAIT = Duration.ofSeconds(30);
     private static final String T = "lake.events";
     private static final Duration INTERVAL = Duration.ofSeconds(10);
 
@@ -67,31 +57,7 @@ class TableStatusPageIT {
         server = AdminHttpServer.start(new AdminSettings(Optional.of("127.0.0.1:0"), Optional.empty()),
                 () -> List.of(new ManagedSink("lake", control)), metrics);
         base = "http://127.0.0.1:" + server.address().orElseThrow().getPort();
-        browser = chromium(profile);
-    }
-
-    private static Path binary(String variable, String fallback) {
-        Path path = Path.of(Optional.ofNullable(System.getenv(variable)).filter(v -> !v.isBlank()).orElse(fallback));
-        assertThat(path).as("%s (set %s, or run scripts/ensure-chromium.sh as root)", path, variable)
-                .isExecutable();
-        return path;
-    }
-
-    private static WebDriver chromium(Path profile) {
-        ChromeOptions options = new ChromeOptions();
-        options.setBinary(binary("CHROMIUM_BINARY", "/usr/bin/chromium").toFile());
-        options.addArguments("--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-                "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update",
-                "--disable-sync", "--disable-extensions", "--window-size=1360,1000",
-                "--user-data-dir=" + profile.toAbsolutePath());
-        LoggingPreferences logs = new LoggingPreferences();
-        logs.enable(LogType.BROWSER, Level.ALL);
-        options.setCapability(ChromeOptions.LOGGING_PREFS, logs);
-        ChromeDriverService service = new ChromeDriverService.Builder()
-                .usingDriverExecutable(binary("CHROMEDRIVER_BINARY", "/usr/bin/chromedriver").toFile())
-                .usingAnyFreePort()
-                .build();
-        return new ChromeDriver(service, options);
+        browser = HeadlessChromium.start(profile);
     }
 
     @AfterEach
@@ -102,13 +68,11 @@ class TableStatusPageIT {
     }
 
     private String textOf(String css) {
-        return new WebDriverWait(browser, WAIT).ignoring(StaleElementReferenceException.class)
-                .until(d -> d.findElement(By.cssSelector(css)).getText());
+        return HeadlessChromium.textOf(browser, By.cssSelector(css));
     }
 
     private void until(String what, java.util.function.BooleanSupplier condition) {
-        new WebDriverWait(browser, WAIT).withMessage(what).ignoring(StaleElementReferenceException.class)
-                .until(d -> condition.getAsBoolean());
+        HeadlessChromium.until(browser, what, condition);
     }
 
     private String lane(int partition, String column) {
@@ -137,8 +101,6 @@ class TableStatusPageIT {
         assertThat(lane(1, "err")).contains("bad record at offset 1");
         assertThat(textOf("#reasons")).contains("app/events/1 halted");
         assertThat(textOf("[data-table-totals]")).contains("bad records\n1");
-        List<LogEntry> severe = browser.manage().logs().get(LogType.BROWSER).getAll().stream()
-                .filter(e -> e.getLevel().intValue() >= Level.SEVERE.intValue()).toList();
-        assertThat(severe).as("errors in the browser console").isEmpty();
+        assertThat(HeadlessChromium.consoleErrors(browser)).as("errors in the browser console").isEmpty();
     }
 }

@@ -18,7 +18,8 @@ import tools.jackson.databind.json.JsonMapper;
 
 /**
  * A runtime config whose connector directory holds an S3 sink and an Iceberg table sink: one process (fat jar) runs
- * both on the runtime's {@code [iggy]}, one admin server lists both, and a stop ends both cleanly.
+ * both on the runtime's {@code [iggy]}, one admin server lists both, each logs its status line, a stop ends both
+ * cleanly, and {@code audit} of the runtime config checks both.
  */
 class ConnectorDirectoryIT extends E2eTest {
     private static final String TABLE = "lake.clicks";
@@ -70,6 +71,12 @@ class ConnectorDirectoryIT extends E2eTest {
                 assertThat(sinks).containsExactly("s3:object", "lake:table");
                 HttpResponse<String> health = E2eFixture.admin(port, "/health");
                 assertThat(health.statusCode()).as(health.body()).isEqualTo(200);
+                // the table sink's own status line, every --status-interval (2 s here) as the object sinks'
+                await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(250))
+                        .until(() -> sink.logText().contains("status: table sink lake: "));
+                await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(250))
+                        .until(() -> sink.logText().lines().anyMatch(l -> l.contains("status: table sink lake: ")
+                                && l.contains(" 30 rows, ") && l.contains("committed: " + fx.stream + "/clicks/0=29")));
                 sink.terminate();
                 assertThat(sink.waitFor(Duration.ofSeconds(60))).as(sink.logText()).isZero();
             }
@@ -77,6 +84,14 @@ class ConnectorDirectoryIT extends E2eTest {
             assertThat(rows.get(0)).hasSize(30).allSatisfy((offset, copies) -> assertThat(copies).isEqualTo(1));
             Map<Integer, Map<Long, Integer>> objects = fx.copies("raw");
             assertThat(objects.get(0)).hasSize(40).allSatisfy((offset, copies) -> assertThat(copies).isEqualTo(1));
+
+            // audit of the runtime config looks at both: the bucket and the table
+            E2eFixture.AuditResult audit = fx.audit(runtime);
+            assertThat(audit.exitCode()).as(audit.output()).isZero();
+            assertThat(audit.output()).contains("AUDIT OK: every committed offset is in exactly one object",
+                    "/clicks/0 in " + TABLE + ": committed=29 table=29 rows=30",
+                    "table sink lake: AUDIT OK: every committed offset is in its tables exactly once")
+                    .doesNotContain("not audited");
         }
     }
 

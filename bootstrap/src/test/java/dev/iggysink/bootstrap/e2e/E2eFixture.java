@@ -1,5 +1,8 @@
 package dev.iggysink.bootstrap.e2e;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.iggysink.bootstrap.TableSinkFiles;
 import dev.iggysink.domain.naming.KeyRange;
 import dev.iggysink.domain.naming.ObjectKey;
 import dev.iggysink.testkit.iggy.IggyEndpoint;
@@ -19,6 +22,8 @@ import java.util.TreeMap;
 import java.util.UUID;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.stream.IntStream;
+import java.util.stream.LongStream;
 import software.amazon.awssdk.services.s3.model.ListObjectsV2Request;
 import software.amazon.awssdk.services.s3.model.S3Object;
 
@@ -104,28 +109,31 @@ final class E2eFixture implements AutoCloseable {
      * adds [plugin_config] lines.
      */
     Path tableConfig(String topic, String table, String group, String pluginExtra) throws IOException {
-        String toml = """
-                type = "sink"
-                key = "lake"
-                enabled = true
-                version = 0
-                name = "Iceberg sink"
-                path = "target/release/libiggy_connector_iceberg_sink"
+        return tableSink(topic, table, group).plugin(pluginExtra).write("iceberg_sink_" + group);
+    }
 
+    /** The file {@code f} describes, as {@code <name>.toml} in {@link #dir}. */
+    private Path tableConfig(TableSinkFile f, String name) throws IOException {
+        String toml = TableSinkFiles.text(
+                TableSinkFiles.stream(stream, List.of(f.topic), f.group) + f.batchLength + "poll_interval = \"5ms\"\n",
+                "\"" + f.table + "\"", (f.catalogLines != null ? f.catalogLines : sqliteCatalogLines()) + f.pluginExtra,
+                """
                 [iggy]
                 address = "%s"
                 username = "iggy"
                 password = "iggy"
 
-                [[streams]]
-                stream = "%s"
-                topics = ["%s"]
-                schema = "json"
-                poll_interval = "5ms"
-                consumer_group = "%s"
+                [admin]
+                address = "%s"
+                """.formatted(iggy.address(), f.admin));
+        Path file = dir.resolve(name + ".toml");
+        Files.writeString(file, toml, StandardCharsets.UTF_8);
+        return file;
+    }
 
-                [plugin_config]
-                tables = ["%s"]
+    /** The catalog and store lines of {@link #tableConfig}: JDBC on an SQLite file in {@link #dir}, MinIO. */
+    private String sqliteCatalogLines() {
+        return """
                 catalog_type = "jdbc"
                 uri = "jdbc:sqlite:file:%s"
                 warehouse = "s3://%s/warehouse"
@@ -133,15 +141,59 @@ final class E2eFixture implements AutoCloseable {
                 store_access_key_id = "%s"
                 store_secret_access_key = "%s"
                 store_region = "us-east-1"
-                %s
+                """.formatted(dir.resolve("catalog.db"), bucket, minio.endpoint(), minio.accessKey(),
+                minio.secretKey());
+    }
 
-                [admin]
-                address = "off"
-                """.formatted(iggy.address(), stream, topic, group, table, dir.resolve("catalog.db"), bucket,
-                minio.endpoint(), minio.accessKey(), minio.secretKey(), pluginExtra.strip());
-        Path file = dir.resolve("iceberg_sink_" + group + ".toml");
-        Files.writeString(file, toml, StandardCharsets.UTF_8);
-        return file;
+    /** {@link #tableConfig}'s file, to be given another catalog, batch length or admin address before it is written. */
+    TableSinkFile tableSink(String topic, String table, String group) {
+        return new TableSinkFile(topic, table, group);
+    }
+
+    /** An Iceberg table sink connector file of this scene, written by {@link #write}. */
+    final class TableSinkFile {
+        private final String topic;
+        private final String table;
+        private final String group;
+        private String catalogLines;
+        private String batchLength = "";
+        private String pluginExtra = "";
+        private String admin = "off";
+
+        private TableSinkFile(String topic, String table, String group) {
+            this.topic = topic;
+            this.table = table;
+            this.group = group;
+        }
+
+        /** The catalog and store lines of {@code catalog} in place of the SQLite file's. */
+        TableSinkFile catalog(TableCatalog catalog) {
+            this.catalogLines = catalog.pluginLines();
+            return this;
+        }
+
+        /** A {@code batch_length} for the stream (unset, the sink's default). */
+        TableSinkFile batchLength(int records) {
+            this.batchLength = "batch_length = " + records + "\n";
+            return this;
+        }
+
+        /** [plugin_config] lines after the catalog's. */
+        TableSinkFile plugin(String lines) {
+            this.pluginExtra = lines.strip();
+            return this;
+        }
+
+        /** The admin server on 127.0.0.1:{@code port} (else off). */
+        TableSinkFile admin(int port) {
+            this.admin = "127.0.0.1:" + port;
+            return this;
+        }
+
+        /** Writes the file as {@code <name>.toml} in {@link #dir}. */
+        Path write(String name) throws IOException {
+            return tableConfig(this, name);
+        }
     }
 
     /** Test defaults (fast retries, a bounded stop) for the keys the test did not set itself. */
@@ -242,6 +294,24 @@ final class E2eFixture implements AutoCloseable {
         return out;
     }
 
+    /**
+     * Asserts where a group test ends: {@code copies} (as {@link #copies(String)} or {@link TableCatalog#copies}
+     * count them) holds partitions 0 to {@code partitions}-1 and no other, each with offsets 0 to
+     * {@code perPartition}-1, each once; {@code where} names the store in the messages.
+     */
+    static void assertEveryOffsetOnce(Map<Integer, Map<Long, Integer>> copies, String where, int partitions,
+                                      long perPartition) {
+        assertThat(copies.keySet()).as("partitions in the " + where)
+                .containsExactlyElementsOf(IntStream.range(0, partitions).boxed().toList());
+        List<Long> expected = LongStream.range(0, perPartition).boxed().toList();
+        for (int p = 0; p < partitions; p++) {
+            assertThat(copies.get(p).keySet()).as("offsets of partition %d", p).containsExactlyElementsOf(expected);
+            int partition = p;
+            assertThat(copies.get(p)).as("copies per offset of partition %d", p)
+                    .allSatisfy((offset, n) -> assertThat(n).as("copies of %d/%d", partition, offset).isOne());
+        }
+    }
+
     private static final Pattern LINE = Pattern.compile(
             "^\\{\"offset\":(\\d+),.*?\"partition_id\":(\\d+),", Pattern.MULTILINE);
 
@@ -325,6 +395,28 @@ final class E2eFixture implements AutoCloseable {
         Matcher m = Pattern.compile("/(\\d+): committed=(-?\\d+) ").matcher(audit(config, true).output());
         while (m.find()) out.put(Integer.parseInt(m.group(1)), Long.parseLong(m.group(2)));
         return out;
+    }
+
+    /**
+     * Asserts where a table sink's group test ends: {@code audit} of {@code config} passes, {@code table} (read by
+     * {@code catalog}) holds offsets 0 to {@code perPartition}-1 of partitions 0 to {@code partitions}-1 once each,
+     * and {@code group} has committed the last of them on {@code topic}.
+     */
+    void assertTableComplete(Path config, TableCatalog catalog, String table, String topic, String group,
+                             int partitions, long perPartition) throws IOException {
+        AuditResult audit = audit(config);
+        assertThat(audit.exitCode()).as(audit.output()).isZero();
+        assertThat(audit.output()).contains("AUDIT OK: every committed offset is in its tables exactly once");
+
+        assertEveryOffsetOnce(catalog.copies(table), "table", partitions, perPartition);
+        // the group's offsets as `audit` reads them, through an S3 sink file naming the same group
+        Path s3 = config(List.of(topic), "json", "");
+        Files.writeString(s3, Files.readString(s3).replace("consumer_group = \"s3_sink\"",
+                "consumer_group = \"" + group + "\""));
+        Map<Integer, Long> committed = committedOffsets(s3);
+        for (int p = 0; p < partitions; p++) {
+            assertThat(committed.get(p)).as("group offset of partition %d", p).isEqualTo(perPartition - 1);
+        }
     }
 
     @Override

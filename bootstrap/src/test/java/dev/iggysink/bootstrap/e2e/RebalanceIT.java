@@ -7,12 +7,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.IntStream;
-import java.util.stream.LongStream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -51,29 +46,26 @@ class RebalanceIT extends E2eTest {
     private void scene(String name, String rotation, long recordsPerFileAtMost) throws Exception {
         fx.topic(TOPIC, PARTITIONS);
         Path config = fx.config(List.of(TOPIC), "json", rotation);
-        AtomicInteger rounds = new AtomicInteger();
-        AtomicBoolean enough = new AtomicBoolean();
         long perPartition;
         try (SinkProcess a = SinkProcess.run(config, fx.log(name + "-a"), Map.of());
              SinkProcess b = SinkProcess.run(config, fx.log(name + "-b"), Map.of())) {
             await().atMost(Duration.ofSeconds(60)).until(() -> a.logText().contains("consuming ")
                     && b.logText().contains("consuming "));
-            CompletableFuture<Void> producing = CompletableFuture.runAsync(() -> produce(rounds, enough));
-            awaitRounds(rounds, 5);
+            Rounds rounds = Rounds.start(fx, TOPIC, PARTITIONS, PER_ROUND, MAX_ROUNDS,
+                    (round, partition, i) -> "{\"round\":" + round + ",\"p\":" + partition + ",\"i\":" + i + "}");
+            rounds.awaitSent(5);
             try (SinkProcess c = SinkProcess.run(config, fx.log(name + "-c"), Map.of())) {
                 // c is a member now; with 0.8's cooperative join it gets partitions once their holders let go.
                 await().atMost(Duration.ofSeconds(60)).until(() -> c.logText().contains("consuming "));
-                awaitRounds(rounds, rounds.get() + 5);
+                rounds.awaitMore(5);
                 a.kill9();
 
-                awaitRounds(rounds, rounds.get() + 10);
+                rounds.awaitMore(10);
                 b.terminate();
                 assertThat(b.waitFor(Duration.ofSeconds(60))).as("graceful stop of b:\n%s", b.logText()).isZero();
 
-                awaitRounds(rounds, rounds.get() + 5);
-                enough.set(true);
-                producing.get(60, TimeUnit.SECONDS);
-                perPartition = (long) rounds.get() * PER_ROUND;
+                rounds.awaitMore(5);
+                perPartition = rounds.finish();
                 // Within one file of the end everywhere: the rest is c's open file, sealed and committed by its stop.
                 await().atMost(Duration.ofSeconds(120)).pollInterval(Duration.ofMillis(500)).until(() -> {
                     Map<Integer, Long> committed = fx.committedOffsets(config);
@@ -94,38 +86,6 @@ class RebalanceIT extends E2eTest {
         assertThat(audit.exitCode()).as(audit.output()).isZero();
         assertThat(audit.output()).as(audit.output())
                 .contains("AUDIT OK: every committed offset is in exactly one object");
-        Map<Integer, Map<Long, Integer>> copies = fx.copies(TOPIC);
-        assertThat(copies.keySet()).as("partitions in the bucket").containsExactly(0, 1, 2, 3, 4, 5);
-        for (int p = 0; p < PARTITIONS; p++) {
-            Map<Long, Integer> seen = copies.get(p);
-            assertThat(seen.keySet()).as("offsets of partition %d", p)
-                    .containsExactlyElementsOf(LongStream.range(0, perPartition).boxed().toList());
-            int partition = p;
-            assertThat(seen).as("copies per offset of partition %d", p)
-                    .allSatisfy((offset, n) -> assertThat(n).as("copies of %d/%d", partition, offset).isOne());
-        }
-    }
-
-    /** Rounds of {@link #PER_ROUND} records to every partition, a little apart, until told it is enough. */
-    private void produce(AtomicInteger rounds, AtomicBoolean enough) {
-        try {
-            for (int r = 0; r < MAX_ROUNDS && !enough.get(); r++) {
-                int round = r;
-                for (int p = 0; p < PARTITIONS; p++) {
-                    int partition = p;
-                    fx.producer.sendJson(fx.stream, TOPIC, p, PER_ROUND,
-                            i -> "{\"round\":" + round + ",\"p\":" + partition + ",\"i\":" + i + "}");
-                }
-                rounds.incrementAndGet();
-                Thread.sleep(150);
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException(e);
-        }
-    }
-
-    private static void awaitRounds(AtomicInteger rounds, int n) {
-        await().atMost(Duration.ofSeconds(60)).until(() -> rounds.get() >= n);
+        E2eFixture.assertEveryOffsetOnce(fx.copies(TOPIC), "bucket", PARTITIONS, perPartition);
     }
 }

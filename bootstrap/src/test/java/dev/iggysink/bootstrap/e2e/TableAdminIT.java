@@ -8,22 +8,13 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.HashMap;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.apache.iceberg.CatalogProperties;
-import org.apache.iceberg.CatalogUtil;
 import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Schema;
-import org.apache.iceberg.catalog.Catalog;
-import org.apache.iceberg.catalog.Namespace;
-import org.apache.iceberg.catalog.SupportsNamespaces;
-import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.types.Types;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -43,78 +34,28 @@ class TableAdminIT extends E2eTest {
     private static final Duration WAIT = Duration.ofSeconds(60);
     private static final JsonMapper JSON = JsonMapper.builder().build();
 
-    private Catalog catalog;
+    private TableCatalog catalog;
 
     @BeforeEach
     void createTable() {
-        Map<String, String> p = new HashMap<>();
-        p.put(CatalogUtil.ICEBERG_CATALOG_TYPE, "jdbc");
-        p.put(CatalogProperties.URI, "jdbc:sqlite:file:" + fx.dir.resolve("catalog.db"));
-        p.put("jdbc.schema-version", "V1");
-        p.put(CatalogProperties.WAREHOUSE_LOCATION, "s3://" + fx.bucket + "/warehouse");
-        p.put(CatalogProperties.FILE_IO_IMPL, "org.apache.iceberg.aws.s3.S3FileIO");
-        p.put("s3.endpoint", fx.minio.endpoint().toString());
-        p.put("s3.path-style-access", "true");
-        p.put("s3.access-key-id", fx.minio.accessKey());
-        p.put("s3.secret-access-key", fx.minio.secretKey());
-        p.put("client.region", "us-east-1");
-        catalog = CatalogUtil.buildIcebergCatalog("iggy", p, null);
-        ((SupportsNamespaces) catalog).createNamespace(Namespace.of("lake"));
-        Schema schema = new Schema(
+        catalog = TableCatalog.sqlite(fx);
+        catalog.createTable(TABLE, new Schema(
                 Types.NestedField.required(1, "iggy_offset", Types.LongType.get()),
                 Types.NestedField.required(2, "iggy_partition_id", Types.IntegerType.get()),
                 Types.NestedField.required(3, "iggy_timestamp", Types.TimestampType.withZone()),
-                Types.NestedField.required(4, "amount", Types.LongType.get()));
-        catalog.createTable(TableIdentifier.parse(TABLE), schema, PartitionSpec.unpartitioned());
+                Types.NestedField.required(4, "amount", Types.LongType.get())), PartitionSpec.unpartitioned());
     }
 
     @AfterEach
     void closeCatalog() throws IOException {
-        if (catalog instanceof java.io.Closeable c) c.close();
+        if (catalog != null) catalog.close();
     }
 
     private Path config(int port) throws IOException {
-        String toml = """
-                type = "sink"
-                key = "lake"
-                enabled = true
-                version = 0
-                name = "Iceberg sink"
-                path = "target/release/libiggy_connector_iceberg_sink"
-
-                [iggy]
-                address = "%s"
-                username = "iggy"
-                password = "iggy"
-
-                [[streams]]
-                stream = "%s"
-                topics = ["%s"]
-                schema = "json"
-                batch_length = 500
-                poll_interval = "5ms"
-                consumer_group = "lake_sink"
-
-                [plugin_config]
-                tables = ["%s"]
-                catalog_type = "jdbc"
-                uri = "jdbc:sqlite:file:%s"
-                warehouse = "s3://%s/warehouse"
-                store_url = "%s"
-                store_access_key_id = "%s"
-                store_secret_access_key = "%s"
-                store_region = "us-east-1"
-                store_class = "s3"
+        return fx.tableSink(TOPIC, TABLE, "lake_sink").catalog(catalog).batchLength(500).plugin("""
                 commit_interval = "1s"
                 errors_tolerance = "none"
-
-                [admin]
-                address = "127.0.0.1:%d"
-                """.formatted(fx.iggy.address(), fx.stream, TOPIC, TABLE, fx.dir.resolve("catalog.db"), fx.bucket,
-                fx.minio.endpoint(), fx.minio.accessKey(), fx.minio.secretKey(), port);
-        Path file = fx.dir.resolve("iceberg_admin.toml");
-        Files.writeString(file, toml, StandardCharsets.UTF_8);
-        return file;
+                """).admin(port).write("iceberg_admin");
     }
 
     /** The table sink in {@code /status}; null while nothing answers. */

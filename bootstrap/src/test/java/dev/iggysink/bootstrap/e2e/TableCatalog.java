@@ -1,5 +1,6 @@
 package dev.iggysink.bootstrap.e2e;
 
+import dev.iggysink.adapters.iceberg.Apache5S3ClientFactory;
 import java.io.Closeable;
 import java.io.IOException;
 import java.lang.reflect.Constructor;
@@ -42,11 +43,7 @@ final class TableCatalog implements Closeable {
     /** A JDBC catalog on an SQLite file in the scene's directory: the zero-install catalog. */
     static TableCatalog sqlite(E2eFixture fx) {
         String uri = "jdbc:sqlite:file:" + fx.dir.resolve("catalog.db");
-        Map<String, String> p = fileIo(fx);
-        p.put(CatalogUtil.ICEBERG_CATALOG_TYPE, "jdbc");
-        p.put(CatalogProperties.URI, uri);
-        p.put("jdbc.schema-version", "V1");
-        p.put(CatalogProperties.WAREHOUSE_LOCATION, "s3://" + fx.bucket + "/warehouse");
+        Map<String, String> p = jdbc(fx, uri);
         String lines = """
                 catalog_type = "jdbc"
                 uri = '%s'
@@ -72,13 +69,9 @@ final class TableCatalog implements Closeable {
         String user = System.getenv().getOrDefault("POSTGRES_USER", "");
         String password = System.getenv().getOrDefault("POSTGRES_PASSWORD", "");
         String name = "e2e_" + fx.stream.substring("e2e_".length());
-        Map<String, String> p = fileIo(fx);
-        p.put(CatalogUtil.ICEBERG_CATALOG_TYPE, "jdbc");
-        p.put(CatalogProperties.URI, url.strip());
+        Map<String, String> p = jdbc(fx, url.strip());
         p.put("jdbc.user", user);
         p.put("jdbc.password", password);
-        p.put("jdbc.schema-version", "V1");
-        p.put(CatalogProperties.WAREHOUSE_LOCATION, "s3://" + fx.bucket + "/warehouse");
         String lines = """
                 catalog_type = "jdbc"
                 catalog_name = "%s"
@@ -135,6 +128,16 @@ final class TableCatalog implements Closeable {
         }
     }
 
+    /** A JDBC catalog's client properties: its database at {@code uri}, its warehouse in the scene's bucket. */
+    private static Map<String, String> jdbc(E2eFixture fx, String uri) {
+        Map<String, String> p = fileIo(fx);
+        p.put(CatalogUtil.ICEBERG_CATALOG_TYPE, "jdbc");
+        p.put(CatalogProperties.URI, uri);
+        p.put("jdbc.schema-version", "V1");
+        p.put(CatalogProperties.WAREHOUSE_LOCATION, "s3://" + fx.bucket + "/warehouse");
+        return p;
+    }
+
     private static Map<String, String> fileIo(E2eFixture fx) {
         Map<String, String> p = new HashMap<>();
         p.put(CatalogProperties.FILE_IO_IMPL, "org.apache.iceberg.aws.s3.S3FileIO");
@@ -143,6 +146,8 @@ final class TableCatalog implements Closeable {
         p.put("s3.access-key-id", fx.minio.accessKey());
         p.put("s3.secret-access-key", fx.minio.secretKey());
         p.put("client.region", "us-east-1");
+        // Iceberg's default S3 client factory wants the SDK's Apache 4 client, which the build bans.
+        p.putAll(Apache5S3ClientFactory.catalogProperties());
         return p;
     }
 
@@ -163,9 +168,19 @@ final class TableCatalog implements Closeable {
 
     /** Creates {@code namespace.table} with the given schema, partitioned by day(iggy_timestamp). */
     void createTable(String table, Schema schema) {
+        createTable(table, schema, PartitionSpec.builderFor(schema).day("iggy_timestamp").build());
+    }
+
+    /** Creates {@code namespace.table} with the given schema and partitioning. */
+    void createTable(String table, Schema schema, PartitionSpec spec) {
         TableIdentifier id = TableIdentifier.parse(table);
         ((SupportsNamespaces) client).createNamespace(id.namespace());
-        client.createTable(id, schema, PartitionSpec.builderFor(schema).day("iggy_timestamp").build());
+        client.createTable(id, schema, spec);
+    }
+
+    /** The table as the catalog has it now, for a test that writes to it as another writer would. */
+    Table table(String table) {
+        return client.loadTable(TableIdentifier.parse(table));
     }
 
     /** The columns of a table the sink fills: its metadata and a round number and page from each record. */
@@ -180,7 +195,7 @@ final class TableCatalog implements Closeable {
 
     /** Copies of each (partition, offset) in the table, read by Iceberg's own reader. */
     Map<Integer, Map<Long, Integer>> copies(String table) throws IOException {
-        Table t = client.loadTable(TableIdentifier.parse(table));
+        Table t = table(table);
         Map<Integer, Map<Long, Integer>> out = new TreeMap<>();
         try (CloseableIterable<Record> rows = IcebergGenerics.read(t).build()) {
             for (Record r : rows) {
@@ -193,7 +208,7 @@ final class TableCatalog implements Closeable {
 
     /** Records in the table as its current snapshot's summary counts them (total-records), 0 before any. */
     long totalRecords(String table) {
-        Snapshot current = client.loadTable(TableIdentifier.parse(table)).currentSnapshot();
+        Snapshot current = table(table).currentSnapshot();
         return current == null ? 0 : Long.parseLong(current.summary().getOrDefault("total-records", "0"));
     }
 

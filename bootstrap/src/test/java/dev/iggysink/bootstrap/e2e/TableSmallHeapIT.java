@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -81,34 +80,6 @@ class TableSmallHeapIT extends E2eTest {
 
     private Path config(TableCatalog catalog) throws java.io.IOException {
         // every table key at its default but the catalog's
-        String toml = """
-                type = "sink"
-                key = "lake"
-                enabled = true
-                version = 0
-                name = "Iceberg sink"
-                path = "target/release/libiggy_connector_iceberg_sink"
-
-                [iggy]
-                address = "%s"
-                username = "iggy"
-                password = "iggy"
-
-                [[streams]]
-                stream = "%s"
-                topics = ["%s"]
-                schema = "json"
-                poll_interval = "5ms"
-                consumer_group = "lake_sink"
-
-                [plugin_config]
-                tables = ["%s"]
-                %s
-                [admin]
-                address = "off"
-                """.formatted(fx.iggy.address(), fx.stream, TOPIC, TABLE, catalog.pluginLines());
-        Path file = fx.dir.resolve("small_heap_iceberg_sink.toml");
-        Files.writeString(file, toml, StandardCharsets.UTF_8);
-        return file;
+        return fx.tableSink(TOPIC, TABLE, "lake_sink").catalog(catalog).write("small_heap_iceberg_sink");
     }
 }
