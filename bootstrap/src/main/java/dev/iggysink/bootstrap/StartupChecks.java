@@ -165,8 +165,9 @@ final class StartupChecks {
     /**
      * An Iceberg table sink's start: what {@code validate} asks of its catalog ({@link TableChecks}). A catalog that
      * cannot be reached or does not answer is retried as Iggy and the store are (or fails with {@code --fail-fast});
-     * one that refuses our credentials or cannot be opened fails at once; a table the sink cannot write, or a
-     * warehouse that refuses the probe write, is {@link Outcome#INVALID}. Every problem is logged, one line each.
+     * so is a warehouse whose store does not answer the probe write; a catalog that refuses our credentials or cannot
+     * be opened fails at once; a table the sink cannot write, or a warehouse that refuses the probe write, is
+     * {@link Outcome#INVALID}. Every problem is logged, one line each.
      */
     Outcome checkTables(TableConnectorConfig t) throws InterruptedException {
         return checkTables(t.key(), t.catalog().type(), t.catalog().uri(), () -> TableChecks.check(
@@ -189,11 +190,14 @@ final class StartupChecks {
             }
             report.warnings().forEach(w -> LOG.warn("sink {}: plugin_config.{}", key, w));
             if (report.ok()) return Outcome.READY;
-            if (!report.reached() && report.unanswered()) {
-                String why = report.problems().isEmpty() ? "no answer" : report.problems().get(0);
+            if (report.unanswered()) {
+                // The catalog answered and the warehouse's store did not: it is the store that is waited for.
+                String waitedFor = report.reached() ? "the warehouse's store (of " + service + ")" : service;
+                String why = report.problems().isEmpty() ? "no answer"
+                        : (report.reached() ? "plugin_config." : "") + report.problems().get(0);
                 String told = "uri: " + service + " cannot be used: ";
                 if (why.startsWith(told)) why = why.substring(told.length());
-                Outcome o = retryOrFail(key, service, why, attempt);
+                Outcome o = retryOrFail(key, waitedFor, why, attempt);
                 if (o != null) return o;
                 continue;
             }

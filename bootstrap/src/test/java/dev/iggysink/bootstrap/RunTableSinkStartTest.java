@@ -160,6 +160,24 @@ class RunTableSinkStartTest {
         assertThat(everything() + o.err()).doesNotContain(secret);
     }
 
+    /** A store down at start is waited for as the object sink waits for its bucket: not a bad config (exit 2). */
+    @Test
+    @Timeout(120)
+    void a_warehouse_store_that_does_not_answer_is_a_service_down_not_a_bad_configuration() throws IOException {
+        String db = dir.resolve("c.db").toString();
+
+        CliRun o = CliRun.execute("run", "--fail-fast", "--config", file(TableSinkFiles.sqliteCatalog(db,
+                "s3://lake/warehouse") + "store_url = \"http://127.0.0.1:" + freePort() + "\"\n"
+                + "store_access_key_id = \"k\"\nstore_secret_access_key = \"s\"\nstore_region = \"us-east-1\"",
+                "off").toString());
+
+        assertThat(o.code()).as(everything()).isEqualTo(3);
+        assertThat(lines(Level.ERROR)).as(everything()).singleElement().asString()
+                .startsWith("sink lake: the warehouse's store (of the jdbc catalog at jdbc:sqlite:")
+                .contains("plugin_config.warehouse").doesNotContain("plugin_config.warehouse: warehouse:")
+                .endsWith("(--fail-fast: not retrying)");
+    }
+
     @Test
     @Timeout(60)
     void a_catalog_that_cannot_be_opened_exits_3_at_once_without_retrying() throws IOException {

@@ -34,6 +34,7 @@ import org.apache.iceberg.io.FileIO;
 import org.apache.iceberg.io.PositionOutputStream;
 import org.apache.iceberg.types.Type;
 import org.apache.iceberg.types.Types;
+import software.amazon.awssdk.core.exception.SdkServiceException;
 import tools.jackson.databind.node.JsonNodeFactory;
 
 /**
@@ -54,9 +55,10 @@ public final class TableChecks {
 
     /**
      * @param reached    whether the catalog answered and took our credentials; when not, the tables were not looked at
-     * @param unanswered not reached because the catalog could not be reached or did not answer (connection refused
-     *                   or timed out, an unknown host, a 5xx, a database not accepting connections): a later attempt
-     *                   may see it answer; false when it refused our credentials or failed otherwise
+     * @param unanswered every problem is a service that could not be reached or did not answer, the catalog or the
+     *                   warehouse's store (connection refused or timed out, an unknown host, a 5xx, a database not
+     *                   accepting connections): a later attempt may see it answer; false when one refused our
+     *                   credentials or anything else failed
      * @param problems   each a line naming the key or table it is about; empty when the sink can run
      * @param warnings   what will not stop the sink but may refuse some records
      */
@@ -64,10 +66,6 @@ public final class TableChecks {
         public Report {
             problems = List.copyOf(problems);
             warnings = List.copyOf(warnings);
-        }
-
-        Report(boolean reached, List<String> problems, List<String> warnings) {
-            this(reached, false, problems, warnings);
         }
 
         public boolean ok() {
@@ -88,18 +86,19 @@ public final class TableChecks {
         }
         List<String> problems = new ArrayList<>();
         List<String> warnings = new ArrayList<>();
+        int[] unanswered = {0};
         try {
             // A JDBC catalog's tables have their metadata in the warehouse, read with our store keys: a store that
             // refuses them would make each table load retry for a minute and a half, so it is asked first, once.
             if (!s.type().equals("rest")) {
-                Optional<String> refused = probeWarehouse(s);
+                Optional<Failure> refused = probeWarehouse(s);
                 if (refused.isPresent()) {
-                    problems.add(refused.get() + (tables.isEmpty() ? ""
+                    problems.add(refused.get().message() + (tables.isEmpty() ? ""
                             : " (the tables were not checked: their metadata is in that store)"));
-                    return new Report(true, problems, warnings);
+                    return new Report(true, refused.get().unanswered(), problems, warnings);
                 }
             }
-            for (String name : tables) checkTable(s, catalog, name, template, problems, warnings);
+            for (String name : tables) checkTable(s, catalog, name, template, problems, warnings, unanswered);
         } finally {
             if (catalog instanceof AutoCloseable c) {
                 try {
@@ -109,11 +108,15 @@ public final class TableChecks {
                 }
             }
         }
-        return new Report(true, problems, warnings);
+        return new Report(true, !problems.isEmpty() && unanswered[0] == problems.size(), problems, warnings);
+    }
+
+    /** Why a probe write failed, and whether only because the store did not answer. */
+    private record Failure(String message, boolean unanswered) {
     }
 
     private static void checkTable(CatalogSettings s, Catalog catalog, String name, Optional<TableTemplate> template,
-                                   List<String> problems, List<String> warnings) {
+                                   List<String> problems, List<String> warnings, int[] unanswered) {
         Table table;
         try {
             table = catalog.loadTable(TableIdentifier.parse(name));
@@ -139,20 +142,23 @@ public final class TableChecks {
             problems.add("tables: table " + name + ": its data location cannot be made: " + redact(s, message(e)));
             return;
         }
-        probe(table.io(), location).ifPresent(why -> problems.add("tables: table " + name + ": cannot write its data"
-                + " files under " + table.location() + storeKeys(s) + ": " + redact(s, why)));
+        probe(table.io(), location).ifPresent(why -> {
+            problems.add("tables: table " + name + ": cannot write its data files under " + table.location()
+                    + storeKeys(s) + ": " + redact(s, why.message()));
+            if (why.unanswered()) unanswered[0]++;
+        });
     }
 
     /** A probe file under a JDBC catalog's warehouse, where it puts the tables it creates; the problem, if any. */
-    private static Optional<String> probeWarehouse(CatalogSettings s) {
+    private static Optional<Failure> probeWarehouse(CatalogSettings s) {
         Map<String, String> properties = IcebergCatalogs.properties(s);
         String location = warehouse(s) + "/.iggy-sink-probe-" + UUID.randomUUID();
         try (FileIO io = CatalogUtil.loadFileIO(properties.get(CatalogProperties.FILE_IO_IMPL), properties, null)) {
-            return probe(io, location).map(why -> "warehouse: cannot write under " + warehouse(s) + storeKeys(s)
-                    + ": " + redact(s, why));
+            return probe(io, location).map(why -> new Failure("warehouse: cannot write under " + warehouse(s)
+                    + storeKeys(s) + ": " + redact(s, why.message()), why.unanswered()));
         } catch (RuntimeException e) {
-            return Optional.of("warehouse: " + warehouse(s) + " cannot be opened" + storeKeys(s) + ": "
-                    + redact(s, message(e)));
+            return Optional.of(new Failure("warehouse: " + warehouse(s) + " cannot be opened" + storeKeys(s) + ": "
+                    + redact(s, message(e)), !refused(e) && unanswered(e)));
         }
     }
 
@@ -202,19 +208,20 @@ public final class TableChecks {
     }
 
     /** Writes and deletes a small file at {@code location}; the reason when either fails. */
-    private static Optional<String> probe(FileIO io, String location) {
+    private static Optional<Failure> probe(FileIO io, String location) {
         try {
             try (PositionOutputStream out = io.newOutputFile(location).create()) {
                 out.write("iggy-s3-sink validate probe\n".getBytes(StandardCharsets.UTF_8));
             }
         } catch (IOException | RuntimeException e) {
-            return Optional.of("writing " + location + " failed: " + message(e));
+            return Optional.of(new Failure("writing " + location + " failed: " + message(e), unanswered(e)));
         }
         try {
             io.deleteFile(location);
             return Optional.empty();
         } catch (RuntimeException e) {
-            return Optional.of("deleting the probe file " + location + " failed: " + message(e));
+            return Optional.of(new Failure("deleting the probe file " + location + " failed: " + message(e),
+                    unanswered(e)));
         }
     }
 
@@ -240,6 +247,7 @@ public final class TableChecks {
                     || t instanceof InterruptedIOException || t instanceof UnknownHostException
                     || t instanceof HttpTimeoutException
                     || t instanceof ServiceUnavailableException || t instanceof ServiceFailureException
+                    || t instanceof SdkServiceException x && x.statusCode() >= 500
                     || t instanceof SQLException q && q.getSQLState() != null && q.getSQLState().startsWith("08")) {
                 return true;
             }

@@ -134,6 +134,29 @@ class TableChecksIT extends AllCatalogs {
                     .contains("store_access_key_id");
         }
         assertThat(String.join("\n", report.problems())).doesNotContain(wrongSecret);
+        assertThat(report.unanswered()).as("a store that refuses is not waited for").isFalse();
+    }
+
+    /**
+     * A store that does not answer at start (MinIO starting after the sink, a network blip) is waited for, as the
+     * object sink waits for its bucket: a problem that is only that must not end `run` as a bad configuration.
+     */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("catalogs")
+    void a_store_that_does_not_answer_is_waited_for_not_taken_for_a_bad_configuration(CatalogFixture catalogs) {
+        Catalog catalog = catalogs.newClient();
+        String existing = newTable(catalog, "unanswered", GOOD);
+        CatalogSettings good = catalogs.settings();
+        CatalogSettings closed = new CatalogSettings(good.type(), good.name(), good.uri(), good.warehouse(),
+                good.token(), good.credential(), good.oauth2ServerUri(), good.user(), good.password(),
+                Optional.of("http://127.0.0.1:1"), good.accessKeyId(), good.secretAccessKey(), good.region(),
+                good.pathStyle());
+
+        TableChecks.Report report = TableChecks.check(closed, List.of(existing), Optional.empty());
+
+        assertThat(report.reached()).isTrue();
+        assertThat(report.problems()).singleElement().asString().contains("store_url");
+        assertThat(report.unanswered()).as("run waits for it").isTrue();
     }
 
     @Test
