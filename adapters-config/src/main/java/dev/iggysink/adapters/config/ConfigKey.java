@@ -29,6 +29,10 @@ record ConfigKey(String name, Type type, Origin origin, Scope scope, Object defa
     /** Where a key comes from: the Rust connector runtime's or sink's file (its meaning unchanged) or this sink. */
     enum Origin { UPSTREAM, OURS }
 
+    /** Short names for the key tables' rows. */
+    static final Origin UP = Origin.UPSTREAM;
+    static final Origin OURS = Origin.OURS;
+
     /**
      * Where a key has an effect. {@code S3_STORE}: an option of an S3 bucket, without effect with
      * {@code storage_client = "filesystem"}; {@code OBJECT_SINK}: a key only the object sink's file knows (the table

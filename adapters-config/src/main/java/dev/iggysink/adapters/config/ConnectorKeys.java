@@ -1,5 +1,8 @@
 package dev.iggysink.adapters.config;
 
+import static dev.iggysink.adapters.config.ConfigKey.OURS;
+import static dev.iggysink.adapters.config.ConfigKey.UP;
+
 import dev.iggysink.adapters.config.ConfigKey.Origin;
 import dev.iggysink.adapters.config.ConfigKey.Scope;
 import dev.iggysink.adapters.config.ConfigKey.Type;
@@ -11,8 +14,6 @@ import java.time.Duration;
  * and {@link ConnectionReader} take their known keys and constant defaults from here.
  */
 final class ConnectorKeys {
-    private static final Origin UP = Origin.UPSTREAM;
-    private static final Origin OURS = Origin.OURS;
 
     static final KeySection TOP_LEVEL = new KeySection("Top-level keys", "Of both sinks' connector files. A key"
             + " marked object sink is only the S3 object sink's: a table sink's file warns of it as unknown.",

@@ -1,5 +1,8 @@
 package dev.iggysink.adapters.config;
 
+import static dev.iggysink.adapters.config.ConfigKey.OURS;
+import static dev.iggysink.adapters.config.ConfigKey.UP;
+
 import dev.iggysink.adapters.config.ConfigKey.Origin;
 import dev.iggysink.adapters.config.ConfigKey.Scope;
 import dev.iggysink.adapters.config.ConfigKey.Type;
@@ -16,8 +19,6 @@ import java.util.List;
  * {@link ConnectorReader}.
  */
 final class ObjectSinkKeys {
-    private static final Origin UP = Origin.UPSTREAM;
-    private static final Origin OURS = Origin.OURS;
     static final KeySection SECTION = new KeySection("`[plugin_config]` of the S3 object sink",
             "Keys marked S3 have no effect with `storage_client = \"filesystem\"`.", "The Rust S3 sink's keys");
 

@@ -1,5 +1,8 @@
 package dev.iggysink.adapters.config;
 
+import static dev.iggysink.adapters.config.ConfigKey.OURS;
+import static dev.iggysink.adapters.config.ConfigKey.UP;
+
 import dev.iggysink.adapters.config.ConfigKey.Origin;
 import dev.iggysink.adapters.config.ConfigKey.Scope;
 import dev.iggysink.adapters.config.ConfigKey.Type;
@@ -14,8 +17,6 @@ import java.util.List;
  * there.
  */
 final class TableSinkKeys {
-    private static final Origin UP = Origin.UPSTREAM;
-    private static final Origin OURS = Origin.OURS;
 
     static final KeySection SECTION = new KeySection("`[plugin_config]` of the Iceberg table sink",
             "What the table sink does with them: [tables.md](tables.md).", "The Rust Iceberg sink's keys");

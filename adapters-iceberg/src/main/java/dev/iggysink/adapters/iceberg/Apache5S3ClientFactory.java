@@ -4,6 +4,7 @@ import java.net.URI;
 import java.time.Duration;
 import java.util.Map;
 import java.util.function.Consumer;
+import org.apache.iceberg.aws.AwsClientFactories;
 import org.apache.iceberg.aws.AwsClientProperties;
 import org.apache.iceberg.aws.HttpClientProperties;
 import org.apache.iceberg.aws.s3.S3FileIOAwsClientFactory;
@@ -66,25 +67,13 @@ public final class Apache5S3ClientFactory implements S3FileIOAwsClientFactory {
     }
 
     /**
-     * As Iceberg's default factory: the sink reads and writes through the sync client only; S3FileIO asks for this
-     * one for its analytics accelerator or the CRT client, which are off unless a catalog turns them on.
+     * Iceberg's own default factory's: the sink reads and writes through the sync client only; S3FileIO asks for
+     * this one for its analytics accelerator or the CRT client, which are off unless a catalog turns them on, and
+     * neither uses an Apache client.
      */
     @Override
     public S3AsyncClient s3Async() {
-        if (s3.isS3CRTEnabled()) {
-            return S3AsyncClient.crtBuilder()
-                    .applyMutation(aws::applyClientRegionConfiguration)
-                    .applyMutation(aws::applyClientCredentialConfigurations)
-                    .applyMutation(s3::applyEndpointConfigurations)
-                    .applyMutation(s3::applyS3CrtConfigurations)
-                    .build();
-        }
-        return S3AsyncClient.builder()
-                .applyMutation(aws::applyClientRegionConfiguration)
-                .applyMutation(aws::applyClientCredentialConfigurations)
-                .applyMutation(aws::applyLegacyMd5Plugin)
-                .applyMutation(s3::applyEndpointConfigurations)
-                .build();
+        return AwsClientFactories.from(properties).s3Async();
     }
 
     /** Iceberg's {@code http-client.apache.*} and proxy settings, onto the Apache 5 client's builder. */

@@ -41,6 +41,14 @@ class TableChecksIT extends AllCatalogs {
         return "checks";
     }
 
+    /** {@code good} with its catalog {@code uri}, catalog password, store URL and store secret replaced. */
+    private static CatalogSettings with(CatalogSettings good, String uri, Optional<Secret> password,
+                                        Optional<String> storeUrl, Optional<Secret> storeSecret) {
+        return new CatalogSettings(good.type(), good.name(), uri, good.warehouse(), good.token(), good.credential(),
+                good.oauth2ServerUri(), good.user(), password, storeUrl, good.accessKeyId(), storeSecret,
+                good.region(), good.pathStyle());
+    }
+
     private static String newTable(Catalog catalog, String table, Schema schema) {
         Namespace ns = Namespace.of("checks_" + Long.toHexString(System.nanoTime()));
         ((SupportsNamespaces) catalog).createNamespace(ns);
@@ -114,10 +122,8 @@ class TableChecksIT extends AllCatalogs {
         String existing = newTable(catalog, "refused", GOOD);
         CatalogSettings good = catalogs.settings();
         String wrongSecret = "wrong-secret-" + System.nanoTime();
-        CatalogSettings wrong = new CatalogSettings(good.type(), good.name(), good.uri(), good.warehouse(),
-                good.token(), good.credential(), good.oauth2ServerUri(), good.user(), good.password(),
-                good.storeUrl(), good.accessKeyId(), Optional.of(Secret.of(wrongSecret)), good.region(),
-                good.pathStyle());
+        CatalogSettings wrong = with(good, good.uri(), good.password(), good.storeUrl(),
+                Optional.of(Secret.of(wrongSecret)));
 
         TableChecks.Report report = TableChecks.check(wrong, List.of(existing), Optional.empty());
 
@@ -144,15 +150,10 @@ class TableChecksIT extends AllCatalogs {
     @ParameterizedTest(name = "{0}")
     @MethodSource("catalogs")
     void a_store_that_does_not_answer_is_waited_for_not_taken_for_a_bad_configuration(CatalogFixture catalogs) {
-        Catalog catalog = catalogs.newClient();
-        String existing = newTable(catalog, "unanswered", GOOD);
         CatalogSettings good = catalogs.settings();
-        CatalogSettings closed = new CatalogSettings(good.type(), good.name(), good.uri(), good.warehouse(),
-                good.token(), good.credential(), good.oauth2ServerUri(), good.user(), good.password(),
-                Optional.of("http://127.0.0.1:1"), good.accessKeyId(), good.secretAccessKey(), good.region(),
-                good.pathStyle());
-
-        TableChecks.Report report = TableChecks.check(closed, List.of(existing), Optional.empty());
+        String existing = newTable(catalogs.newClient(), "unanswered", GOOD);
+        TableChecks.Report report = TableChecks.check(with(good, good.uri(), good.password(),
+                Optional.of("http://127.0.0.1:1"), good.secretAccessKey()), List.of(existing), Optional.empty());
 
         assertThat(report.reached()).isTrue();
         assertThat(report.problems()).singleElement().asString().contains("store_url");
@@ -164,9 +165,8 @@ class TableChecksIT extends AllCatalogs {
         CatalogSettings good = catalogs().filter(c -> c.kind().equals("postgres")).findFirst().orElseThrow()
                 .settings();
         String wrong = "wrong-password-" + System.nanoTime();
-        CatalogSettings refused = new CatalogSettings(good.type(), good.name(), good.uri(), good.warehouse(),
-                good.token(), good.credential(), good.oauth2ServerUri(), good.user(), Optional.of(Secret.of(wrong)),
-                good.storeUrl(), good.accessKeyId(), good.secretAccessKey(), good.region(), good.pathStyle());
+        CatalogSettings refused = with(good, good.uri(), Optional.of(Secret.of(wrong)), good.storeUrl(),
+                good.secretAccessKey());
 
         TableChecks.Report report = TableChecks.check(refused, List.of("ns.t"), Optional.empty());
 
@@ -183,9 +183,7 @@ class TableChecksIT extends AllCatalogs {
         String uri = good.type().equals("rest") ? "http://127.0.0.1:1/" : good.uri().startsWith("jdbc:sqlite:")
                 ? "jdbc:sqlite:file:/nonexistent-dir-" + System.nanoTime() + "/catalog.db"
                 : "jdbc:postgresql://127.0.0.1:1/none";
-        CatalogSettings unreachable = new CatalogSettings(good.type(), good.name(), uri, good.warehouse(),
-                good.token(), good.credential(), good.oauth2ServerUri(), good.user(), good.password(),
-                good.storeUrl(), good.accessKeyId(), good.secretAccessKey(), good.region(), good.pathStyle());
+        CatalogSettings unreachable = with(good, uri, good.password(), good.storeUrl(), good.secretAccessKey());
 
         TableChecks.Report report = TableChecks.check(unreachable, List.of("ns.t"), Optional.empty());
 
