@@ -1,9 +1,12 @@
 package dev.iggysink.adapters.config;
 
 import dev.iggysink.application.settings.Secret;
+import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import tools.jackson.databind.JsonNode;
 
 /** Reads the {@code [iggy]} (with {@code [iggy.tls]}) and {@code [admin]} tables. */
 final class ConnectionReader {
@@ -32,6 +35,24 @@ final class ConnectionReader {
     }
 
     record HostPort(String host, int port) {
+    }
+
+    /**
+     * A connector file's Iggy connection: in a runtime config's connector directory the runtime's ({@code runtimeIggy},
+     * empty when that had errors; the file's own {@code [iggy]} is ignored with a notice), else the file's
+     * {@code [iggy]} with the environment's overrides.
+     */
+    static Optional<IggyConfig> connectorIggy(Table top, JsonNode root, boolean inDirectory,
+                                              Optional<IggyConfig> runtimeIggy, Map<String, String> env,
+                                              Map<String, String> origins) {
+        if (inDirectory) {
+            if (top.has("iggy")) {
+                top.problems().notice("[iggy] in a connector file is ignored: the runtime config's [iggy] applies");
+            }
+            return runtimeIggy;
+        }
+        JsonNode iggyNode = EnvOverrides.applyToSection(root.get("iggy"), "iggy", List.of("tls"), env, origins);
+        return iggy(new Table(iggyNode, "iggy", top.problems(), origins));
     }
 
     /**

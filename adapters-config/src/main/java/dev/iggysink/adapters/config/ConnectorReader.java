@@ -128,16 +128,7 @@ final class ConnectorReader {
 
         List<TransformSettings> transforms = TransformsReader.read(top.table("transforms"));
 
-        Optional<IggyConfig> iggy;
-        if (inDirectory) {
-            iggy = runtimeIggy;
-            if (top.has("iggy")) {
-                problems.notice("[iggy] in a connector file is ignored: the runtime config's [iggy] applies");
-            }
-        } else {
-            JsonNode iggyNode = EnvOverrides.applyToSection(root.get("iggy"), "iggy", List.of("tls"), env, origins);
-            iggy = ConnectionReader.iggy(new Table(iggyNode, "iggy", problems, origins));
-        }
+        Optional<IggyConfig> iggy = ConnectionReader.connectorIggy(top, root, inDirectory, runtimeIggy, env, origins);
         Optional<AdminConfig> admin = ConnectionReader.admin(top.table("admin"));
 
         if (problems.errorCount() > before || type.isEmpty() || key.isEmpty() || enabled.isEmpty()

@@ -157,16 +157,7 @@ public final class TableConnectorReader {
                         + " s3://bucket/dead-letters, or name the warehouse by its location to keep dead letters)");
             }
         }
-        Optional<IggyConfig> iggy;
-        if (inDirectory) {
-            iggy = runtimeIggy;
-            if (top.has("iggy")) {
-                problems.notice("[iggy] in a connector file is ignored: the runtime config's [iggy] applies");
-            }
-        } else {
-            JsonNode iggyNode = EnvOverrides.applyToSection(root.get("iggy"), "iggy", List.of("tls"), env, origins);
-            iggy = ConnectionReader.iggy(new Table(iggyNode, "iggy", problems, origins));
-        }
+        Optional<IggyConfig> iggy = ConnectionReader.connectorIggy(top, root, inDirectory, runtimeIggy, env, origins);
         Optional<AdminConfig> admin = ConnectionReader.admin(top.table("admin"));
         List<TransformSettings> transforms = TransformsReader.read(top.table("transforms"));
         if (problems.errorCount() > before || key.isEmpty() || enabled.isEmpty() || name.isEmpty()

@@ -183,6 +183,7 @@ class ConfigKeysTest {
         List<String> connection = new ArrayList<>(ConnectorKeys.IGGY_SECTION.names());
         connection.addAll(ConnectorKeys.TLS.names());
         connection.addAll(ConnectorKeys.ADMIN_SECTION.names());
+        connection.add(ConnectorKeys.IGGY.name()); // whether a file of a connector directory has its own [iggy]
         Map<String, List<String>> readers = Map.of("ConnectorReader", objectSink,
                 "CredentialsReader", ObjectSinkKeys.NAMES, "TableConnectorReader", tableSink,
                 "ConnectionReader", connection);

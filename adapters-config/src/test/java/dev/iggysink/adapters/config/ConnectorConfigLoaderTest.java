@@ -37,6 +37,27 @@ class ConnectorConfigLoaderTest {
         return result.sinks().get(0);
     }
 
+    /** A runtime config whose connector directory is {@code c}. */
+    private static final String IN_C = "[connectors]\nconfig_dir = \"c\"\n";
+
+    /** Writes conf/runtime.toml ({@code runtime}) and each (path below conf, text) pair; returns conf. */
+    private Path runtimeDir(String runtime, String... pathsAndTexts) {
+        Path dir = tmp.resolve("conf");
+        TestFiles.write(dir, "runtime.toml", runtime);
+        for (int i = 0; i < pathsAndTexts.length; i += 2) TestFiles.write(dir, pathsAndTexts[i], pathsAndTexts[i + 1]);
+        return dir;
+    }
+
+    /** conf/runtime.toml loaded from conf as the working directory. */
+    private static ConfigResult loadRuntime(Path dir) {
+        return ConnectorConfigLoader.load(dir.resolve("runtime.toml"), Map.of(), dir);
+    }
+
+    /** A connector file of the runtime sample's directory. */
+    private static String read(String connector) {
+        return TestFiles.read("runtime/connectors/" + connector);
+    }
+
     @Test
     void the_seed_connector_file_gives_the_upstream_meaning_and_defaults() {
         ConfigResult result = ConnectorConfigLoader.load(TestFiles.resource("seed/s3.toml"), Map.of());
@@ -272,11 +293,8 @@ class ConnectorConfigLoaderTest {
 
     @Test
     void a_connector_directory_without_an_enabled_sink_is_an_error() {
-        Path dir = tmp.resolve("conf");
-        TestFiles.write(dir, "runtime.toml", "[connectors]\nconfig_dir = \"c\"\n");
-        TestFiles.write(dir, "c/paused.toml", TestFiles.read("runtime/connectors/paused.toml"));
-        TestFiles.write(dir, "c/random_source.toml", TestFiles.read("runtime/connectors/random_source.toml"));
-        ConfigResult result = ConnectorConfigLoader.load(dir.resolve("runtime.toml"), Map.of(), dir);
+        ConfigResult result = loadRuntime(runtimeDir(IN_C, "c/paused.toml", read("paused.toml"),
+                "c/random_source.toml", read("random_source.toml")));
         assertThat(result.ok()).isFalse();
         assertThat(result.errors()).extracting(ConfigError::toString)
                 .containsExactly("runtime.toml: no enabled sink to run");
@@ -301,12 +319,9 @@ class ConnectorConfigLoaderTest {
 
     @Test
     void errors_of_a_version_that_does_not_run_are_warnings_naming_the_file() {
-        Path dir = tmp.resolve("conf");
-        TestFiles.write(dir, "runtime.toml", "[connectors]\nconfig_dir = \"c\"\n");
-        TestFiles.write(dir, "c/s3_v0.toml", TestFiles.read("runtime/connectors/s3_v0.toml")
-                .replace("region = \"us-east-1\"", "region = \"us-east-1\"\nmax_file_size = \"big\""));
-        TestFiles.write(dir, "c/s3_v2.toml", TestFiles.read("runtime/connectors/s3_v2.toml"));
-        ConfigResult result = ConnectorConfigLoader.load(dir.resolve("runtime.toml"), Map.of(), dir);
+        ConfigResult result = loadRuntime(runtimeDir(IN_C, "c/s3_v0.toml", read("s3_v0.toml")
+                .replace("region = \"us-east-1\"", "region = \"us-east-1\"\nmax_file_size = \"big\""),
+                "c/s3_v2.toml", read("s3_v2.toml")));
         assertThat(result.errors()).isEmpty();
         assertThat(result.sinks()).singleElement().extracting(s -> s.sink().version()).isEqualTo(2L);
         assertThat(result.warnings()).containsExactly("[s3_v0.toml] sink s3 version 0 (not the one that runs): "
@@ -400,11 +415,8 @@ class ConnectorConfigLoaderTest {
 
     @Test
     void a_connector_directory_runs_its_iceberg_table_sinks_beside_its_s3_sinks() {
-        Path dir = tmp.resolve("conf");
-        TestFiles.write(dir, "runtime.toml", "[iggy]\naddress = \"iggy-host:8090\"\n\n[connectors]\nconfig_dir = \"c\"\n");
-        TestFiles.write(dir, "c/s3.toml", TestFiles.read("runtime/connectors/s3_v0.toml"));
-        TestFiles.write(dir, "c/iceberg.toml", TestFiles.read("iceberg/rust_iceberg_sink.toml"));
-        ConfigResult result = ConnectorConfigLoader.load(dir.resolve("runtime.toml"), Map.of(), dir);
+        ConfigResult result = loadRuntime(runtimeDir("[iggy]\naddress = \"iggy-host:8090\"\n\n" + IN_C,
+                "c/s3.toml", read("s3_v0.toml"), "c/iceberg.toml", TestFiles.read("iceberg/rust_iceberg_sink.toml")));
         assertThat(result.errors()).isEmpty();
         assertThat(result.notices()).noneMatch(n -> n.contains("skipped"));
         assertThat(result.sinks()).extracting(ConnectorConfig::key).containsExactly("s3");
@@ -446,17 +458,15 @@ class ConnectorConfigLoaderTest {
 
     @Test
     void a_connector_directory_with_only_a_table_sink_runs_it_and_without_an_enabled_sink_is_an_error() {
-        Path dir = tmp.resolve("conf");
-        TestFiles.write(dir, "runtime.toml", "[connectors]\nconfig_dir = \"c\"\n");
         String table = TestFiles.read("iceberg/rust_iceberg_sink.toml");
-        TestFiles.write(dir, "c/iceberg.toml", table);
-        ConfigResult result = ConnectorConfigLoader.load(dir.resolve("runtime.toml"), Map.of(), dir);
+        Path dir = runtimeDir(IN_C, "c/iceberg.toml", table);
+        ConfigResult result = loadRuntime(dir);
         assertThat(result.ok()).isTrue();
         assertThat(result.sinks()).isEmpty();
         assertThat(result.tableSinks()).hasSize(1);
 
         TestFiles.write(dir, "c/iceberg.toml", table.replace("enabled = true", "enabled = false"));
-        ConfigResult none = ConnectorConfigLoader.load(dir.resolve("runtime.toml"), Map.of(), dir);
+        ConfigResult none = loadRuntime(dir);
         assertThat(none.errors()).extracting(ConfigError::toString)
                 .containsExactly("runtime.toml: no enabled sink to run");
         assertThat(none.notices()).contains("[iceberg.toml] sink iceberg is disabled (enabled = false): skipped");
