@@ -232,18 +232,22 @@ final class DurableFileRecovery {
             return Optional.of(stale(partition, found, "its first record is " + h.first()
                     + " but the partition's record at offset " + first.offset() + " is " + named(first)));
         }
-        if (h.last().offset() != found.last) {
+        long lastInside = h.last().offset();
+        // Offsets after the content's last record and up to the key's end were dead-lettered, or the key lies.
+        if (lastInside > found.last || lastInside < first.offset() || (lastInside < found.last
+                && deadLettersIn(partition, lastInside + 1, found.last) < found.last - lastInside)) {
             return Optional.of(stale(partition, found, "its last record is " + h.last() + " but its key ends at "
-                    + found.last));
+                    + found.last + (lastInside < found.last ? " and the offsets between are in no dead-letter object"
+                    : "")));
         }
-        if (found.last != first.offset()) {
-            Batch at = source.poll(partition, found.last, 1);
+        if (lastInside != first.offset()) {
+            Batch at = source.poll(partition, lastInside, 1);
             if (!at.owned()) return Optional.empty(); // the next owner looks again
             SinkRecord last = at.records().isEmpty() ? null : at.records().get(0);
-            if (last == null || last.offset() != found.last || !h.last().is(last)) {
+            if (last == null || last.offset() != lastInside || !h.last().is(last)) {
                 return Optional.of(stale(partition, found, "its last record is " + h.last()
-                        + " but the partition's record at offset " + found.last + " is "
-                        + (last == null || last.offset() != found.last ? "not there" : named(last))));
+                        + " but the partition's record at offset " + lastInside + " is "
+                        + (last == null || last.offset() != lastInside ? "not there" : named(last))));
             }
         }
         return Optional.empty();

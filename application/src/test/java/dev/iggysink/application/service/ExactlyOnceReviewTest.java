@@ -238,6 +238,34 @@ class ExactlyOnceReviewTest {
                 .contains("offset 99 at 1773669753000000 µs"));
     }
 
+    /** Its last records were dead-lettered: the key's range ends after its content, and the dead letters hold the rest. */
+    @ParameterizedTest
+    @ValueSource(booleans = {true, false})
+    void an_object_without_metadata_whose_last_offsets_were_dead_lettered_is_trusted_only_with_its_dead_letters(
+            boolean lettersThere) throws InterruptedException {
+        source.append(0, 10, i -> "r" + i);
+        store.seed(key(0, 9), LinesCodec.timedLines(0, 7, 1_773_669_751_000_000L, "r"), Map.of());
+        if (lettersThere) {
+            for (int o = 8; o <= 9; o++) {
+                store.seed("iggy/raw/_dlq/application_logs/api_requests/" + String.format("%05d-%020d.json", 0, o),
+                        new byte[0], Map.of());
+            }
+        }
+        SinkService sink = start(settings(100, ErrorTolerance.ALL, Duration.ofSeconds(5)), source,
+                LinesCodec.timed());
+        await().atMost(WAIT).until(() -> sink.status().health() == Health.FAILED || source.stored(0).isPresent());
+
+        if (lettersThere) {
+            assertThat(source.stored(0)).hasValue(9);
+        } else {
+            assertThat(source.stored(0)).as("nothing skipped").isEmpty();
+            assertThat(sink.status().reasons()).anySatisfy(r -> assertThat(r).contains(key(0, 9))
+                    .contains("its key ends at 9 and the offsets between are in no dead-letter object"));
+        }
+        assertThat(store.objects().keySet().stream().filter(k -> !k.contains("/_dlq/")))
+                .containsExactly(key(0, 9));
+    }
+
     @Test
     void an_object_without_metadata_that_holds_the_partitions_records_is_committed_and_not_written_again()
             throws InterruptedException {
