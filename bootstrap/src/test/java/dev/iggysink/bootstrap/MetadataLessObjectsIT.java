@@ -43,6 +43,8 @@ class MetadataLessObjectsIT {
     private String stream;
     private String bucket;
     private SinkRunner runner;
+    private String format = "json_lines";
+    private Path configFile;
 
     @BeforeEach
     void setUp() {
@@ -129,8 +131,32 @@ class MetadataLessObjectsIT {
         assertThat(metadata(key)).isEmpty();
     }
 
+    /**
+     * Raw files name no records: such an object is trusted by its key (the one case left), and audit says which
+     * objects a restart would trust that way.
+     */
+    @Test
+    @Timeout(240)
+    void a_raw_object_without_metadata_is_trusted_by_key_and_audit_names_it() throws Exception {
+        format = "raw";
+        producer.sendJson(stream, TOPIC, 0, 100, i -> "{\"i\":" + i + "}");
+        String key = ObjectKey.of("", stream + "/" + TOPIC, 0, 0, 99, "bin");
+        minio.client().putObject(b -> b.bucket(bucket).key(key), RequestBody.fromString("written by the Rust sink"));
+
+        SinkRunner.Running sink = startSink("g1");
+        await().atMost(WAIT).until(() -> committed(sink) == 99);
+        stopSink();
+
+        CliRun audit = CliRun.execute("audit", "--config", configFile.toString());
+        assertThat(audit.out()).as(audit.out() + audit.err())
+                .contains("trusted by key on restart: 1 object(s) carry no x-amz-meta-iggy-* metadata")
+                .contains(key);
+        assertThat(objects()).extracting(S3Object::key).containsExactly(key);
+    }
+
     private SinkRunner.Running startSink(String group) throws Exception {
         Path file = Files.createTempDirectory("sink-nometa-").resolve("s3_sink.toml");
+        configFile = file;
         Files.writeString(file, config(group), StandardCharsets.UTF_8);
         ConfigResult config = ConnectorConfigLoader.load(file, Map.of());
         assertThat(config.errors()).isEmpty();
@@ -195,12 +221,12 @@ class MetadataLessObjectsIT {
                 access_key_id = "%s"
                 secret_access_key = "%s"
                 path_template = "{stream}/{topic}"
-                output_format = "json_lines"
+                output_format = "%s"
                 retry_delay = "100ms"
                 shutdown_timeout = "20s"
                 file_rotation = "messages"
                 max_messages_per_file = 100
                 """.formatted(iggy.address(), stream, TOPIC, group, bucket, minio.endpoint(), minio.accessKey(),
-                minio.secretKey());
+                minio.secretKey(), format);
     }
 }
