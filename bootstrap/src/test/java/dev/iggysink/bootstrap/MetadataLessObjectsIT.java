@@ -3,6 +3,10 @@ package dev.iggysink.bootstrap;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import ch.qos.logback.classic.Level;
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.read.ListAppender;
 import dev.iggysink.adapters.config.ConfigResult;
 import dev.iggysink.adapters.config.ConnectorConfig;
 import dev.iggysink.adapters.config.ConnectorConfigLoader;
@@ -24,6 +28,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.slf4j.LoggerFactory;
 import software.amazon.awssdk.core.sync.RequestBody;
 import software.amazon.awssdk.services.s3.model.S3Object;
 
@@ -143,9 +148,22 @@ class MetadataLessObjectsIT {
         String key = ObjectKey.of("", stream + "/" + TOPIC, 0, 0, 99, "bin");
         minio.client().putObject(b -> b.bucket(bucket).key(key), RequestBody.fromString("written by the Rust sink"));
 
-        SinkRunner.Running sink = startSink("g1");
-        await().atMost(WAIT).until(() -> committed(sink) == 99);
-        stopSink();
+        ListAppender<ILoggingEvent> logs = new ListAppender<>();
+        logs.start();
+        Logger root = (Logger) LoggerFactory.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME);
+        root.addAppender(logs);
+        try {
+            SinkRunner.Running sink = startSink("g1");
+            await().atMost(WAIT).until(() -> committed(sink) == 99);
+            stopSink();
+        } finally {
+            root.detachAppender(logs);
+        }
+        assertThat(logs.list).filteredOn(e -> e.getFormattedMessage().contains("carry no x-amz-meta-iggy-*"))
+                .singleElement().satisfies(e -> {
+                    assertThat(e.getLevel()).isEqualTo(Level.WARN);
+                    assertThat(e.getFormattedMessage()).contains("the bucket's root").contains(key);
+                });
 
         CliRun audit = CliRun.execute("audit", "--config", configFile.toString());
         assertThat(audit.out()).as(audit.out() + audit.err())

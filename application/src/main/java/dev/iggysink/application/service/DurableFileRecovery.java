@@ -18,8 +18,9 @@ import java.lang.System.Logger.Level;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
+import java.util.HashSet;
 import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
+import java.util.WeakHashMap;
 
 /**
  * Makes every seal exactly-once, not only those a replay repeats. A file sealed by a stop, a flush, the wall-clock
@@ -52,8 +53,11 @@ import java.util.concurrent.ConcurrentHashMap;
  */
 final class DurableFileRecovery {
     private static final System.Logger LOG = System.getLogger(DurableFileRecovery.class.getName());
-    /** The prefixes whose objects were trusted by key: the warning is said once per prefix, not per object. */
-    private static final Set<String> TRUSTED_BY_KEY = ConcurrentHashMap.newKeySet();
+    /**
+     * The prefixes, per store, whose objects were trusted by key: the warning is said once per prefix of a sink, not
+     * per object or partition (the topics of a sink share its store).
+     */
+    private static final Map<ObjectStore, Set<String>> TRUSTED_BY_KEY = new WeakHashMap<>();
 
     /**
      * Where the lookup ended: the offset committed last; a claimed cut the partition's next file must follow
@@ -211,8 +215,9 @@ final class DurableFileRecovery {
         if (found.deadLetter) return Optional.empty(); // a dead letter's payload is the record's own bytes
         HeldRecords held = codec.held(store, new StoredObject(found.key, found.size));
         if (held instanceof HeldRecords.Unnamed unnamed) {
-            if (TRUSTED_BY_KEY.add(layout.prefix())) {
-                LOG.log(Level.WARNING, "objects under the prefix \"" + layout.prefix() + "\" carry no x-amz-meta-iggy-*"
+            if (firstTrustedByKey()) {
+                String where = layout.prefix().isEmpty() ? "the bucket's root" : "the prefix " + layout.prefix();
+                LOG.log(Level.WARNING, "objects under " + where + " carry no x-amz-meta-iggy-*"
                         + " metadata and their content names no records (" + unnamed.why() + "; e.g. " + found.key
                         + "): they are trusted by their key, so after the topic is deleted and created again (or the"
                         + " server wiped) their offsets would be skipped. Move such objects away (or give the sink"
@@ -251,6 +256,12 @@ final class DurableFileRecovery {
             }
         }
         return Optional.empty();
+    }
+
+    private boolean firstTrustedByKey() {
+        synchronized (TRUSTED_BY_KEY) {
+            return TRUSTED_BY_KEY.computeIfAbsent(store, s -> new HashSet<>()).add(layout.prefix());
+        }
     }
 
     private static String named(SinkRecord record) {
