@@ -88,6 +88,12 @@ final class AuditCommand implements Callable<Integer> {
         }
         totals.unchecked.forEach((why, n) -> out.println("content not checked (key trusted) for " + n
                 + " object(s): " + why));
+        if (!noContent && !totals.trustedByKey.isEmpty()) {
+            out.println("trusted by key on restart: " + totals.trustedByKey.size() + " object(s) carry no"
+                    + " x-amz-meta-iggy-* metadata and name no offsets in their content (e.g. "
+                    + totals.trustedByKey.get(0) + "): the sink cannot tell them from an earlier life of the topic;"
+                    + " move them away before a topic of the same name starts again");
+        }
         if (!totals.ok) {
             out.println("AUDIT FAILED: see gaps/mismatches above");
         } else {
@@ -109,6 +115,7 @@ final class AuditCommand implements Callable<Integer> {
         int overlapping;
         int deadLettered;
         final Map<String, Integer> unchecked = new TreeMap<>();
+        final List<String> trustedByKey = new java.util.ArrayList<>();
     }
 
     /** The offsets an object holds; one that cannot be read is counted under its reason and trusted by its key. */
@@ -141,6 +148,7 @@ final class AuditCommand implements Callable<Integer> {
                             totals.ok &= a.ok();
                             totals.overlapping += a.overlaps().size();
                             totals.deadLettered += a.deadLettered().size();
+                            totals.trustedByKey.addAll(a.trustedByKey());
                             print(out, a, dlq);
                         }
                     }

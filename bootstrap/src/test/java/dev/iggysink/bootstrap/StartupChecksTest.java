@@ -65,6 +65,11 @@ class StartupChecksTest {
             }
 
             @Override
+            public byte[] get(String key, long from, int length) {
+                throw new UnsupportedOperationException();
+            }
+
+            @Override
             public void close() {
             }
         };

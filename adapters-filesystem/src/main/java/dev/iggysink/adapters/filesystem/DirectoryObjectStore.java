@@ -341,13 +341,31 @@ public final class DirectoryObjectStore implements ObjectStore {
         try {
             return Files.readAllBytes(file);
         } catch (IOException e) {
-            checkRoot("GET", key);
-            // a directory, or a file where the key needs a directory: no object under that key, as S3 would say
-            if (e instanceof NoSuchFileException || Files.isDirectory(file)
-                    || (e instanceof FileSystemException f && "Not a directory".equals(f.getReason()))) {
-                throw FileFailures.notFound("GET", key, shown, e);
+            throw getFailure(key, file, e);
+        }
+    }
+
+    private StoreException getFailure(String key, Path file, IOException e) throws StoreException {
+        checkRoot("GET", key);
+        // a directory, or a file where the key needs a directory: no object under that key, as S3 would say
+        if (e instanceof NoSuchFileException || Files.isDirectory(file)
+                || (e instanceof FileSystemException f && "Not a directory".equals(f.getReason()))) {
+            return FileFailures.notFound("GET", key, shown, e);
+        }
+        return FileFailures.classify("GET", key, shown, e);
+    }
+
+    @Override
+    public byte[] get(String key, long from, int length) throws StoreException {
+        Path file = resolve("GET", key);
+        try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ)) {
+            ByteBuffer out = ByteBuffer.allocate((int) Math.max(0, Math.min(length, channel.size() - from)));
+            while (out.hasRemaining() && channel.read(out, from + out.position()) >= 0) {
+                // a short read goes on from where it stopped
             }
-            throw FileFailures.classify("GET", key, shown, e);
+            return Arrays.copyOf(out.array(), out.position());
+        } catch (IOException e) {
+            throw getFailure(key, file, e);
         }
     }
 

@@ -8,7 +8,11 @@ import dev.iggysink.adapters.format.payload.PayloadTransforms;
 import dev.iggysink.application.port.out.BadRecordException;
 import dev.iggysink.application.port.out.DecodedRecord;
 import dev.iggysink.application.port.out.FileEncoder;
+import dev.iggysink.application.port.out.HeldRecords;
+import dev.iggysink.application.port.out.ObjectStore;
 import dev.iggysink.application.port.out.RecordCodec;
+import dev.iggysink.application.port.out.StoreException;
+import dev.iggysink.application.port.out.StoredObject;
 import dev.iggysink.application.settings.Compression;
 import dev.iggysink.application.settings.OutputFormat;
 import dev.iggysink.domain.message.SinkRecord;
@@ -76,5 +80,10 @@ final class PipelineCodec implements RecordCodec {
     @Override
     public String contentType() {
         return contentType;
+    }
+
+    @Override
+    public HeldRecords held(ObjectStore store, StoredObject object) throws StoreException {
+        return ObjectOffsets.held(store, object);
     }
 }

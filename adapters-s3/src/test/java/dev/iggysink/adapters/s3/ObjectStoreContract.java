@@ -7,6 +7,7 @@ import static org.assertj.core.api.Assertions.catchThrowableOfType;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -210,6 +211,25 @@ public abstract class ObjectStoreContract {
         assertThat(store().list(prefix)).extracting(StoredObject::key)
                 .containsExactly(prefix + "a/1", prefix + "a/3", prefix + "ab", prefix + "b/2");
         assertThat(store().list(prefix + "nothing-here/")).isEmpty();
+    }
+
+    /** What the recovery reads of an object without metadata: its first and its last bytes. */
+    @Test
+    void a_ranged_get_reads_the_bytes_asked_for_and_fewer_at_the_end() throws Exception {
+        byte[] content = bytes(1000, 7);
+        store().put(prefix + "ranged.jsonl", chunked(content), "application/x-ndjson");
+        store().put(prefix + "empty.jsonl", chunked(new byte[0]), "application/x-ndjson");
+
+        assertThat(store().get(prefix + "ranged.jsonl", 0, 10)).isEqualTo(Arrays.copyOfRange(content, 0, 10));
+        assertThat(store().get(prefix + "ranged.jsonl", 990, 64)).isEqualTo(Arrays.copyOfRange(content, 990, 1000));
+        assertThat(store().get(prefix + "ranged.jsonl", 123, 1)).containsExactly(content[123]);
+        assertThat(store().get(prefix + "ranged.jsonl", 0, 5000)).isEqualTo(content);
+        assertThat(store().get(prefix + "ranged.jsonl", 1000, 10)).isEmpty();
+        assertThat(store().get(prefix + "empty.jsonl", 0, 10)).isEmpty();
+        StoreException e = catchThrowableOfType(StoreException.class, () -> store().get(prefix + "absent", 0, 10));
+        assertThat(e).isNotNull();
+        assertThat(e.httpStatus()).isEqualTo(404);
+        assertThat(e.getMessage()).contains(prefix + "absent");
     }
 
     @Test

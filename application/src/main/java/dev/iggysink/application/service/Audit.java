@@ -50,7 +50,7 @@ public final class Audit implements AuditUseCase {
             List<Range> gaps = new ArrayList<>();
             for (Range g : a.gaps()) gaps.addAll(without(g, dead));
             out.add(new PartitionAudit(a.partition(), a.committed(), a.objects(), a.covered(), gaps, a.overlaps(),
-                    a.mismatches(), List.copyOf(dead)));
+                    a.mismatches(), List.copyOf(dead), a.trustedByKey()));
         }
         return out;
     }
@@ -89,6 +89,7 @@ public final class Audit implements AuditUseCase {
             List<String> mismatches = new ArrayList<>();
             List<KeyRange> ranges = new ArrayList<>();
             List<String> keys = new ArrayList<>();
+            List<String> trustedByKey = new ArrayList<>();
             for (StoredObject o : objects) {
                 if (!excludeSegment.isEmpty() && o.key().contains("/" + excludeSegment + "/")) continue;
                 Optional<KeyRange> r = ObjectKey.parse(o.key());
@@ -100,11 +101,14 @@ public final class Audit implements AuditUseCase {
                         || inside.get()[1] != r.get().lastOffset())) {
                     mismatches.add(o.key() + " holds offsets " + inside.get()[0] + "-" + inside.get()[1]);
                 }
-                metadataProblem(o.key(), r.get(), store.metadata(o.key()).orElse(Map.of()))
-                        .ifPresent(mismatches::add);
+                Map<String, String> metadata = store.metadata(o.key()).orElse(Map.of());
+                metadataProblem(o.key(), r.get(), metadata).ifPresent(mismatches::add);
+                if (inside.isEmpty() && !ObjectStamps.stamped(metadata)) trustedByKey.add(o.key());
             }
             long committed = committedOffsets.apply(p).orElse(-1);
-            out.add(coverage(p, committed, ranges, keys, mismatches));
+            PartitionAudit a = coverage(p, committed, ranges, keys, mismatches);
+            out.add(new PartitionAudit(p, committed, a.objects(), a.covered(), a.gaps(), a.overlaps(), a.mismatches(),
+                    a.deadLettered(), List.copyOf(trustedByKey)));
         }
         return out;
     }
@@ -170,6 +174,7 @@ public final class Audit implements AuditUseCase {
             next = Math.max(next, r.last() + 1);
         }
         if (next <= committed) gaps.add(new Range(next, committed));
-        return new PartitionAudit(p, committed, ranges.size(), covered, gaps, overlaps, mismatches, List.of());
+        return new PartitionAudit(p, committed, ranges.size(), covered, gaps, overlaps, mismatches, List.of(),
+                List.of());
     }
 }

@@ -3,6 +3,7 @@ package dev.iggysink.application.service;
 import dev.iggysink.application.deadletter.DeadLetters;
 import dev.iggysink.application.port.out.BadRecordException;
 import dev.iggysink.application.port.out.Batch;
+import dev.iggysink.application.port.out.HeldRecords;
 import dev.iggysink.application.port.out.MessageSource;
 import dev.iggysink.application.port.out.ObjectStore;
 import dev.iggysink.application.port.out.RecordCodec;
@@ -14,9 +15,12 @@ import dev.iggysink.domain.message.SinkRecord;
 import dev.iggysink.domain.naming.KeyRange;
 import dev.iggysink.domain.naming.ObjectKey;
 import java.lang.System.Logger.Level;
+import java.util.HashSet;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
+import java.util.Set;
+import java.util.WeakHashMap;
 
 /**
  * Makes every seal exactly-once, not only those a replay repeats. A file sealed by a stop, a flush, the wall-clock
@@ -32,19 +36,28 @@ import java.util.OptionalLong;
  * {@code c+1}, and the same last record as the partition holds at the key's last offset; otherwise the object is
  * from an earlier life of the topic and the partition halts rather than skip records. An object that holds fewer
  * records than its range (records of it were dead-lettered) is trusted only when the dead letters make up the rest.
- * Then its last offset is committed and the search goes on from the next offset. Objects written before objects
- * carried metadata are trusted by key.
+ * Then its last offset is committed and the search goes on from the next offset. An object without metadata (written
+ * by the Rust sink or before objects carried it) is checked by its content where its records name themselves (json
+ * with {@code include_metadata}, avro and parquet with the metadata columns: {@link RecordCodec#held}), the same way;
+ * only where nothing in it can be compared (raw, json without {@code include_metadata}) is it trusted by key, and
+ * that is said once per prefix in a warning.
  *
  * <p>When no object starts at {@code c+1} but a claim does ({@link Claims}), another member cut that file and may
  * still upload it: this member must cut the same file, and the answer says where it ends.
  *
  * <p>Cost per assignment: one poll of one record and one LIST per file found, plus one HEAD and one more one-record
- * poll (its last record) per file found, plus one poll, one LIST and one HEAD (the claim) for the first offset that
+ * poll (its last record) per file found (and, without metadata, two ranged GETs of a json file's ends, or one GET of
+ * a compressed, avro or parquet file), plus one poll, one LIST and one HEAD (the claim) for the first offset that
  * has no file. Only with one open file per partition: with several, files interleave and the one holding {@code c+1}
  * may hold later offsets that other, not durable, files surround (at-least-once there, as the README says).
  */
 final class DurableFileRecovery {
     private static final System.Logger LOG = System.getLogger(DurableFileRecovery.class.getName());
+    /**
+     * The prefixes, per store, whose objects were trusted by key: the warning is said once per prefix of a sink, not
+     * per object or partition (the topics of a sink share its store).
+     */
+    private static final Map<ObjectStore, Set<String>> TRUSTED_BY_KEY = new WeakHashMap<>();
 
     /**
      * Where the lookup ended: the offset committed last; a claimed cut the partition's next file must follow
@@ -63,7 +76,6 @@ final class DurableFileRecovery {
     private final String dlqPrefix;
     private final boolean deadLetters;
     private final Claims claims;
-    private boolean legacyNoted;
 
     DurableFileRecovery(MessageSource source, ObjectStore store, RecordCodec codec, FileLayout layout,
                         boolean deadLetters, String dlqPrefix, Claims claims) {
@@ -117,7 +129,7 @@ final class DurableFileRecovery {
     }
 
     /** A durable object starting at a record: its key, last offset, and metadata (empty when it has none). */
-    private record Found(String key, long last, Map<String, String> metadata, boolean deadLetter) {
+    private record Found(String key, long size, long last, Map<String, String> metadata, boolean deadLetter) {
     }
 
     /** The durable file starting at {@code record}, or null when there is none. */
@@ -132,19 +144,19 @@ final class DurableFileRecovery {
             // Its key cannot be stored: the record was a bad record, and only a dead letter can hold it.
             return deadLetters ? deadLetter(record) : null;
         }
-        String key = null;
+        StoredObject object = null;
         long last = -1;
         for (StoredObject o : store.list(layout.keyStart(directory, partition, record.offset()))) {
             KeyRange range = ObjectKey.parse(o.key()).orElse(null);
             if (range != null && range.partitionId() == partition.partitionId()
                     && range.firstOffset() == record.offset() && range.lastOffset() > last) {
                 last = range.lastOffset();
-                key = o.key();
+                object = o;
             }
         }
-        if (key != null) {
-            Optional<Map<String, String>> meta = store.metadata(key);
-            if (meta.isPresent()) return new Found(key, last, meta.get(), false);
+        if (object != null) {
+            Optional<Map<String, String>> meta = store.metadata(object.key());
+            if (meta.isPresent()) return new Found(object.key(), object.size(), last, meta.get(), false);
         }
         // A record that decoded but could not be written (e.g. its key was too long) is a dead letter.
         return deadLetters ? deadLetter(record) : null;
@@ -153,21 +165,14 @@ final class DurableFileRecovery {
     private Found deadLetter(SinkRecord record) throws StoreException {
         String key = DeadLetters.key(layout.prefix(), dlqPrefix, record);
         Optional<Map<String, String>> meta = store.metadata(key);
-        return meta.map(m -> new Found(key, record.offset(), m, true)).orElse(null);
+        return meta.map(m -> new Found(key, -1, record.offset(), m, true)).orElse(null);
     }
 
     /** Why {@code found} must not be trusted as holding the partition's records from {@code first} on, if so. */
     private Optional<String> check(PartitionRef partition, SinkRecord first, Found found)
             throws SourceException, StoreException {
         Map<String, String> meta = found.metadata;
-        if (!ObjectStamps.stamped(meta)) {
-            if (!legacyNoted) {
-                legacyNoted = true;
-                LOG.log(Level.INFO, "partition " + partition + ": " + found.key + " carries no record identities"
-                        + " (written before objects had them); trusted by its key");
-            }
-            return Optional.empty();
-        }
+        if (!ObjectStamps.stamped(meta)) return byContent(partition, first, found);
         String expected = ObjectStamps.stamp(first);
         if (!expected.equals(meta.get(ObjectStamps.FIRST))) {
             return Optional.of(stale(partition, found, "its first record is " + meta.get(ObjectStamps.FIRST)
@@ -199,6 +204,68 @@ final class DurableFileRecovery {
             }
         }
         return Optional.empty();
+    }
+
+    /**
+     * Why an object without metadata must not be trusted, judged by the first and last record its content names; a
+     * content that names none is trusted by key, and the prefix's warning said.
+     */
+    private Optional<String> byContent(PartitionRef partition, SinkRecord first, Found found)
+            throws SourceException, StoreException {
+        if (found.deadLetter) return Optional.empty(); // a dead letter's payload is the record's own bytes
+        HeldRecords held = codec.held(store, new StoredObject(found.key, found.size));
+        if (held instanceof HeldRecords.Unnamed unnamed) {
+            if (firstTrustedByKey()) {
+                String where = layout.prefix().isEmpty() ? "the bucket's root" : "the prefix " + layout.prefix();
+                LOG.log(Level.WARNING, "objects under " + where + " carry no x-amz-meta-iggy-*"
+                        + " metadata and their content names no records (" + unnamed.why() + "; e.g. " + found.key
+                        + "): they are trusted by their key, so after the topic is deleted and created again (or the"
+                        + " server wiped) their offsets would be skipped. Move such objects away (or give the sink"
+                        + " another prefix) when the topic starts a new life; audit lists them");
+            }
+            return Optional.empty();
+        }
+        if (held instanceof HeldRecords.Unreadable unreadable) {
+            return Optional.of("stream " + partition.stream() + ", topic " + partition.topic() + ", partition "
+                    + partition.partitionId() + ": the object " + found.key + " has no metadata and its content"
+                    + " cannot be read (" + unreadable.why() + "), so it cannot be checked against the partition's"
+                    + " records. The partition is halted rather than skip offsets " + first.offset() + "-" + found.last
+                    + "; move or delete " + found.key + " and restart to write them again");
+        }
+        HeldRecords.Held h = (HeldRecords.Held) held;
+        if (!h.first().is(first)) {
+            return Optional.of(stale(partition, found, "its first record is " + h.first()
+                    + " but the partition's record at offset " + first.offset() + " is " + named(first)));
+        }
+        long lastInside = h.last().offset();
+        // Offsets after the content's last record and up to the key's end were dead-lettered, or the key lies.
+        if (lastInside > found.last || lastInside < first.offset() || (lastInside < found.last
+                && deadLettersIn(partition, lastInside + 1, found.last) < found.last - lastInside)) {
+            return Optional.of(stale(partition, found, "its last record is " + h.last() + " but its key ends at "
+                    + found.last + (lastInside < found.last ? " and the offsets between are in no dead-letter object"
+                    : "")));
+        }
+        if (lastInside != first.offset()) {
+            Batch at = source.poll(partition, lastInside, 1);
+            if (!at.owned()) return Optional.empty(); // the next owner looks again
+            SinkRecord last = at.records().isEmpty() ? null : at.records().get(0);
+            if (last == null || last.offset() != lastInside || !h.last().is(last)) {
+                return Optional.of(stale(partition, found, "its last record is " + h.last()
+                        + " but the partition's record at offset " + lastInside + " is "
+                        + (last == null || last.offset() != lastInside ? "not there" : named(last))));
+            }
+        }
+        return Optional.empty();
+    }
+
+    private boolean firstTrustedByKey() {
+        synchronized (TRUSTED_BY_KEY) {
+            return TRUSTED_BY_KEY.computeIfAbsent(store, s -> new HashSet<>()).add(layout.prefix());
+        }
+    }
+
+    private static String named(SinkRecord record) {
+        return "offset " + record.offset() + " at " + record.timestampMicros() + " µs";
     }
 
     private long deadLettersIn(PartitionRef partition, long first, long last) throws StoreException {

@@ -53,6 +53,11 @@ public class ForwardingObjectStore implements ObjectStore {
     }
 
     @Override
+    public byte[] get(String key, long from, int length) throws StoreException {
+        return to.get(key, from, length);
+    }
+
+    @Override
     public void close() {
         to.close();
     }

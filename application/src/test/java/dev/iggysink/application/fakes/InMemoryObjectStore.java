@@ -308,6 +308,13 @@ public final class InMemoryObjectStore implements ObjectStore {
         return content.clone();
     }
 
+    @Override
+    public synchronized byte[] get(String key, long from, int length) throws StoreException {
+        byte[] content = get(key);
+        int start = (int) Math.min(from, content.length);
+        return java.util.Arrays.copyOfRange(content, start, (int) Math.min((long) start + length, content.length));
+    }
+
     /**
      * A snapshot of every data object, by key: all but the sink's claims (under {@code _claims/}), which
      * {@link #claims()} shows.

@@ -46,6 +46,16 @@ class AuditMetadataTest {
 
         assertThat(a.mismatches()).isEmpty();
         assertThat(a.ok()).isTrue();
+        assertThat(a.trustedByKey()).as("no metadata, no offsets inside").containsExactly(data(10, 19));
+    }
+
+    @Test
+    void an_object_without_metadata_whose_content_names_its_offsets_is_not_trusted_by_key() throws Exception {
+        InMemoryObjectStore store = new InMemoryObjectStore();
+        store.seed(data(0, 9), "0-9".getBytes(StandardCharsets.UTF_8), Map.of());
+        store.seed(data(10, 19), "10-19".getBytes(StandardCharsets.UTF_8), stamps(10, 19, 10));
+
+        assertThat(audit(store, 19).get(0).trustedByKey()).isEmpty();
     }
 
     @Test

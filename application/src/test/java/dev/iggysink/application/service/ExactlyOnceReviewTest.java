@@ -39,7 +39,11 @@ class ExactlyOnceReviewTest {
     private final List<SinkService> sinks = new ArrayList<>();
 
     private SinkService start(SinkSettings settings, ScriptedMessageSource from) {
-        SinkService sink = new SinkService(settings, (s, t, g) -> from, s -> new LinesCodec(), store,
+        return start(settings, from, new LinesCodec());
+    }
+
+    private SinkService start(SinkSettings settings, ScriptedMessageSource from, LinesCodec codec) {
+        SinkService sink = new SinkService(settings, (s, t, g) -> from, s -> codec, store,
                 InstantSource.system(), d -> Thread.sleep(Math.min(d.toMillis(), 20)), SinkMetrics.NONE);
         sinks.add(sink);
         sink.start();
@@ -190,6 +194,92 @@ class ExactlyOnceReviewTest {
         assertThat(reborn.stored(0)).as("nothing skipped").isEmpty();
         assertThat(second.fatalError()).isEmpty();
         assertThat(new String(store.objects().get(key(0, 99)))).startsWith("0:old0");
+    }
+
+    /**
+     * The Rust sink, or a version of this sink from before objects carried metadata, wrote offsets 0-99; then the
+     * topic was deleted and created again. The key alone says "durable": the content, whose records name their
+     * offset and time, says otherwise.
+     */
+    @Test
+    void an_object_without_metadata_from_an_earlier_life_of_the_topic_halts_the_partition_instead_of_skipping_records()
+            throws InterruptedException {
+        byte[] old = LinesCodec.timedLines(0, 99, 1_773_669_751_000_000L, "old");
+        store.seed(key(0, 99), old, Map.of());
+        ScriptedMessageSource reborn = new ScriptedMessageSource("application_logs", "api_requests", 1);
+        reborn.recordTimeMicros(1_773_669_752_000_000L); // a second later: the same hour's path
+        reborn.append(0, 100, i -> "new" + i);
+        SinkService sink = start(settings(100, ErrorTolerance.NONE, Duration.ofSeconds(5)), reborn,
+                LinesCodec.timed());
+        await().atMost(WAIT).until(() -> sink.status().health() == Health.FAILED || reborn.stored(0).isPresent());
+
+        assertThat(reborn.stored(0)).as("nothing skipped").isEmpty();
+        assertThat(sink.status().reasons()).anySatisfy(r -> assertThat(r).contains(key(0, 99))
+                .contains("earlier life").contains("Move or delete"));
+        assertThat(store.objects().get(key(0, 99))).isEqualTo(old);
+    }
+
+    @Test
+    void an_object_without_metadata_whose_last_record_is_not_the_partitions_halts_the_partition()
+            throws InterruptedException {
+        source.append(0, 50, i -> "r" + i);
+        source.recordTimeMicros(1_773_669_753_000_000L);
+        source.append(0, 50, i -> "r" + i);
+        // Its first record is the partition's, its last one is not (the earlier life wrote all in one second).
+        byte[] old = LinesCodec.timedLines(0, 99, 1_773_669_751_000_000L, "r");
+        store.seed(key(0, 99), old, Map.of());
+        SinkService sink = start(settings(100, ErrorTolerance.NONE, Duration.ofSeconds(5)), source,
+                LinesCodec.timed());
+        await().atMost(WAIT).until(() -> sink.status().health() == Health.FAILED || source.stored(0).isPresent());
+
+        assertThat(source.stored(0)).as("nothing skipped").isEmpty();
+        assertThat(sink.status().reasons()).anySatisfy(r -> assertThat(r).contains(key(0, 99))
+                .contains("its last record is offset 99 at 1773669751000000 µs")
+                .contains("offset 99 at 1773669753000000 µs"));
+    }
+
+    /** Its last records were dead-lettered: the key's range ends after its content, and the dead letters hold the rest. */
+    @ParameterizedTest
+    @ValueSource(booleans = {true, false})
+    void an_object_without_metadata_whose_last_offsets_were_dead_lettered_is_trusted_only_with_its_dead_letters(
+            boolean lettersThere) throws InterruptedException {
+        source.append(0, 10, i -> "r" + i);
+        store.seed(key(0, 9), LinesCodec.timedLines(0, 7, 1_773_669_751_000_000L, "r"), Map.of());
+        if (lettersThere) {
+            for (int o = 8; o <= 9; o++) {
+                store.seed("iggy/raw/_dlq/application_logs/api_requests/" + String.format("%05d-%020d.json", 0, o),
+                        new byte[0], Map.of());
+            }
+        }
+        SinkService sink = start(settings(100, ErrorTolerance.ALL, Duration.ofSeconds(5)), source,
+                LinesCodec.timed());
+        await().atMost(WAIT).until(() -> sink.status().health() == Health.FAILED || source.stored(0).isPresent());
+
+        if (lettersThere) {
+            assertThat(source.stored(0)).hasValue(9);
+        } else {
+            assertThat(source.stored(0)).as("nothing skipped").isEmpty();
+            assertThat(sink.status().reasons()).anySatisfy(r -> assertThat(r).contains(key(0, 9))
+                    .contains("its key ends at 9 and the offsets between are in no dead-letter object"));
+        }
+        assertThat(store.objects().keySet().stream().filter(k -> !k.contains("/_dlq/")))
+                .containsExactly(key(0, 9));
+    }
+
+    @Test
+    void an_object_without_metadata_that_holds_the_partitions_records_is_committed_and_not_written_again()
+            throws InterruptedException {
+        source.append(0, 100, i -> "r" + i);
+        byte[] genuine = LinesCodec.timedLines(0, 99, 1_773_669_751_000_000L, "r");
+        store.seed(key(0, 99), genuine, Map.of());
+        SinkService sink = start(settings(100, ErrorTolerance.NONE, Duration.ofSeconds(5)), source,
+                LinesCodec.timed());
+        await().atMost(WAIT).until(() -> source.stored(0).orElse(-1) == 99);
+        assertThat(sink.stop().clean()).isTrue();
+
+        assertThat(store.objects()).containsOnlyKeys(key(0, 99));
+        assertThat(store.objects().get(key(0, 99))).isEqualTo(genuine);
+        assertThat(store.metadataOf(key(0, 99))).as("the seeded object, not one written again").isEmpty();
     }
 
     @Test

@@ -113,6 +113,19 @@ public final class AwsS3ObjectStore extends S3WritePath<CompletedPart> {
     }
 
     @Override
+    public byte[] get(String key, long from, int length) throws StoreException {
+        if (length <= 0) return new byte[0];
+        String range = "bytes=" + from + "-" + (from + length - 1);
+        try {
+            return s3.getObjectAsBytes(b -> b.bucket(bucket).key(key).range(range)).asByteArrayUnsafe();
+        } catch (SdkException e) {
+            // 416: the range starts at or past the object's end, where there is nothing to read.
+            if (e instanceof AwsServiceException service && service.statusCode() == 416) return new byte[0];
+            throw translate("GET", key, e);
+        }
+    }
+
+    @Override
     public Optional<Map<String, String>> metadata(String key) throws StoreException {
         HeadObjectResponse head;
         try {

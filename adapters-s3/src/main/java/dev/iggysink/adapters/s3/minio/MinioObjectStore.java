@@ -127,6 +127,25 @@ public final class MinioObjectStore extends S3WritePath<Part> {
     }
 
     @Override
+    public byte[] get(String key, long from, int length) throws StoreException {
+        if (length <= 0) return new byte[0];
+        GetObjectResponse response;
+        try {
+            response = await("GET", key, () -> minio.getObject(GetObjectArgs.builder().bucket(bucket)
+                    .region(region).object(key).offset(from).length((long) length).build()));
+        } catch (StoreException e) {
+            // 416: the range starts at or past the object's end, where there is nothing to read.
+            if (e.httpStatus() == 416) return new byte[0];
+            throw e;
+        }
+        try (response) {
+            return response.readAllBytes();
+        } catch (IOException e) {
+            throw StoreFailures.transport("GET", bucket, key, e);
+        }
+    }
+
+    @Override
     public Optional<Map<String, String>> metadata(String key) throws StoreException {
         StatObjectResponse stat;
         try {

@@ -257,6 +257,11 @@ class S3WritePathTest {
         }
 
         @Override
+        public byte[] get(String key, long from, int length) {
+            return new byte[0];
+        }
+
+        @Override
         public void close() {
             parts.shutdown();
         }

@@ -29,8 +29,13 @@ public interface AuditUseCase {
         }
     }
 
+    /**
+     * @param trustedByKey the objects that carry no metadata and whose content names no offsets: a restart of the sink
+     *                     cannot check them against the partition and takes them by their key
+     */
     record PartitionAudit(PartitionRef partition, long committed, int objects, List<Range> covered, List<Range> gaps,
-                          List<String> overlaps, List<String> mismatches, List<Long> deadLettered) {
+                          List<String> overlaps, List<String> mismatches, List<Long> deadLettered,
+                          List<String> trustedByKey) {
         /** No record below the committed offset is missing and no object disagrees with its key. */
         public boolean ok() {
             return gaps.isEmpty() && mismatches.isEmpty();

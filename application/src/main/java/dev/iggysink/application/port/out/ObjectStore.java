@@ -60,6 +60,13 @@ public interface ObjectStore extends AutoCloseable {
     /** The whole object. */
     byte[] get(String key) throws StoreException;
 
+    /**
+     * Up to {@code length} bytes of {@code key} from byte {@code from} on: fewer at the object's end, none from its
+     * end on. One ranged GET on S3 ({@code Range: bytes=<from>-<from+length-1>}), so the start or the end of a large
+     * object is read without fetching all of it.
+     */
+    byte[] get(String key, long from, int length) throws StoreException;
+
     @Override
     void close();
 }

@@ -15,4 +15,13 @@ public interface RecordCodec {
     String extension();
 
     String contentType();
+
+    /**
+     * What {@code object}, a file in this codec's format (written by this sink, an older version of it or the Rust
+     * sink), says about its first and last record, read with as few bytes as the format allows: the start (and end)
+     * of a json file by ranged reads, an avro or parquet file, or a compressed one, whole.
+     */
+    default HeldRecords held(ObjectStore store, StoredObject object) throws StoreException {
+        return new HeldRecords.Unnamed("the format names no records");
+    }
 }
