@@ -182,10 +182,10 @@ public final class AwsCredentialChain implements AwsCredentialsProvider, SdkAuto
         try {
             return provider.resolveCredentials();
         } catch (SdkException e) {
-            AwsServiceException busy = StoreFailures.stsBusy(e).orElse(stsBusy.get());
+            // A chain of providers names STS's answer only in its text; the answer itself tells the stores to retry.
+            AwsServiceException busy = StoreFailures.stsBusy(e).isPresent() ? null : stsBusy.get();
             if (roleArn.isEmpty()) {
-                if (busy == null || busy == e) throw e;
-                // The chain's failure names the answer only in its text: the answer itself tells the stores to retry.
+                if (busy == null) throw e;
                 throw SdkClientException.builder().message(e.getMessage()).cause(busy).build();
             }
             // The store's error names the role, not only the bucket it could not reach for want of credentials.
@@ -194,7 +194,7 @@ public final class AwsCredentialChain implements AwsCredentialsProvider, SdkAuto
                     + " (HTTP " + service.statusCode() + " from STS)"
                     : e.getMessage();
             throw SdkClientException.builder().message("AssumeRole of " + roleArn.get() + " failed: " + why)
-                    .cause(e).build();
+                    .cause(busy == null ? e : busy).build();
         }
     }
 
