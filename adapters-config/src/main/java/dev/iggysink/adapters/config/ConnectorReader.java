@@ -369,6 +369,18 @@ final class ConnectorReader {
         }
         int maxOpenFiles = p.intAtLeast("max_open_files_per_partition", 1)
                 .orElse(ObjectSinkKeys.MAX_OPEN_FILES_PER_PARTITION.integer());
+        // Several open files interleave: neither the key lookup nor claims can then tell where a replay cuts, so
+        // exactly-once does not hold. Nobody gets that without saying so.
+        boolean atLeastOnce = p.bool("accept_at_least_once", ObjectSinkKeys.ACCEPT_AT_LEAST_ONCE.bool());
+        if (maxOpenFiles > 1 && !atLeastOnce) {
+            p.error("max_open_files_per_partition", maxOpenFiles + " open files per partition interleave, so a record"
+                    + " may end up in two objects after a crash (at-least-once, see docs/delivery.md); set "
+                    + p.path("accept_at_least_once") + " = true to accept that, or max_open_files_per_partition = 1"
+                    + " for exactly once");
+        } else if (maxOpenFiles == 1 && atLeastOnce) {
+            p.problems().warning(p.path("accept_at_least_once") + " has no effect with "
+                    + p.path("max_open_files_per_partition") + " = 1: delivery is exactly once");
+        }
         Optional<String> parquetCodec = p.choice("parquet_codec", PARQUET_CODECS, true,
                 "snappy, zstd, gzip, lz4_raw, none");
         Optional<String> avroCodec = p.choice("avro_codec", AVRO_CODECS, true, "null, deflate, snappy, zstd");

@@ -108,6 +108,9 @@ final class ObjectSinkKeys {
             "greater than 0", "per S3 request");
     static final ConfigKey MAX_OPEN_FILES_PER_PARTITION = key("max_open_files_per_partition", Type.INTEGER, OURS, 1,
             "1 or more", "above 1, each record goes to the file of its own rendered path");
+    static final ConfigKey ACCEPT_AT_LEAST_ONCE = key("accept_at_least_once", Type.BOOLEAN, OURS, false,
+            "required `true` with `max_open_files_per_partition` above 1", "accepts that a record may be in two"
+            + " objects after a crash (docs/delivery.md)");
     static final ConfigKey PARQUET_CODEC = key("parquet_codec", Type.CHOICE, OURS, "snappy", "`snappy`, `zstd`, `gzip`,"
             + " `lz4_raw`, `none` (`uncompressed`); any case", "the codec of Parquet files");
     static final ConfigKey AVRO_CODEC = key("avro_codec", Type.CHOICE, OURS, "null", "`null` (`none`), `deflate`,"

@@ -118,7 +118,9 @@ public final class SettingsPrinter {
         line(out, "rotation", kv(FILE_ROTATION, r.mode()), kv(MAX_FILE_SIZE, r.maxFileSize()),
                 kv(MAX_MESSAGES_PER_FILE, r.maxMessagesPerFile()), kv(ROTATE_INTERVAL, r.rotateInterval()),
                 kv(ROTATE_SCHEDULE_INTERVAL, r.rotateScheduleInterval()),
-                kv(MAX_OPEN_FILES_PER_PARTITION, r.maxOpenFilesPerPartition()));
+                kv(MAX_OPEN_FILES_PER_PARTITION, r.maxOpenFilesPerPartition()),
+                // in effect only above one open file, where the reader requires it
+                kv(ACCEPT_AT_LEAST_ONCE, r.maxOpenFilesPerPartition() > 1));
     }
 
     private static void retry(StringBuilder out, RetrySettings r) {

@@ -31,6 +31,11 @@ class BadConfigTest {
                         "plugin_config.max_file_size: \"8 MiBs\" is not a size (e.g. 8MiB, 10MB)"),
                 bad("max_file_size = \"8MiB\"", "max_file_size = \"0\"",
                         "plugin_config.max_file_size: must be greater than 0"),
+                bad("region = \"us-east-1\"", "region = \"us-east-1\"\nmax_open_files_per_partition = 4",
+                        "plugin_config.max_open_files_per_partition: 4 open files per partition interleave, so a"
+                                + " record may end up in two objects after a crash (at-least-once, see"
+                                + " docs/delivery.md); set plugin_config.accept_at_least_once = true to accept that,"
+                                + " or max_open_files_per_partition = 1 for exactly once"),
                 bad("schema = \"json\"", "schema = \"jsn\"",
                         "streams[0].schema: \"jsn\" is not one of json, raw, text, proto, flat_buffer, avro"),
                 bad("region = \"us-east-1\"", "region = \"us-east-1\"\naccess_key_id = \"AKID\"",

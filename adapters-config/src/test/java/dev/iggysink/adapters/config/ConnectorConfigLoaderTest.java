@@ -271,6 +271,14 @@ class ConnectorConfigLoaderTest {
     }
 
     @Test
+    void several_open_files_per_partition_run_when_at_least_once_delivery_is_accepted_in_the_file() {
+        ConfigResult result = ConnectorConfigLoader.load(TestFiles.resource("seed/s3.toml"),
+                Map.of("IGGY_CONNECTORS_SINK_S3_PLUGIN_CONFIG_MAX_OPEN_FILES_PER_PARTITION", "4",
+                        "IGGY_CONNECTORS_SINK_S3_PLUGIN_CONFIG_ACCEPT_AT_LEAST_ONCE", "true"));
+        assertThat(onlySink(result).sink().rotation().maxOpenFilesPerPartition()).isEqualTo(4);
+    }
+
+    @Test
     void a_bad_environment_value_names_its_variable() {
         ConfigResult result = ConnectorConfigLoader.load(TestFiles.resource("seed/s3.toml"),
                 Map.of("IGGY_CONNECTORS_SINK_S3_PLUGIN_CONFIG_INCLUDE_METADATA", "maybe"));

@@ -468,6 +468,26 @@ final class PartitionWriter {
         return sum;
     }
 
+    /** Memory of open files that a seal can free: all but the file whose end a claim decided. */
+    long sealableBytes() {
+        long sum = 0;
+        for (Slot s : open.values()) if (!forced(s)) sum += s.reserved;
+        return sum;
+    }
+
+    /**
+     * Whether this partition must still read up to the end of a cut another member claimed: until then that file
+     * can be neither sealed nor dropped, so only reading on frees its memory.
+     */
+    boolean completingClaim() {
+        return forcedFirst >= 0 && owned && halted == null;
+    }
+
+    /** The claimed cut still to be completed, as "first-last", for health reasons; empty when there is none. */
+    Optional<String> claimedCut() {
+        return forcedFirst < 0 ? Optional.empty() : Optional.of(forcedFirst + "-" + forcedLast);
+    }
+
     /** An attempt to upload one of this generation's files failed and will be retried. */
     void retrying(UploadJob job, String error, long jobGeneration) {
         if (jobGeneration != generation) return;

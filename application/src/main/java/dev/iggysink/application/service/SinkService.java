@@ -298,7 +298,17 @@ public final class SinkService implements SinkControl {
                 reasons.add(trouble.get());
             }
         }
+        java.time.Instant now = clock.instant();
+        Duration after = stuckAfter();
         Optional<String> storeTrouble = uploader.trouble();
+        // While the store fails, uploads cannot free memory: that outage is the reason, reported below.
+        for (TopicConsumer c : storeTrouble.isPresent() ? List.<TopicConsumer>of() : consumers) {
+            Optional<Map.Entry<Health, String>> held = c.heldByBudget(now, after);
+            if (held.isPresent()) {
+                if (held.get().getKey().compareTo(health) > 0) health = held.get().getKey();
+                reasons.add(held.get().getValue());
+            }
+        }
         if (storeTrouble.isPresent()) {
             if (health == Health.OK) health = Health.DEGRADED;
             reasons.add(storeTrouble.get());
@@ -309,9 +319,7 @@ public final class SinkService implements SinkControl {
             reasons.add("paused since " + pause.since() + " (" + pause.requestedBy() + "): nothing is read until"
                     + " resumed; uploads and commits go on");
         }
-        java.time.Instant now = clock.instant();
         List<String> stuck = new ArrayList<>();
-        Duration after = stuckAfter();
         for (TopicConsumer c : consumers) c.stuck(now, after).ifPresent(stuck::add);
         StatusSnapshot.Totals totals = new StatusSnapshot.Totals(recordsConsumed.get(), bytesConsumed.get(),
                 uploader.objectsUploaded(), uploader.bytesUploaded(), uploader.retries(), deadLettered.get(),

@@ -13,6 +13,7 @@ import dev.iggysink.application.port.out.TopicMissingException;
 import dev.iggysink.application.settings.ErrorTolerance;
 import dev.iggysink.application.settings.SinkSettings;
 import dev.iggysink.application.settings.StreamSettings;
+import dev.iggysink.application.status.Health;
 import dev.iggysink.application.status.PartitionStatus;
 import dev.iggysink.domain.delivery.MemoryBudget;
 import dev.iggysink.domain.message.PartitionRef;
@@ -132,7 +133,7 @@ final class TopicConsumer implements Runnable {
                     claims);
         }
         this.committer = new Committer(this.source, metrics, uploader);
-        this.relief = new MemoryRelief(budget, name());
+        this.relief = new MemoryRelief(budget, name(), clock);
         this.events = new UploadEvents(uploader, controls, name());
         this.drain = new Drain(events, committer, clock, settings.delivery().shutdownTimeout(), controls);
         this.fetcher = new Fetcher(stream.stream() + "/" + topic, this.source, budget, stream.batchLength());
@@ -229,7 +230,8 @@ final class TopicConsumer implements Runnable {
             refreshPartitions();
             refreshEnds();
             boolean got = false;
-            if (!controls.paused && relief.mayPoll(writers)) got = pollAll();
+            if (controls.paused) relief.notHeld();
+            else if (relief.mayPoll(writers)) got = pollAll();
             Instant now = clock.instant();
             for (PartitionWriter w : writers) w.tick(now);
             long flushes = controls.flushRequests.get();
@@ -254,7 +256,9 @@ final class TopicConsumer implements Runnable {
         for (int k = 0; k < n; k++) {
             int i = (first + k) % n;
             PartitionWriter w = writers.get(i);
-            if (controls.stopping || budget.exhausted()) break;
+            if (controls.stopping) break;
+            // A full budget lets only a claimed cut be read on, to its end (see MemoryRelief).
+            if (budget.exhausted() && !relief.mayPollPastBudget(w)) continue;
             if (!pollable(w)) continue;
             try {
                 Batch batch = fetcher.fetch(w, x -> pollable(x) && x.owned());
@@ -480,6 +484,12 @@ final class TopicConsumer implements Runnable {
         metrics.topicMissing(stream.stream(), topic, false);
         controls.topicMissing(name(), false);
         return true;
+    }
+
+    /** Whether polling is held by a full memory budget with nothing read or freed, how badly and why. */
+    Optional<Map.Entry<Health, String>> heldByBudget(Instant now, Duration after) {
+        if (finished || controls.stopping) return Optional.empty();
+        return relief.held(now, after);
     }
 
     /** Why this topic is halted: it does not exist (any more); empty while it does. */

@@ -193,6 +193,114 @@ class TwoMembersModelTest {
         assertThat(group.backwardStores()).as("seed %d", seed).isEmpty();
     }
 
+    /** A budget that holds about 30 records of {@link #TIGHT_PAYLOAD}, a tenth of what a roomy member may cut. */
+    private static final long TIGHT_BUDGET = 3_000;
+    private static final String TIGHT_PAYLOAD = "x".repeat(96);
+
+    private SinkSettings settings(long count, long maxBufferedBytes) {
+        SinkSettings base = settings(count);
+        return new SinkSettings(base.key(), base.name(), true, 0, false, base.streams(), base.output(),
+                base.rotation(), base.retry(),
+                new DeliverySettings(maxBufferedBytes, ErrorTolerance.NONE, "_dlq", Duration.ofMillis(400), 4),
+                base.transforms());
+    }
+
+    /**
+     * As {@link #every_offset_ends_in_exactly_one_object}, with three partitions that move one at a time and members
+     * that each start with a roomy or a tight memory budget: a roomy member cuts files (flush, stop) that a tight one
+     * must then cut the same way when they were claimed. Afterwards a member with the tight budget drains every
+     * partition alone: each interleaving must make progress to the end, with every offset in exactly one object.
+     */
+    @ParameterizedTest(name = "seed {0}")
+    @MethodSource("seeds")
+    void every_offset_ends_in_exactly_one_object_under_a_tight_memory_budget(long seed) throws Exception {
+        Random random = new Random(seed);
+        InMemoryObjectStore store = new InMemoryObjectStore();
+        int partitions = 3;
+        ScriptedMessageSource group = new ScriptedMessageSource("application_logs", "api_requests", partitions);
+        long count = random.nextBoolean() ? 7 : 1000;
+        List<Member> members = new ArrayList<>();
+        members.add(new Member(group, store));
+        members.add(new Member(group.newMember(), store));
+        for (int p = 0; p < partitions; p++) {
+            boolean first = random.nextBoolean();
+            members.get(0).source.own(p, first);
+            members.get(1).source.own(p, !first);
+        }
+        int[] appended = new int[partitions];
+        for (Member m : members) m.sink = start(settings(count, budget(random)), m.source, m.store);
+        try {
+            for (int step = 0; step < STEPS; step++) {
+                double r = random.nextDouble();
+                Member m = members.get(random.nextInt(2));
+                Member other = members.get(0) == m ? members.get(1) : members.get(0);
+                int p = random.nextInt(partitions);
+                if (r < 0.3) {
+                    int n = 1 + random.nextInt(40);
+                    group.append(p, n, i -> TIGHT_PAYLOAD);
+                    appended[p] += n;
+                } else if (r < 0.4) {
+                    if (m.sink != null) m.sink.flush();
+                } else if (r < 0.55) {
+                    boolean mine = m.source.ownedPartitions().contains(p);
+                    (mine ? m : other).source.own(p, false);
+                    (mine ? other : m).source.own(p, true);
+                } else if (r < 0.63) {
+                    m.store.hold();
+                } else if (r < 0.71) {
+                    m.store.release();
+                } else if (r < 0.8) {
+                    if (m.sink != null) stop(m, random.nextBoolean());
+                } else if (r < 0.9) {
+                    if (m.sink == null && m.stopping.isDone()) {
+                        m.sink = start(settings(count, budget(random)), m.source, m.store);
+                    }
+                } else {
+                    m.source.failCommits(new SourceException("commit timed out", true));
+                }
+                Thread.sleep(random.nextInt(25));
+            }
+        } finally {
+            for (Member m : members) if (m.sink != null) stop(m, random.nextBoolean());
+            Thread.sleep(random.nextInt(50));
+            for (Member m : members) m.store.release();
+            for (Member m : members) m.stopping.get();
+        }
+
+        // A member with the tight budget drains every partition alone.
+        for (int p = 0; p < partitions; p++) {
+            members.get(1).source.own(p, false);
+            group.own(p, true);
+        }
+        SinkService last = start(settings(count, TIGHT_BUDGET), group, store);
+        try {
+            await().atMost(WAIT).until(() -> {
+                List<PartitionStatus> all = last.status().partitions();
+                return all.size() == partitions && all.stream().allMatch(s -> s.halted()
+                        || s.position() == appended[s.partition()] && s.pendingFiles() == 0);
+            });
+            assertThat(last.status().reasons()).as("seed %d", seed).isEmpty();
+        } finally {
+            last.stop();
+        }
+        Map<String, Integer> copies = new TreeMap<>();
+        store.objects().forEach((key, bytes) -> ObjectKey.parse(key).ifPresent(k -> {
+            for (long o : LinesCodec.offsets(bytes)) copies.merge(k.partitionId() + ":" + o, 1, Integer::sum);
+        }));
+        for (int p = 0; p < partitions; p++) {
+            assertThat(group.stored(p).orElse(-1)).as("seed %d: committed of partition %d", seed, p)
+                    .isEqualTo(appended[p] - 1L);
+        }
+        assertThat(copies).as("seed %d: offsets in objects", seed).hasSize(java.util.Arrays.stream(appended).sum());
+        assertThat(copies).as("seed %d: every offset in exactly one object; objects %s", seed,
+                store.objects().keySet()).allSatisfy((o, n) -> assertThat(n).isEqualTo(1));
+        assertThat(group.backwardStores()).as("seed %d", seed).isEmpty();
+    }
+
+    private static long budget(Random random) {
+        return random.nextBoolean() ? TIGHT_BUDGET : 64L << 20;
+    }
+
     private SinkService start(SinkSettings settings, ScriptedMessageSource source, ObjectStore store) {
         SinkService sink = new SinkService(settings, (s, t, g) -> source, s -> new LinesCodec(), store,
                 InstantSource.system(), d -> Thread.sleep(Math.min(d.toMillis(), 20)), SinkMetrics.NONE);

@@ -79,6 +79,7 @@ class TimePartitioningIT extends E2eTest {
         Path config = fx.config(List.of(topic), "json", """
                 path_template = "{topic}/year={year}/month={month}/day={day}/hour={hour}/minute={minute}"
                 max_open_files_per_partition = 4
+                accept_at_least_once = true
                 file_rotation = "messages"
                 max_messages_per_file = 50
                 rotate_interval = "20s"

@@ -3,6 +3,7 @@ package dev.iggysink.adapters.s3.credentials;
 import dev.iggysink.adapters.s3.CredentialSettings;
 import dev.iggysink.adapters.s3.StorageSettings;
 import dev.iggysink.adapters.s3.support.AdapterSupport;
+import dev.iggysink.adapters.s3.support.StoreFailures;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
@@ -14,6 +15,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.atomic.AtomicReference;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import software.amazon.awssdk.auth.credentials.AnonymousCredentialsProvider;
@@ -70,13 +72,19 @@ public final class AwsCredentialChain implements AwsCredentialsProvider, SdkAuto
     private static final Logger LOG = LoggerFactory.getLogger(AwsCredentialChain.class);
 
     private final AwsCredentialsProvider provider;
+    /**
+     * STS's last answer that it is throttling or down, from a provider inside a chain (which reports failures as a
+     * message only); null once that provider succeeds again.
+     */
+    private final AtomicReference<AwsServiceException> stsBusy;
     private final List<SdkAutoCloseable> owned;
     private final Optional<String> roleArn;
     private final String description;
 
-    private AwsCredentialChain(AwsCredentialsProvider provider, List<SdkAutoCloseable> owned, Optional<String> roleArn,
-                               String description) {
+    private AwsCredentialChain(AwsCredentialsProvider provider, AtomicReference<AwsServiceException> stsBusy,
+                               List<SdkAutoCloseable> owned, Optional<String> roleArn, String description) {
         this.provider = provider;
+        this.stsBusy = stsBusy;
         this.owned = owned;
         this.roleArn = roleArn;
         this.description = description;
@@ -91,6 +99,7 @@ public final class AwsCredentialChain implements AwsCredentialsProvider, SdkAuto
     public static AwsCredentialChain of(StorageSettings settings, Map<String, String> env, Path home) {
         CredentialSettings c = settings.credentials();
         List<SdkAutoCloseable> owned = new ArrayList<>();
+        AtomicReference<AwsServiceException> stsBusy = new AtomicReference<>();
         AwsCredentialsProvider base;
         String description;
         if (settings.accessKeyId().isPresent() && settings.secretAccessKey().isPresent()) {
@@ -119,8 +128,8 @@ public final class AwsCredentialChain implements AwsCredentialsProvider, SdkAuto
             Optional<String> roleFromEnv = setting(env, "AWS_ROLE_ARN", "aws.roleArn");
             Optional<String> tokenFile = setting(env, "AWS_WEB_IDENTITY_TOKEN_FILE", "aws.webIdentityTokenFile");
             if (roleFromEnv.isPresent() && tokenFile.isPresent()) {
-                chain.add(webIdentity(settings, roleFromEnv.get(), Paths.get(tokenFile.get()),
-                        setting(env, "AWS_ROLE_SESSION_NAME", "aws.roleSessionName"), owned));
+                chain.add(noting(stsBusy, webIdentity(settings, roleFromEnv.get(), Paths.get(tokenFile.get()),
+                        setting(env, "AWS_ROLE_SESSION_NAME", "aws.roleSessionName"), owned)));
                 names.add("web identity " + roleFromEnv.get());
             }
             Path credentialsFile = credentialsFile(env, home);
@@ -154,7 +163,7 @@ public final class AwsCredentialChain implements AwsCredentialsProvider, SdkAuto
             description = String.join(", then ", names);
         }
         if (c.roleArn().isEmpty()) {
-            return new AwsCredentialChain(base, owned, Optional.empty(), description);
+            return new AwsCredentialChain(base, stsBusy, owned, Optional.empty(), description);
         }
         StsClient sts = owning(owned, sts(settings, base));
         AssumeRoleRequest.Builder request = AssumeRoleRequest.builder()
@@ -164,7 +173,7 @@ public final class AwsCredentialChain implements AwsCredentialsProvider, SdkAuto
         c.externalId().ifPresent(id -> request.externalId(id.reveal()));
         AwsCredentialsProvider role = owning(owned, StsAssumeRoleCredentialsProvider.builder()
                 .stsClient(sts).refreshRequest(request.build()).build());
-        return new AwsCredentialChain(role, owned, c.roleArn(),
+        return new AwsCredentialChain(role, stsBusy, owned, c.roleArn(),
                 "role " + c.roleArn().get() + " assumed with " + description);
     }
 
@@ -173,14 +182,19 @@ public final class AwsCredentialChain implements AwsCredentialsProvider, SdkAuto
         try {
             return provider.resolveCredentials();
         } catch (SdkException e) {
-            if (roleArn.isEmpty()) throw e;
+            // A chain of providers names STS's answer only in its text; the answer itself tells the stores to retry.
+            AwsServiceException busy = StoreFailures.stsBusy(e).isPresent() ? null : stsBusy.get();
+            if (roleArn.isEmpty()) {
+                if (busy == null) throw e;
+                throw SdkClientException.builder().message(e.getMessage()).cause(busy).build();
+            }
             // The store's error names the role, not only the bucket it could not reach for want of credentials.
             String why = e instanceof AwsServiceException service && service.awsErrorDetails() != null
                     ? service.awsErrorDetails().errorCode() + ": " + service.awsErrorDetails().errorMessage()
                     + " (HTTP " + service.statusCode() + " from STS)"
                     : e.getMessage();
             throw SdkClientException.builder().message("AssumeRole of " + roleArn.get() + " failed: " + why)
-                    .cause(e).build();
+                    .cause(busy == null ? e : busy).build();
         }
     }
 
@@ -203,6 +217,21 @@ public final class AwsCredentialChain implements AwsCredentialsProvider, SdkAuto
     @Override
     public String toString() {
         return "AwsCredentialChain[" + description + "]";
+    }
+
+    /** {@code provider}, with its last answer that STS is throttling or down kept in {@code busy}. */
+    private static AwsCredentialsProvider noting(AtomicReference<AwsServiceException> busy,
+                                                 AwsCredentialsProvider provider) {
+        return () -> {
+            try {
+                AwsCredentials credentials = provider.resolveCredentials();
+                busy.set(null);
+                return credentials;
+            } catch (RuntimeException e) {
+                busy.set(StoreFailures.stsBusy(e).orElse(null));
+                throw e;
+            }
+        };
     }
 
     private static Optional<AwsCredentialsProvider> keys(String keyId, String secret, String token) {

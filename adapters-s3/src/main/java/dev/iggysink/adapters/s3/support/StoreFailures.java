@@ -13,11 +13,13 @@ import java.util.Optional;
 import java.util.Set;
 
 import dev.iggysink.application.port.out.StoreException;
+import software.amazon.awssdk.awscore.exception.AwsServiceException;
 
 /**
  * Turns what a store answered into a {@link StoreException}, the same way for both adapters. Retryable: 408, 429,
  * 5xx and every transport failure (refused, reset, timeout: the request may or may not have landed, and a put is
- * idempotent, so trying again is safe). Everything else is final. Messages name the operation, bucket and key and
+ * idempotent, so trying again is safe), and credentials STS would not give for now (throttled or 5xx). Everything
+ * else is final. Messages name the operation, bucket and key and
  * the store's error code; never a credential.
  */
 public final class StoreFailures {
@@ -107,8 +109,32 @@ public final class StoreFailures {
      * holds an I/O failure or a timeout, else a {@link #local} one.
      */
     public static StoreException withoutAnswer(String operation, String bucket, String key, Throwable cause) {
+        Optional<AwsServiceException> sts = stsBusy(cause);
+        if (sts.isPresent()) {
+            // Credentials could not be had because STS is throttling or down: as a throttled store, tried again.
+            AwsServiceException busy = sts.get();
+            String code = busy.awsErrorDetails() == null ? "" : " " + busy.awsErrorDetails().errorCode();
+            int status = busy.isThrottlingException() ? 429 : busy.statusCode();
+            return new StoreException(operation + " " + location(bucket, key) + " failed: STS answered "
+                    + busy.statusCode() + code + " when asked for credentials (" + describe(busy) + "); retryable",
+                    true, status, null, cause);
+        }
         return isTransport(cause) || isTimeout(cause) ? transport(operation, bucket, key, cause)
                 : local(operation, bucket, key, cause);
+    }
+
+    /**
+     * The answer of an AWS service in the cause chain of {@code t} that says it is throttling requests (429,
+     * {@code Throttling}, {@code RequestLimitExceeded}, ...) or cannot serve them now (5xx): for credentials from
+     * STS, a failure that passes.
+     */
+    public static Optional<AwsServiceException> stsBusy(Throwable t) {
+        for (Throwable c = t; c != null; c = c.getCause() == c ? null : c.getCause()) {
+            if (c instanceof AwsServiceException s && (s.isThrottlingException() || retryableStatus(s.statusCode()))) {
+                return Optional.of(s);
+            }
+        }
+        return Optional.empty();
     }
 
     /** True when the cause chain holds an I/O failure (the request did not get a complete answer). */

@@ -5,7 +5,13 @@ import static org.assertj.core.api.Assertions.catchThrowable;
 
 import com.sun.net.httpserver.HttpServer;
 import dev.iggysink.adapters.s3.CredentialSettings;
+import dev.iggysink.adapters.s3.ObjectStores;
+import dev.iggysink.adapters.s3.StorageClient;
 import dev.iggysink.adapters.s3.StorageSettings;
+import dev.iggysink.adapters.s3.support.StoreFailures;
+import dev.iggysink.application.file.FileBytes;
+import dev.iggysink.application.port.out.ObjectStore;
+import dev.iggysink.application.port.out.StoreException;
 import dev.iggysink.application.settings.Secret;
 import java.io.IOException;
 import java.net.InetSocketAddress;
@@ -25,6 +31,8 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 import software.amazon.awssdk.auth.credentials.AwsCredentials;
 import software.amazon.awssdk.auth.credentials.AwsSessionCredentials;
 
@@ -46,6 +54,8 @@ class AwsCredentialChainTest {
     /** How long the credentials STS hands out are valid. */
     private final Duration validity = Duration.ofHours(1);
     private volatile boolean refuse;
+    /** STS answers as it does when its request rate is exceeded (HTTP 400, code Throttling). */
+    private volatile boolean throttle;
 
     @BeforeEach
     void startSts() throws IOException {
@@ -59,7 +69,12 @@ class AwsCredentialChainTest {
             int n = stsRequests.size();
             byte[] body;
             int status;
-            if (refuse) {
+            if (throttle) {
+                status = 400;
+                body = ("<ErrorResponse xmlns=\"https://sts.amazonaws.com/doc/2011-06-15/\"><Error><Type>Sender"
+                        + "</Type><Code>Throttling</Code><Message>Rate exceeded</Message></Error><RequestId>r" + n
+                        + "</RequestId></ErrorResponse>").getBytes(StandardCharsets.UTF_8);
+            } else if (refuse) {
                 status = 403;
                 body = ("<ErrorResponse xmlns=\"https://sts.amazonaws.com/doc/2011-06-15/\"><Error><Type>Sender"
                         + "</Type><Code>AccessDenied</Code><Message>not authorized to perform sts:AssumeRole"
@@ -163,6 +178,64 @@ class AwsCredentialChainTest {
 
         assertThat(e).hasMessageContaining("AssumeRole of " + ROLE + " failed").hasMessageContaining("AccessDenied");
         assertThat(e.toString()).doesNotContain("base-secret-77").doesNotContain("ext-secretish-99");
+    }
+
+    /**
+     * A throttled STS answer fails the request as a throttled store answer does: retryable (the upload is tried again
+     * with backoff), not a refusal that halts the partition; once STS answers again, credentials are had.
+     */
+    @Test
+    void a_throttled_assume_role_is_a_retryable_store_failure_and_a_later_call_gets_credentials() {
+        throttle = true;
+        try (AwsCredentialChain chain = AwsCredentialChain.of(settings(Optional.of("AKIABASE"),
+                Optional.of("base-secret"), role(Optional.empty(), "s1", Duration.ofHours(1))), env(), home)) {
+            StoreException failure = StoreFailures.withoutAnswer("PUT", "bucket", "k",
+                    catchThrowable(chain::resolveCredentials));
+            assertThat(failure.retryable()).as(failure.getMessage()).isTrue();
+            assertThat(failure.httpStatus()).isEqualTo(429);
+            assertThat(failure.getMessage()).contains("Throttling", "retryable");
+
+            throttle = false;
+            assertThat(chain.resolveCredentials().accessKeyId()).startsWith("ASIATEMP");
+        }
+    }
+
+    /** Through each store adapter: a PUT while STS throttles fails retryable with 429, as a throttled S3 would. */
+    @ParameterizedTest
+    @EnumSource(StorageClient.class)
+    void a_store_whose_role_sts_throttles_fails_its_put_as_retryable(StorageClient client) throws Exception {
+        throttle = true;
+        StorageSettings settings = new StorageSettings("bucket", "eu-west-1", Optional.of("http://127.0.0.1:9"), true,
+                Optional.of("AKIABASE"), Optional.of(Secret.of("base-secret")), client, 64L << 20, 8L << 20, 1,
+                Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(), Map.of(),
+                Duration.ofSeconds(5)).withCredentials(role(Optional.empty(), "s1", Duration.ofHours(1)));
+        try (ObjectStore store = ObjectStores.create(settings)) {
+            Throwable thrown = catchThrowable(() -> store.put("k", FileBytes.of(new byte[] {1}), "text/plain",
+                    Map.of()));
+            assertThat(thrown).isInstanceOf(StoreException.class);
+            StoreException failure = (StoreException) thrown;
+            assertThat(failure.retryable()).as(failure.getMessage()).isTrue();
+            assertThat(failure.httpStatus()).isEqualTo(429);
+        }
+    }
+
+    @Test
+    void a_throttled_web_identity_answer_is_a_retryable_store_failure_and_a_later_call_gets_credentials()
+            throws IOException {
+        Path token = Files.writeString(home.resolve("token"), "t");
+        CredentialSettings stsOnly = new CredentialSettings(Optional.empty(), Optional.empty(), Optional.empty(),
+                Optional.empty(), "sink-pod", Duration.ofHours(1), Optional.of(stsEndpoint()));
+        throttle = true;
+        try (AwsCredentialChain chain = AwsCredentialChain.of(settings(Optional.empty(), Optional.empty(), stsOnly),
+                env("AWS_ROLE_ARN", ROLE, "AWS_WEB_IDENTITY_TOKEN_FILE", token.toString()), home)) {
+            StoreException failure = StoreFailures.withoutAnswer("PUT", "bucket", "k",
+                    catchThrowable(chain::resolveCredentials));
+            assertThat(failure.retryable()).as(failure.getMessage()).isTrue();
+            assertThat(failure.httpStatus()).isEqualTo(429);
+
+            throttle = false;
+            assertThat(chain.resolveCredentials().accessKeyId()).startsWith("ASIATEMP");
+        }
     }
 
     // ---- web identity (IRSA) ----
