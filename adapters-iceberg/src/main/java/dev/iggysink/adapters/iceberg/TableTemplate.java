@@ -7,6 +7,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Schema;
+import org.apache.iceberg.transforms.Transforms;
 import org.apache.iceberg.types.Type;
 import org.apache.iceberg.types.Types;
 
@@ -22,6 +23,14 @@ public record TableTemplate(List<String> columns, List<String> partitionSpec) {
     private static final Pattern COLUMN = Pattern.compile("\\s*([A-Za-z_][A-Za-z0-9_]*)\\s+(\\S+)(\\s+required)?\\s*");
     private static final Pattern TRANSFORM = Pattern.compile(
             "\\s*(identity|year|month|day|hour|bucket|truncate)\\(\\s*(?:(\\d+)\\s*,\\s*)?([A-Za-z_][A-Za-z0-9_]*)\\s*\\)\\s*");
+    private static final java.util.Map<String, String> TAKES = java.util.Map.of(
+            "identity", "a column of a primitive type",
+            "year", "a date, timestamp or timestamptz column",
+            "month", "a date, timestamp or timestamptz column",
+            "day", "a date, timestamp or timestamptz column",
+            "hour", "a timestamp or timestamptz column",
+            "bucket", "an int, long, decimal, date, time, timestamp, timestamptz, string, uuid, fixed or binary column",
+            "truncate", "an int, long, decimal, string or binary column");
     private static final List<String> IGGY_COLUMNS = List.of("iggy_offset", "iggy_partition_id", "iggy_timestamp");
 
     public TableTemplate {
@@ -108,6 +117,13 @@ public record TableTemplate(List<String> columns, List<String> partitionSpec) {
             }
             if (schema.findField(column) == null) {
                 problems.add(where + "no column " + column);
+                continue;
+            }
+            Type type = schema.findField(column).type();
+            // Iceberg checks this only when the spec is built, for all entries at once, naming neither
+            if (!Transforms.fromString(transform + (takesWidth ? "[1]" : "")).canTransform(type)) {
+                problems.add(where + transform + "(" + (takesWidth ? m.group(2) + ", " : "") + column + "): column "
+                        + column + " is " + type + ", and " + transform + "() takes " + TAKES.get(transform));
                 continue;
             }
             try {
