@@ -44,10 +44,6 @@ import org.apache.iceberg.exceptions.ValidationException;
 import org.apache.iceberg.io.CloseableIterable;
 import org.apache.iceberg.io.DataWriter;
 import org.apache.iceberg.parquet.Parquet;
-import tools.jackson.core.JacksonException;
-import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.ObjectMapper;
-import tools.jackson.databind.json.JsonMapper;
 
 /**
  * The table store on Apache Iceberg: rows are written as Parquet data files by Iceberg's own writers, one per table
@@ -58,7 +54,6 @@ import tools.jackson.databind.json.JsonMapper;
  */
 public final class IcebergTables implements TableStore {
     private static final System.Logger LOG = System.getLogger(IcebergTables.class.getName());
-    private static final ObjectMapper JSON = JsonMapper.builder().build();
     private static final int ATTEMPTS = 20;
 
     private final Catalog catalog;
@@ -140,13 +135,7 @@ public final class IcebergTables implements TableStore {
 
         @Override
         public void append(DecodedRecord record) throws BadRecordException {
-            JsonNode payload;
-            try {
-                payload = JSON.readTree(record.source().payload());
-            } catch (JacksonException e) {
-                throw new BadRecordException("the payload is not JSON: " + e.getOriginalMessage(), e);
-            }
-            rows.add(converter.convert(record.source(), payload));
+            rows.add(converter.convert(record.source()));
             // a row holds about its JSON's size again as objects
             heap += 2L * record.source().payload().length + 96;
         }
