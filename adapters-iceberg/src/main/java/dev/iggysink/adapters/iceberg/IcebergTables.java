@@ -386,8 +386,8 @@ public final class IcebergTables implements TableStore {
     }
 
     @Override
-    public void writeDeadLetter(String key, byte[] content) throws StoreException {
-        deadLetterPlace().write(key, content);
+    public String writeDeadLetter(String key, byte[] content) throws StoreException {
+        return deadLetterPlace().write(key, content);
     }
 
     @Override

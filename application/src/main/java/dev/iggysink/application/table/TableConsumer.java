@@ -369,8 +369,9 @@ public final class TableConsumer {
             return false;
         }
         String key = DeadLetters.key("", settings.dlqPrefix(), r);
+        String where;
         try {
-            store.writeDeadLetter(key, DeadLetters.content(r, why));
+            where = store.writeDeadLetter(key, DeadLetters.content(r, why));
         } catch (StoreException e) {
             if (e.retryable()) {
                 LOG.log(Level.WARNING, "partition {0}: the dead letter of offset {1} could not be written, trying"
@@ -384,10 +385,10 @@ public final class TableConsumer {
             return false;
         }
         tally.badRecord();
-        tally.deadLettered();
+        tally.deadLettered(where);
         metrics.deadLettered(part.ref);
         LOG.log(Level.WARNING, "partition {0}: dead-lettered the bad record at offset {1} to {2} (errors_tolerance ="
-                + " all): {3}", part.ref, r.offset(), key, why);
+                + " all): {3}", part.ref, r.offset(), where, why);
         return true;
     }
 

@@ -46,6 +46,7 @@ public final class InMemoryTables implements TableStore {
     private final java.util.TreeMap<String, byte[]> deadLetters = new java.util.TreeMap<>();
     private final Queue<StoreException> deadLetterFailures = new ArrayDeque<>();
     private int deadLetterWrites;
+    private String deadLetterRoot = "memory://warehouse/_dlq/";
 
     private final class Rows implements RowFile {
         final String table;
@@ -143,11 +144,17 @@ public final class InMemoryTables implements TableStore {
     }
 
     @Override
-    public synchronized void writeDeadLetter(String key, byte[] content) throws StoreException {
+    public synchronized String writeDeadLetter(String key, byte[] content) throws StoreException {
         StoreException failure = deadLetterFailures.poll();
         if (failure != null) throw failure;
         deadLetters.put(key, content.clone());
         deadLetterWrites++;
+        return deadLetterRoot + key.substring(key.indexOf('/') + 1);
+    }
+
+    /** Dead letters are said to lie below {@code root} (as with a dlq_location: the key's first segment dropped). */
+    public synchronized void deadLettersAt(String root) {
+        deadLetterRoot = root;
     }
 
     @Override

@@ -308,6 +308,18 @@ class TableConsumerTest {
     }
 
     @Test
+    void the_status_names_a_dead_letter_by_where_the_store_put_it_not_by_its_key() throws SourceException {
+        tables.deadLettersAt("s3://letters/somewhere/");
+        TableConsumer c = consumer(topic);
+        topic.append(0, List.of("n=0", "NOFIT n=x"));
+        c.step();
+        assertThat(tables.deadLetters()).containsOnlyKeys(letter(0, 1));
+        assertThat(tally.totals().deadLetters()).isEqualTo(1);
+        assertThat(tally.totals().lastDeadLetter())
+                .contains("s3://letters/somewhere/app/events/00000-00000000000000000001.json");
+    }
+
+    @Test
     void a_dead_letter_that_cannot_be_written_holds_the_partition_at_its_record() throws SourceException {
         TableConsumer c = consumer(topic);
         tables.failNextDeadLetter(new StoreException("PUT dead letter: 503 Slow Down", true, 503, null, null));
