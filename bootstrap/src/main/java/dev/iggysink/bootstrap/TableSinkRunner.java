@@ -99,7 +99,7 @@ final class TableSinkRunner {
 
     /** The template {@code create_tables} asks for, or empty. */
     static java.util.Optional<TableTemplate> template(TableConnectorConfig c) {
-        return c.creation().map(k -> new TableTemplate(k.columns(), k.partitionSpec()));
+        return c.creation().map(k -> new TableTemplate(k.columns(), k.partitionSpec(), k.evolve()));
     }
 
     void requestStop() {

@@ -227,14 +227,19 @@ public final class TableConnectorReader {
         boolean create = p.bool("create_tables", TableSinkKeys.CREATE_TABLES.bool());
         List<String> columns = p.has("table_columns") ? p.stringList("table_columns").orElse(List.of()) : List.of();
         List<String> spec = p.has("partition_spec") ? p.stringList("partition_spec").orElse(List.of()) : List.of();
+        boolean evolve = p.bool("evolve_tables", TableSinkKeys.EVOLVE_TABLES.bool());
         if (!create) {
             if (!columns.isEmpty() || !spec.isEmpty()) {
                 p.problems().warning(p.path("table_columns") + " and " + p.path("partition_spec")
                         + " have no effect without create_tables = true");
             }
+            if (evolve) {
+                p.problems().warning(p.path("evolve_tables") + " has no effect without create_tables = true"
+                        + " (its table_columns are what an existing table is given)");
+            }
             return Optional.empty();
         }
-        return Optional.of(new TableConnectorConfig.Creation(columns, spec));
+        return Optional.of(new TableConnectorConfig.Creation(columns, spec, evolve));
     }
 
     private static Optional<CatalogConfig> catalog(Table p) {

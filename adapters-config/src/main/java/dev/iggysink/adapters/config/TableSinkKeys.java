@@ -86,6 +86,10 @@ final class TableSinkKeys {
             "with `create_tables = true` (a warning without it); `validate` and `run` report every bad entry with"
                     + " its index", "`day(iggy_timestamp)`, `hour(c)`, `month(c)`, `year(c)`, `identity(c)`,"
                     + " `bucket(N, c)`, `truncate(W, c)`");
+    static final ConfigKey EVOLVE_TABLES = key("evolve_tables", Type.BOOLEAN, OURS, false, "", "with"
+            + " `create_tables = true` (a warning without it)", "add the `table_columns` an existing table lacks, by"
+            + " Iceberg's schema update, as optional columns, when the sink first opens the table; when false,"
+            + " `validate` and `run` warn naming them (their fields are left out of every row)");
     static final ConfigKey ERRORS_TOLERANCE = key("errors_tolerance", Type.CHOICE, OURS, "none", "", "`none`,"
             + " `all`; any case", "`none` halts the partition at a record that does not fit the table (or names no"
             + " table); `all` writes it as a dead letter and reads on");

@@ -171,4 +171,30 @@ class TableConnectorReaderTest {
                     .contains("plugin_config.dlq_location"));
         }
     }
+
+    @Test
+    void evolve_tables_adds_table_columns_to_existing_tables_only_with_create_tables(@TempDir Path dir)
+            throws Exception {
+        String jdbc = """
+                catalog_type = "jdbc"
+                uri = "jdbc:sqlite:lake.db"
+                warehouse = "s3://lake/warehouse"
+                table_columns = ["user string", "country string"]
+                """;
+        Path evolving = tableSink(dir.resolve("evolving.toml"), jdbc + "create_tables = true\nevolve_tables = true\n");
+        TableConnectorReader.Result result = TableConnectorReader.load(evolving, Map.of());
+        assertThat(result.errors()).isEmpty();
+        assertThat(result.connector().orElseThrow().creation()).hasValueSatisfying(c -> {
+            assertThat(c.evolve()).isTrue();
+            assertThat(c.columns()).containsExactly("user string", "country string");
+        });
+        Path kept = tableSink(dir.resolve("kept.toml"), jdbc + "create_tables = true\n");
+        assertThat(TableConnectorReader.load(kept, Map.of()).connector().orElseThrow().creation())
+                .hasValueSatisfying(c -> assertThat(c.evolve()).isFalse());
+        Path alone = tableSink(dir.resolve("alone.toml"), jdbc + "evolve_tables = true\n");
+        TableConnectorReader.Result without = TableConnectorReader.load(alone, Map.of());
+        assertThat(without.errors()).isEmpty();
+        assertThat(without.warnings()).anySatisfy(w -> assertThat(w).startsWith("plugin_config.evolve_tables")
+                .contains("create_tables = true"));
+    }
 }

@@ -27,6 +27,7 @@ import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.Table;
+import org.apache.iceberg.UpdateSchema;
 import org.apache.iceberg.catalog.Catalog;
 import org.apache.iceberg.catalog.SupportsNamespaces;
 import org.apache.iceberg.catalog.TableIdentifier;
@@ -44,6 +45,7 @@ import org.apache.iceberg.exceptions.ValidationException;
 import org.apache.iceberg.io.CloseableIterable;
 import org.apache.iceberg.io.DataWriter;
 import org.apache.iceberg.parquet.Parquet;
+import org.apache.iceberg.types.Types;
 
 /**
  * The table store on Apache Iceberg: rows are written as Parquet data files by Iceberg's own writers, one per table
@@ -226,7 +228,42 @@ public final class IcebergTables implements TableStore {
         } catch (RuntimeException e) {
             throw failure("loading table " + name, e);
         }
+        if (template.isPresent()) t = withColumns(name, t, template.get());
         tables.put(name, t);
+        return t;
+    }
+
+    /**
+     * The configured columns an existing table lacks: added by Iceberg's schema update with {@code evolve_tables}
+     * (optional, since the table's rows so far have no value), else warned of, since their fields would be dropped.
+     */
+    private static Table withColumns(String name, Table t, TableTemplate template) throws StoreException {
+        List<Types.NestedField> missing = template.missingFrom(t.schema());
+        if (missing.isEmpty()) return t;
+        if (!template.evolve()) {
+            LOG.log(System.Logger.Level.WARNING, template.missingColumns(name, missing));
+            return t;
+        }
+        try {
+            UpdateSchema update = t.updateSchema();
+            missing.forEach(f -> update.addColumn(f.name(), f.type()));
+            update.commit();
+            LOG.log(System.Logger.Level.INFO, "table {0}: added column(s) {1} of table_columns (evolve_tables = true)",
+                    name, String.join(", ", missing.stream().map(f -> f.name() + " " + f.type()).toList()));
+        } catch (CommitFailedException | IllegalArgumentException raced) {
+            // another member (or writer) changed the schema first; what counts is whether the columns are there now
+            try {
+                t.refresh();
+            } catch (RuntimeException e) {
+                throw failure("reading table " + name + " after adding columns", e);
+            }
+            if (!template.missingFrom(t.schema()).isEmpty()) {
+                throw new StoreException("table " + name + ": adding the columns of table_columns failed: "
+                        + raced.getMessage(), true, 409, null, raced);
+            }
+        } catch (RuntimeException e) {
+            throw failure("adding the columns of table_columns to table " + name, e);
+        }
         return t;
     }
 

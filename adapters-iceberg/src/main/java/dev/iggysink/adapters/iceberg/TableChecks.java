@@ -135,6 +135,10 @@ public final class TableChecks {
             return;
         }
         problems.addAll(schemaProblems(name, table.schema(), warnings));
+        if (template.isPresent()) {
+            List<Types.NestedField> missing = template.get().missingFrom(table.schema());
+            if (!missing.isEmpty()) warnings.add("table_columns: " + template.get().missingColumns(name, missing));
+        }
         String location;
         try {
             location = table.locationProvider().newDataLocation(".iggy-sink-probe-" + UUID.randomUUID());

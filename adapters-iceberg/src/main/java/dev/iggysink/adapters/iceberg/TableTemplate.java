@@ -17,9 +17,10 @@ import org.apache.iceberg.types.Types;
  * columns ({@code "name type"} or {@code "name type required"}, types as Iceberg spells its primitives: {@code long},
  * {@code string}, {@code decimal(10,2)}, {@code timestamptz}, ...), partitioned by the configured transforms
  * ({@code day(iggy_timestamp)}, {@code identity(country)}, {@code bucket(16, user)}, {@code truncate(4, code)},
- * {@code hour(..)}, {@code month(..)}, {@code year(..)}).
+ * {@code hour(..)}, {@code month(..)}, {@code year(..)}). With {@code evolve} ({@code evolve_tables}), configured
+ * columns an existing table lacks are added to it; without, they are warned of.
  */
-public record TableTemplate(List<String> columns, List<String> partitionSpec) {
+public record TableTemplate(List<String> columns, List<String> partitionSpec, boolean evolve) {
     private static final Pattern COLUMN = Pattern.compile("\\s*([A-Za-z_][A-Za-z0-9_]*)\\s+(\\S+)(\\s+required)?\\s*");
     private static final Pattern TRANSFORM = Pattern.compile(
             "\\s*(identity|year|month|day|hour|bucket|truncate)\\(\\s*(?:(\\d+)\\s*,\\s*)?([A-Za-z_][A-Za-z0-9_]*)\\s*\\)\\s*");
@@ -38,6 +39,11 @@ public record TableTemplate(List<String> columns, List<String> partitionSpec) {
         partitionSpec = List.copyOf(partitionSpec);
     }
 
+    /** A template that does not change existing tables. */
+    public TableTemplate(List<String> columns, List<String> partitionSpec) {
+        this(columns, partitionSpec, false);
+    }
+
     /** Every problem of the template, each naming the entry; empty when it can be built. */
     public List<String> problems() {
         List<String> out = new ArrayList<>();
@@ -47,6 +53,23 @@ public record TableTemplate(List<String> columns, List<String> partitionSpec) {
             out.add(e.getMessage());
         }
         return out;
+    }
+
+    /** The configured columns (not the Iggy ones) {@code existing} has no column of the name of. */
+    List<Types.NestedField> missingFrom(Schema existing) {
+        return schema(new ArrayList<>()).columns().stream()
+                .filter(f -> !IGGY_COLUMNS.contains(f.name()) && existing.findField(f.name()) == null).toList();
+    }
+
+    /** What the sink does about configured columns an existing table lacks, for validate and run alike. */
+    String missingColumns(String table, List<Types.NestedField> missing) {
+        String names = String.join(", ", missing.stream().map(f -> f.name() + " " + f.type()).toList());
+        return evolve
+                ? "table " + table + " lacks table_columns " + names + ": the sink adds them"
+                        + " (evolve_tables = true), as optional columns, before it writes to the table"
+                : "table " + table + " lacks table_columns " + names + ": those fields are left out of"
+                        + " every row; add the columns to the table, or set evolve_tables = true to have the sink"
+                        + " add them";
     }
 
     Schema schema() {
