@@ -147,7 +147,7 @@ public final class TableConnectorReader {
             int batch = streams.stream().mapToInt(StreamSettings::batchLength).max()
                     .orElse(ConnectorKeys.BATCH_LENGTH.integer());
             table = tableSettings(p, batch);
-            catalog = catalog(p);
+            catalog = catalog(p).map(c -> besideTheFile(c, baseDir));
             creation = creation(p);
             if (table.map(t -> t.errors() == ErrorTolerance.ALL).orElse(false)
                     && catalog.map(c -> namedWarehouse(c) && c.dlqLocation().isEmpty()).orElse(false)) {
@@ -240,6 +240,32 @@ public final class TableConnectorReader {
             return Optional.empty();
         }
         return Optional.of(new TableConnectorConfig.Creation(columns, spec, evolve));
+    }
+
+    /**
+     * A relative SQLite file ({@code jdbc:sqlite:lake.db}) and a JDBC catalog's relative warehouse path lie beside
+     * the config file, whatever directory the sink was started in, as the object sink's relative paths do.
+     */
+    private static CatalogConfig besideTheFile(CatalogConfig c, Path baseDir) {
+        if (!c.type().equals("jdbc")) return c;
+        String uri = c.uri();
+        String sqlite = "jdbc:sqlite:";
+        if (uri.startsWith(sqlite)) {
+            String file = uri.substring(sqlite.length());
+            // ":memory:", "file:..." URIs and absolute paths are as meant
+            if (!file.isEmpty() && !file.startsWith(":") && !file.startsWith("file:") && !Path.of(file).isAbsolute()) {
+                uri = sqlite + baseDir.resolve(file).normalize();
+            }
+        }
+        String warehouse = c.warehouse();
+        if (!warehouse.contains(":") && !Path.of(warehouse).isAbsolute()) {
+            warehouse = baseDir.resolve(warehouse).normalize().toString();
+        }
+        if (uri.equals(c.uri()) && warehouse.equals(c.warehouse())) return c;
+        return new CatalogConfig(c.type(), c.name(), uri, warehouse, c.token(), c.credential(), c.oauth2ServerUri(),
+                c.user(), c.password(), c.storeUrl(), c.storeAccessKeyId(), c.storeSecretAccessKey(), c.storeRegion(),
+                c.pathStyle(),
+                c.dlqLocation());
     }
 
     private static Optional<CatalogConfig> catalog(Table p) {

@@ -27,10 +27,11 @@ final class TableSinkKeys {
             + " (SQLite or PostgreSQL)");
     static final ConfigKey WAREHOUSE = key("warehouse", Type.STRING, UP, null, "", "required, not empty",
             "the REST catalog's warehouse, or the JDBC catalog's location: `s3://bucket/path`, or on the local"
-                    + " filesystem `file:///dir` or a path (a relative one is made absolute when the catalog is"
-                    + " opened); its scheme picks the FileIO");
+                    + " filesystem `file:///dir` or a path (a relative one lies in the config file's folder, not the"
+                    + " working directory); its scheme picks the FileIO");
     static final ConfigKey URI = key("uri", Type.STRING, UP, null, "", "required; REST: `http://` or `https://`;"
-            + " JDBC: `jdbc:sqlite:<file>` or `jdbc:postgresql://<host>/<db>`", "the catalog's address");
+            + " JDBC: `jdbc:sqlite:<file>` (a relative file lies in the config file's folder) or"
+            + " `jdbc:postgresql://<host>/<db>`", "the catalog's address");
     static final ConfigKey DYNAMIC_ROUTING = key("dynamic_routing", Type.BOOLEAN, UP, false, "", "",
             "instead of `tables`, the table named by `dynamic_route_field` of each record (a record without it is"
                     + " a bad record)");
