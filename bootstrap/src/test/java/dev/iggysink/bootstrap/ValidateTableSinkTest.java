@@ -171,4 +171,25 @@ class ValidateTableSinkTest {
         assertThat(o.err()).contains("  plugin_config.uri: the jdbc catalog at jdbc:sqlite:file:" + nowhere
                 + " cannot be used: ");
     }
+
+    @Test
+    void validate_leaves_no_file_behind_not_even_the_sqlite_file_or_warehouse_folders_it_opened(@TempDir Path fresh)
+            throws IOException {
+        Path file = fresh.resolve("sink.toml");
+        Files.writeString(file, TableSinkFiles.text(TableSinkFiles.stream("app", List.of("events"), "sink"),
+                "\"lake.new\"", """
+                        catalog_type = "jdbc"
+                        uri = "jdbc:sqlite:lake.db"
+                        warehouse = "data/warehouse"
+                        create_tables = true
+                        table_columns = ["user string"]
+                        """, ""), StandardCharsets.UTF_8);
+
+        CliRun o = CliRun.execute("validate", "--config", file.toString());
+
+        assertThat(o.code()).as(o.err()).isZero();
+        try (var files = Files.walk(fresh)) {
+            assertThat(files.map(f -> fresh.relativize(f).toString())).containsExactlyInAnyOrder("", "sink.toml");
+        }
+    }
 }
