@@ -364,7 +364,8 @@ public final class TableConsumer {
     private boolean bad(Part part, SinkRecord r, String why) {
         if (settings.errors() == ErrorTolerance.NONE) {
             tally.badRecord();
-            part.halted = "bad record at offset " + r.offset() + ": " + why;
+            part.halted = "bad record at offset " + r.offset() + ": " + why + " (errors_tolerance = \"none\" halts"
+                    + " here; errors_tolerance = \"all\" writes such a record as a dead letter and reads on)";
             LOG.log(Level.ERROR, "partition {0} halted: {1}", part.ref, part.halted);
             return false;
         }

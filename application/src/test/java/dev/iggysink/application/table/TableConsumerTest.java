@@ -232,6 +232,19 @@ class TableConsumerTest {
     }
 
     @Test
+    void a_record_without_its_route_field_halts_the_partition_under_none_saying_why_and_what_would_work()
+            throws SourceException {
+        TableConsumer c = consumer(topic, TableRouting.byField("table"), 10, 100, ErrorTolerance.NONE);
+        topic.append(0, List.of("table=lake.a;n=0", "n=1", "table=lake.a;n=2"));
+        c.step();
+        c.drain();
+        assertThat(offsets(tables.committed("lake.a"), 0)).containsExactly(0L);
+        assertThat(c.partitions().get(topic.partition(0))).contains("offset 1")
+                .contains("no text field 'table'").contains("dynamic_route_field")
+                .contains("errors_tolerance = \"all\"");
+    }
+
+    @Test
     void a_missing_table_named_by_a_record_is_a_bad_record() throws SourceException {
         tables.without("lake.gone");
         TableConsumer c = consumer(topic, TableRouting.byField("table"), 10, 100, ErrorTolerance.ALL);
