@@ -564,8 +564,9 @@ public final class TableConsumer {
         setbacks += result.refused().size();
         // One line per commit, as the object sink logs each upload once; Iceberg's own chatter is at WARN.
         LOG.log(Level.INFO, "table {0}: committed {1} data file(s) up to {2} in {3} ms ({4} conflict(s) retried)",
+                // a sealed file of a partitioned table is one data file per table partition it spans
                 table, appends.stream().filter(a -> result.committed().contains(a.partition()))
-                        .mapToInt(a -> a.files().size()).sum(),
+                        .flatMap(a -> a.files().stream()).mapToInt(TableStore.Staged::dataFiles).sum(),
                 appends.stream().filter(a -> result.committed().contains(a.partition()))
                         .map(a -> a.partition().partitionId() + ":" + a.last()).toList(),
                 took.toMillis(), result.conflicts());

@@ -47,6 +47,7 @@ public final class InMemoryTables implements TableStore {
     private final Queue<StoreException> deadLetterFailures = new ArrayDeque<>();
     private int deadLetterWrites;
     private String deadLetterRoot = "memory://warehouse/_dlq/";
+    private int dataFilesPerStage = 1;
 
     private final class Rows implements RowFile {
         final String table;
@@ -86,7 +87,8 @@ public final class InMemoryTables implements TableStore {
             }
             done = true;
             List<Long> offsets = rows.stream().map(r -> r.source().offset()).toList();
-            return new StagedFile(new DataFile(ids.incrementAndGet(), rows.get(0).source().partition(), offsets));
+            return new StagedFile(new DataFile(ids.incrementAndGet(), rows.get(0).source().partition(), offsets),
+                    dataFilesPerStage);
         }
 
         @Override
@@ -96,10 +98,10 @@ public final class InMemoryTables implements TableStore {
         }
     }
 
-    private record StagedFile(DataFile file) implements Staged {
+    private record StagedFile(DataFile file, int dataFiles) implements Staged {
         @Override
         public int dataFiles() {
-            return 1;
+            return dataFiles;
         }
 
         @Override
@@ -150,6 +152,11 @@ public final class InMemoryTables implements TableStore {
         deadLetters.put(key, content.clone());
         deadLetterWrites++;
         return deadLetterRoot + key.substring(key.indexOf('/') + 1);
+    }
+
+    /** Each sealed file is staged as {@code n} data files, as a partitioned table writes one per table partition. */
+    public synchronized void dataFilesPerStage(int n) {
+        dataFilesPerStage = n;
     }
 
     /** Dead letters are said to lie below {@code root} (as with a dlq_location: the key's first segment dropped). */
