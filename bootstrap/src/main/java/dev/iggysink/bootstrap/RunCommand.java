@@ -124,7 +124,8 @@ final class RunCommand implements Callable<Integer> {
         for (int i = 0; i < tables.size(); i++) {
             TableSinkRunner table = tables.get(i);
             int slot = i;
-            LOG.info("effective configuration of table sink {}: {}", table.config().key(), table.config());
+            LOG.info("effective configuration of table sink {}: {}", table.config().key(),
+                    SettingsPrinter.redactedLine(table.config()));
             Thread t = new Thread(() -> {
                 try {
                     codes[slot] = table.start(tableChecks(table, progress), progress, statusInterval);
@@ -171,7 +172,7 @@ final class RunCommand implements Callable<Integer> {
             err.flush();
             return ExitCodes.CONFIG;
         }
-        LOG.info("effective configuration of table sink {}: {}", sink.key(), sink);
+        LOG.info("effective configuration of table sink {}: {}", sink.key(), SettingsPrinter.redactedLine(sink));
         // The same admin server as the object sink's, on the same [admin] keys: status, metrics, pause, flush.
         NettyDefaults.fallbackNotice().ifPresent(LOG::info);
         try (PrometheusMetrics metrics = new PrometheusMetrics()) {

@@ -74,7 +74,7 @@ final class ValidateCommand implements Callable<Integer> {
                     + " catalog " + t.catalog().uri() + ", tables " + (t.table().routing().routeField().isPresent()
                     ? "named by field " + t.table().routing().routeField().get() : t.table().routing().tables())
                     + (offline ? " (the catalog was not asked: --offline)" : ""));
-            if (print) out.println(t);
+            if (print) out.println(SettingsPrinter.redacted(t));
             out.flush();
             return ExitCodes.OK;
         }
@@ -114,7 +114,7 @@ final class ValidateCommand implements Callable<Integer> {
                     + " catalog " + t.catalog().uri() + ", tables " + (t.table().routing().routeField().isPresent()
                     ? "named by field " + t.table().routing().routeField().get() : t.table().routing().tables())
                     + (offline ? " (the catalog was not asked: --offline)" : ""));
-            if (print) out.println(t);
+            if (print) out.println(SettingsPrinter.redacted(t));
         }
         out.flush();
         return ExitCodes.OK;

@@ -192,4 +192,32 @@ class ValidateTableSinkTest {
             assertThat(files.map(f -> fresh.relativize(f).toString())).containsExactlyInAnyOrder("", "sink.toml");
         }
     }
+
+    @Test
+    void print_shows_the_effective_configuration_as_short_lines_in_the_files_terms_secrets_masked() throws IOException {
+        Path file = dir.resolve("printed.toml");
+        Files.writeString(file, TableSinkFiles.text(TableSinkFiles.stream("app", List.of("events"), "sink"),
+                "\"lake.good\"", """
+                        catalog_type = "jdbc"
+                        uri = "jdbc:postgresql://db:5432/lake"
+                        warehouse = "s3://lake/warehouse"
+                        catalog_user = "iceberg"
+                        catalog_password = "pg-secret-1"
+                        store_url = "http://minio:9000"
+                        store_access_key_id = "minio"
+                        store_secret_access_key = "store-secret-2"
+                        commit_interval = "10s"
+                        """, ""), StandardCharsets.UTF_8);
+
+        CliRun o = CliRun.execute("validate", "--offline", "--print", "--config", file.toString());
+
+        assertThat(o.code()).as(o.err()).isZero();
+        assertThat(o.out()).contains("  catalog: catalog_type=jdbc uri=jdbc:postgresql://db:5432/lake"
+                        + " warehouse=s3://lake/warehouse catalog_name=iggy")
+                .contains("catalog_user=iceberg catalog_password=****")
+                .contains("store_access_key_id=minio store_secret_access_key=****")
+                .contains("commit_interval=10s")
+                .doesNotContain("pg-secret-1").doesNotContain("store-secret-2");
+        assertThat(o.out().lines()).allSatisfy(l -> assertThat(l.length()).as(l).isLessThan(220));
+    }
 }
