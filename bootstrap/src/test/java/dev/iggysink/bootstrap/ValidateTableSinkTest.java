@@ -220,4 +220,25 @@ class ValidateTableSinkTest {
                 .doesNotContain("pg-secret-1").doesNotContain("store-secret-2");
         assertThat(o.out().lines()).allSatisfy(l -> assertThat(l.length()).as(l).isLessThan(220));
     }
+
+    /** As run's start (RunTableSinkStartTest): a store that does not answer is a service down, not a bad config. */
+    @Test
+    @org.junit.jupiter.api.Timeout(120)
+    void a_warehouse_store_that_does_not_answer_exits_3_not_2() throws IOException {
+        int port;
+        try (java.net.ServerSocket s = new java.net.ServerSocket(0)) {
+            port = s.getLocalPort();
+        }
+        Path file = dir.resolve("store-down.toml");
+        Files.writeString(file, TableSinkFiles.text(TableSinkFiles.stream("app", List.of("events"), "sink"),
+                "\"lake.good\"", TableSinkFiles.sqliteCatalog(dir.resolve("c.db"), "s3://lake/warehouse")
+                        + "store_url = \"http://127.0.0.1:" + port + "\"\nstore_access_key_id = \"k\"\n"
+                        + "store_secret_access_key = \"s\"\nstore_region = \"us-east-1\"\n", ""),
+                StandardCharsets.UTF_8);
+
+        CliRun o = CliRun.execute("validate", "--config", file.toString());
+
+        assertThat(o.code()).as(o.err()).isEqualTo(3);
+        assertThat(o.err()).contains("plugin_config.warehouse: cannot write under s3://lake/warehouse");
+    }
 }
