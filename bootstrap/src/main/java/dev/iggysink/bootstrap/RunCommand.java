@@ -154,8 +154,9 @@ final class RunCommand implements Callable<Integer> {
         TableConnectorReader.Result result = TableConnectorReader.load(config, System.getenv());
         result.warnings().forEach(w -> LOG.warn("config: {}", w));
         if (result.connector().isEmpty()) {
-            err.println(config + ": " + result.errors().size() + " error(s):");
-            for (ConfigError e : result.errors()) err.println("  " + e);
+            List<String> errors = TableSinkRunner.fileErrors(result);
+            err.println(config + ": " + errors.size() + " error(s):");
+            for (String e : errors) err.println("  " + e);
             err.flush();
             return ExitCodes.CONFIG;
         }

@@ -46,8 +46,9 @@ final class ValidateCommand implements Callable<Integer> {
             TableConnectorReader.Result table = TableConnectorReader.load(config, System.getenv());
             table.warnings().forEach(w -> err.println("warning: " + w));
             if (table.connector().isEmpty()) {
-                err.println(config + ": " + table.errors().size() + " error(s):");
-                for (ConfigError e : table.errors()) err.println("  " + e);
+                java.util.List<String> errors = TableSinkRunner.fileErrors(table);
+                err.println(config + ": " + errors.size() + " error(s):");
+                for (String e : errors) err.println("  " + e);
                 err.flush();
                 return ExitCodes.CONFIG;
             }

@@ -241,4 +241,25 @@ class ValidateTableSinkTest {
         assertThat(o.code()).as(o.err()).isEqualTo(3);
         assertThat(o.err()).contains("plugin_config.warehouse: cannot write under s3://lake/warehouse");
     }
+
+    @Test
+    void a_partition_transform_the_column_does_not_take_is_reported_with_the_files_other_errors() throws IOException {
+        Path file = dir.resolve("spec.toml");
+        Files.writeString(file, TableSinkFiles.text(TableSinkFiles.stream("app", List.of("events"), "sink"),
+                "\"lake.new\"", TableSinkFiles.sqliteCatalog(dir.resolve("c.db"), dir.resolve("warehouse")) + """
+                        commit_interval = "0s"
+                        create_tables = true
+                        table_columns = ["ts_millis long"]
+                        partition_spec = ["day(ts_millis)"]
+                        """, ""), StandardCharsets.UTF_8);
+
+        for (String command : List.of("validate", "run")) {
+            CliRun o = CliRun.execute(command, "--config", file.toString());
+
+            assertThat(o.code()).as(o.err()).isEqualTo(2);
+            assertThat(o.err()).as(command).contains(": 2 error(s):").contains("plugin_config.commit_interval")
+                    .contains("plugin_config.partition_spec[0]: day(ts_millis): column ts_millis is long")
+                    .doesNotContain("ValidationException").doesNotContain("\tat ");
+        }
+    }
 }

@@ -41,10 +41,19 @@ public final class TableConnectorReader {
     }
 
     /** What reading one file found: the connector, or every error. */
-    public record Result(Optional<TableConnectorConfig> connector, List<ConfigError> errors, List<String> warnings) {
+    /**
+     * @param creation {@code create_tables} with its columns and partition spec as written, also when other keys
+     *                 have errors: the Iceberg adapter checks them, so that every problem is reported at once
+     */
+    public record Result(Optional<TableConnectorConfig> connector, List<ConfigError> errors, List<String> warnings,
+                         Optional<TableConnectorConfig.Creation> creation) {
         public Result {
             errors = List.copyOf(errors);
             warnings = List.copyOf(warnings);
+        }
+
+        public Result(Optional<TableConnectorConfig> connector, List<ConfigError> errors, List<String> warnings) {
+            this(connector, errors, warnings, connector.flatMap(TableConnectorConfig::creation));
         }
     }
 
@@ -96,8 +105,11 @@ public final class TableConnectorReader {
         }
         Path baseDir = file.toAbsolutePath().getParent();
         Optional<TableConnectorConfig> connector = read(tree, baseDir, problems, origins, env);
+        // read again on its own, its warnings and errors already told, for a file with errors elsewhere
+        Optional<TableConnectorConfig.Creation> creation = connector.isPresent() ? connector.get().creation()
+                : creation(new Table(tree, "", new Problems(), origins).table("plugin_config"));
         return new Result(problems.errorCount() == 0 ? connector : Optional.empty(), problems.errors(),
-                problems.warnings());
+                problems.warnings(), creation);
     }
 
     static Optional<TableConnectorConfig> read(JsonNode root, Path baseDir, Problems problems,
