@@ -162,6 +162,8 @@ public final class TableChecks {
         } catch (RuntimeException e) {
             problems.add("tables: table " + name + " cannot be loaded from the catalog at " + s.uri() + ": "
                     + redact(s, message(e)));
+            // a 5xx or no answer (a REST server whose store is down): waited for, as a catalog that is down
+            if (!refused(e) && unanswered(e)) unanswered[0]++;
             return;
         }
         problems.addAll(schemaProblems(name, table.schema(), warnings));

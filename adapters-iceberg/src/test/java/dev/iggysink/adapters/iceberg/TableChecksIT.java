@@ -193,4 +193,55 @@ class TableChecksIT extends AllCatalogs {
         assertThat(report.problems()).singleElement().asString()
                 .startsWith("uri: the " + good.type() + " catalog at " + uri + " cannot be used: ");
     }
+
+    /**
+     * A REST catalog that answers its config but fails loading a table with a 5xx (its own store down, say) did not
+     * answer: `run` waits for it and `validate` exits 3, as for a catalog that is down, not 2 as for a bad table.
+     */
+    @Test
+    void a_rest_catalog_that_fails_loading_a_table_with_a_5xx_did_not_answer(@org.junit.jupiter.api.io.TempDir
+                                                                               java.nio.file.Path dir)
+            throws Exception {
+        org.apache.iceberg.jdbc.JdbcCatalog backend = new org.apache.iceberg.jdbc.JdbcCatalog();
+        backend.initialize("down_backend", java.util.Map.of(
+                org.apache.iceberg.CatalogProperties.URI, "jdbc:sqlite:file:" + dir.resolve("backend.db"),
+                org.apache.iceberg.CatalogProperties.WAREHOUSE_LOCATION, dir.resolve("warehouse").toUri().toString(),
+                org.apache.iceberg.CatalogProperties.FILE_IO_IMPL, LocalFileIO.class.getName(),
+                "jdbc.schema-version", "V1"));
+        String name = newTable(backend, "stored", GOOD);
+        org.eclipse.jetty.ee10.servlet.ServletContextHandler context =
+                new org.eclipse.jetty.ee10.servlet.ServletContextHandler();
+        context.addServlet(new org.eclipse.jetty.ee10.servlet.ServletHolder(new org.apache.iceberg.rest
+                .RESTCatalogServlet(new org.apache.iceberg.rest.RESTCatalogAdapter(backend))), "/*");
+        context.addFilter(new org.eclipse.jetty.ee10.servlet.FilterHolder((request, response, chain) -> {
+            String path = ((jakarta.servlet.http.HttpServletRequest) request).getRequestURI();
+            if (path.contains("/tables/")) {
+                // Iceberg's client retries a 5xx five times, about 30 s in all; a 503 as its Retry-After says: 5 s
+                ((jakarta.servlet.http.HttpServletResponse) response).setHeader("Retry-After", "1");
+                ((jakarta.servlet.http.HttpServletResponse) response).sendError(503, "the store did not answer");
+            } else {
+                chain.doFilter(request, response);
+            }
+        }), "/*", java.util.EnumSet.of(jakarta.servlet.DispatcherType.REQUEST));
+        org.eclipse.jetty.server.Server server = new org.eclipse.jetty.server.Server(0);
+        server.setHandler(context);
+        server.start();
+        try {
+            int port = ((org.eclipse.jetty.server.ServerConnector) server.getConnectors()[0]).getLocalPort();
+            CatalogSettings rest = new CatalogSettings("rest", "down", "http://127.0.0.1:" + port,
+                    dir.resolve("warehouse").toUri().toString(), Optional.empty(), Optional.empty(), Optional.empty(),
+                    Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(),
+                    Optional.empty(), false);
+
+            TableChecks.Report report = TableChecks.check(rest, List.of(name), Optional.empty());
+
+            assertThat(report.reached()).isTrue();
+            assertThat(report.problems()).singleElement().asString().contains("table " + name)
+                    .contains("cannot be loaded");
+            assertThat(report.unanswered()).as("run waits for it, validate exits 3").isTrue();
+        } finally {
+            server.stop();
+            backend.close();
+        }
+    }
 }
