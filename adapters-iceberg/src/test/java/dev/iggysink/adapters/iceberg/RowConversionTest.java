@@ -190,6 +190,52 @@ class RowConversionTest {
                 .isInstanceOf(BadRecordException.class).hasMessageContaining("field '" + field + "'");
     }
 
+    /** 2026-12-01T10:00:00Z in microseconds, the record's timestamp; its origin timestamp is one second earlier. */
+    private static final long AT = OffsetDateTime.of(2026, 12, 1, 10, 0, 0, 0, ZoneOffset.UTC).toEpochSecond()
+            * 1_000_000;
+
+    static Stream<Arguments> metadata() {
+        OffsetDateTime at = OffsetDateTime.of(2026, 12, 1, 10, 0, 0, 0, ZoneOffset.UTC);
+        return Stream.of(
+                arguments("iggy_offset", Types.LongType.get(), 42L),
+                arguments("iggy_offset", Types.StringType.get(), "42"),
+                arguments("iggy_timestamp", Types.TimestampType.withZone(), at),
+                arguments("iggy_timestamp", Types.TimestampType.withoutZone(), at.toLocalDateTime()),
+                arguments("iggy_timestamp", Types.LongType.get(), AT),
+                arguments("iggy_origin_timestamp", Types.TimestampType.withZone(), at.minusSeconds(1)),
+                arguments("iggy_partition_id", Types.IntegerType.get(), 3),
+                arguments("iggy_partition_id", Types.LongType.get(), 3L),
+                arguments("iggy_stream", Types.StringType.get(), "app"),
+                arguments("iggy_topic", Types.StringType.get(), "events"),
+                arguments("iggy_id", Types.StringType.get(), "7"));
+    }
+
+    @ParameterizedTest(name = "{0} {1}")
+    @MethodSource("metadata")
+    void a_metadata_column_takes_the_records_metadata_whatever_the_payload_says(String column, Type type,
+                                                                              Object expected) throws Exception {
+        RowConverter converter = new RowConverter(new Schema(Types.NestedField.required(2, column, type)));
+        Record row = converter.convert(new SinkRecord(new PartitionRef("app", "events", 3), 42, AT,
+                AT - 1_000_000, new MessageId(0, 7), List.of(),
+                ("{\"" + column + "\":\"from the payload\"}").getBytes(StandardCharsets.UTF_8)));
+        assertThat(row.getField(column)).isEqualTo(expected);
+    }
+
+    @ParameterizedTest(name = "{0} {1}")
+    @MethodSource("unfitMetadata")
+    void a_metadata_column_of_a_type_the_metadata_does_not_fit_is_named(String column, Type type) {
+        RowConverter converter = new RowConverter(new Schema(Types.NestedField.required(2, column, type)));
+        assertThatThrownBy(() -> converter.convert(record("{}").source())).isInstanceOf(BadRecordException.class)
+                .hasMessageContaining("column '" + column + "' holds Iggy metadata");
+    }
+
+    static Stream<Arguments> unfitMetadata() {
+        return Stream.of(arguments("iggy_offset", Types.IntegerType.get()),
+                arguments("iggy_timestamp", Types.DateType.get()),
+                arguments("iggy_partition_id", Types.StringType.get()),
+                arguments("iggy_stream", Types.LongType.get()));
+    }
+
     private static Decoded record(String json) {
         return new Decoded(new SinkRecord(P0, 0, 0, 0, new MessageId(0, 1), List.of(),
                 json.getBytes(StandardCharsets.UTF_8)));
