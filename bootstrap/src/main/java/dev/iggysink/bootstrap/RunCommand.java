@@ -124,7 +124,8 @@ final class RunCommand implements Callable<Integer> {
         for (int i = 0; i < tables.size(); i++) {
             TableSinkRunner table = tables.get(i);
             int slot = i;
-            LOG.info("effective configuration of table sink {}: {}", table.config().key(), table.config());
+            LOG.info("effective configuration of table sink {}: {}", table.config().key(),
+                    SettingsPrinter.redactedLine(table.config()));
             Thread t = new Thread(() -> {
                 try {
                     codes[slot] = table.start(tableChecks(table, progress), progress, statusInterval);
@@ -153,8 +154,9 @@ final class RunCommand implements Callable<Integer> {
         TableConnectorReader.Result result = TableConnectorReader.load(config, System.getenv());
         result.warnings().forEach(w -> LOG.warn("config: {}", w));
         if (result.connector().isEmpty()) {
-            err.println(config + ": " + result.errors().size() + " error(s):");
-            for (ConfigError e : result.errors()) err.println("  " + e);
+            List<String> errors = TableSinkRunner.fileErrors(result);
+            err.println(config + ": " + errors.size() + " error(s):");
+            for (String e : errors) err.println("  " + e);
             err.flush();
             return ExitCodes.CONFIG;
         }
@@ -171,7 +173,7 @@ final class RunCommand implements Callable<Integer> {
             err.flush();
             return ExitCodes.CONFIG;
         }
-        LOG.info("effective configuration of table sink {}: {}", sink.key(), sink);
+        LOG.info("effective configuration of table sink {}: {}", sink.key(), SettingsPrinter.redactedLine(sink));
         // The same admin server as the object sink's, on the same [admin] keys: status, metrics, pause, flush.
         NettyDefaults.fallbackNotice().ifPresent(LOG::info);
         try (PrometheusMetrics metrics = new PrometheusMetrics()) {

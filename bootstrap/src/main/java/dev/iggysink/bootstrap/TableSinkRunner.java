@@ -2,6 +2,7 @@ package dev.iggysink.bootstrap;
 
 import dev.iggysink.adapters.config.CatalogConfig;
 import dev.iggysink.adapters.config.TableConnectorConfig;
+import dev.iggysink.adapters.config.TableConnectorReader;
 import dev.iggysink.adapters.format.RecordCodecs;
 import dev.iggysink.adapters.iceberg.CatalogSettings;
 import dev.iggysink.adapters.iceberg.IcebergTables;
@@ -99,7 +100,22 @@ final class TableSinkRunner {
 
     /** The template {@code create_tables} asks for, or empty. */
     static java.util.Optional<TableTemplate> template(TableConnectorConfig c) {
-        return c.creation().map(k -> new TableTemplate(k.columns(), k.partitionSpec()));
+        return template(c.creation());
+    }
+
+    static java.util.Optional<TableTemplate> template(java.util.Optional<TableConnectorConfig.Creation> creation) {
+        return creation.map(k -> new TableTemplate(k.columns(), k.partitionSpec(), k.evolve()));
+    }
+
+    /**
+     * Every error of a table sink file that did not load, each a line: the file's, then its {@code create_tables}
+     * template's (a bad {@code partition_spec} entry), so that one run of {@code validate} shows them all.
+     */
+    static List<String> fileErrors(TableConnectorReader.Result result) {
+        List<String> out = new java.util.ArrayList<>(result.errors().stream().map(Object::toString).toList());
+        template(result.creation()).map(TableTemplate::problems).orElse(List.of())
+                .forEach(p -> out.add("plugin_config." + p));
+        return out;
     }
 
     void requestStop() {

@@ -23,7 +23,8 @@ import picocli.CommandLine.Option;
         description = "Check a connector or runtime config file; print OK or every error. For an Iceberg table sink"
                 + " also check the catalog, its tables and the warehouse (no table is changed). Exit 0, 2 or 3.",
         exitCodeListHeading = "%nExit codes:%n", exitCodeList = {" 0:the configuration is valid", ExitCodes.HELP_2
-                + ", or a table the sink cannot write", " 3:the catalog did not answer or refused our credentials"})
+                + ", or a table the sink cannot write", " 3:the catalog or the warehouse's store did not"
+                + " answer, or the catalog refused our credentials"})
 final class ValidateCommand implements Callable<Integer> {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
@@ -45,8 +46,9 @@ final class ValidateCommand implements Callable<Integer> {
             TableConnectorReader.Result table = TableConnectorReader.load(config, System.getenv());
             table.warnings().forEach(w -> err.println("warning: " + w));
             if (table.connector().isEmpty()) {
-                err.println(config + ": " + table.errors().size() + " error(s):");
-                for (ConfigError e : table.errors()) err.println("  " + e);
+                java.util.List<String> errors = TableSinkRunner.fileErrors(table);
+                err.println(config + ": " + errors.size() + " error(s):");
+                for (String e : errors) err.println("  " + e);
                 err.flush();
                 return ExitCodes.CONFIG;
             }
@@ -67,14 +69,14 @@ final class ValidateCommand implements Callable<Integer> {
                     err.println(config + ": " + report.problems().size() + " error(s):");
                     for (String e : report.problems()) err.println("  plugin_config." + e);
                     err.flush();
-                    return report.reached() ? ExitCodes.CONFIG : ExitCodes.STARTUP;
+                    return exitCode(report);
                 }
             }
             out.println("OK: Iceberg table sink " + t.key() + " (" + t.name() + ") -> " + t.catalog().type()
                     + " catalog " + t.catalog().uri() + ", tables " + (t.table().routing().routeField().isPresent()
                     ? "named by field " + t.table().routing().routeField().get() : t.table().routing().tables())
                     + (offline ? " (the catalog was not asked: --offline)" : ""));
-            if (print) out.println(t);
+            if (print) out.println(SettingsPrinter.redacted(t));
             out.flush();
             return ExitCodes.OK;
         }
@@ -114,7 +116,7 @@ final class ValidateCommand implements Callable<Integer> {
                     + " catalog " + t.catalog().uri() + ", tables " + (t.table().routing().routeField().isPresent()
                     ? "named by field " + t.table().routing().routeField().get() : t.table().routing().tables())
                     + (offline ? " (the catalog was not asked: --offline)" : ""));
-            if (print) out.println(t);
+            if (print) out.println(SettingsPrinter.redacted(t));
         }
         out.flush();
         return ExitCodes.OK;
@@ -135,7 +137,14 @@ final class ValidateCommand implements Callable<Integer> {
         if (offline) return new TableCheck(java.util.List.of(), java.util.List.of(), ExitCodes.OK);
         TableChecks.Report report = TableChecks.check(TableSinkRunner.catalog(t.catalog()),
                 t.table().routing().tables(), TableSinkRunner.template(t));
-        int code = report.ok() ? ExitCodes.OK : report.reached() ? ExitCodes.CONFIG : ExitCodes.STARTUP;
-        return new TableCheck(report.problems(), report.warnings(), code);
+        return new TableCheck(report.problems(), report.warnings(), report.ok() ? ExitCodes.OK : exitCode(report));
+    }
+
+    /**
+     * As {@code run}'s start: a catalog, or a warehouse store, that did not answer (only that) is a service down,
+     * exit 3; anything the catalog or store refused is the configuration's, exit 2.
+     */
+    private static int exitCode(TableChecks.Report report) {
+        return report.reached() && !report.unanswered() ? ExitCodes.CONFIG : ExitCodes.STARTUP;
     }
 }

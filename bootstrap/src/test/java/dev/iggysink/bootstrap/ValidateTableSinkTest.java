@@ -171,4 +171,95 @@ class ValidateTableSinkTest {
         assertThat(o.err()).contains("  plugin_config.uri: the jdbc catalog at jdbc:sqlite:file:" + nowhere
                 + " cannot be used: ");
     }
+
+    @Test
+    void validate_leaves_no_file_behind_not_even_the_sqlite_file_or_warehouse_folders_it_opened(@TempDir Path fresh)
+            throws IOException {
+        Path file = fresh.resolve("sink.toml");
+        Files.writeString(file, TableSinkFiles.text(TableSinkFiles.stream("app", List.of("events"), "sink"),
+                "\"lake.new\"", """
+                        catalog_type = "jdbc"
+                        uri = "jdbc:sqlite:lake.db"
+                        warehouse = "data/warehouse"
+                        create_tables = true
+                        table_columns = ["user string"]
+                        """, ""), StandardCharsets.UTF_8);
+
+        CliRun o = CliRun.execute("validate", "--config", file.toString());
+
+        assertThat(o.code()).as(o.err()).isZero();
+        try (var files = Files.walk(fresh)) {
+            assertThat(files.map(f -> fresh.relativize(f).toString())).containsExactlyInAnyOrder("", "sink.toml");
+        }
+    }
+
+    @Test
+    void print_shows_the_effective_configuration_as_short_lines_in_the_files_terms_secrets_masked() throws IOException {
+        Path file = dir.resolve("printed.toml");
+        Files.writeString(file, TableSinkFiles.text(TableSinkFiles.stream("app", List.of("events"), "sink"),
+                "\"lake.good\"", """
+                        catalog_type = "jdbc"
+                        uri = "jdbc:postgresql://db:5432/lake"
+                        warehouse = "s3://lake/warehouse"
+                        catalog_user = "iceberg"
+                        catalog_password = "pg-secret-1"
+                        store_url = "http://minio:9000"
+                        store_access_key_id = "minio"
+                        store_secret_access_key = "store-secret-2"
+                        commit_interval = "10s"
+                        """, ""), StandardCharsets.UTF_8);
+
+        CliRun o = CliRun.execute("validate", "--offline", "--print", "--config", file.toString());
+
+        assertThat(o.code()).as(o.err()).isZero();
+        assertThat(o.out()).contains("  catalog: catalog_type=jdbc uri=jdbc:postgresql://db:5432/lake"
+                        + " warehouse=s3://lake/warehouse catalog_name=iggy")
+                .contains("catalog_user=iceberg catalog_password=****")
+                .contains("store_access_key_id=minio store_secret_access_key=****")
+                .contains("commit_interval=10s")
+                .doesNotContain("pg-secret-1").doesNotContain("store-secret-2");
+        assertThat(o.out().lines()).allSatisfy(l -> assertThat(l.length()).as(l).isLessThan(220));
+    }
+
+    /** As run's start (RunTableSinkStartTest): a store that does not answer is a service down, not a bad config. */
+    @Test
+    @org.junit.jupiter.api.Timeout(120)
+    void a_warehouse_store_that_does_not_answer_exits_3_not_2() throws IOException {
+        int port;
+        try (java.net.ServerSocket s = new java.net.ServerSocket(0)) {
+            port = s.getLocalPort();
+        }
+        Path file = dir.resolve("store-down.toml");
+        Files.writeString(file, TableSinkFiles.text(TableSinkFiles.stream("app", List.of("events"), "sink"),
+                "\"lake.good\"", TableSinkFiles.sqliteCatalog(dir.resolve("c.db"), "s3://lake/warehouse")
+                        + "store_url = \"http://127.0.0.1:" + port + "\"\nstore_access_key_id = \"k\"\n"
+                        + "store_secret_access_key = \"s\"\nstore_region = \"us-east-1\"\n", ""),
+                StandardCharsets.UTF_8);
+
+        CliRun o = CliRun.execute("validate", "--config", file.toString());
+
+        assertThat(o.code()).as(o.err()).isEqualTo(3);
+        assertThat(o.err()).contains("plugin_config.warehouse: cannot write under s3://lake/warehouse");
+    }
+
+    @Test
+    void a_partition_transform_the_column_does_not_take_is_reported_with_the_files_other_errors() throws IOException {
+        Path file = dir.resolve("spec.toml");
+        Files.writeString(file, TableSinkFiles.text(TableSinkFiles.stream("app", List.of("events"), "sink"),
+                "\"lake.new\"", TableSinkFiles.sqliteCatalog(dir.resolve("c.db"), dir.resolve("warehouse")) + """
+                        commit_interval = "0s"
+                        create_tables = true
+                        table_columns = ["ts_millis long"]
+                        partition_spec = ["day(ts_millis)"]
+                        """, ""), StandardCharsets.UTF_8);
+
+        for (String command : List.of("validate", "run")) {
+            CliRun o = CliRun.execute(command, "--config", file.toString());
+
+            assertThat(o.code()).as(o.err()).isEqualTo(2);
+            assertThat(o.err()).as(command).contains(": 2 error(s):").contains("plugin_config.commit_interval")
+                    .contains("plugin_config.partition_spec[0]: day(ts_millis): column ts_millis is long")
+                    .doesNotContain("ValidationException").doesNotContain("\tat ");
+        }
+    }
 }

@@ -47,6 +47,8 @@ class TarballIT {
                 ROOT + "lib/iggy-s3-sink.jar",
                 ROOT + "config/s3_sink.toml",
                 ROOT + "config/s3_sink.full.toml",
+                ROOT + "config/iceberg_sink.sqlite.toml",
+                ROOT + "config/iceberg_sink.rest.toml",
                 ROOT + "deploy/systemd/iggy-s3-sink.service",
                 ROOT + "deploy/kubernetes/iggy-s3-sink.yaml",
                 ROOT + "deploy/container/Dockerfile",

@@ -11,6 +11,7 @@ import dev.iggysink.application.settings.Secret;
 import dev.iggysink.application.settings.SinkSettings;
 import dev.iggysink.application.settings.StreamSettings;
 import dev.iggysink.application.settings.TransformSettings;
+import dev.iggysink.application.table.TableSettings;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -57,8 +58,58 @@ public final class SettingsPrinter {
      * key finds the whole configuration.
      */
     public static String redactedLine(ConnectorConfig c) {
-        return redacted(c).lines().map(String::strip).filter(l -> !l.isEmpty())
-                .collect(Collectors.joining("; "));
+        return oneLine(redacted(c));
+    }
+
+    /** The effective configuration of a table sink, as {@link #redacted(ConnectorConfig)} of an object sink's. */
+    public static String redacted(TableConnectorConfig c) {
+        StringBuilder out = new StringBuilder();
+        out.append("table sink ").append(c.key()).append(" \"").append(c.name()).append('"')
+                .append(c.enabled() ? "" : " (disabled)").append('\n');
+        iggy(out, c.iggy());
+        for (int i = 0; i < c.streams().size(); i++) {
+            stream(out, i, c.streams().get(i));
+        }
+        CatalogConfig k = c.catalog();
+        line(out, "catalog", kv(TableSinkKeys.CATALOG_TYPE, k.type()), kv(TableSinkKeys.URI, k.uri()),
+                kv(TableSinkKeys.WAREHOUSE, k.warehouse()), kv(TableSinkKeys.CATALOG_NAME, k.name()));
+        line(out, "catalog credentials", kv(TableSinkKeys.CATALOG_TOKEN, k.token()),
+                kv(TableSinkKeys.CATALOG_CREDENTIAL, k.credential()),
+                kv(TableSinkKeys.CATALOG_OAUTH2_SERVER_URI, k.oauth2ServerUri()),
+                kv(TableSinkKeys.CATALOG_USER, k.user()), kv(TableSinkKeys.CATALOG_PASSWORD, k.password()));
+        line(out, "store", kv(TableSinkKeys.STORE_URL, k.storeUrl()),
+                kv(TableSinkKeys.STORE_ACCESS_KEY_ID, k.storeAccessKeyId()),
+                kv(TableSinkKeys.STORE_SECRET_ACCESS_KEY, k.storeSecretAccessKey()),
+                kv(TableSinkKeys.STORE_REGION, k.storeRegion()), kv(TableSinkKeys.STORE_PATH_STYLE, k.pathStyle()));
+        TableSettings t = c.table();
+        line(out, "tables", kv(TableSinkKeys.TABLES, t.routing().tables()),
+                kv(TableSinkKeys.DYNAMIC_ROUTING, t.routing().routeField().isPresent()),
+                kv(TableSinkKeys.DYNAMIC_ROUTE_FIELD, t.routing().routeField()),
+                kv(TableSinkKeys.CREATE_TABLES, c.creation().isPresent()),
+                kv(TableSinkKeys.TABLE_COLUMNS, c.creation().map(TableConnectorConfig.Creation::columns)),
+                kv(TableSinkKeys.PARTITION_SPEC, c.creation().map(TableConnectorConfig.Creation::partitionSpec)),
+                kv(TableSinkKeys.EVOLVE_TABLES, c.creation().map(TableConnectorConfig.Creation::evolve).orElse(false)));
+        line(out, "commits", kv(TableSinkKeys.COMMIT_INTERVAL, t.commitInterval()),
+                kv(TableSinkKeys.MAX_FILES_PER_COMMIT, t.maxFilesPerCommit()),
+                kv(TableSinkKeys.MAX_FILE_SIZE, t.rotation().maxBytes().isPresent()
+                        ? Optional.of(t.rotation().maxBytes().getAsLong()) : Optional.empty()),
+                kv(TableSinkKeys.MAX_MESSAGES_PER_FILE, t.rotation().maxRecords()),
+                kv(TableSinkKeys.MAX_BUFFERED_BYTES, t.maxBufferedBytes()));
+        line(out, "delivery", kv(TableSinkKeys.ERRORS_TOLERANCE, t.errors()),
+                kv(TableSinkKeys.DLQ_PREFIX, t.dlqPrefix()), kv(TableSinkKeys.DLQ_LOCATION, k.dlqLocation()));
+        admin(out, c.admin());
+        line(out, "transforms", c.transforms().isEmpty() ? "none" : c.transforms().stream()
+                .map(SettingsPrinter::transform).collect(Collectors.joining(", ")) + " (applied in this order)");
+        return out.toString();
+    }
+
+    /** {@link #redacted(TableConnectorConfig)} on one line, as {@link #redactedLine(ConnectorConfig)}. */
+    public static String redactedLine(TableConnectorConfig c) {
+        return oneLine(redacted(c));
+    }
+
+    private static String oneLine(String lines) {
+        return lines.lines().map(String::strip).filter(l -> !l.isEmpty()).collect(Collectors.joining("; "));
     }
 
     private static void iggy(StringBuilder out, IggyConfig i) {

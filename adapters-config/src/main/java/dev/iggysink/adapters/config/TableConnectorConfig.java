@@ -17,12 +17,17 @@ public record TableConnectorConfig(String key, String name, boolean enabled, Lis
     /**
      * {@code create_tables = true}: how a missing table is created, {@code table_columns} ({@code "name type"} or
      * {@code "name type required"}) and {@code partition_spec} ({@code day(iggy_timestamp)}, ...), as written; the
-     * Iceberg adapter checks and builds them.
+     * Iceberg adapter checks and builds them. {@code evolve} ({@code evolve_tables}): columns an existing table lacks
+     * are added to it.
      */
-    public record Creation(List<String> columns, List<String> partitionSpec) {
+    public record Creation(List<String> columns, List<String> partitionSpec, boolean evolve) {
         public Creation {
             columns = List.copyOf(columns);
             partitionSpec = List.copyOf(partitionSpec);
+        }
+
+        public Creation(List<String> columns, List<String> partitionSpec) {
+            this(columns, partitionSpec, false);
         }
     }
 

@@ -41,10 +41,19 @@ public final class TableConnectorReader {
     }
 
     /** What reading one file found: the connector, or every error. */
-    public record Result(Optional<TableConnectorConfig> connector, List<ConfigError> errors, List<String> warnings) {
+    /**
+     * @param creation {@code create_tables} with its columns and partition spec as written, also when other keys
+     *                 have errors: the Iceberg adapter checks them, so that every problem is reported at once
+     */
+    public record Result(Optional<TableConnectorConfig> connector, List<ConfigError> errors, List<String> warnings,
+                         Optional<TableConnectorConfig.Creation> creation) {
         public Result {
             errors = List.copyOf(errors);
             warnings = List.copyOf(warnings);
+        }
+
+        public Result(Optional<TableConnectorConfig> connector, List<ConfigError> errors, List<String> warnings) {
+            this(connector, errors, warnings, connector.flatMap(TableConnectorConfig::creation));
         }
     }
 
@@ -96,8 +105,11 @@ public final class TableConnectorReader {
         }
         Path baseDir = file.toAbsolutePath().getParent();
         Optional<TableConnectorConfig> connector = read(tree, baseDir, problems, origins, env);
+        // read again on its own, its warnings and errors already told, for a file with errors elsewhere
+        Optional<TableConnectorConfig.Creation> creation = connector.isPresent() ? connector.get().creation()
+                : creation(new Table(tree, "", new Problems(), origins).table("plugin_config"));
         return new Result(problems.errorCount() == 0 ? connector : Optional.empty(), problems.errors(),
-                problems.warnings());
+                problems.warnings(), creation);
     }
 
     static Optional<TableConnectorConfig> read(JsonNode root, Path baseDir, Problems problems,
@@ -147,7 +159,7 @@ public final class TableConnectorReader {
             int batch = streams.stream().mapToInt(StreamSettings::batchLength).max()
                     .orElse(ConnectorKeys.BATCH_LENGTH.integer());
             table = tableSettings(p, batch);
-            catalog = catalog(p);
+            catalog = catalog(p).map(c -> besideTheFile(c, baseDir));
             creation = creation(p);
             if (table.map(t -> t.errors() == ErrorTolerance.ALL).orElse(false)
                     && catalog.map(c -> namedWarehouse(c) && c.dlqLocation().isEmpty()).orElse(false)) {
@@ -227,14 +239,45 @@ public final class TableConnectorReader {
         boolean create = p.bool("create_tables", TableSinkKeys.CREATE_TABLES.bool());
         List<String> columns = p.has("table_columns") ? p.stringList("table_columns").orElse(List.of()) : List.of();
         List<String> spec = p.has("partition_spec") ? p.stringList("partition_spec").orElse(List.of()) : List.of();
+        boolean evolve = p.bool("evolve_tables", TableSinkKeys.EVOLVE_TABLES.bool());
         if (!create) {
             if (!columns.isEmpty() || !spec.isEmpty()) {
                 p.problems().warning(p.path("table_columns") + " and " + p.path("partition_spec")
                         + " have no effect without create_tables = true");
             }
+            if (evolve) {
+                p.problems().warning(p.path("evolve_tables") + " has no effect without create_tables = true"
+                        + " (its table_columns are what an existing table is given)");
+            }
             return Optional.empty();
         }
-        return Optional.of(new TableConnectorConfig.Creation(columns, spec));
+        return Optional.of(new TableConnectorConfig.Creation(columns, spec, evolve));
+    }
+
+    /**
+     * A relative SQLite file ({@code jdbc:sqlite:lake.db}) and a JDBC catalog's relative warehouse path lie beside
+     * the config file, whatever directory the sink was started in, as the object sink's relative paths do.
+     */
+    private static CatalogConfig besideTheFile(CatalogConfig c, Path baseDir) {
+        if (!c.type().equals("jdbc")) return c;
+        String uri = c.uri();
+        String sqlite = "jdbc:sqlite:";
+        if (uri.startsWith(sqlite)) {
+            String file = uri.substring(sqlite.length());
+            // ":memory:", "file:..." URIs and absolute paths are as meant
+            if (!file.isEmpty() && !file.startsWith(":") && !file.startsWith("file:") && !Path.of(file).isAbsolute()) {
+                uri = sqlite + baseDir.resolve(file).normalize();
+            }
+        }
+        String warehouse = c.warehouse();
+        if (!warehouse.contains(":") && !Path.of(warehouse).isAbsolute()) {
+            warehouse = baseDir.resolve(warehouse).normalize().toString();
+        }
+        if (uri.equals(c.uri()) && warehouse.equals(c.warehouse())) return c;
+        return new CatalogConfig(c.type(), c.name(), uri, warehouse, c.token(), c.credential(), c.oauth2ServerUri(),
+                c.user(), c.password(), c.storeUrl(), c.storeAccessKeyId(), c.storeSecretAccessKey(), c.storeRegion(),
+                c.pathStyle(),
+                c.dlqLocation());
     }
 
     private static Optional<CatalogConfig> catalog(Table p) {

@@ -27,10 +27,11 @@ final class TableSinkKeys {
             + " (SQLite or PostgreSQL)");
     static final ConfigKey WAREHOUSE = key("warehouse", Type.STRING, UP, null, "", "required, not empty",
             "the REST catalog's warehouse, or the JDBC catalog's location: `s3://bucket/path`, or on the local"
-                    + " filesystem `file:///dir` or a path (a relative one is made absolute when the catalog is"
-                    + " opened); its scheme picks the FileIO");
+                    + " filesystem `file:///dir` or a path (a relative one lies in the config file's folder, not the"
+                    + " working directory); its scheme picks the FileIO");
     static final ConfigKey URI = key("uri", Type.STRING, UP, null, "", "required; REST: `http://` or `https://`;"
-            + " JDBC: `jdbc:sqlite:<file>` or `jdbc:postgresql://<host>/<db>`", "the catalog's address");
+            + " JDBC: `jdbc:sqlite:<file>` (a relative file lies in the config file's folder) or"
+            + " `jdbc:postgresql://<host>/<db>`", "the catalog's address");
     static final ConfigKey DYNAMIC_ROUTING = key("dynamic_routing", Type.BOOLEAN, UP, false, "", "",
             "instead of `tables`, the table named by `dynamic_route_field` of each record (a record without it is"
                     + " a bad record)");
@@ -86,6 +87,10 @@ final class TableSinkKeys {
             "with `create_tables = true` (a warning without it); `validate` and `run` report every bad entry with"
                     + " its index", "`day(iggy_timestamp)`, `hour(c)`, `month(c)`, `year(c)`, `identity(c)`,"
                     + " `bucket(N, c)`, `truncate(W, c)`");
+    static final ConfigKey EVOLVE_TABLES = key("evolve_tables", Type.BOOLEAN, OURS, false, "", "with"
+            + " `create_tables = true` (a warning without it)", "add the `table_columns` an existing table lacks, by"
+            + " Iceberg's schema update, as optional columns, when the sink first opens the table; when false,"
+            + " `validate` and `run` warn naming them (their fields are left out of every row)");
     static final ConfigKey ERRORS_TOLERANCE = key("errors_tolerance", Type.CHOICE, OURS, "none", "", "`none`,"
             + " `all`; any case", "`none` halts the partition at a record that does not fit the table (or names no"
             + " table); `all` writes it as a dead letter and reads on");

@@ -165,6 +165,13 @@ class ConfigKeysTest {
                 TestFiles.resource("iceberg/rust_iceberg_sink.toml"), Map.of());
         assertThat(iceberg.errors()).isEmpty();
         assertThat(iceberg.warnings()).noneMatch(w -> w.contains("unknown key"));
+        // the shipped table-sink examples: clean (bootstrap's ExampleTableSinksTest runs validate on them)
+        for (String example : List.of("iceberg_sink.sqlite.toml", "iceberg_sink.rest.toml")) {
+            TableConnectorReader.Result shipped = TableConnectorReader.load(FULL_EXAMPLE.resolveSibling(example),
+                    Map.of());
+            assertThat(shipped.errors()).as("errors of %s", example).isEmpty();
+            assertThat(shipped.warnings()).as("warnings of %s", example).isEmpty();
+        }
     }
 
     /**

@@ -54,4 +54,30 @@ class SettingsPrinterTest {
         assertThat(line.split("; (?=[a-z_\\[\\]0-9]+: )")).as("one section per line of the multi-line form")
                 .hasSize((int) SettingsPrinter.redacted(s).lines().count());
     }
+
+    @Test
+    void prints_a_table_sink_in_the_files_own_terms_secrets_masked() {
+        TableConnectorConfig c = TableConnectorReader.load(TestFiles.resource("iceberg/rust_iceberg_sink.toml"),
+                Map.of()).connector().orElseThrow();
+        String printed = SettingsPrinter.redacted(c);
+        assertThat(printed.lines()).first().isEqualTo("table sink iceberg \"Iceberg sink\"");
+        assertThat(printed)
+                .contains("  streams[0]: stream=test_stream topics=[test_topic] schema=json batch_length=100 "
+                        + "poll_interval=5ms consumer_group=iceberg_sink_connector")
+                .contains("  catalog: catalog_type=rest uri=http://localhost:8181 warehouse=warehouse "
+                        + "catalog_name=iggy\n")
+                .contains("  catalog credentials: catalog_token=- catalog_credential=- catalog_oauth2_server_uri=- "
+                        + "catalog_user=- catalog_password=-\n")
+                .contains("  store: store_url=http://localhost:9000 store_access_key_id=admin "
+                        + "store_secret_access_key=**** store_region=us-east-1 store_path_style=true\n")
+                .contains("  tables: tables=[nyc.users] dynamic_routing=true dynamic_route_field=db_table "
+                        + "create_tables=false table_columns=- partition_spec=- evolve_tables=false\n")
+                .contains("  commits: commit_interval=30s max_files_per_commit=64 max_file_size=128MiB "
+                        + "max_messages_per_file=- max_buffered_bytes=64MiB\n")
+                .contains("  delivery: errors_tolerance=none dlq_prefix=_dlq dlq_location=-\n")
+                .contains("  transforms: none")
+                .doesNotContain("password\"").doesNotContain("=password");
+        assertThat(SettingsPrinter.redactedLine(c)).doesNotContain("\n")
+                .startsWith("table sink iceberg \"Iceberg sink\"; iggy: ").contains("; store: store_url=");
+    }
 }

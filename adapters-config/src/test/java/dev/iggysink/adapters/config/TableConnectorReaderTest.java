@@ -171,4 +171,61 @@ class TableConnectorReaderTest {
                     .contains("plugin_config.dlq_location"));
         }
     }
+
+    @Test
+    void evolve_tables_adds_table_columns_to_existing_tables_only_with_create_tables(@TempDir Path dir)
+            throws Exception {
+        String jdbc = """
+                catalog_type = "jdbc"
+                uri = "jdbc:sqlite:lake.db"
+                warehouse = "s3://lake/warehouse"
+                table_columns = ["user string", "country string"]
+                """;
+        Path evolving = tableSink(dir.resolve("evolving.toml"), jdbc + "create_tables = true\nevolve_tables = true\n");
+        TableConnectorReader.Result result = TableConnectorReader.load(evolving, Map.of());
+        assertThat(result.errors()).isEmpty();
+        assertThat(result.connector().orElseThrow().creation()).hasValueSatisfying(c -> {
+            assertThat(c.evolve()).isTrue();
+            assertThat(c.columns()).containsExactly("user string", "country string");
+        });
+        Path kept = tableSink(dir.resolve("kept.toml"), jdbc + "create_tables = true\n");
+        assertThat(TableConnectorReader.load(kept, Map.of()).connector().orElseThrow().creation())
+                .hasValueSatisfying(c -> assertThat(c.evolve()).isFalse());
+        Path alone = tableSink(dir.resolve("alone.toml"), jdbc + "evolve_tables = true\n");
+        TableConnectorReader.Result without = TableConnectorReader.load(alone, Map.of());
+        assertThat(without.errors()).isEmpty();
+        assertThat(without.warnings()).anySatisfy(w -> assertThat(w).startsWith("plugin_config.evolve_tables")
+                .contains("create_tables = true"));
+    }
+
+    @Test
+    void relative_sqlite_and_warehouse_paths_are_the_config_files_folders_not_the_working_directorys(
+            @TempDir Path dir) throws Exception {
+        Path folder = Files.createDirectories(dir.resolve("conf"));
+        String plugin = """
+                catalog_type = "jdbc"
+                uri = "%s"
+                warehouse = "%s"
+                """;
+        CatalogConfig relative = TableConnectorReader.load(tableSink(folder.resolve("r.toml"),
+                plugin.formatted("jdbc:sqlite:lake.db", "data/warehouse")), Map.of()).connector().orElseThrow()
+                .catalog();
+        assertThat(relative.uri()).isEqualTo("jdbc:sqlite:" + folder.resolve("lake.db"));
+        assertThat(relative.warehouse()).isEqualTo(folder.resolve("data/warehouse").toString());
+
+        Path elsewhere = dir.resolve("elsewhere");
+        for (List<String> kept : List.of(List.of("jdbc:sqlite:" + elsewhere.resolve("a.db"), elsewhere.toString()),
+                List.of("jdbc:sqlite::memory:", "file:///var/lake"), List.of("jdbc:sqlite:file:/var/a.db",
+                        "s3://bucket/lake"), List.of("jdbc:postgresql://db/lake", "s3a://bucket/lake"))) {
+            CatalogConfig c = TableConnectorReader.load(tableSink(folder.resolve("k.toml"),
+                    plugin.formatted(kept.get(0), kept.get(1))), Map.of()).connector().orElseThrow().catalog();
+            assertThat(List.of(c.uri(), c.warehouse())).as("left as written").isEqualTo(kept);
+        }
+        CatalogConfig rest = TableConnectorReader.load(tableSink(folder.resolve("rest.toml"), """
+                catalog_type = "rest"
+                uri = "http://catalog:8181"
+                warehouse = "warehouse"
+                """), Map.of()).connector().orElseThrow().catalog();
+        assertThat(rest.warehouse()).as("a REST warehouse is a name the server knows").isEqualTo("warehouse");
+    }
 }

@@ -27,6 +27,7 @@ import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.Table;
+import org.apache.iceberg.UpdateSchema;
 import org.apache.iceberg.catalog.Catalog;
 import org.apache.iceberg.catalog.SupportsNamespaces;
 import org.apache.iceberg.catalog.TableIdentifier;
@@ -44,10 +45,7 @@ import org.apache.iceberg.exceptions.ValidationException;
 import org.apache.iceberg.io.CloseableIterable;
 import org.apache.iceberg.io.DataWriter;
 import org.apache.iceberg.parquet.Parquet;
-import tools.jackson.core.JacksonException;
-import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.ObjectMapper;
-import tools.jackson.databind.json.JsonMapper;
+import org.apache.iceberg.types.Types;
 
 /**
  * The table store on Apache Iceberg: rows are written as Parquet data files by Iceberg's own writers, one per table
@@ -58,7 +56,6 @@ import tools.jackson.databind.json.JsonMapper;
  */
 public final class IcebergTables implements TableStore {
     private static final System.Logger LOG = System.getLogger(IcebergTables.class.getName());
-    private static final ObjectMapper JSON = JsonMapper.builder().build();
     private static final int ATTEMPTS = 20;
 
     private final Catalog catalog;
@@ -140,13 +137,7 @@ public final class IcebergTables implements TableStore {
 
         @Override
         public void append(DecodedRecord record) throws BadRecordException {
-            JsonNode payload;
-            try {
-                payload = JSON.readTree(record.source().payload());
-            } catch (JacksonException e) {
-                throw new BadRecordException("the payload is not JSON: " + e.getOriginalMessage(), e);
-            }
-            rows.add(converter.convert(record.source(), payload));
+            rows.add(converter.convert(record.source()));
             // a row holds about its JSON's size again as objects
             heap += 2L * record.source().payload().length + 96;
         }
@@ -237,7 +228,42 @@ public final class IcebergTables implements TableStore {
         } catch (RuntimeException e) {
             throw failure("loading table " + name, e);
         }
+        if (template.isPresent()) t = withColumns(name, t, template.get());
         tables.put(name, t);
+        return t;
+    }
+
+    /**
+     * The configured columns an existing table lacks: added by Iceberg's schema update with {@code evolve_tables}
+     * (optional, since the table's rows so far have no value), else warned of, since their fields would be dropped.
+     */
+    private static Table withColumns(String name, Table t, TableTemplate template) throws StoreException {
+        List<Types.NestedField> missing = template.missingFrom(t.schema());
+        if (missing.isEmpty()) return t;
+        if (!template.evolve()) {
+            LOG.log(System.Logger.Level.WARNING, template.missingColumns(name, missing));
+            return t;
+        }
+        try {
+            UpdateSchema update = t.updateSchema();
+            missing.forEach(f -> update.addColumn(f.name(), f.type()));
+            update.commit();
+            LOG.log(System.Logger.Level.INFO, "table {0}: added column(s) {1} of table_columns (evolve_tables = true)",
+                    name, String.join(", ", missing.stream().map(f -> f.name() + " " + f.type()).toList()));
+        } catch (CommitFailedException | IllegalArgumentException raced) {
+            // another member (or writer) changed the schema first; what counts is whether the columns are there now
+            try {
+                t.refresh();
+            } catch (RuntimeException e) {
+                throw failure("reading table " + name + " after adding columns", e);
+            }
+            if (!template.missingFrom(t.schema()).isEmpty()) {
+                throw new StoreException("table " + name + ": adding the columns of table_columns failed: "
+                        + raced.getMessage(), true, 409, null, raced);
+            }
+        } catch (RuntimeException e) {
+            throw failure("adding the columns of table_columns to table " + name, e);
+        }
         return t;
     }
 
@@ -397,8 +423,8 @@ public final class IcebergTables implements TableStore {
     }
 
     @Override
-    public void writeDeadLetter(String key, byte[] content) throws StoreException {
-        deadLetterPlace().write(key, content);
+    public String writeDeadLetter(String key, byte[] content) throws StoreException {
+        return deadLetterPlace().write(key, content);
     }
 
     @Override

@@ -23,7 +23,11 @@ import org.apache.iceberg.data.GenericRecord;
 import org.apache.iceberg.data.Record;
 import org.apache.iceberg.types.Type;
 import org.apache.iceberg.types.Types;
+import tools.jackson.core.JacksonException;
+import tools.jackson.databind.DeserializationFeature;
 import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.ObjectMapper;
+import tools.jackson.databind.json.JsonMapper;
 
 /**
  * One table schema's view of a JSON payload: each top-level column takes the payload's field of the same name,
@@ -32,6 +36,12 @@ import tools.jackson.databind.JsonNode;
  * Fields the table has no column for are left out. A value that does not convert is a bad record naming the field.
  */
 final class RowConverter {
+    /** JSON numbers with a fraction as BigDecimal: a double would round a decimal column's digits unseen. */
+    private static final ObjectMapper JSON = JsonMapper.builder()
+            .enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS).build();
+    private static final java.util.regex.Pattern UUID_TEXT = java.util.regex.Pattern.compile(
+            "[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}");
+
     private final Schema schema;
 
     RowConverter(Schema schema) {
@@ -40,6 +50,17 @@ final class RowConverter {
 
     Schema schema() {
         return schema;
+    }
+
+    /** The row of a record whose payload is JSON text. */
+    Record convert(SinkRecord source) throws BadRecordException {
+        JsonNode payload;
+        try {
+            payload = JSON.readTree(source.payload());
+        } catch (JacksonException e) {
+            throw new BadRecordException("the payload is not JSON: " + e.getOriginalMessage(), e);
+        }
+        return convert(source, payload);
     }
 
     Record convert(SinkRecord source, JsonNode payload) throws BadRecordException {
@@ -117,25 +138,31 @@ final class RowConverter {
                 }
                 case FLOAT -> {
                     if (!node.isNumber()) throw mismatch(path, node, type);
-                    yield node.floatValue();
+                    float f = node.decimalValue().floatValue();
+                    if (!Float.isFinite(f)) throw outOfRange(path, node, type);
+                    yield f;
                 }
                 case DOUBLE -> {
                     if (!node.isNumber()) throw mismatch(path, node, type);
-                    yield node.doubleValue();
+                    double d = node.decimalValue().doubleValue();
+                    if (!Double.isFinite(d)) throw outOfRange(path, node, type);
+                    yield d;
                 }
-                case DECIMAL -> {
-                    if (!node.isNumber()) throw mismatch(path, node, type);
-                    Types.DecimalType d = (Types.DecimalType) type;
-                    BigDecimal v = node.decimalValue().setScale(d.scale(), RoundingMode.UNNECESSARY);
-                    if (v.precision() > d.precision()) throw mismatch(path, node, type);
-                    yield v;
-                }
+                case DECIMAL -> decimal((Types.DecimalType) type, node, path);
                 case STRING -> {
                     if (node.isString()) yield node.stringValue();
                     if (node.isNumber() || node.isBoolean()) yield node.asString();
                     throw mismatch(path, node, type);
                 }
-                case UUID -> UUID.fromString(text(node, path, type));
+                case UUID -> {
+                    // UUID.fromString also takes short groups ("1-1-1-1-1"), which no writer of UUIDs means
+                    String text = text(node, path, type);
+                    if (!UUID_TEXT.matcher(text).matches()) {
+                        throw new BadRecordException("field '" + path + "' is \"" + text + "\", not a UUID"
+                                + " (8-4-4-4-12 hex digits), which the column type uuid needs");
+                    }
+                    yield UUID.fromString(text);
+                }
                 case DATE -> LocalDate.parse(text(node, path, type));
                 case TIME -> LocalTime.parse(text(node, path, type));
                 case TIMESTAMP -> timestamp((Types.TimestampType) type, text(node, path, type));
@@ -151,10 +178,53 @@ final class RowConverter {
                 default -> throw new BadRecordException("field '" + path + "': the column type " + type
                         + " is not supported");
             };
-        } catch (DateTimeParseException | IllegalArgumentException | ArithmeticException e) {
+        } catch (DateTimeParseException | IllegalArgumentException | ArithmeticException | JacksonException e) {
             throw new BadRecordException("field '" + path + "' does not fit the column type " + type + ": "
                     + e.getMessage(), e);
         }
+    }
+
+    /**
+     * A JSON number or text at the column's scale: more digits after the point than the scale, or before it than
+     * precision minus scale, would change the value, so they are refused rather than rounded.
+     */
+    private static BigDecimal decimal(Types.DecimalType type, JsonNode node, String path) throws BadRecordException {
+        BigDecimal given;
+        if (node.isNumber()) {
+            given = node.decimalValue();
+        } else if (node.isString()) {
+            try {
+                given = new BigDecimal(node.stringValue());
+            } catch (NumberFormatException e) {
+                throw new BadRecordException("field '" + path + "' is \"" + node.stringValue() + "\", not a decimal"
+                        + " number, which the column type " + type + " needs");
+            }
+        } else {
+            throw mismatch(path, node, type);
+        }
+        // Judged on the digits alone: setScale of "1e999999999" would build a billion-digit number first.
+        BigDecimal digits = given.stripTrailingZeros();
+        if (digits.scale() > type.scale()) {
+            throw new BadRecordException("field '" + path + "' is " + shortText(given) + ", which has more digits"
+                    + " after the point than the column type " + type + " keeps (" + type.scale()
+                    + "): rounding would change it");
+        }
+        if (digits.signum() != 0 && digits.precision() - digits.scale() > type.precision() - type.scale()) {
+            throw new BadRecordException("field '" + path + "' is " + shortText(given) + ", which has more digits"
+                    + " before the point than the column type " + type + " holds ("
+                    + (type.precision() - type.scale()) + ")");
+        }
+        return given.setScale(type.scale(), RoundingMode.UNNECESSARY);
+    }
+
+    private static String shortText(BigDecimal v) {
+        String plain = Math.abs((long) v.scale()) > 64 ? v.toString() : v.toPlainString();
+        return plain.length() > 80 ? plain.substring(0, 80) + "..." : plain;
+    }
+
+    private static BadRecordException outOfRange(String path, JsonNode node, Type type) {
+        return new BadRecordException("field '" + path + "' is " + node.decimalValue() + ", beyond the range of the"
+                + " column type " + type);
     }
 
     private static Object timestamp(Types.TimestampType type, String text) {

@@ -5,6 +5,7 @@ import dev.iggysink.application.settings.Secret;
 import dev.iggysink.domain.message.MessageId;
 import dev.iggysink.domain.message.PartitionRef;
 import dev.iggysink.domain.message.SinkRecord;
+import java.io.File;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.net.ConnectException;
@@ -78,6 +79,35 @@ public final class TableChecks {
      * @param template how a missing table is created ({@code create_tables}); empty: a missing table is a problem
      */
     public static Report check(CatalogSettings s, List<String> tables, Optional<TableTemplate> template) {
+        // Opening a JDBC catalog on SQLite makes its file (and the catalog's tables in it); a check leaves nothing.
+        Optional<File> newSqlite = sqliteFile(s).filter(f -> !f.exists());
+        try {
+            return checkOpened(s, tables, template);
+        } finally {
+            newSqlite.ifPresent(f -> {
+                for (String suffix : List.of("", "-journal", "-wal", "-shm")) {
+                    new File(f.getPath() + suffix).delete();
+                }
+            });
+        }
+    }
+
+    /** The file of an SQLite catalog ({@code jdbc:sqlite:<file>}, {@code jdbc:sqlite:file:<file>?...}). */
+    static Optional<File> sqliteFile(CatalogSettings s) {
+        String prefix = "jdbc:sqlite:";
+        if (!s.uri().startsWith(prefix)) return Optional.empty();
+        String f = s.uri().substring(prefix.length());
+        if (f.indexOf('?') >= 0) f = f.substring(0, f.indexOf('?'));
+        if (f.startsWith("file://")) {
+            f = java.net.URI.create(f).getPath();
+        } else if (f.startsWith("file:")) {
+            f = f.substring("file:".length());
+        }
+        if (f == null || f.isEmpty() || f.startsWith(":")) return Optional.empty();
+        return Optional.of(new File(f).getAbsoluteFile());
+    }
+
+    private static Report checkOpened(CatalogSettings s, List<String> tables, Optional<TableTemplate> template) {
         Catalog catalog;
         try {
             catalog = IcebergCatalogs.open(s);
@@ -132,9 +162,15 @@ public final class TableChecks {
         } catch (RuntimeException e) {
             problems.add("tables: table " + name + " cannot be loaded from the catalog at " + s.uri() + ": "
                     + redact(s, message(e)));
+            // a 5xx or no answer (a REST server whose store is down): waited for, as a catalog that is down
+            if (!refused(e) && unanswered(e)) unanswered[0]++;
             return;
         }
         problems.addAll(schemaProblems(name, table.schema(), warnings));
+        if (template.isPresent()) {
+            List<Types.NestedField> missing = template.get().missingFrom(table.schema());
+            if (!missing.isEmpty()) warnings.add("table_columns: " + template.get().missingColumns(name, missing));
+        }
         String location;
         try {
             location = table.locationProvider().newDataLocation(".iggy-sink-probe-" + UUID.randomUUID());
@@ -207,8 +243,26 @@ public final class TableChecks {
         };
     }
 
-    /** Writes and deletes a small file at {@code location}; the reason when either fails. */
+    /**
+     * Writes and deletes a small file at {@code location}; the reason when either fails. Local folders the write
+     * made are removed again.
+     */
     private static Optional<Failure> probe(FileIO io, String location) {
+        List<File> made = new ArrayList<>();
+        if (LocalFileIO.isLocal(location)) {
+            for (File d = LocalFileIO.file(location).getParentFile(); d != null && !d.exists(); d = d.getParentFile()) {
+                made.add(d);
+            }
+        }
+        try {
+            return writeAndDelete(io, location);
+        } finally {
+            // deepest first; a folder something else wrote into meanwhile is not empty and stays
+            made.forEach(File::delete);
+        }
+    }
+
+    private static Optional<Failure> writeAndDelete(FileIO io, String location) {
         try {
             try (PositionOutputStream out = io.newOutputFile(location).create()) {
                 out.write("iggy-s3-sink validate probe\n".getBytes(StandardCharsets.UTF_8));

@@ -7,6 +7,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Schema;
+import org.apache.iceberg.transforms.Transforms;
 import org.apache.iceberg.types.Type;
 import org.apache.iceberg.types.Types;
 
@@ -16,17 +17,31 @@ import org.apache.iceberg.types.Types;
  * columns ({@code "name type"} or {@code "name type required"}, types as Iceberg spells its primitives: {@code long},
  * {@code string}, {@code decimal(10,2)}, {@code timestamptz}, ...), partitioned by the configured transforms
  * ({@code day(iggy_timestamp)}, {@code identity(country)}, {@code bucket(16, user)}, {@code truncate(4, code)},
- * {@code hour(..)}, {@code month(..)}, {@code year(..)}).
+ * {@code hour(..)}, {@code month(..)}, {@code year(..)}). With {@code evolve} ({@code evolve_tables}), configured
+ * columns an existing table lacks are added to it; without, they are warned of.
  */
-public record TableTemplate(List<String> columns, List<String> partitionSpec) {
+public record TableTemplate(List<String> columns, List<String> partitionSpec, boolean evolve) {
     private static final Pattern COLUMN = Pattern.compile("\\s*([A-Za-z_][A-Za-z0-9_]*)\\s+(\\S+)(\\s+required)?\\s*");
     private static final Pattern TRANSFORM = Pattern.compile(
             "\\s*(identity|year|month|day|hour|bucket|truncate)\\(\\s*(?:(\\d+)\\s*,\\s*)?([A-Za-z_][A-Za-z0-9_]*)\\s*\\)\\s*");
+    private static final java.util.Map<String, String> TAKES = java.util.Map.of(
+            "identity", "a column of a primitive type",
+            "year", "a date, timestamp or timestamptz column",
+            "month", "a date, timestamp or timestamptz column",
+            "day", "a date, timestamp or timestamptz column",
+            "hour", "a timestamp or timestamptz column",
+            "bucket", "an int, long, decimal, date, time, timestamp, timestamptz, string, uuid, fixed or binary column",
+            "truncate", "an int, long, decimal, string or binary column");
     private static final List<String> IGGY_COLUMNS = List.of("iggy_offset", "iggy_partition_id", "iggy_timestamp");
 
     public TableTemplate {
         columns = List.copyOf(columns);
         partitionSpec = List.copyOf(partitionSpec);
+    }
+
+    /** A template that does not change existing tables. */
+    public TableTemplate(List<String> columns, List<String> partitionSpec) {
+        this(columns, partitionSpec, false);
     }
 
     /** Every problem of the template, each naming the entry; empty when it can be built. */
@@ -38,6 +53,23 @@ public record TableTemplate(List<String> columns, List<String> partitionSpec) {
             out.add(e.getMessage());
         }
         return out;
+    }
+
+    /** The configured columns (not the Iggy ones) {@code existing} has no column of the name of. */
+    List<Types.NestedField> missingFrom(Schema existing) {
+        return schema(new ArrayList<>()).columns().stream()
+                .filter(f -> !IGGY_COLUMNS.contains(f.name()) && existing.findField(f.name()) == null).toList();
+    }
+
+    /** What the sink does about configured columns an existing table lacks, for validate and run alike. */
+    String missingColumns(String table, List<Types.NestedField> missing) {
+        String names = String.join(", ", missing.stream().map(f -> f.name() + " " + f.type()).toList());
+        return evolve
+                ? "table " + table + " lacks table_columns " + names + ": the sink adds them"
+                        + " (evolve_tables = true), as optional columns, before it writes to the table"
+                : "table " + table + " lacks table_columns " + names + ": those fields are left out of"
+                        + " every row; add the columns to the table, or set evolve_tables = true to have the sink"
+                        + " add them";
     }
 
     Schema schema() {
@@ -108,6 +140,13 @@ public record TableTemplate(List<String> columns, List<String> partitionSpec) {
             }
             if (schema.findField(column) == null) {
                 problems.add(where + "no column " + column);
+                continue;
+            }
+            Type type = schema.findField(column).type();
+            // Iceberg checks this only when the spec is built, for all entries at once, naming neither
+            if (!Transforms.fromString(transform + (takesWidth ? "[1]" : "")).canTransform(type)) {
+                problems.add(where + transform + "(" + (takesWidth ? m.group(2) + ", " : "") + column + "): column "
+                        + column + " is " + type + ", and " + transform + "() takes " + TAKES.get(transform));
                 continue;
             }
             try {

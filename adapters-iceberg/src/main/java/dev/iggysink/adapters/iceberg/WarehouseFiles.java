@@ -93,12 +93,14 @@ public final class WarehouseFiles implements AutoCloseable {
     }
 
     /** Writes {@code content} at {@code key}, replacing what is there; durable once this returns. */
-    void write(String key, byte[] content) throws StoreException {
-        try (PositionOutputStream out = io.newOutputFile(location(key)).createOrOverwrite()) {
+    String write(String key, byte[] content) throws StoreException {
+        String location = location(key);
+        try (PositionOutputStream out = io.newOutputFile(location).createOrOverwrite()) {
             out.write(content);
         } catch (IOException | RuntimeException e) {
-            throw failure("writing " + location(key), e);
+            throw failure("writing " + location, e);
         }
+        return location;
     }
 
     /** The keys below {@code prefix}, relative to the warehouse. */

@@ -38,4 +38,17 @@ class TableTemplateTest {
                 .anySatisfy(p -> assertThat(p).startsWith("partition_spec[1]").contains("needs a number"))
                 .anySatisfy(p -> assertThat(p).startsWith("partition_spec[2]").contains("no column nowhere"));
     }
+
+    @Test
+    void a_transform_the_column_type_does_not_take_is_a_bad_entry_beside_the_others() {
+        TableTemplate t = new TableTemplate(List.of("ts_millis long", "user string", "day_of date"),
+                List.of("day(ts_millis)", "hour(day_of)", "truncate(4, ts_millis)", "identity(nowhere)",
+                        "bucket(8, user)"));
+        assertThat(t.problems()).hasSize(3)
+                .anySatisfy(p -> assertThat(p).startsWith("partition_spec[0]: day(ts_millis)")
+                        .contains("column ts_millis is long").contains("date, timestamp or timestamptz"))
+                .anySatisfy(p -> assertThat(p).startsWith("partition_spec[1]: hour(day_of)")
+                        .contains("column day_of is date").contains("timestamp or timestamptz"))
+                .anySatisfy(p -> assertThat(p).startsWith("partition_spec[3]").contains("no column nowhere"));
+    }
 }

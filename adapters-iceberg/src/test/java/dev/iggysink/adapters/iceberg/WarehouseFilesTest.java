@@ -58,7 +58,9 @@ class WarehouseFilesTest {
                 Optional.empty(), Optional.empty(), Optional.empty(), false, Optional.of("file:" + letters));
         try (WarehouseFiles files = WarehouseFiles.of(rest, "_dlq").orElseThrow()) {
             String key = "_dlq/app/events/00001-00000000000000000005.json";
-            files.write(key, "{\"a\":1}".getBytes(StandardCharsets.UTF_8));
+            assertThat(files.write(key, "{\"a\":1}".getBytes(StandardCharsets.UTF_8)))
+                    .as("where the log line and /status say it is").startsWith("file:/").doesNotContain("_dlq")
+                    .endsWith("/letters/app/events/00001-00000000000000000005.json");
             assertThat(Files.readString(letters.resolve("app/events/00001-00000000000000000005.json")))
                     .isEqualTo("{\"a\":1}");
             assertThat(files.keys("_dlq/app/events/")).containsExactly(key);

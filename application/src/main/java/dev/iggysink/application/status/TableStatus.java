@@ -20,15 +20,27 @@ public record TableStatus(Totals totals, List<Lane> lanes) {
      * went through (0 while commits go through); {@code lastFailure} the message of the last failed one.
      * {@code conflicts}: catalog retries after another writer's snapshot landed first; {@code refusedPartitions}:
      * partitions a commit left out because the table's map had moved past what this member expected.
+     * {@code deadLetters}: bad records written as dead letters; {@code lastDeadLetter} where the last one lies (the
+     * store's full URI, below the {@code dlq_location} when one is set).
      */
     public record Totals(long commits, long failedCommits, long failuresInRow, Optional<String> lastFailure,
                          long conflicts, long refusedPartitions, Optional<Duration> lastCommit, Duration maxCommit,
-                         Duration commitTime, long dataFiles, long dataBytes, long rowsCommitted, long badRecords) {
+                         Duration commitTime, long dataFiles, long dataBytes, long rowsCommitted, long badRecords,
+                         long deadLetters, Optional<String> lastDeadLetter) {
         public Totals {
             Objects.requireNonNull(lastFailure, "lastFailure");
             Objects.requireNonNull(lastCommit, "lastCommit");
             Objects.requireNonNull(maxCommit, "maxCommit");
             Objects.requireNonNull(commitTime, "commitTime");
+            Objects.requireNonNull(lastDeadLetter, "lastDeadLetter");
+        }
+
+        /** Totals without dead letters. */
+        public Totals(long commits, long failedCommits, long failuresInRow, Optional<String> lastFailure,
+                      long conflicts, long refusedPartitions, Optional<Duration> lastCommit, Duration maxCommit,
+                      Duration commitTime, long dataFiles, long dataBytes, long rowsCommitted, long badRecords) {
+            this(commits, failedCommits, failuresInRow, lastFailure, conflicts, refusedPartitions, lastCommit,
+                    maxCommit, commitTime, dataFiles, dataBytes, rowsCommitted, badRecords, 0, Optional.empty());
         }
 
         /** The mean time of a commit that went through; zero before the first. */

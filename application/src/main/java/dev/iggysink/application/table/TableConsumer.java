@@ -364,13 +364,15 @@ public final class TableConsumer {
     private boolean bad(Part part, SinkRecord r, String why) {
         if (settings.errors() == ErrorTolerance.NONE) {
             tally.badRecord();
-            part.halted = "bad record at offset " + r.offset() + ": " + why;
+            part.halted = "bad record at offset " + r.offset() + ": " + why + " (errors_tolerance = \"none\" halts"
+                    + " here; errors_tolerance = \"all\" writes such a record as a dead letter and reads on)";
             LOG.log(Level.ERROR, "partition {0} halted: {1}", part.ref, part.halted);
             return false;
         }
         String key = DeadLetters.key("", settings.dlqPrefix(), r);
+        String where;
         try {
-            store.writeDeadLetter(key, DeadLetters.content(r, why));
+            where = store.writeDeadLetter(key, DeadLetters.content(r, why));
         } catch (StoreException e) {
             if (e.retryable()) {
                 LOG.log(Level.WARNING, "partition {0}: the dead letter of offset {1} could not be written, trying"
@@ -384,10 +386,10 @@ public final class TableConsumer {
             return false;
         }
         tally.badRecord();
-        tally.deadLettered();
+        tally.deadLettered(where);
         metrics.deadLettered(part.ref);
         LOG.log(Level.WARNING, "partition {0}: dead-lettered the bad record at offset {1} to {2} (errors_tolerance ="
-                + " all): {3}", part.ref, r.offset(), key, why);
+                + " all): {3}", part.ref, r.offset(), where, why);
         return true;
     }
 
@@ -562,8 +564,9 @@ public final class TableConsumer {
         setbacks += result.refused().size();
         // One line per commit, as the object sink logs each upload once; Iceberg's own chatter is at WARN.
         LOG.log(Level.INFO, "table {0}: committed {1} data file(s) up to {2} in {3} ms ({4} conflict(s) retried)",
+                // a sealed file of a partitioned table is one data file per table partition it spans
                 table, appends.stream().filter(a -> result.committed().contains(a.partition()))
-                        .mapToInt(a -> a.files().size()).sum(),
+                        .flatMap(a -> a.files().stream()).mapToInt(TableStore.Staged::dataFiles).sum(),
                 appends.stream().filter(a -> result.committed().contains(a.partition()))
                         .map(a -> a.partition().partitionId() + ":" + a.last()).toList(),
                 took.toMillis(), result.conflicts());

@@ -18,6 +18,7 @@ public final class TableTally {
     private final AtomicLong dataBytes = new AtomicLong();
     private final AtomicLong badRecords = new AtomicLong();
     private final AtomicLong deadLetters = new AtomicLong();
+    private final AtomicReference<String> lastDeadLetter = new AtomicReference<>();
     private final AtomicLong failuresInRow = new AtomicLong();
     private final AtomicReference<String> lastFailure = new AtomicReference<>();
     private final AtomicLong maxCommitNanos = new AtomicLong();
@@ -73,8 +74,10 @@ public final class TableTally {
         badRecords.incrementAndGet();
     }
 
-    void deadLettered() {
+    /** @param where the dead letter's full location, as the store named it */
+    void deadLettered(String where) {
         deadLetters.incrementAndGet();
+        lastDeadLetter.set(where);
     }
 
     /** Bad records written as dead letters (a replay that rewrites one counts again). */
@@ -90,7 +93,8 @@ public final class TableTally {
                 inRow == 0 ? Optional.empty() : Optional.ofNullable(lastFailure.get()), conflicts.get(),
                 refusedPartitions.get(), last < 0 ? Optional.empty() : Optional.of(Duration.ofNanos(last)),
                 Duration.ofNanos(maxCommitNanos.get()), Duration.ofNanos(commitNanos.get()), dataFiles.get(),
-                dataBytes.get(), rows.get(), badRecords.get());
+                dataBytes.get(), rows.get(), badRecords.get(), deadLetters.get(),
+                Optional.ofNullable(lastDeadLetter.get()));
     }
 
     public Snapshot snapshot() {

@@ -46,6 +46,8 @@ public final class InMemoryTables implements TableStore {
     private final java.util.TreeMap<String, byte[]> deadLetters = new java.util.TreeMap<>();
     private final Queue<StoreException> deadLetterFailures = new ArrayDeque<>();
     private int deadLetterWrites;
+    private String deadLetterRoot = "memory://warehouse/_dlq/";
+    private int dataFilesPerStage = 1;
 
     private final class Rows implements RowFile {
         final String table;
@@ -85,7 +87,8 @@ public final class InMemoryTables implements TableStore {
             }
             done = true;
             List<Long> offsets = rows.stream().map(r -> r.source().offset()).toList();
-            return new StagedFile(new DataFile(ids.incrementAndGet(), rows.get(0).source().partition(), offsets));
+            return new StagedFile(new DataFile(ids.incrementAndGet(), rows.get(0).source().partition(), offsets),
+                    dataFilesPerStage);
         }
 
         @Override
@@ -95,10 +98,10 @@ public final class InMemoryTables implements TableStore {
         }
     }
 
-    private record StagedFile(DataFile file) implements Staged {
+    private record StagedFile(DataFile file, int dataFiles) implements Staged {
         @Override
         public int dataFiles() {
-            return 1;
+            return dataFiles;
         }
 
         @Override
@@ -143,11 +146,22 @@ public final class InMemoryTables implements TableStore {
     }
 
     @Override
-    public synchronized void writeDeadLetter(String key, byte[] content) throws StoreException {
+    public synchronized String writeDeadLetter(String key, byte[] content) throws StoreException {
         StoreException failure = deadLetterFailures.poll();
         if (failure != null) throw failure;
         deadLetters.put(key, content.clone());
         deadLetterWrites++;
+        return deadLetterRoot + key.substring(key.indexOf('/') + 1);
+    }
+
+    /** Each sealed file is staged as {@code n} data files, as a partitioned table writes one per table partition. */
+    public synchronized void dataFilesPerStage(int n) {
+        dataFilesPerStage = n;
+    }
+
+    /** Dead letters are said to lie below {@code root} (as with a dlq_location: the key's first segment dropped). */
+    public synchronized void deadLettersAt(String root) {
+        deadLetterRoot = root;
     }
 
     @Override

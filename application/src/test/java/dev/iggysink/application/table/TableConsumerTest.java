@@ -69,6 +69,54 @@ class TableConsumerTest {
         assertThat(tally.snapshot().commits()).isEqualTo(1);
     }
 
+    /** The lines {@link TableConsumer} logs while {@code action} runs, formatted. */
+    private static List<String> logged(ThrowingAction action) throws SourceException {
+        java.util.logging.Logger logger = java.util.logging.Logger.getLogger(TableConsumer.class.getName());
+        List<String> lines = new java.util.concurrent.CopyOnWriteArrayList<>();
+        java.util.logging.Formatter format = new java.util.logging.SimpleFormatter();
+        java.util.logging.Handler handler = new java.util.logging.Handler() {
+            @Override
+            public void publish(java.util.logging.LogRecord r) {
+                lines.add(format.formatMessage(r));
+            }
+
+            @Override
+            public void flush() {
+            }
+
+            @Override
+            public void close() {
+            }
+        };
+        logger.addHandler(handler);
+        try {
+            action.run();
+        } finally {
+            logger.removeHandler(handler);
+        }
+        return lines;
+    }
+
+    private interface ThrowingAction {
+        void run() throws SourceException;
+    }
+
+    @Test
+    void the_commit_line_counts_the_data_files_the_snapshot_gets_not_the_sealed_files() throws SourceException {
+        tables.dataFilesPerStage(3); // each sealed file spans three partitions of the table (three days, say)
+        TableConsumer c = consumer(topic);
+        topic.append(0, 6, i -> "n=" + i);
+        List<String> lines = logged(() -> {
+            c.step();
+            clock.advance(INTERVAL);
+            c.step();
+        });
+        assertThat(tables.commits()).isEqualTo(1);
+        assertThat(tally.snapshot().dataFiles()).isEqualTo(6);
+        assertThat(lines).filteredOn(l -> l.contains("committed")).singleElement().asString()
+                .contains("committed 6 data file(s)");
+    }
+
     @Test
     void a_busy_table_is_committed_once_enough_files_wait_not_once_per_file() throws SourceException {
         TableConsumer c = consumer(topic, TableRouting.fixed(T), 2, 3, ErrorTolerance.ALL);
@@ -232,6 +280,19 @@ class TableConsumerTest {
     }
 
     @Test
+    void a_record_without_its_route_field_halts_the_partition_under_none_saying_why_and_what_would_work()
+            throws SourceException {
+        TableConsumer c = consumer(topic, TableRouting.byField("table"), 10, 100, ErrorTolerance.NONE);
+        topic.append(0, List.of("table=lake.a;n=0", "n=1", "table=lake.a;n=2"));
+        c.step();
+        c.drain();
+        assertThat(offsets(tables.committed("lake.a"), 0)).containsExactly(0L);
+        assertThat(c.partitions().get(topic.partition(0))).contains("offset 1")
+                .contains("no text field 'table'").contains("dynamic_route_field")
+                .contains("errors_tolerance = \"all\"");
+    }
+
+    @Test
     void a_missing_table_named_by_a_record_is_a_bad_record() throws SourceException {
         tables.without("lake.gone");
         TableConsumer c = consumer(topic, TableRouting.byField("table"), 10, 100, ErrorTolerance.ALL);
@@ -305,6 +366,20 @@ class TableConsumerTest {
         assertThat(topic.stored(0)).isEqualTo(OptionalLong.of(2));
         assertThat(tally.deadLetters()).isEqualTo(1);
         assertThat(tally.snapshot().badRecords()).isEqualTo(1);
+    }
+
+    @Test
+    void the_status_names_a_dead_letter_by_where_the_store_put_it_not_by_its_key() throws SourceException {
+        tables.deadLettersAt("s3://letters/somewhere/");
+        TableConsumer c = consumer(topic);
+        topic.append(0, List.of("n=0", "NOFIT n=x"));
+        List<String> lines = logged(c::step);
+        assertThat(lines).filteredOn(l -> l.contains("dead-lettered")).singleElement().asString()
+                .contains("to s3://letters/somewhere/app/events/00000-00000000000000000001.json");
+        assertThat(tables.deadLetters()).containsOnlyKeys(letter(0, 1));
+        assertThat(tally.totals().deadLetters()).isEqualTo(1);
+        assertThat(tally.totals().lastDeadLetter())
+                .contains("s3://letters/somewhere/app/events/00000-00000000000000000001.json");
     }
 
     @Test

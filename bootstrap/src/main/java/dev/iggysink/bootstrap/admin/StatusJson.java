@@ -211,6 +211,9 @@ public final class StatusJson {
         n.put("data_bytes", c.dataBytes());
         n.put("rows_committed", c.rowsCommitted());
         n.put("bad_records", c.badRecords());
+        n.put("dead_lettered", c.deadLetters());
+        if (c.lastDeadLetter().isPresent()) n.put("last_dead_letter", c.lastDeadLetter().get());
+        else n.putNull("last_dead_letter");
         ArrayNode lanes = n.putArray("lanes");
         for (TableStatus.Lane l : t.lanes()) {
             ObjectNode lane = lanes.addObject();

@@ -30,7 +30,7 @@ class TableStatusRenderingTest {
         TableStatus.Totals totals = new TableStatus.Totals(commits, 2, failuresInRow,
                 failuresInRow == 0 ? Optional.empty() : Optional.of("table lake.events: read timed out"), 3, 1,
                 Optional.of(Duration.ofMillis(40)), Duration.ofMillis(90), Duration.ofMillis(40 * commits), 12,
-                4096, 700, 5);
+                4096, 700, 5, 4, Optional.of("s3://letters/app/events/00001-00000000000000000010.json"));
         return new TableStatus(totals, List.of(
                 new TableStatus.Lane("app", "events", 0, "lake.events", 699, 599, 599, 750, 2, 100,
                         Optional.empty()),
@@ -71,6 +71,9 @@ class TableStatusRenderingTest {
         assertThat(t.get("data_bytes").asLong()).isEqualTo(4096);
         assertThat(t.get("rows_committed").asLong()).isEqualTo(700);
         assertThat(t.get("bad_records").asLong()).isEqualTo(5);
+        assertThat(t.get("dead_lettered").asLong()).isEqualTo(4);
+        assertThat(t.get("last_dead_letter").asString())
+                .isEqualTo("s3://letters/app/events/00001-00000000000000000010.json");
 
         JsonNode lane0 = t.get("lanes").get(0);
         assertThat(lane0.get("table").asString()).isEqualTo("lake.events");

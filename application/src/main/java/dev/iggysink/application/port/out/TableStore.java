@@ -116,9 +116,11 @@ public interface TableStore extends AutoCloseable {
      * that names no table has a dead letter too), replacing one of the same key: a replay rewrites it. Durable when
      * this returns.
      *
+     * @return where it lies, as the store names it (a URI such as {@code s3://bucket/dlq/app/events/...}), which with
+     *         a {@code dlq_location} is not below the warehouse: for log lines and the status page
      * @throws StoreException not written; when not {@link StoreException#retryable()}, trying again will not help
      */
-    void writeDeadLetter(String key, byte[] content) throws StoreException;
+    String writeDeadLetter(String key, byte[] content) throws StoreException;
 
     /** The keys of the dead letters below {@code prefix} (relative to the warehouse, as written), for {@code audit}. */
     List<String> deadLetterKeys(String prefix) throws StoreException;

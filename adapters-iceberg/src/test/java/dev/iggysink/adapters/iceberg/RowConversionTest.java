@@ -1,0 +1,243 @@
+package dev.iggysink.adapters.iceberg;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.junit.jupiter.params.provider.Arguments.arguments;
+
+import dev.iggysink.application.port.out.BadRecordException;
+import dev.iggysink.application.port.out.DecodedRecord;
+import dev.iggysink.application.port.out.TableStore;
+import dev.iggysink.domain.message.MessageId;
+import dev.iggysink.domain.message.PartitionRef;
+import dev.iggysink.domain.message.SinkRecord;
+import java.math.BigDecimal;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.LocalDate;
+import java.time.LocalDateTime;
+import java.time.LocalTime;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.Stream;
+import org.apache.iceberg.Schema;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.catalog.Catalog;
+import org.apache.iceberg.catalog.TableIdentifier;
+import org.apache.iceberg.data.GenericRecord;
+import org.apache.iceberg.data.IcebergGenerics;
+import org.apache.iceberg.data.Record;
+import org.apache.iceberg.io.CloseableIterable;
+import org.apache.iceberg.types.Type;
+import org.apache.iceberg.types.Types;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * Every conversion docs/tables.md claims, both ways: a JSON value a column takes is committed through
+ * {@link IcebergTables} (the payload's own parse included) and read back by Iceberg's reader as the right value; a
+ * value it does not take is a bad record naming the field. One column {@code v} per case, on SQLite.
+ */
+class RowConversionTest {
+    private static final PartitionRef P0 = new PartitionRef("app", "events", 0);
+    private static final AtomicInteger TABLES = new AtomicInteger();
+
+    @TempDir
+    static Path dir;
+    static CatalogSettings settings;
+    static Catalog catalog;
+
+    private record Decoded(SinkRecord source) implements DecodedRecord {
+        @Override
+        public Optional<String> fieldText(String dottedPath) {
+            return Optional.empty();
+        }
+    }
+
+    @BeforeAll
+    static void openCatalog() {
+        settings = LocalWarehouseTest.sqlite(dir.resolve("catalog.db"), dir.resolve("warehouse").toString());
+        catalog = IcebergCatalogs.open(settings);
+    }
+
+    @AfterAll
+    static void closeCatalog() throws Exception {
+        ((AutoCloseable) catalog).close();
+    }
+
+    static Stream<Arguments> accepted() {
+        Types.StructType point = Types.StructType.of(Types.NestedField.optional(10, "x", Types.IntegerType.get()));
+        GenericRecord p = GenericRecord.create(point);
+        p.setField("x", 3);
+        Map<String, Long> counts = new LinkedHashMap<>();
+        counts.put("a", 1L);
+        counts.put("b", 2L);
+        return Stream.of(
+                arguments(Types.BooleanType.get(), "true", true),
+                arguments(Types.IntegerType.get(), "-2147483648", Integer.MIN_VALUE),
+                arguments(Types.LongType.get(), "9007199254740993", 9_007_199_254_740_993L),
+                arguments(Types.FloatType.get(), "1.5", 1.5f),
+                arguments(Types.DoubleType.get(), "0.1", 0.1),
+                arguments(Types.DoubleType.get(), "3", 3.0),
+                arguments(Types.DecimalType.of(10, 2), "12.5", new BigDecimal("12.50")),
+                arguments(Types.DecimalType.of(10, 2), "\"12.5\"", new BigDecimal("12.50")),
+                arguments(Types.DecimalType.of(10, 2), "\"-0.05\"", new BigDecimal("-0.05")),
+                arguments(Types.DecimalType.of(10, 2), "7", new BigDecimal("7.00")),
+                arguments(Types.DecimalType.of(10, 2), "\"12345678.90\"", new BigDecimal("12345678.90")),
+                arguments(Types.DecimalType.of(10, 2), "0", new BigDecimal("0.00")),
+                arguments(Types.DecimalType.of(10, 2), "\"1.5e2\"", new BigDecimal("150.00")),
+                arguments(Types.DecimalType.of(18, 2), "1234567890123456.78", new BigDecimal("1234567890123456.78")),
+                arguments(Types.DecimalType.of(38, 18), "0.123456789012345678", new BigDecimal("0.123456789012345678")),
+                arguments(Types.DecimalType.of(38, 18), "\"12345678901234567890.123456789012345678\"",
+                        new BigDecimal("12345678901234567890.123456789012345678")),
+                arguments(Types.StringType.get(), "\"héllo\"", "héllo"),
+                arguments(Types.StringType.get(), "42", "42"),
+                arguments(Types.StringType.get(), "true", "true"),
+                arguments(Types.UUIDType.get(), "\"f81d4fae-7dec-11d0-a765-00a0c91e6bf6\"",
+                        UUID.fromString("f81d4fae-7dec-11d0-a765-00a0c91e6bf6")),
+                arguments(Types.DateType.get(), "\"2026-12-01\"", LocalDate.of(2026, 12, 1)),
+                arguments(Types.TimeType.get(), "\"10:15:30.123456\"", LocalTime.of(10, 15, 30, 123_456_000)),
+                arguments(Types.TimestampType.withoutZone(), "\"2026-12-01T10:15:30.123456\"",
+                        LocalDateTime.of(2026, 12, 1, 10, 15, 30, 123_456_000)),
+                arguments(Types.TimestampType.withZone(), "\"2026-12-01T10:15:30+02:00\"",
+                        OffsetDateTime.of(2026, 12, 1, 8, 15, 30, 0, ZoneOffset.UTC)),
+                arguments(Types.TimestampType.withZone(), "\"2026-12-01T10:15:30Z\"",
+                        OffsetDateTime.of(2026, 12, 1, 10, 15, 30, 0, ZoneOffset.UTC)),
+                arguments(Types.BinaryType.get(), "\"AQID\"", ByteBuffer.wrap(new byte[] {1, 2, 3})),
+                arguments(Types.FixedType.ofLength(3), "\"AQID\"", new byte[] {1, 2, 3}),
+                arguments(point, "{\"x\":3,\"other\":1}", p),
+                arguments(Types.ListType.ofOptional(11, Types.LongType.get()), "[1,null,3]",
+                        java.util.Arrays.asList(1L, null, 3L)),
+                arguments(Types.MapType.ofOptional(12, 13, Types.StringType.get(), Types.LongType.get()),
+                        "{\"a\":1,\"b\":2}", counts));
+    }
+
+    static Stream<Arguments> refused() {
+        Types.StructType point = Types.StructType.of(Types.NestedField.required(10, "x", Types.IntegerType.get()));
+        return Stream.of(
+                arguments(Types.BooleanType.get(), "\"true\"", "v"),
+                arguments(Types.IntegerType.get(), "2147483648", "v"),
+                arguments(Types.IntegerType.get(), "1.5", "v"),
+                arguments(Types.LongType.get(), "\"1\"", "v"),
+                arguments(Types.LongType.get(), "9223372036854775808", "v"),
+                arguments(Types.FloatType.get(), "\"1.5\"", "v"),
+                arguments(Types.FloatType.get(), "1e300", "v"),
+                arguments(Types.DoubleType.get(), "1e400", "v"),
+                arguments(Types.DecimalType.of(10, 2), "12.345", "v"),
+                arguments(Types.DecimalType.of(10, 2), "\"12.345\"", "v"),
+                arguments(Types.DecimalType.of(10, 2), "123456789.1", "v"),
+                arguments(Types.DecimalType.of(10, 2), "\"twelve\"", "v"),
+                arguments(Types.DecimalType.of(10, 2), "true", "v"),
+                arguments(Types.DecimalType.of(18, 2), "1234567890123456.789", "v"),
+                arguments(Types.DecimalType.of(10, 2), "\"1e999999999\"", "v"),
+                arguments(Types.DecimalType.of(10, 2), "1e-999999999", "v"),
+                arguments(Types.StringType.get(), "{\"a\":1}", "v"),
+                arguments(Types.UUIDType.get(), "\"1-1-1-1-1\"", "v"),
+                arguments(Types.UUIDType.get(), "\"not a uuid\"", "v"),
+                arguments(Types.DateType.get(), "\"2026-13-01\"", "v"),
+                arguments(Types.DateType.get(), "20261201", "v"),
+                arguments(Types.TimeType.get(), "\"25:00\"", "v"),
+                arguments(Types.TimestampType.withoutZone(), "\"yesterday\"", "v"),
+                arguments(Types.TimestampType.withZone(), "1764583200", "v"),
+                arguments(Types.BinaryType.get(), "\"!!\"", "v"),
+                arguments(Types.FixedType.ofLength(3), "\"AQIDBA==\"", "v"),
+                arguments(point, "5", "v"),
+                arguments(point, "{\"x\":\"three\"}", "v.x"),
+                arguments(point, "{}", "v.x"),
+                arguments(Types.ListType.ofOptional(11, Types.LongType.get()), "[1,\"two\"]", "v[1]"),
+                arguments(Types.ListType.ofRequired(11, Types.LongType.get()), "[1,null]", "v[1]"),
+                arguments(Types.MapType.ofOptional(12, 13, Types.StringType.get(), Types.LongType.get()),
+                        "{\"a\":\"one\"}", "v.a"));
+    }
+
+    @ParameterizedTest(name = "{0} takes {1}")
+    @MethodSource("accepted")
+    void a_value_the_column_takes_is_read_back_as_written(Type type, String json, Object expected) throws Exception {
+        String name = "conv.t" + TABLES.incrementAndGet();
+        catalog.createTable(TableIdentifier.parse(name), new Schema(
+                Types.NestedField.required(1, "iggy_offset", Types.LongType.get()),
+                Types.NestedField.optional(2, "v", type)));
+        try (IcebergTables store = new IcebergTables(IcebergCatalogs.open(settings), "sink")) {
+            TableStore.RowFile file = store.newFile(name);
+            file.append(record("{\"v\":" + json + "}"));
+            store.commit(name, List.of(new TableStore.Append(P0, -1, 0, List.of(file.stage()))));
+        }
+        Table t = catalog.loadTable(TableIdentifier.parse(name));
+        List<Record> rows = new ArrayList<>();
+        try (CloseableIterable<Record> read = IcebergGenerics.read(t).build()) {
+            read.forEach(r -> rows.add(r.copy()));
+        }
+        assertThat(rows).hasSize(1);
+        assertThat(rows.get(0).getField("v")).isEqualTo(expected);
+    }
+
+    @ParameterizedTest(name = "{0} refuses {1}")
+    @MethodSource("refused")
+    void a_value_the_column_does_not_take_is_a_bad_record_naming_the_field(Type type, String json, String field) {
+        RowConverter converter = new RowConverter(new Schema(Types.NestedField.optional(2, "v", type)));
+        assertThatThrownBy(() -> converter.convert(record("{\"v\":" + json + "}").source()))
+                .isInstanceOf(BadRecordException.class).hasMessageContaining("field '" + field + "'");
+    }
+
+    /** 2026-12-01T10:00:00Z in microseconds, the record's timestamp; its origin timestamp is one second earlier. */
+    private static final long AT = OffsetDateTime.of(2026, 12, 1, 10, 0, 0, 0, ZoneOffset.UTC).toEpochSecond()
+            * 1_000_000;
+
+    static Stream<Arguments> metadata() {
+        OffsetDateTime at = OffsetDateTime.of(2026, 12, 1, 10, 0, 0, 0, ZoneOffset.UTC);
+        return Stream.of(
+                arguments("iggy_offset", Types.LongType.get(), 42L),
+                arguments("iggy_offset", Types.StringType.get(), "42"),
+                arguments("iggy_timestamp", Types.TimestampType.withZone(), at),
+                arguments("iggy_timestamp", Types.TimestampType.withoutZone(), at.toLocalDateTime()),
+                arguments("iggy_timestamp", Types.LongType.get(), AT),
+                arguments("iggy_origin_timestamp", Types.TimestampType.withZone(), at.minusSeconds(1)),
+                arguments("iggy_partition_id", Types.IntegerType.get(), 3),
+                arguments("iggy_partition_id", Types.LongType.get(), 3L),
+                arguments("iggy_stream", Types.StringType.get(), "app"),
+                arguments("iggy_topic", Types.StringType.get(), "events"),
+                arguments("iggy_id", Types.StringType.get(), "7"));
+    }
+
+    @ParameterizedTest(name = "{0} {1}")
+    @MethodSource("metadata")
+    void a_metadata_column_takes_the_records_metadata_whatever_the_payload_says(String column, Type type,
+                                                                              Object expected) throws Exception {
+        RowConverter converter = new RowConverter(new Schema(Types.NestedField.required(2, column, type)));
+        Record row = converter.convert(new SinkRecord(new PartitionRef("app", "events", 3), 42, AT,
+                AT - 1_000_000, new MessageId(0, 7), List.of(),
+                ("{\"" + column + "\":\"from the payload\"}").getBytes(StandardCharsets.UTF_8)));
+        assertThat(row.getField(column)).isEqualTo(expected);
+    }
+
+    @ParameterizedTest(name = "{0} {1}")
+    @MethodSource("unfitMetadata")
+    void a_metadata_column_of_a_type_the_metadata_does_not_fit_is_named(String column, Type type) {
+        RowConverter converter = new RowConverter(new Schema(Types.NestedField.required(2, column, type)));
+        assertThatThrownBy(() -> converter.convert(record("{}").source())).isInstanceOf(BadRecordException.class)
+                .hasMessageContaining("column '" + column + "' holds Iggy metadata");
+    }
+
+    static Stream<Arguments> unfitMetadata() {
+        return Stream.of(arguments("iggy_offset", Types.IntegerType.get()),
+                arguments("iggy_timestamp", Types.DateType.get()),
+                arguments("iggy_partition_id", Types.StringType.get()),
+                arguments("iggy_stream", Types.LongType.get()));
+    }
+
+    private static Decoded record(String json) {
+        return new Decoded(new SinkRecord(P0, 0, 0, 0, new MessageId(0, 1), List.of(),
+                json.getBytes(StandardCharsets.UTF_8)));
+    }
+}
