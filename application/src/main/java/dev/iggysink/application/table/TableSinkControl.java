@@ -204,6 +204,10 @@ public final class TableSinkControl implements SinkControl {
             reasons.add(totals.failuresInRow() + " table commit(s) in a row failed, retrying: "
                     + totals.lastFailure().orElse("?"));
         }
+        for (String why : tally.outages()) {
+            if (health == Health.OK) health = Health.DEGRADED;
+            reasons.add(why);
+        }
         for (String why : new TreeMap<>(troubles).values()) {
             if (health == Health.OK) health = Health.DEGRADED;
             reasons.add(why);
