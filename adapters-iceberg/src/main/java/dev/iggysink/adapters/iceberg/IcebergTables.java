@@ -66,6 +66,8 @@ public final class IcebergTables implements TableStore {
     private final Map<String, Table> tables = new ConcurrentHashMap<>();
     /** Runs between a commit attempt's read of the table and its swap; tests let another writer in there. */
     volatile Runnable betweenReadAndSwap = () -> { };
+    /** Runs inside a commit attempt, after Iceberg applied it and before the catalog swaps; tests race in there. */
+    volatile Runnable atSwap = () -> { };
 
     private final Optional<TableTemplate> template;
     private final Optional<WarehouseFiles> warehouse;
@@ -318,7 +320,7 @@ public final class IcebergTables implements TableStore {
             }
             if (committed.isEmpty()) return new CommitResult(committed, refused, conflicts);
             Table based = new BaseTable(new BasedOperations(((HasTableOperations) t).operations(),
-                    base == null ? null : base.snapshotId()), t.name());
+                    base == null ? null : base.snapshotId(), atSwap), t.name());
             AppendFiles append = based.newAppend();
             files.forEach(append::appendFile);
             OffsetMap.with(properties, group, updates).forEach(append::set);
@@ -329,6 +331,10 @@ public final class IcebergTables implements TableStore {
                 return new CommitResult(committed, refused, conflicts);
             } catch (BasedOperations.StaleBase | CommitFailedException e) {
                 conflicts++;
+                // Members of a group commit to one table now and then at once: ordinary, so one line, no trace.
+                LOG.log(System.Logger.Level.INFO, "table {0}: another writer committed first (attempt {1} of {2});"
+                        + " reading the table again: {3}", name, String.valueOf(attempt), String.valueOf(ATTEMPTS),
+                        e.getMessage());
             } catch (CommitStateUnknownException e) {
                 if (landed(t, commitId, base)) return new CommitResult(committed, refused, conflicts);
                 throw new StoreException("commit to table " + name + ": the catalog did not say whether it took it ("
