@@ -367,6 +367,40 @@ public final class IcebergTables implements TableStore {
         }
     }
 
+    /**
+     * The tables of the catalog whose offset map names {@code stream}/{@code topic} for this group: where this group
+     * has committed records of the topic, whatever routed them there (dynamic routing names tables per record).
+     * Sorted by name.
+     */
+    public List<String> tablesHolding(String stream, String topic) throws StoreException {
+        String prefix = OffsetMap.property(group, new PartitionRef(stream, topic, 0));
+        List<String> out = new ArrayList<>();
+        try {
+            for (org.apache.iceberg.catalog.Namespace ns : namespaces(org.apache.iceberg.catalog.Namespace.empty())) {
+                for (TableIdentifier id : catalog.listTables(ns)) {
+                    Table t = catalog.loadTable(id);
+                    if (OffsetMap.properties(t.currentSnapshot(), t::snapshot).containsKey(prefix)) {
+                        out.add(id.toString());
+                    }
+                }
+            }
+        } catch (RuntimeException e) {
+            throw failure("listing the tables of the catalog", e);
+        }
+        java.util.Collections.sort(out);
+        return out;
+    }
+
+    /** {@code parent} and every namespace below it; a catalog without namespaces has the empty one only. */
+    private List<org.apache.iceberg.catalog.Namespace> namespaces(org.apache.iceberg.catalog.Namespace parent) {
+        List<org.apache.iceberg.catalog.Namespace> out = new ArrayList<>();
+        if (!parent.isEmpty()) out.add(parent);
+        if (catalog instanceof SupportsNamespaces n) {
+            for (org.apache.iceberg.catalog.Namespace child : n.listNamespaces(parent)) out.addAll(namespaces(child));
+        }
+        return out;
+    }
+
     @Override
     public Optional<Map<PartitionRef, List<Long>>> rowOffsets(String name, Collection<PartitionRef> partitions)
             throws StoreException {
