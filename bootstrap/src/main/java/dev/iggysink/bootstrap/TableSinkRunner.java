@@ -16,13 +16,11 @@ import dev.iggysink.application.port.out.StoreException;
 import dev.iggysink.application.settings.OutputSettings;
 import dev.iggysink.application.settings.StreamSettings;
 import dev.iggysink.application.service.HeapFit;
-import dev.iggysink.application.settings.RetrySettings;
 import dev.iggysink.application.table.IdlePacing;
 import dev.iggysink.application.table.TableConsumer;
 import dev.iggysink.application.table.TableSettings;
 import dev.iggysink.application.table.TableSinkControl;
 import dev.iggysink.application.table.TableTally;
-import dev.iggysink.domain.retry.Backoff;
 import java.time.Duration;
 import java.time.InstantSource;
 import java.util.ArrayList;
@@ -61,8 +59,8 @@ final class TableSinkRunner {
      */
     TableSinkRunner(TableConnectorConfig config, SinkMetrics metrics, Consumer<Duration> commitTimes) {
         this.config = config;
-        this.tally = new TableTally(commitTimes, new Backoff(Duration.ofSeconds(1), RetrySettings.DEFAULT_MAX_DELAY,
-                Backoff.DEFAULT_JITTER), "catalog " + config.catalog().uri(), "warehouse store "
+        this.tally = new TableTally(commitTimes, config.table().retry(), "catalog " + config.catalog().uri(),
+                "warehouse store "
                 + config.catalog().storeUrl().map(u -> u + " (" + config.catalog().warehouse() + ")")
                 .orElse(config.catalog().warehouse()));
         Duration poll = Duration.ZERO;
@@ -85,7 +83,7 @@ final class TableSinkRunner {
         int topics = config.streams().stream().mapToInt(s -> s.topics().size()).sum();
         TableSettings t = config.table();
         return new TableSettings(t.routing(), t.rotation(), t.commitInterval(), t.maxFilesPerCommit(),
-                t.batchLength(), t.errors(), Math.max(1, budget / Math.max(1, topics)), t.dlqPrefix());
+                t.batchLength(), t.errors(), Math.max(1, budget / Math.max(1, topics)), t.dlqPrefix(), t.retry());
     }
 
     TableConnectorConfig config() {

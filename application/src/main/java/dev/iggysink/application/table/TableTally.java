@@ -37,8 +37,7 @@ public final class TableTally {
 
     /** @param commitTimes told the time of each commit that went through (a latency histogram); must be cheap */
     public TableTally(Consumer<Duration> commitTimes) {
-        this(commitTimes, new Backoff(Duration.ofSeconds(1), Duration.ofSeconds(10), Backoff.DEFAULT_JITTER),
-                "catalog", "warehouse store");
+        this(commitTimes, TableSettings.DEFAULT_RETRY, "catalog", "warehouse store");
     }
 
     /**
