@@ -468,12 +468,17 @@ public final class IcebergTables implements TableStore {
         }
     }
 
-    private static StoreException failure(String what, Throwable e) {
-        boolean retryable = !(e instanceof ForbiddenException || e instanceof NotAuthorizedException
-                || e instanceof NoSuchTableException || e instanceof ValidationException
-                || e instanceof IllegalArgumentException);
-        String message = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
-        return new StoreException(what + " failed: " + message, retryable, 0, null, e);
+    /**
+     * A failure of the catalog or of the store under it. Refusals are not retried: the catalog's (forbidden, not
+     * authorised, no such table, invalid) and the store's 4xx (403, a missing bucket), as for dead letters
+     * ({@link WarehouseFiles}); a store that does not answer or answers 5xx is.
+     */
+    static StoreException failure(String what, Throwable e) {
+        StoreException store = WarehouseFiles.failure(what, e);
+        boolean retryable = store.retryable() && !(e instanceof ForbiddenException
+                || e instanceof NotAuthorizedException || e instanceof NoSuchTableException
+                || e instanceof ValidationException || e instanceof IllegalArgumentException);
+        return new StoreException(store.getMessage(), retryable, store.httpStatus(), null, e);
     }
 
     @Override
