@@ -79,6 +79,8 @@ public final class TableConsumer {
      */
     private final Map<PartitionRef, Long> waiting = new LinkedHashMap<>();
     static final Duration LAG_REFRESH = Duration.ofSeconds(5);
+    /** A data file the store refuses with 403 is tried this often before its partition halts (max_attempts' default). */
+    static final int FORBIDDEN_ATTEMPTS = 3;
 
     /** As {@link #TableConsumer(MessageSource, RecordCodec, TableStore, TableSettings, InstantSource, SinkMetrics,
      * TableTally, Executor)}, staging on the calling thread. */
@@ -114,6 +116,8 @@ public final class TableConsumer {
         TableStore.Staged staged;
         /** The rows' heap when sealed: held until the data files are written. */
         long heldBytes;
+        /** Times the store refused the data files with 403. */
+        int forbidden;
 
         Pending(OpenFile file, TableStore.RowFile rows) {
             this.file = file;
@@ -452,11 +456,14 @@ public final class TableConsumer {
         } catch (CompletionException failed) {
             p.staging = null;
             if (!(failed.getCause() instanceof StoreException e)) throw failed;
-            if (!e.retryable() && lane.part.halted == null) {
+            // A 403 is most often for good, but not always (a new grant still on its way, a single-drive MinIO
+            // refusing a put beside a delete): as the object sink's uploads, a few attempts before the halt.
+            boolean refused = !e.retryable() && !(e.httpStatus() == 403 && ++p.forbidden < FORBIDDEN_ATTEMPTS);
+            if (refused && lane.part.halted == null) {
                 lane.part.halted = "table " + lane.table + " refused the data file of offsets "
                         + p.file.firstOffset() + "-" + p.file.lastOffset() + ": " + e.getMessage();
                 LOG.log(Level.ERROR, "partition {0} halted: {1}", lane.part.ref, lane.part.halted);
-            } else {
+            } else if (!refused) {
                 tally.commitFailed("table " + lane.table + ": " + e.getMessage());
                 if (!tally.store().failed(e.getMessage(), clock.instant())) {
                     LOG.log(Level.DEBUG, "table {0}: staging offsets {1}-{2} of {3} failed, trying again: {4}",

@@ -163,4 +163,25 @@ class TableOutageTest {
         assertThat(committedOffsets(0)).isEqualTo(range(0, 5));
         assertThat(control.status().health()).isEqualTo(Health.OK);
     }
+
+    @Test
+    void a_store_refusing_data_files_with_403_degrades_health_then_fails_it_after_three_attempts()
+            throws SourceException {
+        topic.append(0, 6, i -> "a=" + i);
+        tables.storeDown(new StoreException("writing a data file of lake.events failed: Access Denied (Service: S3,"
+                + " Status Code: 403)", false, 403, null, null));
+        run(INTERVAL.plusSeconds(1));
+        StatusSnapshot first = control.status();
+        assertThat(first.health()).as("one refusal may be a grant still on its way: %s", first.reasons())
+                .isEqualTo(Health.DEGRADED);
+        assertThat(first.reasons()).anySatisfy(r -> assertThat(r).contains("warehouse store http://minio:9000")
+                .contains("Access Denied"));
+
+        run(INTERVAL.multipliedBy(3));
+        StatusSnapshot refused = control.status();
+        assertThat(refused.health()).isEqualTo(Health.FAILED);
+        assertThat(refused.reasons()).anySatisfy(r -> assertThat(r).contains("halted").contains("lake.events")
+                .contains("Access Denied"));
+        assertThat(committedOffsets(0)).isEmpty();
+    }
 }
