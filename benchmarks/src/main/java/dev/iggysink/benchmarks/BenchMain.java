@@ -28,6 +28,8 @@ public final class BenchMain {
                                java -jar benchmarks.jar e2e-table [--since S] summary tables of the results file
                                java -jar benchmarks.jar tables [--messages N] [--size S] [--partitions P] [--rounds R]
                                                                          the Iceberg table sink beside the object sink
+                               java -jar benchmarks.jar tables --idle S [--partitions P] [--sink-jar J]
+                                                                         an idle table sink's CPU over S seconds
                                java -jar benchmarks.jar codec-cpu [rounds]    json_lines codec in thread CPU time""");
                 System.exit("--help".equals(command) || "-h".equals(command) ? 0 : 2);
             }

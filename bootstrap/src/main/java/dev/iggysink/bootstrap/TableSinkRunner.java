@@ -17,6 +17,7 @@ import dev.iggysink.application.port.out.StoreException;
 import dev.iggysink.application.settings.OutputSettings;
 import dev.iggysink.application.settings.StreamSettings;
 import dev.iggysink.application.service.HeapFit;
+import dev.iggysink.application.table.IdlePacing;
 import dev.iggysink.application.table.TableConsumer;
 import dev.iggysink.application.table.TableSettings;
 import dev.iggysink.application.table.TableSinkControl;
@@ -59,7 +60,10 @@ final class TableSinkRunner {
      */
     TableSinkRunner(TableConnectorConfig config, SinkMetrics metrics, Consumer<Duration> commitTimes) {
         this.config = config;
-        this.tally = new TableTally(commitTimes);
+        this.tally = new TableTally(commitTimes, config.table().retry(), "catalog " + config.catalog().uri(),
+                "warehouse store "
+                + config.catalog().storeUrl().map(u -> u + " (" + config.catalog().warehouse() + ")")
+                .orElse(config.catalog().warehouse()));
         Duration poll = Duration.ZERO;
         for (StreamSettings s : config.streams()) if (s.pollInterval().compareTo(poll) > 0) poll = s.pollInterval();
         this.control = new TableSinkControl(tally, InstantSource.system(), budget(config), poll,
@@ -80,7 +84,7 @@ final class TableSinkRunner {
         int topics = config.streams().stream().mapToInt(s -> s.topics().size()).sum();
         TableSettings t = config.table();
         return new TableSettings(t.routing(), t.rotation(), t.commitInterval(), t.maxFilesPerCommit(),
-                t.batchLength(), t.errors(), Math.max(1, budget / Math.max(1, topics)), t.dlqPrefix());
+                t.batchLength(), t.errors(), Math.max(1, budget / Math.max(1, topics)), t.dlqPrefix(), t.retry());
     }
 
     TableConnectorConfig config() {
@@ -160,6 +164,10 @@ final class TableSinkRunner {
         ticker.scheduleAtFixedRate(() -> {
             try {
                 LOG.info(line.next(control.status(), tally.totals(), System.nanoTime()));
+                // while the catalog or store fails, one line per interval says so (the outage's own lines are two)
+                for (String outage : tally.outageSummaries(java.time.Instant.now())) {
+                    LOG.warn("sink {}: {}", config.key(), outage);
+                }
             } catch (RuntimeException e) {
                 // a failed line must not end the schedule: the next one may tell what this could not
                 LOG.warn("sink {}: the status line could not be made: {}", config.key(), e.toString());
@@ -234,6 +242,7 @@ final class TableSinkRunner {
         String name = s.stream() + "/" + topic;
         control.register(name, consumer);
         Duration backoff = Duration.ofMillis(100);
+        IdlePacing pacing = new IdlePacing(s.pollInterval());
         try {
             while (!stop.get()) {
                 try {
@@ -241,7 +250,8 @@ final class TableSinkRunner {
                     int read = consumer.step();
                     control.trouble(name, null);
                     backoff = Duration.ofMillis(100);
-                    if (read == 0) Thread.sleep(Math.max(1, s.pollInterval().toMillis()));
+                    Duration idle = pacing.after(read);
+                    if (!idle.isZero()) Thread.sleep(idle.toMillis());
                 } catch (SourceException e) {
                     if (!e.retryable()) {
                         LOG.error("{}/{}: {}", s.stream(), topic, e.getMessage());

@@ -302,16 +302,9 @@ final class ConnectorReader {
         }
         String attemptsKey = p.has("max_attempts") ? "max_attempts" : "max_retries";
         int maxAttempts = p.intAtLeast(attemptsKey, 0).orElse(ObjectSinkKeys.MAX_ATTEMPTS.integer());
-        Duration retryDelay = p.duration("retry_delay", false).orElse(ObjectSinkKeys.RETRY_DELAY.duration());
-        Optional<Duration> givenMaxDelay = p.duration("retry_max_delay", false);
-        Duration retryMaxDelay = givenMaxDelay.orElse(RetrySettings.DEFAULT_MAX_DELAY.compareTo(retryDelay) < 0
-                ? retryDelay : RetrySettings.DEFAULT_MAX_DELAY);
-        if (givenMaxDelay.isPresent() && givenMaxDelay.get().isZero()) {
-            p.error("retry_max_delay", "must be greater than 0");
-        } else if (givenMaxDelay.isPresent() && givenMaxDelay.get().compareTo(retryDelay) < 0) {
-            p.error("retry_max_delay", Durations.format(givenMaxDelay.get()) + " is shorter than "
-                    + p.path("retry_delay") + " (" + Durations.format(retryDelay) + ")");
-        }
+        Duration[] delays = retryDelays(p);
+        Duration retryDelay = delays[0];
+        Duration retryMaxDelay = delays[1];
         boolean pathStyle = p.bool("path_style", endpoint.isPresent());
 
         Optional<Duration> rotateInterval = positive(p.duration("rotate_interval", true));
@@ -429,6 +422,24 @@ final class ConnectorReader {
      * {@code buffer_directory}: where open files are written as they grow, relative to the config file's directory
      * when not absolute; unset is the system's temporary directory, {@code ""} keeps open files on the heap.
      */
+    /**
+     * {@code retry_delay} and {@code retry_max_delay} (the backoff's base and cap; the cap defaults to 10 s, or the
+     * base when longer), with their errors reported on {@code p}. The object sink and the table sink read them alike.
+     */
+    static Duration[] retryDelays(Table p) {
+        Duration retryDelay = p.duration("retry_delay", false).orElse(ObjectSinkKeys.RETRY_DELAY.duration());
+        Optional<Duration> givenMaxDelay = p.duration("retry_max_delay", false);
+        Duration retryMaxDelay = givenMaxDelay.orElse(RetrySettings.DEFAULT_MAX_DELAY.compareTo(retryDelay) < 0
+                ? retryDelay : RetrySettings.DEFAULT_MAX_DELAY);
+        if (givenMaxDelay.isPresent() && givenMaxDelay.get().isZero()) {
+            p.error("retry_max_delay", "must be greater than 0");
+        } else if (givenMaxDelay.isPresent() && givenMaxDelay.get().compareTo(retryDelay) < 0) {
+            p.error("retry_max_delay", Durations.format(givenMaxDelay.get()) + " is shorter than "
+                    + p.path("retry_delay") + " (" + Durations.format(retryDelay) + ")");
+        }
+        return new Duration[] {retryDelay, retryMaxDelay};
+    }
+
     private static String bufferDirectory(Table p, Path baseDir) {
         Optional<String> given = p.string("buffer_directory").map(String::strip);
         if (given.isEmpty()) return Path.of(System.getProperty("java.io.tmpdir")).toAbsolutePath().toString();

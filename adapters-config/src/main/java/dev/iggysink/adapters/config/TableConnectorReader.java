@@ -7,6 +7,7 @@ import dev.iggysink.application.settings.StreamSettings;
 import dev.iggysink.application.settings.TransformSettings;
 import dev.iggysink.application.table.TableRouting;
 import dev.iggysink.application.table.TableSettings;
+import dev.iggysink.domain.retry.Backoff;
 import dev.iggysink.domain.rotation.RotationPolicy;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -221,11 +222,12 @@ public final class TableConnectorReader {
         }
         long maxBuffered = p.sizeAtLeast("max_buffered_bytes", 1024 * 1024)
                 .orElse(TableSinkKeys.MAX_BUFFERED_BYTES.size());
+        Duration[] delays = ConnectorReader.retryDelays(p);
         if (p.problems().errorCount() > before) return Optional.empty();
         TableRouting routing = dynamic ? new TableRouting(tables, routeField) : TableRouting.fixed(
                 tables.toArray(String[]::new));
         return Optional.of(new TableSettings(routing, rotation, interval, maxFiles, batchLength, errors, maxBuffered,
-                dlqPrefix));
+                dlqPrefix, new Backoff(delays[0], delays[1], Backoff.DEFAULT_JITTER)));
     }
 
     /** A REST catalog's warehouse given by name: neither a URI nor an absolute path, so no place for other files. */

@@ -6,6 +6,7 @@ import static dev.iggysink.adapters.config.ConfigKey.UP;
 import dev.iggysink.adapters.config.ConfigKey.Origin;
 import dev.iggysink.adapters.config.ConfigKey.Scope;
 import dev.iggysink.adapters.config.ConfigKey.Type;
+import dev.iggysink.application.settings.RetrySettings;
 import dev.iggysink.application.table.TableSettings;
 import java.time.Duration;
 import java.util.List;
@@ -103,6 +104,13 @@ final class TableSinkKeys {
             + " listed with the warehouse's FileIO choice and `store_*` settings; they lie at"
             + " `<dlq_location>/<stream>/<topic>/<partition:05>-<offset:020>.json`, without `dlq_prefix` (the"
             + " location is their own place)");
+
+    static final ConfigKey RETRY_DELAY = key("retry_delay", Type.DURATION, OURS, Duration.ofSeconds(1), "", "",
+            "the first wait before a failing catalog or warehouse store is called again; each failure doubles it");
+    static final ConfigKey RETRY_MAX_DELAY = key("retry_max_delay", Type.DURATION, OURS, null,
+            "`" + Durations.format(RetrySettings.DEFAULT_MAX_DELAY) + "` (at least `retry_delay`)",
+            "greater than 0, at least `retry_delay`", "the longest wait between two calls to a failing catalog or"
+                    + " store");
 
     /** The names the reader knows; any other is reported as unknown. */
     static final List<String> NAMES = SECTION.names();

@@ -135,6 +135,28 @@ class TableConnectorReaderTest {
     }
 
     @Test
+    void retry_delay_and_retry_max_delay_pace_the_calls_to_a_failing_catalog(@TempDir Path dir) throws Exception {
+        String catalog = "catalog_type = \"rest\"\nuri = \"http://catalog:8181\"\n"
+                + "warehouse = \"s3://lake/warehouse\"\n";
+        TableConnectorReader.Result read = TableConnectorReader.load(tableSink(dir.resolve("retry.toml"), catalog
+                + "retry_delay = \"200ms\"\nretry_max_delay = \"5s\"\n"), Map.of());
+        assertThat(read.errors()).isEmpty();
+        assertThat(read.connector().orElseThrow().table().retry().base()).isEqualTo(Duration.ofMillis(200));
+        assertThat(read.connector().orElseThrow().table().retry().cap()).isEqualTo(Duration.ofSeconds(5));
+
+        TableConnectorReader.Result defaults = TableConnectorReader.load(tableSink(dir.resolve("plain.toml"),
+                catalog), Map.of());
+        assertThat(defaults.connector().orElseThrow().table().retry().cap()).isEqualTo(Duration.ofSeconds(10));
+
+        TableConnectorReader.Result bad = TableConnectorReader.load(tableSink(dir.resolve("bad.toml"), catalog
+                + "retry_delay = \"2s\"\nretry_max_delay = \"1s\"\n"), Map.of());
+        assertThat(bad.errors()).anySatisfy(e -> {
+            assertThat(e.path()).isEqualTo("plugin_config.retry_max_delay");
+            assertThat(e.message()).contains("shorter than plugin_config.retry_delay");
+        });
+    }
+
+    @Test
     void an_s3_sink_file_is_not_a_table_sink() throws Exception {
         assertThat(TableConnectorReader.isTableSink(resource("../full.toml"))).isFalse();
     }

@@ -4,6 +4,7 @@ import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.TableMetadata;
 import org.apache.iceberg.TableOperations;
 import org.apache.iceberg.exceptions.CleanableFailure;
+import org.apache.iceberg.exceptions.CommitFailedException;
 
 /**
  * A table's operations that commit only onto the snapshot the caller read. Iceberg retries a commit that lost a race
@@ -23,16 +24,25 @@ final class BasedOperations extends ForwardingOperations {
         private static final long serialVersionUID = 1L;
 
         StaleBase() {
-            super("the table has a newer snapshot than the one this commit was decided on", null, false, false);
+            this("the table has a newer snapshot than the one this commit was decided on");
+        }
+
+        StaleBase(String message) {
+            super(message, null, false, false);
         }
     }
 
     private final Long snapshotId;
+    private final Runnable beforeSwap;
 
-    /** @param snapshotId the current snapshot the caller read, null for a table without snapshots */
-    BasedOperations(TableOperations delegate, Long snapshotId) {
+    /**
+     * @param snapshotId the current snapshot the caller read, null for a table without snapshots
+     * @param beforeSwap runs just before the catalog is asked to swap (tests let another writer in there)
+     */
+    BasedOperations(TableOperations delegate, Long snapshotId, Runnable beforeSwap) {
         super(delegate);
         this.snapshotId = snapshotId;
+        this.beforeSwap = beforeSwap;
     }
 
     @Override
@@ -40,6 +50,13 @@ final class BasedOperations extends ForwardingOperations {
         Snapshot current = base == null ? null : base.currentSnapshot();
         Long id = current == null ? null : current.snapshotId();
         if (!java.util.Objects.equals(id, snapshotId)) throw new StaleBase();
-        super.commit(base, metadata);
+        beforeSwap.run();
+        try {
+            super.commit(base, metadata);
+        } catch (CommitFailedException e) {
+            // Another writer swapped first. Iceberg would retry this attempt (logging a stack trace at WARN) onto
+            // the new metadata, where it can only end in StaleBase: the caller reads the table again instead.
+            throw new StaleBase(e.getMessage());
+        }
     }
 }

@@ -63,6 +63,8 @@ public final class IcebergTables implements TableStore {
     private final Map<String, Table> tables = new ConcurrentHashMap<>();
     /** Runs between a commit attempt's read of the table and its swap; tests let another writer in there. */
     volatile Runnable betweenReadAndSwap = () -> { };
+    /** Runs inside a commit attempt, after Iceberg applied it and before the catalog swaps; tests race in there. */
+    volatile Runnable atSwap = () -> { };
 
     private final Optional<TableTemplate> template;
     private final Optional<WarehouseFiles> warehouse;
@@ -344,7 +346,7 @@ public final class IcebergTables implements TableStore {
             }
             if (committed.isEmpty()) return new CommitResult(committed, refused, conflicts);
             Table based = new BaseTable(new BasedOperations(((HasTableOperations) t).operations(),
-                    base == null ? null : base.snapshotId()), t.name());
+                    base == null ? null : base.snapshotId(), atSwap), t.name());
             AppendFiles append = based.newAppend();
             files.forEach(append::appendFile);
             OffsetMap.with(properties, group, updates).forEach(append::set);
@@ -355,6 +357,10 @@ public final class IcebergTables implements TableStore {
                 return new CommitResult(committed, refused, conflicts);
             } catch (BasedOperations.StaleBase | CommitFailedException e) {
                 conflicts++;
+                // Members of a group commit to one table now and then at once: ordinary, so one line, no trace.
+                LOG.log(System.Logger.Level.INFO, "table {0}: another writer committed first (attempt {1} of {2});"
+                        + " reading the table again: {3}", name, String.valueOf(attempt), String.valueOf(ATTEMPTS),
+                        e.getMessage());
             } catch (CommitStateUnknownException e) {
                 if (landed(t, commitId, base)) return new CommitResult(committed, refused, conflicts);
                 throw new StoreException("commit to table " + name + ": the catalog did not say whether it took it ("
@@ -385,6 +391,40 @@ public final class IcebergTables implements TableStore {
                     e.getMessage());
             return false;
         }
+    }
+
+    /**
+     * The tables of the catalog whose offset map names {@code stream}/{@code topic} for this group: where this group
+     * has committed records of the topic, whatever routed them there (dynamic routing names tables per record).
+     * Sorted by name.
+     */
+    public List<String> tablesHolding(String stream, String topic) throws StoreException {
+        String prefix = OffsetMap.property(group, new PartitionRef(stream, topic, 0));
+        List<String> out = new ArrayList<>();
+        try {
+            for (org.apache.iceberg.catalog.Namespace ns : namespaces(org.apache.iceberg.catalog.Namespace.empty())) {
+                for (TableIdentifier id : catalog.listTables(ns)) {
+                    Table t = catalog.loadTable(id);
+                    if (OffsetMap.properties(t.currentSnapshot(), t::snapshot).containsKey(prefix)) {
+                        out.add(id.toString());
+                    }
+                }
+            }
+        } catch (RuntimeException e) {
+            throw failure("listing the tables of the catalog", e);
+        }
+        java.util.Collections.sort(out);
+        return out;
+    }
+
+    /** {@code parent} and every namespace below it; a catalog without namespaces has the empty one only. */
+    private List<org.apache.iceberg.catalog.Namespace> namespaces(org.apache.iceberg.catalog.Namespace parent) {
+        List<org.apache.iceberg.catalog.Namespace> out = new ArrayList<>();
+        if (!parent.isEmpty()) out.add(parent);
+        if (catalog instanceof SupportsNamespaces n) {
+            for (org.apache.iceberg.catalog.Namespace child : n.listNamespaces(parent)) out.addAll(namespaces(child));
+        }
+        return out;
     }
 
     @Override
@@ -454,12 +494,17 @@ public final class IcebergTables implements TableStore {
         }
     }
 
-    private static StoreException failure(String what, Throwable e) {
-        boolean retryable = !(e instanceof ForbiddenException || e instanceof NotAuthorizedException
-                || e instanceof NoSuchTableException || e instanceof ValidationException
-                || e instanceof IllegalArgumentException);
-        String message = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
-        return new StoreException(what + " failed: " + message, retryable, 0, null, e);
+    /**
+     * A failure of the catalog or of the store under it. Refusals are not retried: the catalog's (forbidden, not
+     * authorised, no such table, invalid) and the store's 4xx (403, a missing bucket), as for dead letters
+     * ({@link WarehouseFiles}); a store that does not answer or answers 5xx is.
+     */
+    static StoreException failure(String what, Throwable e) {
+        StoreException store = WarehouseFiles.failure(what, e);
+        boolean retryable = store.retryable() && !(e instanceof ForbiddenException
+                || e instanceof NotAuthorizedException || e instanceof NoSuchTableException
+                || e instanceof ValidationException || e instanceof IllegalArgumentException);
+        return new StoreException(store.getMessage(), retryable, store.httpStatus(), null, e);
     }
 
     @Override

@@ -132,7 +132,7 @@ public final class WarehouseFiles implements AutoCloseable {
     }
 
     /** A refusal of the store (a 4xx but a timeout or throttling) will not pass by trying again. */
-    private static StoreException failure(String what, Throwable e) {
+    static StoreException failure(String what, Throwable e) {
         int status = 0;
         for (Throwable t = e; t != null; t = t.getCause()) {
             if (t instanceof SdkServiceException s) {

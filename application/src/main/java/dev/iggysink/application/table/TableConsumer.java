@@ -73,7 +73,14 @@ public final class TableConsumer {
     private final Map<PartitionRef, Long> ends = new HashMap<>();
     private Instant endsReadAt = Instant.EPOCH;
     private volatile TableView view;
+    /**
+     * Partitions this member owns but has not taken up, because the catalog failed to say what their tables hold:
+     * the group's offset of each, so that /status keeps listing them and their lag while the catalog is retried.
+     */
+    private final Map<PartitionRef, Long> waiting = new LinkedHashMap<>();
     static final Duration LAG_REFRESH = Duration.ofSeconds(5);
+    /** A data file the store refuses with 403 is tried this often before its partition halts (max_attempts' default). */
+    static final int FORBIDDEN_ATTEMPTS = 3;
 
     /** As {@link #TableConsumer(MessageSource, RecordCodec, TableStore, TableSettings, InstantSource, SinkMetrics,
      * TableTally, Executor)}, staging on the calling thread. */
@@ -109,6 +116,8 @@ public final class TableConsumer {
         TableStore.Staged staged;
         /** The rows' heap when sealed: held until the data files are written. */
         long heldBytes;
+        /** Times the store refused the data files with 403. */
+        int forbidden;
 
         Pending(OpenFile file, TableStore.RowFile rows) {
             this.file = file;
@@ -193,6 +202,7 @@ public final class TableConsumer {
                 }
             }
             long inTable = store.durableOffsets(table, List.of(ref)).getOrDefault(ref, -1L);
+            tally.catalog().succeeded(clock.instant());
             lane = new Lane(this, table, Math.max(inTable, assignedAt));
             lanes.put(table, lane);
             return lane;
@@ -262,15 +272,19 @@ public final class TableConsumer {
             part = null;
         }
         if (part != null && part.halted != null) return 0;
+        // taking a partition up asks the catalog: while it fails, only as often as its backoff allows
+        if (part == null && !tally.catalog().due(clock.instant())) return 0;
         long from = part != null ? part.position : source.committedOffset(p).orElse(-1) + 1;
         Batch batch;
         try {
             batch = source.poll(p, from, settings.batchLength());
         } catch (PartitionRevokedException e) {
+            waiting.remove(p);
             if (part != null) reset(part, "moved to another member", true);
             return 0;
         }
         if (!batch.owned()) {
+            waiting.remove(p);
             if (part != null) reset(part, "moved to another member", true);
             return 0;
         }
@@ -299,8 +313,8 @@ public final class TableConsumer {
         try {
             for (String table : settings.routing().tables()) heldByAll = Math.min(heldByAll, part.lane(table).expected);
         } catch (StoreException e) {
-            LOG.log(Level.WARNING, "cannot read the offsets of partition {0} in its tables, trying again: {1}", p,
-                    e.getMessage());
+            catalogFailed("cannot read the offsets of partition " + p + " in its tables", e);
+            waiting.put(p, committed);
             return null;
         }
         if (!settings.routing().tables().isEmpty() && heldByAll > committed) {
@@ -321,6 +335,10 @@ public final class TableConsumer {
                     + "committed {1} to the group and reading on from there", p, heldByAll, committed);
         }
         parts.put(p, part);
+        waiting.remove(p);
+        if (part.position == committed + 1) {
+            LOG.log(Level.INFO, "partition {0} taken up: reading from offset {1}", p, part.position);
+        }
         return part;
     }
 
@@ -337,6 +355,7 @@ public final class TableConsumer {
         // One dead letter per offset (its key is the offset's), naming every table that refused the record.
         List<String> refusals = new ArrayList<>();
         for (String table : tables) {
+            if (!part.lanes.containsKey(table) && !tally.catalog().due(clock.instant())) return false;
             try {
                 Lane lane = part.lane(table);
                 if (lane.holds(r.offset())) continue;
@@ -345,8 +364,7 @@ public final class TableConsumer {
                 refusals.add("table " + table + ": " + e.getMessage());
             } catch (StoreException e) {
                 if (e.retryable()) {
-                    LOG.log(Level.WARNING, "partition {0} offset {1}: table {2} failed, trying again: {3}", part.ref,
-                            r.offset(), table, e.getMessage());
+                    catalogFailed("partition " + part.ref + " offset " + r.offset() + ": table " + table, e);
                     return false;
                 }
                 refusals.add("table " + table + ": " + e.getMessage());
@@ -370,13 +388,17 @@ public final class TableConsumer {
             return false;
         }
         String key = DeadLetters.key("", settings.dlqPrefix(), r);
+        if (!tally.store().due(clock.instant())) return false;
         String where;
         try {
             where = store.writeDeadLetter(key, DeadLetters.content(r, why));
+            tally.store().succeeded(clock.instant());
         } catch (StoreException e) {
             if (e.retryable()) {
-                LOG.log(Level.WARNING, "partition {0}: the dead letter of offset {1} could not be written, trying"
-                        + " again: {2}", part.ref, r.offset(), e.getMessage());
+                if (!tally.store().failed(e.getMessage(), clock.instant())) {
+                    LOG.log(Level.DEBUG, "partition {0}: the dead letter of offset {1} could not be written, trying"
+                            + " again: {2}", part.ref, r.offset(), e.getMessage());
+                }
             } else {
                 tally.badRecord();
                 part.halted = "the dead letter of the bad record at offset " + r.offset() + " could not be written: "
@@ -424,21 +446,31 @@ public final class TableConsumer {
      */
     private boolean stage(Lane lane, Pending p) {
         if (p.staged != null) return true;
-        // a staging that failed since the file was sealed is tried again at once, before the commit gives up on it
-        if (p.staging == null || p.staging.isCompletedExceptionally()) startStaging(p);
+        // a staging that failed since the file was sealed is tried again, once the store's backoff allows
+        if (p.staging == null || p.staging.isCompletedExceptionally()) {
+            if (!tally.store().due(clock.instant())) return false;
+            startStaging(p);
+        }
         try {
             p.staged = p.staging.join();
+            tally.store().succeeded(clock.instant());
             return true;
         } catch (CompletionException failed) {
             p.staging = null;
             if (!(failed.getCause() instanceof StoreException e)) throw failed;
-            if (!e.retryable() && lane.part.halted == null) {
+            // A 403 is most often for good, but not always (a new grant still on its way, a single-drive MinIO
+            // refusing a put beside a delete): as the object sink's uploads, a few attempts before the halt.
+            boolean refused = !e.retryable() && !(e.httpStatus() == 403 && ++p.forbidden < FORBIDDEN_ATTEMPTS);
+            if (refused && lane.part.halted == null) {
                 lane.part.halted = "table " + lane.table + " refused the data file of offsets "
                         + p.file.firstOffset() + "-" + p.file.lastOffset() + ": " + e.getMessage();
                 LOG.log(Level.ERROR, "partition {0} halted: {1}", lane.part.ref, lane.part.halted);
-            } else {
-                LOG.log(Level.WARNING, "table {0}: staging offsets {1}-{2} of {3} failed, trying again: {4}",
-                        lane.table, p.file.firstOffset(), p.file.lastOffset(), lane.part.ref, e.getMessage());
+            } else if (!refused) {
+                tally.commitFailed("table " + lane.table + ": " + e.getMessage());
+                if (!tally.store().failed(e.getMessage(), clock.instant())) {
+                    LOG.log(Level.DEBUG, "table {0}: staging offsets {1}-{2} of {3} failed, trying again: {4}",
+                            lane.table, p.file.firstOffset(), p.file.lastOffset(), lane.part.ref, e.getMessage());
+                }
             }
             return false;
         }
@@ -487,6 +519,11 @@ public final class TableConsumer {
     /** Commits the tables whose interval is due; {@code everything}, when not null, seals and commits all now. */
     private void commitDue(RotationReason everything) throws SourceException {
         Instant now = clock.instant();
+        // a failing catalog is asked again once its backoff has passed (a stop asks it once more at any rate)
+        if (everything != RotationReason.SHUTDOWN && !tally.catalog().due(now)) {
+            commitGroupOffsets();
+            return;
+        }
         Set<String> tables = new LinkedHashSet<>();
         for (Part part : parts.values()) tables.addAll(part.lanes.keySet());
         for (String table : tables) {
@@ -550,15 +587,21 @@ public final class TableConsumer {
         } catch (StoreException e) {
             setbacks++;
             tally.commitFailed("table " + table + ": " + e.getMessage());
-            LOG.log(Level.WARNING, "commit to table {0} failed ({1}); its partitions are looked up again: {2}", table,
+            boolean first = tally.catalog().failed(e.getMessage(), clock.instant());
+            LOG.log(first || !e.retryable() ? Level.WARNING : Level.DEBUG, "commit to table {0} failed ({1}); its"
+                    + " partitions are looked up again: {2}", table,
                     e.retryable() ? "its outcome may be unknown" : "not retryable", e.getMessage());
             // The files may be in the table now: keep them, and let the lookup of each partition decide.
             for (TableStore.Append a : appends) {
                 Part part = parts.get(a.partition());
-                if (part != null) reset(part, "a commit to table " + table + " failed", false);
+                if (part != null) {
+                    reset(part, "a commit to table " + table + " failed", false);
+                    waiting.put(part.ref, part.lastCommitted);
+                }
             }
             return;
         }
+        tally.catalog().succeeded(clock.instant());
         Duration took = Duration.between(started, clock.instant());
         tally.committed(took, result.conflicts(), result.refused().size());
         setbacks += result.refused().size();
@@ -633,6 +676,15 @@ public final class TableConsumer {
         LOG.log(Level.INFO, "partition {0} let go ({1}); it is looked up again when polled", part.ref, why);
     }
 
+    /** A retryable catalog call failed: one line when this starts the outage, else at debug. */
+    private void catalogFailed(String what, StoreException e) {
+        if (!tally.catalog().failed(e.getMessage(), clock.instant())) {
+            LOG.log(Level.DEBUG, "{0}, trying again: {1}", what, e.getMessage());
+        } else {
+            LOG.log(Level.INFO, "{0}; trying again with backoff", what);
+        }
+    }
+
     /** Stops polling ({@code true}) or resumes it; what was read is still sealed and committed. Any thread. */
     public void pause(boolean pause) {
         paused = pause;
@@ -698,6 +750,11 @@ public final class TableConsumer {
                     Optional.empty(), Optional.empty(), 0, Optional.ofNullable(part.halted), part.halted != null,
                     pendingSince));
         }
+        Optional<String> catalogTrouble = tally.catalog().trouble();
+        waiting.forEach((ref, committed) -> partitions.add(new dev.iggysink.application.status.PartitionStatus(
+                ref.stream(), ref.topic(), ref.partitionId(), true, committed + 1, committed,
+                ends.getOrDefault(ref, -1L), 0, 0, 0, 0, Optional.empty(), Optional.empty(), 0,
+                catalogTrouble.map(t -> "not taken up yet: " + t), false, Optional.empty())));
         view = new TableView(partitions, lanes, buffered, clock.instant());
     }
 }

@@ -1,6 +1,7 @@
 package dev.iggysink.application.table;
 
 import dev.iggysink.application.settings.ErrorTolerance;
+import dev.iggysink.domain.retry.Backoff;
 import dev.iggysink.domain.rotation.RotationPolicy;
 import java.time.Duration;
 import java.util.Objects;
@@ -13,11 +14,21 @@ import java.util.Objects;
  */
 public record TableSettings(TableRouting routing, RotationPolicy rotation, Duration commitInterval,
                             int maxFilesPerCommit, int batchLength, ErrorTolerance errors, long maxBufferedBytes,
-                            String dlqPrefix) {
+                            String dlqPrefix, Backoff retry) {
     /** The default of {@code max_buffered_bytes}. */
     public static final long DEFAULT_MAX_BUFFERED_BYTES = 64L * 1024 * 1024;
     /** The default of {@code dlq_prefix}, the object sink's. */
     public static final String DEFAULT_DLQ_PREFIX = "_dlq";
+
+    /** The backoff of calls to a failing catalog or store: {@code retry_delay} 1 s doubling up to 10 s. */
+    public static final Backoff DEFAULT_RETRY = new Backoff(Duration.ofSeconds(1), Duration.ofSeconds(10),
+            Backoff.DEFAULT_JITTER);
+
+    public TableSettings(TableRouting routing, RotationPolicy rotation, Duration commitInterval, int maxFilesPerCommit,
+                         int batchLength, ErrorTolerance errors, long maxBufferedBytes, String dlqPrefix) {
+        this(routing, rotation, commitInterval, maxFilesPerCommit, batchLength, errors, maxBufferedBytes, dlqPrefix,
+                DEFAULT_RETRY);
+    }
 
     public TableSettings(TableRouting routing, RotationPolicy rotation, Duration commitInterval, int maxFilesPerCommit,
                          int batchLength, ErrorTolerance errors, long maxBufferedBytes) {
@@ -36,6 +47,7 @@ public record TableSettings(TableRouting routing, RotationPolicy rotation, Durat
         Objects.requireNonNull(commitInterval, "commitInterval");
         Objects.requireNonNull(errors, "errors");
         Objects.requireNonNull(dlqPrefix, "dlqPrefix");
+        Objects.requireNonNull(retry, "retry");
         if (commitInterval.isNegative() || commitInterval.isZero()) {
             throw new IllegalArgumentException("commit interval must be > 0, was " + commitInterval);
         }

@@ -28,8 +28,8 @@ import java.util.concurrent.atomic.AtomicReference;
  * An Iceberg table sink as the admin endpoints see it: the {@link SinkControl} over its consumer loops (one
  * {@link TableConsumer} per topic) and their shared {@link TableTally}. Health: failed while a partition is halted
  * (a bad record under {@code errors_tolerance = none}, a data file the table refused) or a loop ended on an error
- * that retrying cannot cure; degraded while the last commit failed (until one goes through) or Iggy is retried;
- * paused on request. Thread-safe.
+ * that retrying cannot cure; degraded while the last commit failed (until one goes through), while the catalog or
+ * the warehouse store fails ({@link TableTally#outages}), or while Iggy is retried; paused on request. Thread-safe.
  */
 public final class TableSinkControl implements SinkControl {
     /** A loop that has not published for this long (or three poll intervals, when longer) is stuck. */
@@ -203,6 +203,10 @@ public final class TableSinkControl implements SinkControl {
             if (health == Health.OK) health = Health.DEGRADED;
             reasons.add(totals.failuresInRow() + " table commit(s) in a row failed, retrying: "
                     + totals.lastFailure().orElse("?"));
+        }
+        for (String why : tally.outages()) {
+            if (health == Health.OK) health = Health.DEGRADED;
+            reasons.add(why);
         }
         for (String why : new TreeMap<>(troubles).values()) {
             if (health == Health.OK) health = Health.DEGRADED;

@@ -1,7 +1,11 @@
 package dev.iggysink.application.table;
 
 import dev.iggysink.application.status.TableStatus;
+import dev.iggysink.domain.retry.Backoff;
 import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
@@ -25,6 +29,8 @@ public final class TableTally {
     private final AtomicLong commitNanos = new AtomicLong();
     private final AtomicLong rows = new AtomicLong();
     private final Consumer<Duration> commitTimes;
+    private final TableOutage catalog;
+    private final TableOutage store;
 
     public TableTally() {
         this(took -> { });
@@ -32,7 +38,45 @@ public final class TableTally {
 
     /** @param commitTimes told the time of each commit that went through (a latency histogram); must be cheap */
     public TableTally(Consumer<Duration> commitTimes) {
+        this(commitTimes, TableSettings.DEFAULT_RETRY, "catalog", "warehouse store");
+    }
+
+    /**
+     * @param backoff how long the loops wait before calling a failing catalog or store again ({@code retry_delay}
+     *                doubling up to {@code retry_max_delay}, with jitter)
+     * @param catalog the catalog as the operator knows it, for logs and health ({@code catalog http://rest:8181})
+     * @param store   the warehouse store likewise ({@code warehouse store http://minio:9000})
+     */
+    public TableTally(Consumer<Duration> commitTimes, Backoff backoff, String catalog, String store) {
         this.commitTimes = java.util.Objects.requireNonNull(commitTimes, "commitTimes");
+        this.catalog = new TableOutage(catalog, backoff);
+        this.store = new TableOutage(store, backoff);
+    }
+
+    /** The catalog's outage, shared by the sink's loops (one catalog serves them all). */
+    TableOutage catalog() {
+        return catalog;
+    }
+
+    /** The warehouse store's outage: data files and dead letters. */
+    TableOutage store() {
+        return store;
+    }
+
+    /** The health reasons of the catalog and store while they fail. */
+    public List<String> outages() {
+        List<String> out = new ArrayList<>();
+        catalog.trouble().ifPresent(out::add);
+        store.trouble().ifPresent(out::add);
+        return out;
+    }
+
+    /** One line each for the catalog and the store while they fail, for the status interval. */
+    public List<String> outageSummaries(Instant now) {
+        List<String> out = new ArrayList<>();
+        catalog.summary(now).ifPresent(out::add);
+        store.summary(now).ifPresent(out::add);
+        return out;
     }
 
     /** A snapshot of the counters; {@code lastCommit} is null before the first commit. */

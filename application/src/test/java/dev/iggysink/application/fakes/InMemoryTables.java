@@ -48,6 +48,11 @@ public final class InMemoryTables implements TableStore {
     private int deadLetterWrites;
     private String deadLetterRoot = "memory://warehouse/_dlq/";
     private int dataFilesPerStage = 1;
+    /** While set, every catalog call (open, lookup, commit) fails with it; counted in {@link #catalogCalls}. */
+    private String catalogDown;
+    /** While set, every data file and dead letter written fails with it. */
+    private StoreException storeDown;
+    private int catalogCalls;
 
     private final class Rows implements RowFile {
         final String table;
@@ -80,6 +85,7 @@ public final class InMemoryTables implements TableStore {
         public Staged stage() throws StoreException {
             if (done) throw new IllegalStateException("file already staged or discarded");
             synchronized (InMemoryTables.this) {
+                if (storeDown != null) throw storeDown;
                 if (failStages > 0) {
                     failStages--;
                     throw new StoreException("PUT data file: 503 Slow Down", true, 503, null, null);
@@ -121,9 +127,34 @@ public final class InMemoryTables implements TableStore {
         beforeSwap.add(action);
     }
 
+    /** Drops the actions of {@link #beforeNextSwap} that no commit has run (the step made no commit). */
+    public synchronized void noSwapPending() {
+        beforeSwap.clear();
+    }
+
     /** The next commit lands but answers as if the catalog timed out. */
     public synchronized void nextCommitLandsThenTimesOut() {
         landThenTimeOut++;
+    }
+
+    /** The catalog does not answer ({@code error}) until called again with null, as a REST server that is down. */
+    public synchronized void catalogDown(String error) {
+        catalogDown = error;
+    }
+
+    /** The warehouse store fails every write with {@code failure} until called again with null. */
+    public synchronized void storeDown(StoreException failure) {
+        storeDown = failure;
+    }
+
+    /** The catalog calls made so far (open, lookup, commit), those that failed included. */
+    public synchronized int catalogCalls() {
+        return catalogCalls;
+    }
+
+    private synchronized void callCatalog(String what) throws StoreException {
+        catalogCalls++;
+        if (catalogDown != null) throw new StoreException(what + " failed: " + catalogDown, true, 0, null, null);
     }
 
     public synchronized void failNextStages(int n) {
@@ -149,6 +180,7 @@ public final class InMemoryTables implements TableStore {
     public synchronized String writeDeadLetter(String key, byte[] content) throws StoreException {
         StoreException failure = deadLetterFailures.poll();
         if (failure != null) throw failure;
+        if (storeDown != null) throw storeDown;
         deadLetters.put(key, content.clone());
         deadLetterWrites++;
         return deadLetterRoot + key.substring(key.indexOf('/') + 1);
@@ -195,17 +227,25 @@ public final class InMemoryTables implements TableStore {
 
     @Override
     public synchronized void open(String table) throws StoreException {
+        callCatalog("loading table " + table);
         if (missing.contains(table)) throw new StoreException("table " + table + " does not exist", false, 404, null, null);
     }
 
     @Override
     public RowFile newFile(String table) throws StoreException {
-        open(table);
+        // a table once loaded is kept: a new file asks no catalog
+        synchronized (this) {
+            if (missing.contains(table)) {
+                throw new StoreException("table " + table + " does not exist", false, 404, null, null);
+            }
+        }
         return new Rows(table);
     }
 
     @Override
-    public synchronized Map<PartitionRef, Long> durableOffsets(String table, Collection<PartitionRef> partitions) {
+    public synchronized Map<PartitionRef, Long> durableOffsets(String table, Collection<PartitionRef> partitions)
+            throws StoreException {
+        callCatalog("reading the offsets of table " + table);
         return mapOf(table, partitions);
     }
 
@@ -226,6 +266,7 @@ public final class InMemoryTables implements TableStore {
 
     @Override
     public CommitResult commit(String table, List<Append> appends) throws StoreException {
+        callCatalog("commit to table " + table);
         int base;
         synchronized (this) {
             base = snapshots(table).size();

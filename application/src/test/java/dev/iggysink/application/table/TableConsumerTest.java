@@ -198,7 +198,7 @@ class TableConsumerTest {
     }
 
     @Test
-    void a_concurrent_commit_of_another_partition_is_kept_in_the_map() throws SourceException {
+    void a_concurrent_commit_of_another_partition_is_kept_in_the_map() throws Exception {
         ScriptedMessageSource b = topic.newMember();
         topic.own(1, false);
         b.own(0, false);
@@ -383,7 +383,7 @@ class TableConsumerTest {
     }
 
     @Test
-    void a_dead_letter_that_cannot_be_written_holds_the_partition_at_its_record() throws SourceException {
+    void a_dead_letter_that_cannot_be_written_holds_the_partition_at_its_record() throws Exception {
         TableConsumer c = consumer(topic);
         tables.failNextDeadLetter(new StoreException("PUT dead letter: 503 Slow Down", true, 503, null, null));
         topic.append(0, List.of("n=0", "NOFIT n=x", "n=2"));
@@ -416,7 +416,7 @@ class TableConsumerTest {
     }
 
     @Test
-    void a_batch_of_only_bad_records_moves_the_group_once_their_dead_letters_are_written() throws SourceException {
+    void a_batch_of_only_bad_records_moves_the_group_once_their_dead_letters_are_written() throws Exception {
         TableConsumer c = consumer(topic);
         topic.append(0, List.of("NOFIT 0", "NOFIT 1", "NOFIT 2"));
         c.step();

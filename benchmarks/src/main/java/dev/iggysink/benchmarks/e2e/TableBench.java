@@ -62,8 +62,10 @@ public final class TableBench {
         int partitions = 8;
         int rounds = 2;
         String sinkJar = null;
+        Duration idle = null;
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
+                case "--idle" -> idle = Duration.ofSeconds(Long.parseLong(args[++i]));
                 case "--messages" -> messages = Integer.parseInt(args[++i]);
                 case "--size" -> size = (int) Sizes.parse(args[++i]);
                 case "--partitions" -> partitions = Integer.parseInt(args[++i]);
@@ -82,6 +84,7 @@ public final class TableBench {
         Path jar = Path.of(sinkJar != null ? sinkJar : "bootstrap/target/iggy-s3-sink.jar");
         Path runDir = Path.of("bench-results", "runs", "tables-" + Instant.now().getEpochSecond());
         Files.createDirectories(runDir);
+        if (idle != null) return idle(jar, runDir, partitions, idle) ? 0 : 1;
         System.out.printf("== tables: %,d x %d B JSON, %d partitions, %d round(s) of object sink then table sink%n",
                 messages, size, partitions, rounds);
         try (IggyEndpoint iggy = IggyEndpoint.fromEnvOrEmbedded(); MinioServer minio = MinioServer.start()) {
@@ -188,6 +191,52 @@ public final class TableBench {
             }
             System.out.println(line);
             return true;
+        }
+    }
+
+    /**
+     * {@code --idle S}: the table sink's CPU while its partitions stay empty (the default 5 ms poll_interval): one
+     * record per partition is committed first, then the sink's CPU is read over {@code S} seconds and printed as a
+     * share of one core.
+     */
+    private static boolean idle(Path jar, Path runDir, int partitions, Duration span) throws Exception {
+        try (IggyEndpoint iggy = IggyEndpoint.fromEnvOrEmbedded(); MinioServer minio = MinioServer.start()) {
+            minio.createBucket(BUCKET);
+            long[] perPartition = produce(iggy, partitions, 64, partitions);
+            Catalog catalog = createTable(minio, runDir, "r1");
+            try {
+                Path config = runDir.resolve("idle.toml");
+                Files.writeString(config, tableToml(iggy, minio, runDir, 1), StandardCharsets.UTF_8);
+                IggySettings settings = new IggySettings(iggy.host(), iggy.port(), "iggy", Secret.of("iggy"),
+                        Optional.empty(), false, Optional.empty(), Optional.empty());
+                try (SinkChild sink = SinkChild.start(null, jar, config, runDir.resolve("idle.log"),
+                        runDir.resolve("idle-gc.log"), List.of(), null, 0);
+                     IggyGroupOffsets offsets = new IggyGroupOffsets(settings, STREAM, TOPIC,
+                             "tables_table_table-r1", Duration.ofSeconds(10))) {
+                    long deadline = System.nanoTime() + Duration.ofMinutes(2).toNanos();
+                    while (!covered(offsets, perPartition)) {
+                        if (!sink.alive() || System.nanoTime() > deadline) {
+                            System.out.printf("idle: the first records were not committed; see %s%n",
+                                    runDir.resolve("idle.log"));
+                            return false;
+                        }
+                        Thread.sleep(100);
+                    }
+                    Thread.sleep(5_000); // past the next commit interval and the JIT's first compilations
+                    long from = sink.cpuTicks();
+                    long started = System.nanoTime();
+                    Thread.sleep(span.toMillis());
+                    long ticks = sink.cpuTicks() - from;
+                    double seconds = (System.nanoTime() - started) / 1e9;
+                    System.out.printf("idle table sink, %d empty partitions, %s: %.1f%% of a core over %.0f s%n",
+                            partitions, jar, 100.0 * ticks / SinkChild.clockTicksPerSecond() / seconds, seconds);
+                    sink.terminate();
+                    sink.waitFor(Duration.ofSeconds(60));
+                    return true;
+                }
+            } finally {
+                if (catalog instanceof Closeable c) c.close();
+            }
         }
     }
 

@@ -32,12 +32,24 @@ import org.apache.iceberg.types.Types;
 final class TableCatalog implements Closeable {
     private final String pluginLines;
     private final Catalog client;
-    private final RESTCatalogServer server;
+    private RESTCatalogServer server;
+    /** The REST server's configuration, to start it again after {@link #stopServer}. */
+    private Map<String, String> serverConfig;
 
     private TableCatalog(String pluginLines, Catalog client, RESTCatalogServer server) {
         this.pluginLines = pluginLines;
         this.client = client;
         this.server = server;
+    }
+
+    /** Stops the REST catalog server (its port refuses connections), as an outage would. */
+    void stopServer() throws Exception {
+        server.stop();
+    }
+
+    /** Starts the REST catalog server again on the same port, with the same backend. */
+    void restartServer() {
+        server = startServer(serverConfig);
     }
 
     /** A JDBC catalog on an SQLite file in the scene's directory: the zero-install catalog. */
@@ -107,7 +119,10 @@ final class TableCatalog implements Closeable {
                 uri = "%s"
                 warehouse = "warehouse"
                 """.formatted(uri);
-        return new TableCatalog(lines + storeLines(fx), CatalogUtil.buildIcebergCatalog("rest", p, null), server);
+        TableCatalog catalog = new TableCatalog(lines + storeLines(fx), CatalogUtil.buildIcebergCatalog("rest", p,
+                null), server);
+        catalog.serverConfig = backend;
+        return catalog;
     }
 
     /**
@@ -174,7 +189,8 @@ final class TableCatalog implements Closeable {
     /** Creates {@code namespace.table} with the given schema and partitioning. */
     void createTable(String table, Schema schema, PartitionSpec spec) {
         TableIdentifier id = TableIdentifier.parse(table);
-        ((SupportsNamespaces) client).createNamespace(id.namespace());
+        SupportsNamespaces namespaces = (SupportsNamespaces) client;
+        if (!namespaces.namespaceExists(id.namespace())) namespaces.createNamespace(id.namespace());
         client.createTable(id, schema, spec);
     }
 
