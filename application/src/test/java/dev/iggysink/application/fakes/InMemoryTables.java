@@ -46,6 +46,9 @@ public final class InMemoryTables implements TableStore {
     private final java.util.TreeMap<String, byte[]> deadLetters = new java.util.TreeMap<>();
     private final Queue<StoreException> deadLetterFailures = new ArrayDeque<>();
     private int deadLetterWrites;
+    private final Map<String, Replacement> replacements = new HashMap<>();
+    private final Queue<Exception> commitFailures = new ArrayDeque<>();
+    private final Map<Integer, RuntimeException> stageErrors = new HashMap<>();
 
     private final class Rows implements RowFile {
         final String table;
@@ -82,6 +85,9 @@ public final class InMemoryTables implements TableStore {
                     failStages--;
                     throw new StoreException("PUT data file: 503 Slow Down", true, 503, null, null);
                 }
+                RuntimeException error = rows.isEmpty() ? null
+                        : stageErrors.get(rows.get(0).source().partition().partitionId());
+                if (error != null) throw error;
             }
             done = true;
             List<Long> offsets = rows.stream().map(r -> r.source().offset()).toList();
@@ -105,6 +111,39 @@ public final class InMemoryTables implements TableStore {
         public long bytes() {
             return 100L * file.offsets().size();
         }
+    }
+
+    /**
+     * The table is dropped and created again, empty, as an operator's reset of the lake would: its snapshots, and with
+     * them its offset map, are gone, and {@link #replacement} tells it.
+     */
+    public synchronized void replace(String table) {
+        long count = replacements.containsKey(table) ? replacements.get(table).count() + 1 : 1;
+        tables.put(table, new ArrayList<>());
+        replacements.put(table, new Replacement(table, "uuid-" + (count - 1), "uuid-" + count, count));
+    }
+
+    @Override
+    public synchronized java.util.Optional<Replacement> replacement(String table) {
+        return java.util.Optional.ofNullable(replacements.get(table));
+    }
+
+    /** The next commit fails with {@code failure} before it reads the table (once per call). */
+    public synchronized void failNextCommit(StoreException failure) {
+        commitFailures.add(failure);
+    }
+
+    /** The next commit throws {@code error}, an error no store should let out (a bug, a library's surprise). */
+    public synchronized void failNextCommitWith(RuntimeException error) {
+        commitFailures.add(error);
+    }
+
+    /**
+     * Every staging of a file of partition {@code partitionId} throws {@code error}, an error no store should let out
+     * (a bug, a library's surprise), as one that comes from the file's own rows would.
+     */
+    public synchronized void failStagesOf(int partitionId, RuntimeException error) {
+        stageErrors.put(partitionId, error);
     }
 
     /** A table that {@link #open} refuses, as a catalog without it would (the sink does not create it). */
@@ -214,6 +253,9 @@ public final class InMemoryTables implements TableStore {
     public CommitResult commit(String table, List<Append> appends) throws StoreException {
         int base;
         synchronized (this) {
+            Exception failure = commitFailures.poll();
+            if (failure instanceof StoreException e) throw e;
+            if (failure != null) throw (RuntimeException) failure;
             base = snapshots(table).size();
         }
         Runnable slipIn;
