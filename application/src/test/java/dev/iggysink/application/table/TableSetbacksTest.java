@@ -78,7 +78,7 @@ class TableSetbacksTest {
 
         assertThat(offsets(tables.committed(T), 0)).isEqualTo(range(6, 9));
         assertThat(topic.stored(0)).isEqualTo(OptionalLong.of(9));
-        assertThat(tally.replacements()).isEqualTo(1);
+        assertThat(control.tables().orElseThrow().replacements()).isEqualTo(1);
         assertThat(control.tables().orElseThrow().replaced()).singleElement().asString()
                 .contains("table lake.events was replaced (uuid-0 -> uuid-1) at " + clock.instant().minus(INTERVAL))
                 .contains("reading resumes from the group's offset: app/events/0 at 5");

@@ -211,6 +211,9 @@ public final class StatusJson {
         n.put("data_bytes", c.dataBytes());
         n.put("rows_committed", c.rowsCommitted());
         n.put("bad_records", c.badRecords());
+        n.put("replacements", t.replacements());
+        ArrayNode replaced = n.putArray("replaced");
+        t.replaced().forEach(replaced::add);
         ArrayNode lanes = n.putArray("lanes");
         for (TableStatus.Lane l : t.lanes()) {
             ObjectNode lane = lanes.addObject();
