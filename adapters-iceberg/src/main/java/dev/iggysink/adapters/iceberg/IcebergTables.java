@@ -344,7 +344,8 @@ public final class IcebergTables implements TableStore {
         ids.put(name, now.uuid());
         tables.put(name, now);
         replacements.put(name, r);
-        LOG.log(System.Logger.Level.WARNING, "table {0} was dropped and created again (uuid {1} -> {2}): the new"
+        // the consumer that holds the table's partitions warns, naming where reading resumes
+        LOG.log(System.Logger.Level.INFO, "table {0} was dropped and created again (uuid {1} -> {2}): the new"
                 + " table is used from now on, and its offset map starts empty", name, r.oldId(), r.newId());
         return now;
     }

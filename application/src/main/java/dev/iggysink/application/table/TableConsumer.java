@@ -649,7 +649,7 @@ public final class TableConsumer {
             reset(part, "table " + table + " was replaced", true);
         }
         if (resumes.isEmpty()) return false;
-        String line = "table " + table + " was replaced (" + replacement.get().oldId() + " -> "
+        String line = "table " + table + " was replaced (uuid " + replacement.get().oldId() + " -> "
                 + replacement.get().newId() + ") at " + clock.instant() + "; reading resumes from the group's offset: "
                 + String.join(", ", resumes);
         LOG.log(Level.WARNING, "{0} (rows the old table held went with it)", line);

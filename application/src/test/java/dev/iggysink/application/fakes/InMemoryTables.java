@@ -120,7 +120,7 @@ public final class InMemoryTables implements TableStore {
     public synchronized void replace(String table) {
         long count = replacements.containsKey(table) ? replacements.get(table).count() + 1 : 1;
         tables.put(table, new ArrayList<>());
-        replacements.put(table, new Replacement(table, "uuid-" + (count - 1), "uuid-" + count, count));
+        replacements.put(table, new Replacement(table, "id-" + (count - 1), "id-" + count, count));
     }
 
     @Override

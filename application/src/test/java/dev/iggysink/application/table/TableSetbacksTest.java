@@ -80,7 +80,7 @@ class TableSetbacksTest {
         assertThat(topic.stored(0)).isEqualTo(OptionalLong.of(9));
         assertThat(control.tables().orElseThrow().replacements()).isEqualTo(1);
         assertThat(control.tables().orElseThrow().replaced()).singleElement().asString()
-                .contains("table lake.events was replaced (uuid-0 -> uuid-1) at " + clock.instant().minus(INTERVAL))
+                .contains("table lake.events was replaced (uuid id-0 -> id-1) at " + clock.instant().minus(INTERVAL))
                 .contains("reading resumes from the group's offset: app/events/0 at 5");
         assertThat(control.status().health()).isEqualTo(Health.OK);
     }
