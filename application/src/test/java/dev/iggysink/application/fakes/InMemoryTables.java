@@ -36,6 +36,7 @@ public final class InMemoryTables implements TableStore {
 
     private final Map<String, List<Snapshot>> tables = new HashMap<>();
     private final Set<String> missing = new HashSet<>();
+    private final Set<String> dropped = new HashSet<>();
     private final Set<Integer> committedIds = new HashSet<>();
     private final Set<Integer> discardedIds = new HashSet<>();
     private final Queue<Runnable> beforeSwap = new ArrayDeque<>();
@@ -126,6 +127,22 @@ public final class InMemoryTables implements TableStore {
     @Override
     public synchronized java.util.Optional<Replacement> replacement(String table) {
         return java.util.Optional.ofNullable(replacements.get(table));
+    }
+
+    /**
+     * The table is dropped and not created again: opening it and committing to it are refused for good, as the real
+     * store refuses them; its map reads empty.
+     */
+    public synchronized void drop(String table) {
+        dropped.add(table);
+        tables.remove(table);
+    }
+
+    private void notDropped(String table) throws StoreException {
+        if (dropped.contains(table)) {
+            throw new StoreException("table " + table + " was dropped from the catalog while the sink ran", false, 404,
+                    null, null);
+        }
     }
 
     /** The next commit fails with {@code failure} before it reads the table (once per call). */
@@ -220,12 +237,14 @@ public final class InMemoryTables implements TableStore {
 
     @Override
     public synchronized void open(String table) throws StoreException {
+        notDropped(table);
         if (missing.contains(table)) throw new StoreException("table " + table + " does not exist", false, 404, null, null);
     }
 
     @Override
     public RowFile newFile(String table) throws StoreException {
-        open(table);
+        // a store serves a file of a table it opened from what it loaded, dropped since or not
+        if (!dropped.contains(table)) open(table);
         return new Rows(table);
     }
 
@@ -253,6 +272,7 @@ public final class InMemoryTables implements TableStore {
     public CommitResult commit(String table, List<Append> appends) throws StoreException {
         int base;
         synchronized (this) {
+            notDropped(table);
             Exception failure = commitFailures.poll();
             if (failure instanceof StoreException e) throw e;
             if (failure != null) throw (RuntimeException) failure;

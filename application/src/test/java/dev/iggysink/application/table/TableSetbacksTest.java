@@ -110,6 +110,34 @@ class TableSetbacksTest {
     }
 
     @Test
+    void a_table_dropped_for_good_halts_the_partitions_held_and_those_taken_up_after_naming_it()
+            throws SourceException {
+        TableConsumer c = consumer();
+        topic.append(0, 3, i -> "n=" + i);
+        c.step();
+        clock.advance(INTERVAL);
+        c.step();
+        assertThat(topic.stored(0)).isEqualTo(OptionalLong.of(2));
+
+        tables.drop(T);
+        topic.append(0, 3, i -> "n=" + i);
+        topic.append(1, 3, i -> "n=" + i);
+        c.step();
+        clock.advance(INTERVAL);
+        c.step();
+        c.step();
+
+        assertThat(c.partitions().get(topic.partition(0))).isNotNull()
+                .contains("table lake.events refused the commit of offsets 3-5")
+                .contains("was dropped from the catalog");
+        assertThat(c.partitions().get(topic.partition(1))).isNotNull()
+                .contains("was dropped from the catalog");
+        assertThat(control.status().health()).isEqualTo(Health.FAILED);
+        assertThat(topic.stored(0)).isEqualTo(OptionalLong.of(2));
+        assertThat(topic.stored(1)).isEmpty();
+    }
+
+    @Test
     void an_unexpected_error_writing_a_data_file_halts_its_partition_not_the_loop() throws SourceException {
         TableConsumer c = consumer();
         tables.failStagesOf(0, new IllegalArgumentException("Cannot find source column for partition field:"
