@@ -265,6 +265,14 @@ final class TableSinkRunner {
                     Thread.sleep(backoff.toMillis());
                     backoff = backoff.multipliedBy(2).compareTo(BACKOFF_MAX) > 0 ? BACKOFF_MAX
                             : backoff.multipliedBy(2);
+                } catch (RuntimeException e) {
+                    // The consumer halts a partition on such an error; one that still gets here must not end the
+                    // loop unseen: /health names it, and nothing more is read that could not be committed.
+                    LOG.error("{}/{}: the table loop stopped on an unexpected error", s.stream(), topic, e);
+                    control.failed(name, "the table loop of " + name + " stopped on an unexpected error: " + e);
+                    exitCode.set(ExitCodes.STARTUP);
+                    consumer.abandon();
+                    return;
                 }
             }
             if (!consumer.drain()) exitCode.compareAndSet(ExitCodes.OK, ExitCodes.INCOMPLETE);

@@ -61,6 +61,9 @@ public final class IcebergTables implements TableStore {
     private final Catalog catalog;
     private final String group;
     private final Map<String, Table> tables = new ConcurrentHashMap<>();
+    private final Map<String, Replacement> replacements = new ConcurrentHashMap<>();
+    /** The catalog's identity of each table served, as loaded: a handle's own may change under it (see current). */
+    private final Map<String, UUID> ids = new ConcurrentHashMap<>();
     /** Runs between a commit attempt's read of the table and its swap; tests let another writer in there. */
     volatile Runnable betweenReadAndSwap = () -> { };
     /** Runs inside a commit attempt, after Iceberg applied it and before the catalog swaps; tests race in there. */
@@ -106,10 +109,13 @@ public final class IcebergTables implements TableStore {
 
     static final class StagedFiles implements Staged {
         final String table;
+        /** The catalog's identity of the table the files were written for: a table replaced since cannot take them. */
+        final UUID tableId;
         final List<DataFile> files;
 
-        StagedFiles(String table, List<DataFile> files) {
+        StagedFiles(String table, UUID tableId, List<DataFile> files) {
             this.table = table;
+            this.tableId = tableId;
             this.files = List.copyOf(files);
         }
 
@@ -128,6 +134,11 @@ public final class IcebergTables implements TableStore {
         final String name;
         final Table table;
         final RowConverter converter;
+        /**
+         * The spec when the file was opened, as its schema is: a spec evolved since may partition by a column the
+         * file's schema lacks. Iceberg keeps every spec a table had, so a file of an earlier one is still committed.
+         */
+        final PartitionSpec spec;
         final List<Record> rows = new ArrayList<>();
         long heap;
 
@@ -135,6 +146,7 @@ public final class IcebergTables implements TableStore {
             this.name = name;
             this.table = table;
             this.converter = new RowConverter(table.schema());
+            this.spec = table.spec();
         }
 
         @Override
@@ -157,28 +169,27 @@ public final class IcebergTables implements TableStore {
         @Override
         public Staged stage() throws StoreException {
             Schema schema = converter.schema();
-            PartitionSpec spec = table.spec();
-            // The transforms take Iceberg's internal values (timestamptz as micros); rows hold Java values.
-            InternalRecordWrapper internal = new InternalRecordWrapper(schema.asStruct());
-            Map<PartitionKey, List<Record>> byPartition = new LinkedHashMap<>();
-            for (Record row : rows) {
-                PartitionKey key = new PartitionKey(spec, schema);
-                key.partition(internal.wrap(row));
-                byPartition.computeIfAbsent(key, k -> new ArrayList<>()).add(row);
-            }
             List<DataFile> written = new ArrayList<>();
             try {
+                // The transforms take Iceberg's internal values (timestamptz as micros); rows hold Java values.
+                InternalRecordWrapper internal = new InternalRecordWrapper(schema.asStruct());
+                Map<PartitionKey, List<Record>> byPartition = new LinkedHashMap<>();
+                for (Record row : rows) {
+                    PartitionKey key = new PartitionKey(spec, schema);
+                    key.partition(internal.wrap(row));
+                    byPartition.computeIfAbsent(key, k -> new ArrayList<>()).add(row);
+                }
                 for (Map.Entry<PartitionKey, List<Record>> part : byPartition.entrySet()) {
-                    written.add(writeDataFile(table, schema, spec.isUnpartitioned() ? null : part.getKey(),
+                    written.add(writeDataFile(table, schema, spec, spec.isUnpartitioned() ? null : part.getKey(),
                             part.getValue()));
                 }
             } catch (IOException | RuntimeException e) {
-                StagedFiles partial = new StagedFiles(name, written);
+                StagedFiles partial = new StagedFiles(name, table.uuid(), written);
                 IcebergTables.this.discard(partial);
                 throw failure("writing a data file of " + name, e);
             }
             rows.clear();
-            return new StagedFiles(name, written);
+            return new StagedFiles(name, table.uuid(), written);
         }
 
         @Override
@@ -191,16 +202,16 @@ public final class IcebergTables implements TableStore {
      * Writes {@code records}, all of one table partition ({@code key}; null for an unpartitioned table), as one
      * Parquet data file in the table's data location by Iceberg's own writer; not committed.
      */
-    static DataFile writeDataFile(Table table, Schema schema, PartitionKey key, List<Record> records)
-            throws IOException {
+    static DataFile writeDataFile(Table table, Schema schema, PartitionSpec spec, PartitionKey key,
+                                  List<Record> records) throws IOException {
         String file = FileFormat.PARQUET.addExtension(UUID.randomUUID().toString());
         // An unpartitioned spec given to newDataLocation(spec, key, name) makes "data//name", which S3 refuses.
         String location = key == null ? table.locationProvider().newDataLocation(file)
-                : table.locationProvider().newDataLocation(table.spec(), key, file);
+                : table.locationProvider().newDataLocation(spec, key, file);
         DataWriter<Record> writer = Parquet.writeData(table.io().newOutputFile(location))
                 .forTable(table)
                 .schema(schema)
-                .withSpec(table.spec())
+                .withSpec(spec)
                 .withPartition(key)
                 .createWriterFunc(GenericParquetWriter::create)
                 .overwrite()
@@ -231,6 +242,7 @@ public final class IcebergTables implements TableStore {
             throw failure("loading table " + name, e);
         }
         if (template.isPresent()) t = withColumns(name, t, template.get());
+        ids.putIfAbsent(name, t.uuid());
         tables.put(name, t);
         return t;
     }
@@ -296,6 +308,81 @@ public final class IcebergTables implements TableStore {
         }
     }
 
+    /**
+     * The table as the catalog holds it now: the loaded one refreshed, or, when it was dropped and created again
+     * (Iceberg refuses to refresh a handle onto another table of the same name) or dropped while
+     * {@code create_tables} is on (it is created again), the new one, which is then served from here on.
+     *
+     * @param doing what the caller does, for the message of a failure
+     */
+    private Table current(String name, String doing) throws StoreException {
+        table(name);
+        Table t;
+        UUID known;
+        synchronized (this) {
+            t = tables.get(name);
+            known = ids.get(name);
+        }
+        try {
+            t.refresh();
+            // A JDBC handle whose table was dropped refreshes to nothing, and later onto a table created since.
+            if (((HasTableOperations) t).operations().current() == null) {
+                return replaced(name, known, recreate(name, new NoSuchTableException("table %s is gone", name)));
+            }
+            if (!java.util.Objects.equals(t.uuid(), known)) return replaced(name, known, t);
+            return t;
+        } catch (NoSuchTableException e) {
+            return replaced(name, known, recreate(name, e));
+        } catch (IllegalStateException e) {
+            // Iceberg refuses to refresh a handle onto another table of the same name ("Table UUID does not match")
+            Table fresh;
+            try {
+                fresh = catalog.loadTable(TableIdentifier.parse(name));
+            } catch (NoSuchTableException gone) {
+                return replaced(name, known, recreate(name, gone));
+            } catch (RuntimeException other) {
+                throw failure(doing, e);
+            }
+            if (java.util.Objects.equals(fresh.uuid(), known)) throw failure(doing, e);
+            return replaced(name, known, fresh);
+        } catch (RuntimeException e) {
+            throw failure(doing, e);
+        }
+    }
+
+    /** A table dropped while the sink runs: created again from the template, or refused for good without one. */
+    private Table recreate(String name, NoSuchTableException dropped) throws StoreException {
+        if (template.isEmpty()) {
+            throw new StoreException("table " + name + " was dropped from the catalog while the sink ran: create it"
+                    + " again (reading then resumes from the group's offset), or set create_tables = true", false, 404,
+                    null, dropped);
+        }
+        return create(name);
+    }
+
+    /**
+     * Serves {@code now} for {@code name} instead of the table of identity {@code old}, once, however many threads
+     * found the change.
+     */
+    private synchronized Table replaced(String name, UUID old, Table now) {
+        if (!java.util.Objects.equals(ids.get(name), old)) return tables.get(name);
+        Replacement last = replacements.get(name);
+        Replacement r = new Replacement(name, String.valueOf(old), String.valueOf(now.uuid()),
+                last == null ? 1 : last.count() + 1);
+        ids.put(name, now.uuid());
+        tables.put(name, now);
+        replacements.put(name, r);
+        // the consumer that holds the table's partitions warns, naming where reading resumes
+        LOG.log(System.Logger.Level.INFO, "table {0} was dropped and created again (uuid {1} -> {2}): the new"
+                + " table is used from now on, and its offset map starts empty", name, r.oldId(), r.newId());
+        return now;
+    }
+
+    @Override
+    public Optional<Replacement> replacement(String table) {
+        return Optional.ofNullable(replacements.get(table));
+    }
+
     @Override
     public RowFile newFile(String name) throws StoreException {
         return new Rows(name, table(name));
@@ -304,9 +391,8 @@ public final class IcebergTables implements TableStore {
     @Override
     public Map<PartitionRef, Long> durableOffsets(String name, Collection<PartitionRef> partitions)
             throws StoreException {
-        Table t = table(name);
+        Table t = current(name, "reading the offsets of table " + name);
         try {
-            t.refresh();
             return OffsetMap.offsets(OffsetMap.properties(t.currentSnapshot(), t::snapshot), group, partitions);
         } catch (RuntimeException e) {
             throw failure("reading the offsets of table " + name, e);
@@ -315,14 +401,23 @@ public final class IcebergTables implements TableStore {
 
     @Override
     public CommitResult commit(String name, List<Append> appends) throws StoreException {
-        Table t = table(name);
         String commitId = UUID.randomUUID().toString();
         int conflicts = 0;
         for (int attempt = 1; attempt <= ATTEMPTS; attempt++) {
             Snapshot base;
             Map<String, String> properties;
+            Table t = current(name, "reading table " + name + " before a commit");
+            for (Append a : appends) {
+                for (Staged s : a.files()) {
+                    UUID written = ((StagedFiles) s).tableId;
+                    if (!java.util.Objects.equals(written, t.uuid())) {
+                        throw new StoreException("table " + name + " was replaced (uuid " + written + " -> "
+                                + t.uuid() + ") after the files of this commit were written for it; nothing was"
+                                + " committed", true, 409, null, null);
+                    }
+                }
+            }
             try {
-                t.refresh();
                 base = t.currentSnapshot();
                 properties = OffsetMap.properties(base, t::snapshot);
             } catch (RuntimeException e) {
@@ -430,9 +525,8 @@ public final class IcebergTables implements TableStore {
     @Override
     public Optional<Map<PartitionRef, List<Long>>> rowOffsets(String name, Collection<PartitionRef> partitions)
             throws StoreException {
-        Table t = table(name);
+        Table t = current(name, "reading the rows of table " + name);
         try {
-            t.refresh();
             Schema schema = t.schema();
             if (schema.findField("iggy_offset") == null || schema.findField("iggy_partition_id") == null) {
                 return Optional.empty();

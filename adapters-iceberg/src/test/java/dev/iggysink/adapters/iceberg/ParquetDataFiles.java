@@ -38,7 +38,8 @@ final class ParquetDataFiles {
 
     private static DataFile writeOne(Table table, PartitionKey key, List<Record> records) {
         try {
-            return IcebergTables.writeDataFile(table, table.schema(), table.spec().isUnpartitioned() ? null : key,
+            return IcebergTables.writeDataFile(table, table.schema(), table.spec(),
+                    table.spec().isUnpartitioned() ? null : key,
                     records);
         } catch (IOException e) {
             throw new UncheckedIOException(e);

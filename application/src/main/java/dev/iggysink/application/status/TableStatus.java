@@ -8,11 +8,19 @@ import java.util.Optional;
 /**
  * What an Iceberg table sink adds to its {@link StatusSnapshot}: totals of its table commits and, per (partition,
  * table) this member holds, how far it read, how far the table's offset map holds it, and how far the group's offset.
+ * {@code replaced}: one line per table found dropped and created again (the latest few, the latest last), saying when
+ * and from which group offsets reading resumed; {@code replacements} how many since start.
  */
-public record TableStatus(Totals totals, List<Lane> lanes) {
+public record TableStatus(Totals totals, List<Lane> lanes, List<String> replaced, long replacements) {
     public TableStatus {
         Objects.requireNonNull(totals, "totals");
         lanes = List.copyOf(lanes);
+        replaced = List.copyOf(replaced);
+    }
+
+    /** A sink that has found no table replaced. */
+    public TableStatus(Totals totals, List<Lane> lanes) {
+        this(totals, lanes, List.of(), 0);
     }
 
     /**

@@ -131,16 +131,21 @@ public final class TableConsumer {
         final String table;
         /** What this member believes the table's map holds for the partition. */
         long expected;
+        /** Which of the store's replacements of the table this lane was built on ({@link TableStore.Replacement}). */
+        final long generation;
+        /** The table refused this lane's files for good, or they failed on an error nobody expected: not retried. */
+        boolean refused;
         /** The last offset appended to this lane (a record retried after another lane failed is not doubled). */
         long appended = -1;
         Pending open;
         /** Sealed files in offset order; a prefix of them is staged. */
         final Deque<Pending> sealed = new ArrayDeque<>();
 
-        Lane(Part part, String table, long expected) {
+        Lane(Part part, String table, long expected, long generation) {
             this.part = part;
             this.table = table;
             this.expected = expected;
+            this.generation = generation;
         }
 
         boolean holds(long offset) {
@@ -201,9 +206,11 @@ public final class TableConsumer {
                     throw e;
                 }
             }
+            // read before the map: a replacement found in between makes this lane stale, never the other way round
+            long generation = generation(table);
             long inTable = store.durableOffsets(table, List.of(ref)).getOrDefault(ref, -1L);
             tally.catalog().succeeded(clock.instant());
-            lane = new Lane(this, table, Math.max(inTable, assignedAt));
+            lane = new Lane(this, table, Math.max(inTable, assignedAt), generation);
             lanes.put(table, lane);
             return lane;
         }
@@ -222,7 +229,11 @@ public final class TableConsumer {
         try {
             if (!paused) {
                 for (PartitionRef p : source.partitions()) {
-                    read += pollOnce(p);
+                    try {
+                        read += pollOnce(p);
+                    } catch (RuntimeException e) {
+                        haltUnexpected(p, "reading it", e);
+                    }
                     relieveMemory();
                 }
             }
@@ -291,7 +302,7 @@ public final class TableConsumer {
         if (batch.currentOffset() >= 0) ends.put(p, batch.currentOffset());
         if (part == null) {
             part = assign(p, from - 1, batch.sessionEpoch());
-            if (part == null) return 0;
+            if (part == null || part.halted != null) return 0;
         }
         int read = 0;
         long bytes = 0;
@@ -313,6 +324,13 @@ public final class TableConsumer {
         try {
             for (String table : settings.routing().tables()) heldByAll = Math.min(heldByAll, part.lane(table).expected);
         } catch (StoreException e) {
+            if (!e.retryable()) {
+                // a table dropped for good (and not to be created) answers the same on every poll
+                part.halted = "cannot read the offsets of partition " + p + " in its tables: " + e.getMessage();
+                LOG.log(Level.ERROR, "partition {0} halted: {1}", p, part.halted);
+                parts.put(p, part);
+                return part;
+            }
             catalogFailed("cannot read the offsets of partition " + p + " in its tables", e);
             waiting.put(p, committed);
             return null;
@@ -457,7 +475,12 @@ public final class TableConsumer {
             return true;
         } catch (CompletionException failed) {
             p.staging = null;
-            if (!(failed.getCause() instanceof StoreException e)) throw failed;
+            if (!(failed.getCause() instanceof StoreException e)) {
+                lane.refused = true;
+                halt(lane.part, "table " + lane.table + " could not write the data file of offsets "
+                        + p.file.firstOffset() + "-" + p.file.lastOffset() + ": " + describe(failed.getCause()));
+                return false;
+            }
             // A 403 is most often for good, but not always (a new grant still on its way, a single-drive MinIO
             // refusing a put beside a delete): as the object sink's uploads, a few attempts before the halt.
             boolean refused = !e.retryable() && !(e.httpStatus() == 403 && ++p.forbidden < FORBIDDEN_ATTEMPTS);
@@ -539,7 +562,17 @@ public final class TableConsumer {
                 }
             }
             lastCommit.put(table, now);
-            commitTable(table);
+            try {
+                commitTable(table);
+            } catch (RuntimeException e) {
+                // an error no store should let out: what it covers is halted, the loop and the other tables go on
+                for (Part part : parts.values()) {
+                    Lane lane = part.lanes.get(table);
+                    if (lane == null || lane.sealed.isEmpty() || lane.refused) continue;
+                    lane.refused = true;
+                    halt(part, "table " + table + ": the commit failed on an unexpected error: " + describe(e));
+                }
+            }
         }
         commitGroupOffsets();
     }
@@ -554,11 +587,12 @@ public final class TableConsumer {
     }
 
     private void commitTable(String table) {
+        forgetReplaced(table);
         List<TableStore.Append> appends = new ArrayList<>();
         Map<PartitionRef, Integer> counts = new HashMap<>();
         for (Part part : parts.values()) {
             Lane lane = part.lanes.get(table);
-            if (lane == null || lane.sealed.isEmpty()) continue;
+            if (lane == null || lane.sealed.isEmpty() || lane.refused) continue;
             List<TableStore.Staged> files = new ArrayList<>();
             long last = -1;
             Pending unstaged = null;
@@ -586,6 +620,12 @@ public final class TableConsumer {
             result = store.commit(table, appends);
         } catch (StoreException e) {
             setbacks++;
+            // the store found the table replaced on this very commit: nothing was committed, and nothing of it is due
+            if (forgetReplaced(table)) return;
+            if (!e.retryable()) {
+                refuse(table, appends, e);
+                return;
+            }
             tally.commitFailed("table " + table + ": " + e.getMessage());
             boolean first = tally.catalog().failed(e.getMessage(), clock.instant());
             LOG.log(first || !e.retryable() ? Level.WARNING : Level.DEBUG, "commit to table {0} failed ({1}); its"
@@ -628,6 +668,71 @@ public final class TableConsumer {
                         true);
             }
         }
+    }
+
+    /** The store's count of replacements of {@code table} found so far (0: the table it first loaded). */
+    private long generation(String table) {
+        return store.replacement(table).map(TableStore.Replacement::count).orElse(0L);
+    }
+
+    /**
+     * Lets go of every partition with a lane built on an earlier table of this name, dropping its staged files (they
+     * belong to the old table, its schema and its location). Each is read again from the group's offset: the new
+     * table's map is empty, so the group, not the old table, decides where reading resumes; what the old table held
+     * past the group's offset went with it.
+     *
+     * @return whether any partition was let go
+     */
+    private boolean forgetReplaced(String table) {
+        Optional<TableStore.Replacement> replacement = store.replacement(table);
+        if (replacement.isEmpty()) return false;
+        List<String> resumes = new ArrayList<>();
+        for (Part part : List.copyOf(parts.values())) {
+            Lane lane = part.lanes.get(table);
+            if (lane == null || lane.generation == replacement.get().count()) continue;
+            resumes.add(part.ref.stream() + "/" + part.ref.topic() + "/" + part.ref.partitionId() + " at "
+                    + part.lastCommitted);
+            reset(part, "table " + table + " was replaced", true);
+        }
+        if (resumes.isEmpty()) return false;
+        String line = "table " + table + " was replaced (uuid " + replacement.get().oldId() + " -> "
+                + replacement.get().newId() + ") at " + clock.instant() + "; reading resumes from the group's offset: "
+                + String.join(", ", resumes);
+        LOG.log(Level.WARNING, "{0} (rows the old table held went with it)", line);
+        tally.replaced(line);
+        return true;
+    }
+
+    /** A commit the table refused for good: its partitions halt with the cause, their files are not offered again. */
+    private void refuse(String table, List<TableStore.Append> appends, StoreException e) {
+        for (TableStore.Append a : appends) {
+            Part part = parts.get(a.partition());
+            if (part == null) continue;
+            part.lanes.get(table).refused = true;
+            halt(part, "table " + table + " refused the commit of offsets " + (a.expected() + 1) + "-" + a.last()
+                    + ": " + e.getMessage());
+        }
+    }
+
+    private void haltUnexpected(PartitionRef p, String doing, RuntimeException e) {
+        Part part = parts.get(p);
+        String why = doing + " failed on an unexpected error: " + describe(e);
+        if (part == null) {
+            LOG.log(Level.ERROR, "partition " + p + ": " + why + "; trying again at the next poll", e);
+            return;
+        }
+        halt(part, why);
+    }
+
+    /** Stops reading a partition until a restart; the first cause stays. */
+    private static void halt(Part part, String why) {
+        if (part.halted != null) return;
+        part.halted = why;
+        LOG.log(Level.ERROR, "partition {0} halted: {1}", part.ref, why);
+    }
+
+    private static String describe(Throwable e) {
+        return e.getClass().getSimpleName() + (e.getMessage() == null ? "" : ": " + e.getMessage());
     }
 
     private void commitGroupOffsets() throws SourceException {

@@ -231,6 +231,7 @@ public final class TableSinkControl implements SinkControl {
         for (Loop l : consumers) lanes.addAll(l.consumer().view().lanes());
         lanes.sort(Comparator.comparing(TableStatus.Lane::stream).thenComparing(TableStatus.Lane::topic)
                 .thenComparingInt(TableStatus.Lane::partition).thenComparing(TableStatus.Lane::table));
-        return Optional.of(new TableStatus(tally.totals(), lanes));
+        return Optional.of(new TableStatus(tally.totals(), lanes, tally.replacedLines(),
+                tally.replacements()));
     }
 }

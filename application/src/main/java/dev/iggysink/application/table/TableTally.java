@@ -31,6 +31,10 @@ public final class TableTally {
     private final Consumer<Duration> commitTimes;
     private final TableOutage catalog;
     private final TableOutage store;
+    private final java.util.Deque<String> replaced = new java.util.concurrent.ConcurrentLinkedDeque<>();
+    private final AtomicLong replacements = new AtomicLong();
+    /** The status keeps the latest lines only: a table replaced in a loop must not grow the heap. */
+    private static final int REPLACED_KEPT = 10;
 
     public TableTally() {
         this(took -> { });
@@ -122,6 +126,23 @@ public final class TableTally {
     void deadLettered(String where) {
         deadLetters.incrementAndGet();
         lastDeadLetter.set(where);
+    }
+
+    /** A table was found dropped and created again; {@code line} says what happened and where reading resumes. */
+    void replaced(String line) {
+        replacements.incrementAndGet();
+        replaced.addLast(line);
+        while (replaced.size() > REPLACED_KEPT) replaced.pollFirst();
+    }
+
+    /** How many times a table of this sink was found replaced since start. */
+    public long replacements() {
+        return replacements.get();
+    }
+
+    /** The latest lines about replaced tables, oldest first. */
+    public java.util.List<String> replacedLines() {
+        return java.util.List.copyOf(replaced);
     }
 
     /** Bad records written as dead letters (a replay that rewrites one counts again). */

@@ -36,6 +36,7 @@ public final class InMemoryTables implements TableStore {
 
     private final Map<String, List<Snapshot>> tables = new HashMap<>();
     private final Set<String> missing = new HashSet<>();
+    private final Set<String> dropped = new HashSet<>();
     private final Set<Integer> committedIds = new HashSet<>();
     private final Set<Integer> discardedIds = new HashSet<>();
     private final Queue<Runnable> beforeSwap = new ArrayDeque<>();
@@ -53,6 +54,9 @@ public final class InMemoryTables implements TableStore {
     /** While set, every data file and dead letter written fails with it. */
     private StoreException storeDown;
     private int catalogCalls;
+    private final Map<String, Replacement> replacements = new HashMap<>();
+    private final Queue<Exception> commitFailures = new ArrayDeque<>();
+    private final Map<Integer, RuntimeException> stageErrors = new HashMap<>();
 
     private final class Rows implements RowFile {
         final String table;
@@ -90,6 +94,9 @@ public final class InMemoryTables implements TableStore {
                     failStages--;
                     throw new StoreException("PUT data file: 503 Slow Down", true, 503, null, null);
                 }
+                RuntimeException error = rows.isEmpty() ? null
+                        : stageErrors.get(rows.get(0).source().partition().partitionId());
+                if (error != null) throw error;
             }
             done = true;
             List<Long> offsets = rows.stream().map(r -> r.source().offset()).toList();
@@ -114,6 +121,55 @@ public final class InMemoryTables implements TableStore {
         public long bytes() {
             return 100L * file.offsets().size();
         }
+    }
+
+    /**
+     * The table is dropped and created again, empty, as an operator's reset of the lake would: its snapshots, and with
+     * them its offset map, are gone, and {@link #replacement} tells it.
+     */
+    public synchronized void replace(String table) {
+        long count = replacements.containsKey(table) ? replacements.get(table).count() + 1 : 1;
+        tables.put(table, new ArrayList<>());
+        replacements.put(table, new Replacement(table, "id-" + (count - 1), "id-" + count, count));
+    }
+
+    @Override
+    public synchronized java.util.Optional<Replacement> replacement(String table) {
+        return java.util.Optional.ofNullable(replacements.get(table));
+    }
+
+    /**
+     * The table is dropped and not created again: opening it and committing to it are refused for good, as the real
+     * store refuses them; its map reads empty.
+     */
+    public synchronized void drop(String table) {
+        dropped.add(table);
+        tables.remove(table);
+    }
+
+    private void notDropped(String table) throws StoreException {
+        if (dropped.contains(table)) {
+            throw new StoreException("table " + table + " was dropped from the catalog while the sink ran", false, 404,
+                    null, null);
+        }
+    }
+
+    /** The next commit fails with {@code failure} before it reads the table (once per call). */
+    public synchronized void failNextCommit(StoreException failure) {
+        commitFailures.add(failure);
+    }
+
+    /** The next commit throws {@code error}, an error no store should let out (a bug, a library's surprise). */
+    public synchronized void failNextCommitWith(RuntimeException error) {
+        commitFailures.add(error);
+    }
+
+    /**
+     * Every staging of a file of partition {@code partitionId} throws {@code error}, an error no store should let out
+     * (a bug, a library's surprise), as one that comes from the file's own rows would.
+     */
+    public synchronized void failStagesOf(int partitionId, RuntimeException error) {
+        stageErrors.put(partitionId, error);
     }
 
     /** A table that {@link #open} refuses, as a catalog without it would (the sink does not create it). */
@@ -228,14 +284,16 @@ public final class InMemoryTables implements TableStore {
     @Override
     public synchronized void open(String table) throws StoreException {
         callCatalog("loading table " + table);
+        notDropped(table);
         if (missing.contains(table)) throw new StoreException("table " + table + " does not exist", false, 404, null, null);
     }
 
     @Override
     public RowFile newFile(String table) throws StoreException {
-        // a table once loaded is kept: a new file asks no catalog
+        // a table once loaded is kept: a new file asks no catalog, and a store serves a file of a table it opened
+        // from what it loaded, dropped since or not
         synchronized (this) {
-            if (missing.contains(table)) {
+            if (!dropped.contains(table) && missing.contains(table)) {
                 throw new StoreException("table " + table + " does not exist", false, 404, null, null);
             }
         }
@@ -269,6 +327,10 @@ public final class InMemoryTables implements TableStore {
         callCatalog("commit to table " + table);
         int base;
         synchronized (this) {
+            notDropped(table);
+            Exception failure = commitFailures.poll();
+            if (failure instanceof StoreException e) throw e;
+            if (failure != null) throw (RuntimeException) failure;
             base = snapshots(table).size();
         }
         Runnable slipIn;

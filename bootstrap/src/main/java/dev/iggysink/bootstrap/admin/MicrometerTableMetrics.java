@@ -30,6 +30,7 @@ public final class MicrometerTableMetrics {
     private final Timer commitDuration;
     private final AtomicReference<TableStatus.Totals> totals = new AtomicReference<>(NONE);
     private final AtomicLong failuresInRow = new AtomicLong();
+    private final AtomicLong replacements = new AtomicLong();
     private final Map<List<String>, AtomicLong> tableOffsets = new ConcurrentHashMap<>();
 
     public MicrometerTableMetrics(MeterRegistry registry, String sinkKey) {
@@ -52,6 +53,9 @@ public final class MicrometerTableMetrics {
         counter("rows", null, "rows committed to the tables", TableStatus.Totals::rowsCommitted);
         counter("bad.records", null, "records that did not fit their table (skipped or halting their partition,"
                 + " per errors_tolerance)", TableStatus.Totals::badRecords);
+        FunctionCounter.builder(PREFIX + "replacements", replacements, AtomicLong::get)
+                .description("tables found dropped and created again while the sink ran; their partitions were read"
+                        + " again from the group's offset").tags(sinkTags).register(registry);
         Gauge.builder(PREFIX + "commit.failures.in.row", failuresInRow, AtomicLong::get)
                 .description("table commits that failed since the last one that went through; the sink is degraded"
                         + " while above 0").tags(sinkTags).strongReference(true).register(registry);
@@ -71,6 +75,7 @@ public final class MicrometerTableMetrics {
     public void refresh(TableStatus status) {
         totals.set(status.totals());
         failuresInRow.set(status.totals().failuresInRow());
+        replacements.set(status.replacements());
         for (TableStatus.Lane l : status.lanes()) {
             List<String> key = List.of(l.stream(), l.topic(), Integer.toString(l.partition()), l.table());
             tableOffsets.computeIfAbsent(key, k -> {

@@ -214,6 +214,9 @@ public final class StatusJson {
         n.put("dead_lettered", c.deadLetters());
         if (c.lastDeadLetter().isPresent()) n.put("last_dead_letter", c.lastDeadLetter().get());
         else n.putNull("last_dead_letter");
+        n.put("replacements", t.replacements());
+        ArrayNode replaced = n.putArray("replaced");
+        t.replaced().forEach(replaced::add);
         ArrayNode lanes = n.putArray("lanes");
         for (TableStatus.Lane l : t.lanes()) {
             ObjectNode lane = lanes.addObject();

@@ -136,6 +136,24 @@ class TableStatusRenderingTest {
         assertThat(text.sum("iggysink_table_commit_failures_in_row", sink)).isZero();
     }
 
+    @Test
+    void a_replaced_table_is_told_in_status_and_counted_in_metrics() {
+        TableStatus base = tables(3, 0);
+        String line = "table lake.events was replaced (uuid-a -> uuid-b) at 2026-12-05T11:00:00Z; reading resumes"
+                + " from the group's offset: app/events/0 at 599";
+        TableStatus replaced = new TableStatus(base.totals(), base.lanes(), List.of(line), 2);
+
+        JsonNode t = JSON.readTree(StatusJson.status(List.of(view(replaced)))).get("sinks").get(0).get("tables");
+        assertThat(t.get("replacements").asLong()).isEqualTo(2);
+        assertThat(t.get("replaced").get(0).asString()).isEqualTo(line);
+        JsonNode none = JSON.readTree(StatusJson.status(List.of(view(base)))).get("sinks").get(0).get("tables");
+        assertThat(none.get("replaced").isEmpty()).isTrue();
+
+        metrics.forTables("lake");
+        PrometheusText text = PrometheusText.parse(metrics.scrape(List.of(view(replaced))));
+        assertThat(text.sum("iggysink_table_replacements_total", labels("sink", "lake"))).isEqualTo(2);
+    }
+
     private static org.assertj.core.data.Offset<Double> within() {
         return org.assertj.core.data.Offset.offset(1e-9);
     }

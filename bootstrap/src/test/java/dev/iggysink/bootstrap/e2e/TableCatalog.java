@@ -194,6 +194,13 @@ final class TableCatalog implements Closeable {
         client.createTable(id, schema, spec);
     }
 
+    /** Drops {@code namespace.table} with its files and creates it again, empty, as a reset of the lake would. */
+    void replaceTable(String table, Schema schema, PartitionSpec spec) {
+        TableIdentifier id = TableIdentifier.parse(table);
+        client.dropTable(id, true);
+        client.createTable(id, schema, spec);
+    }
+
     /** The table as the catalog has it now, for a test that writes to it as another writer would. */
     Table table(String table) {
         return client.loadTable(TableIdentifier.parse(table));

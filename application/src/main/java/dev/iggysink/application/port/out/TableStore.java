@@ -75,6 +75,28 @@ public interface TableStore extends AutoCloseable {
         }
     }
 
+    /**
+     * A table this store found dropped and created again (by an operator, a reset of the lake, or this store itself
+     * under {@code create_tables} after a drop): {@code oldId} and {@code newId} are the catalog's identities of the
+     * two, {@code count} how many replacements of the table this store has found so far. Files and expectations built
+     * on an earlier table are worthless to the new one.
+     */
+    record Replacement(String table, String oldId, String newId, long count) {
+        public Replacement {
+            Objects.requireNonNull(table, "table");
+            Objects.requireNonNull(oldId, "oldId");
+            Objects.requireNonNull(newId, "newId");
+        }
+    }
+
+    /**
+     * The last replacement of {@code table} this store found (see {@link Replacement}); empty while it serves the table
+     * it first loaded. Any thread.
+     */
+    default java.util.Optional<Replacement> replacement(String table) {
+        return java.util.Optional.empty();
+    }
+
     /** Checks that the table exists (creating it when configured to) and can be written. */
     void open(String table) throws StoreException;
 

@@ -1,0 +1,174 @@
+package dev.iggysink.application.table;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatCode;
+
+import dev.iggysink.application.fakes.InMemoryTables;
+import dev.iggysink.application.fakes.LinesCodec;
+import dev.iggysink.application.fakes.ManualClock;
+import dev.iggysink.application.fakes.ScriptedMessageSource;
+import dev.iggysink.application.port.out.SinkMetrics;
+import dev.iggysink.application.port.out.SourceException;
+import dev.iggysink.application.port.out.StoreException;
+import dev.iggysink.application.settings.ErrorTolerance;
+import dev.iggysink.application.status.Health;
+import dev.iggysink.application.status.StatusSnapshot;
+import dev.iggysink.domain.rotation.RotationPolicy;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.OptionalLong;
+import org.junit.jupiter.api.Test;
+
+/**
+ * What the table sink's loop does when its table is replaced under it, when a commit is refused for good, and when
+ * the store lets out an error nobody expected: reading resumes from the group's offset in the first case, the
+ * partition halts with the cause in the others, and the loop itself never ends on it.
+ */
+class TableSetbacksTest {
+    private static final String T = "lake.events";
+    private static final Duration INTERVAL = Duration.ofSeconds(10);
+
+    private final ManualClock clock = new ManualClock(Instant.parse("2026-03-16T14:02:31Z"));
+    private final ScriptedMessageSource topic = new ScriptedMessageSource("app", "events", 2);
+    private final InMemoryTables tables = new InMemoryTables();
+    private final TableTally tally = new TableTally();
+    private final TableSinkControl control = new TableSinkControl(tally, clock, 1_000_000, Duration.ofMillis(100),
+            () -> { });
+
+    private TableConsumer consumer() {
+        TableSettings settings = new TableSettings(TableRouting.fixed(T), RotationPolicy.byCount(3), INTERVAL, 100,
+                100, ErrorTolerance.ALL);
+        TableConsumer c = new TableConsumer(topic, new LinesCodec(), tables, settings, clock, new SinkMetrics() { },
+                tally);
+        control.register("app/events", c);
+        return c;
+    }
+
+    private static List<Long> offsets(List<InMemoryTables.DataFile> files, int partition) {
+        List<Long> out = new ArrayList<>();
+        for (InMemoryTables.DataFile f : files) if (f.partition().partitionId() == partition) out.addAll(f.offsets());
+        return out;
+    }
+
+    private static List<Long> range(long from, long to) {
+        List<Long> out = new ArrayList<>();
+        for (long o = from; o <= to; o++) out.add(o);
+        return out;
+    }
+
+    @Test
+    void a_replaced_table_is_written_again_from_the_groups_offset_and_the_status_says_so() throws SourceException {
+        TableConsumer c = consumer();
+        topic.append(0, 6, i -> "n=" + i);
+        c.step();
+        clock.advance(INTERVAL);
+        c.step();
+        assertThat(topic.stored(0)).isEqualTo(OptionalLong.of(5));
+        topic.append(0, 4, i -> "n=" + i);
+        c.step(); // 6-8 staged for the old table, 9 open
+
+        tables.replace(T);
+        clock.advance(INTERVAL);
+        c.step();
+        c.step();
+        clock.advance(INTERVAL);
+        c.step();
+
+        assertThat(offsets(tables.committed(T), 0)).isEqualTo(range(6, 9));
+        assertThat(topic.stored(0)).isEqualTo(OptionalLong.of(9));
+        assertThat(control.tables().orElseThrow().replacements()).isEqualTo(1);
+        assertThat(control.tables().orElseThrow().replaced()).singleElement().asString()
+                .contains("table lake.events was replaced (uuid id-0 -> id-1) at " + clock.instant().minus(INTERVAL))
+                .contains("reading resumes from the group's offset: app/events/0 at 5");
+        assertThat(control.status().health()).isEqualTo(Health.OK);
+    }
+
+    @Test
+    void a_commit_the_table_refuses_for_good_halts_its_partition_with_the_cause_and_is_not_read_again()
+            throws SourceException {
+        TableConsumer c = consumer();
+        topic.append(0, 4, i -> "n=" + i);
+        c.step();
+        tables.failNextCommit(new StoreException("commit to table lake.events refused: Cannot append file with"
+                + " invalid partition spec", false, 400, null, null));
+        clock.advance(INTERVAL);
+        c.step();
+        clock.advance(INTERVAL);
+        c.step();
+
+        assertThat(c.partitions().get(topic.partition(0))).isNotNull()
+                .contains("table lake.events refused the commit of offsets 0-3")
+                .contains("Cannot append file with invalid partition spec");
+        StatusSnapshot status = control.status();
+        assertThat(status.health()).isEqualTo(Health.FAILED);
+        assertThat(status.reasons()).anySatisfy(r -> assertThat(r).contains("app/events/0 halted")
+                .contains("table lake.events"));
+        assertThat(tables.committed(T)).isEmpty();
+        assertThat(topic.stored(0)).isEmpty();
+    }
+
+    @Test
+    void a_table_dropped_for_good_halts_the_partitions_held_and_those_taken_up_after_naming_it()
+            throws SourceException {
+        TableConsumer c = consumer();
+        topic.append(0, 3, i -> "n=" + i);
+        c.step();
+        clock.advance(INTERVAL);
+        c.step();
+        assertThat(topic.stored(0)).isEqualTo(OptionalLong.of(2));
+
+        tables.drop(T);
+        topic.append(0, 3, i -> "n=" + i);
+        topic.append(1, 3, i -> "n=" + i);
+        c.step();
+        clock.advance(INTERVAL);
+        c.step();
+        c.step();
+
+        assertThat(c.partitions().get(topic.partition(0))).isNotNull()
+                .contains("table lake.events refused the commit of offsets 3-5")
+                .contains("was dropped from the catalog");
+        assertThat(c.partitions().get(topic.partition(1))).isNotNull()
+                .contains("was dropped from the catalog");
+        assertThat(control.status().health()).isEqualTo(Health.FAILED);
+        assertThat(topic.stored(0)).isEqualTo(OptionalLong.of(2));
+        assertThat(topic.stored(1)).isEmpty();
+    }
+
+    @Test
+    void an_unexpected_error_writing_a_data_file_halts_its_partition_not_the_loop() throws SourceException {
+        TableConsumer c = consumer();
+        tables.failStagesOf(0, new IllegalArgumentException("Cannot find source column for partition field:"
+                + " 1000: country"));
+        topic.append(0, 3, i -> "n=" + i);
+        topic.append(1, 3, i -> "n=" + i);
+        c.step();
+        clock.advance(INTERVAL);
+        assertThatCode(c::step).doesNotThrowAnyException();
+
+        assertThat(c.partitions().get(topic.partition(0))).isNotNull()
+                .contains("offsets 0-2").contains("Cannot find source column for partition field");
+        assertThat(control.status().health()).isEqualTo(Health.FAILED);
+        // the loop goes on: the other partition is committed
+        assertThat(offsets(tables.committed(T), 1)).isEqualTo(range(0, 2));
+        assertThat(topic.stored(1)).isEqualTo(OptionalLong.of(2));
+    }
+
+    @Test
+    void an_unexpected_error_of_a_commit_halts_the_partitions_it_covers_not_the_loop() throws SourceException {
+        TableConsumer c = consumer();
+        topic.append(0, 3, i -> "n=" + i);
+        c.step();
+        tables.failNextCommitWith(new NullPointerException("Cannot invoke \"Snapshot.summary()\""));
+        clock.advance(INTERVAL);
+        assertThatCode(c::step).doesNotThrowAnyException();
+
+        assertThat(c.partitions().get(topic.partition(0))).isNotNull()
+                .contains("table lake.events").contains("NullPointerException")
+                .contains("Snapshot.summary()");
+        assertThat(control.status().health()).isEqualTo(Health.FAILED);
+        assertThat(topic.stored(0)).isEmpty();
+    }
+}
