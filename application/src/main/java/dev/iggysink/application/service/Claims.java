@@ -5,7 +5,11 @@ import dev.iggysink.application.port.out.StoreException;
 import dev.iggysink.domain.message.PartitionRef;
 import dev.iggysink.domain.naming.KeySanitizer;
 import java.lang.System.Logger.Level;
+import dev.iggysink.application.settings.OutputSettings;
 import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.HexFormat;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
@@ -46,27 +50,64 @@ final class Claims {
     record Result(Outcome outcome, long claimedLast) {
     }
 
-    private final ObjectStore store;
-    private final String prefix;
-    /** Null until probed; then whether the store honours conditional writes. */
-    private volatile Boolean honoured;
-
-    Claims(ObjectStore store, String prefix) {
-        this.store = store;
-        this.prefix = prefix;
+    /** Whether the store honours conditional writes: one answer for every claim space of a sink. */
+    private static final class Decision {
+        /** Null until probed with a clean answer. */
+        volatile Boolean honoured;
     }
 
-    static String key(String prefix, PartitionRef partition, long first) {
+    private final ObjectStore store;
+    private final String prefix;
+    /** The claim space of one sink ({@link #space}); empty for the sink-wide instance, which claims nothing. */
+    private final String space;
+    private final Decision decision;
+
+    Claims(ObjectStore store, String prefix) {
+        this(store, prefix, "", new Decision());
+    }
+
+    private Claims(ObjectStore store, String prefix, String space, Decision decision) {
+        this.store = store;
+        this.prefix = prefix;
+        this.space = space;
+        this.decision = decision;
+    }
+
+    /** The claims of one sink's space, sharing this instance's answer of the store ({@link #on}). */
+    Claims in(String space) {
+        return new Claims(store, prefix, space, decision);
+    }
+
+    /**
+     * A short stable name of everything that makes one sink's object keys and cuts its own: the consumer group
+     * (whose offsets the cuts follow), the path template with what renders it (time zone, placeholder of a missing
+     * field) and the file extension (format and compression). Two sinks that differ in any of them write other
+     * objects, so their claims must never meet.
+     */
+    static String space(String consumerGroup, OutputSettings output, String extension) {
+        String identity = String.join("\0", consumerGroup, output.pathTemplate(), output.timezone().getId(),
+                output.missingFieldPlaceholder(), extension);
+        try {
+            byte[] digest = MessageDigest.getInstance("SHA-256").digest(identity.getBytes(StandardCharsets.UTF_8));
+            return "s" + HexFormat.of().formatHex(digest, 0, 8);
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("every Java runtime has SHA-256", e);
+        }
+    }
+
+    static String key(String prefix, String space, PartitionRef partition, long first) {
         StringBuilder sb = new StringBuilder();
         if (!prefix.isEmpty()) sb.append(prefix).append('/');
-        sb.append(NAME).append('/').append(KeySanitizer.sanitize(partition.stream())).append('/')
+        sb.append(NAME).append('/');
+        if (!space.isEmpty()) sb.append(space).append('/');
+        sb.append(KeySanitizer.sanitize(partition.stream())).append('/')
                 .append(KeySanitizer.sanitize(partition.topic())).append('/')
                 .append(String.format("%05d-%020d.claim", partition.partitionId(), first));
         return sb.toString();
     }
 
     String key(PartitionRef partition, long first) {
-        return key(prefix, partition, first);
+        return key(prefix, space, partition, first);
     }
 
     /**
@@ -74,18 +115,18 @@ final class Claims {
      * the store as for any other call); later calls answer at once.
      */
     boolean on() throws StoreException {
-        Boolean h = honoured;
+        Boolean h = decision.honoured;
         if (h != null) return h;
-        synchronized (this) {
-            if (honoured != null) return honoured;
-            honoured = probe();
-            return honoured;
+        synchronized (decision) {
+            if (decision.honoured != null) return decision.honoured;
+            decision.honoured = probe();
+            return decision.honoured;
         }
     }
 
     /** Whether claims are known to be on, without probing. */
     boolean knownOn() {
-        return Boolean.TRUE.equals(honoured);
+        return Boolean.TRUE.equals(decision.honoured);
     }
 
     /**

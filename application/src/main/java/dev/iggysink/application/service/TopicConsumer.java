@@ -107,7 +107,9 @@ final class TopicConsumer implements Runnable {
                   MemoryBudget budget, InstantSource clock, Sleeper sleeper, SinkMetrics metrics, Controls controls,
                   Map<PartitionRef, PartitionStatus> statusBoard, AtomicLong recordsConsumed,
                   AtomicLong bytesConsumed) {
-        this.claims = claims;
+        // Each sink claims in a space of its own: another sink on the same prefix and topic cuts other files.
+        this.claims = claims == null ? null : claims.in(Claims.space(stream.consumerGroup(), settings.output(),
+                codec.extension()));
         this.stream = stream;
         this.topic = topic;
         this.source = new SerializedSource(source);
@@ -129,7 +131,7 @@ final class TopicConsumer implements Runnable {
         if (settings.rotation().maxOpenFilesPerPartition() <= 1) {
             this.recovery = new DurableFileRecovery(this.source, store, codec, layout,
                     settings.delivery().errorsTolerance() == ErrorTolerance.ALL, settings.delivery().dlqPrefix(),
-                    claims);
+                    this.claims);
         }
         this.committer = new Committer(this.source, metrics, uploader);
         this.relief = new MemoryRelief(budget, name());
@@ -344,7 +346,7 @@ final class TopicConsumer implements Runnable {
             w.haltFor(found.stale().get());
             return;
         }
-        w.assigned(claimFiles, found.claimedFirst(), found.claimedLast());
+        w.assigned(claimFiles ? claims : null, found.claimedFirst(), found.claimedLast());
         LOG.log(Level.INFO, "partition " + w.partition() + " assigned; reading from offset " + (committed + 1));
     }
 
