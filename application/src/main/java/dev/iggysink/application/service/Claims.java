@@ -25,12 +25,15 @@ import java.util.UUID;
  * partition is assigned anew, where the key lookup adopts the claim's cut. Why and what it costs:
  * docs/adr/0013-claims-decide-the-cut.md.
  *
- * <p>Claims live under {@code [prefix/]_claims/<stream>/<topic>/<partition:05>-<first:020>.claim}. The member that
- * commits past a claim removes it; a lifecycle rule on that prefix removes what a crash left behind (README).
+ * <p>Claims live under {@code [prefix/]_claims/<space>/<stream>/<topic>/<partition:05>-<first:020>.claim}, where
+ * {@code <space>} ({@link #space}) is one sink's own: a claim of one sink never decides, blocks, forces or removes
+ * anything of another sink on the same prefix (another consumer group, path template or format). The member that
+ * commits past a claim removes it; a lifecycle rule on {@code [prefix/]_claims/} removes what a crash left behind
+ * (README). Claims of the layout without a space, left by an earlier version, are read by nobody.
  *
- * <p>A store that ignores the condition cannot decide anything: at the first assignment a probe key is created
- * twice, and if the second create is not refused, claims are off with one warning (the behaviour before claims).
- * Thread-safe.
+ * <p>A store that ignores the condition cannot decide anything: when the sink starts a probe key is created twice,
+ * and if the second create is not refused, claims are off with one warning (the behaviour before claims). Without a
+ * clean answer nothing is uploaded unclaimed ({@link #on}). Thread-safe.
  */
 final class Claims {
     private static final System.Logger LOG = System.getLogger(Claims.class.getName());
@@ -111,8 +114,10 @@ final class Claims {
     }
 
     /**
-     * Whether claims are on. The first call probes the store (a retryable failure is thrown, so the caller waits for
-     * the store as for any other call); later calls answer at once.
+     * Whether claims are on. Until the store gave a clean answer, each call probes it: a store that ignores the
+     * condition turns claims off; one that honours it, on. Without a clean answer no file may go up unclaimed (the
+     * other members of the group may rely on claims), so the probe's failure is thrown and the upload waits as for
+     * any failing call: retryable when the answers were only odd, the store's 403 when every round was refused.
      */
     boolean on() throws StoreException {
         Boolean h = decision.honoured;
@@ -124,6 +129,19 @@ final class Claims {
         }
     }
 
+    /**
+     * Probes the store now, at the start of the sink, so that a store that ignores conditional writes is known (and
+     * said) before anything is consumed. A failure is logged and left to the first claim, which probes again.
+     */
+    void probeAtStart() {
+        try {
+            on();
+        } catch (StoreException | RuntimeException e) {
+            LOG.log(Level.WARNING, "cannot tell yet whether the object store honours conditional writes ("
+                    + e.getMessage() + "): files wait for a clean answer before they are uploaded");
+        }
+    }
+
     /** Whether claims are known to be on, without probing. */
     boolean knownOn() {
         return Boolean.TRUE.equals(decision.honoured);
@@ -132,11 +150,12 @@ final class Claims {
     /**
      * Creates a fresh key twice, in up to {@link #PROBE_ROUNDS} rounds. Only a store that takes both creates ignores
      * the condition; one that refuses both honours it. Any other answer (the first create refused, a 403) is not
-     * taken as the store's nature on its own: a single-drive MinIO gives each now and then while other keys of the
-     * prefix are deleted, and claims off would cost exactly-once across rebalances for the life of the process.
+     * taken as the store's nature: a single-drive MinIO gives each now and then while other keys of the prefix are
+     * deleted, and claims off would cost exactly-once across rebalances, for this member while the others claim.
      */
     private boolean probe() throws StoreException {
         StoreException denied = null;
+        int deniedRounds = 0;
         for (int round = 0; round < PROBE_ROUNDS; round++) {
             String key = (prefix.isEmpty() ? "" : prefix + "/") + NAME + "/.conditional-write-probe-"
                     + UUID.randomUUID();
@@ -160,6 +179,7 @@ final class Claims {
             } catch (StoreException e) {
                 if (e.retryable()) throw e;
                 denied = e;
+                deniedRounds++;
             } finally {
                 try {
                     store.delete(key);
@@ -168,11 +188,16 @@ final class Claims {
                 }
             }
         }
-        LOG.log(Level.WARNING, "cannot write claims under " + NAME + "/ ("
-                + (denied == null ? "a conditional create of a fresh key was refused " + PROBE_ROUNDS + " times"
-                : denied.getMessage()) + "): claims are off; a partition that moves while its old owner is still"
-                + " uploading may leave a record in two objects (audit reports it)");
-        return false;
+        String where = (prefix.isEmpty() ? "" : prefix + "/") + NAME + "/";
+        if (deniedRounds == PROBE_ROUNDS) {
+            throw new StoreException("cannot write claims under " + where + " (" + denied.getMessage() + "): files"
+                    + " are not uploaded unclaimed; grant s3:PutObject and s3:DeleteObject on " + where, false,
+                    denied.httpStatus(), null, denied);
+        }
+        throw new StoreException("the object store gave no clean answer to " + PROBE_ROUNDS + " conditional creates"
+                + " under " + where + (denied == null ? "" : " (" + denied.getMessage() + ")") + ": whether it"
+                + " honours If-None-Match is not known yet, so files wait rather than go up unclaimed", true, 0, null,
+                denied);
     }
 
     /**

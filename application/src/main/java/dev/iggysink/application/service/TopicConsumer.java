@@ -322,7 +322,8 @@ final class TopicConsumer implements Runnable {
         boolean claimFiles = false;
         if (recovery != null) {
             try {
-                // Whether the store honours the claims' conditional writes is found out by the first claim.
+                // Whether the store honours the claims' conditional writes was probed at start; a file is not
+                // uploaded unclaimed until that has a clean answer.
                 claimFiles = claims != null;
                 found = recovery.lookup(w.partition(), committed, claimFiles);
                 committed = found.committed();
