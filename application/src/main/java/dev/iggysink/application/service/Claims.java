@@ -31,9 +31,9 @@ import java.util.UUID;
  * commits past a claim removes it; a lifecycle rule on {@code [prefix/]_claims/} removes what a crash left behind
  * (README). Claims of the layout without a space, left by an earlier version, are read by nobody.
  *
- * <p>A store that ignores the condition cannot decide anything: when the sink starts a probe key is created twice,
- * and if the second create is not refused, claims are off with one warning (the behaviour before claims). Without a
- * clean answer nothing is uploaded unclaimed ({@link #on}). Thread-safe.
+ * <p>A store that ignores the condition cannot decide anything: before the sink's first poll a probe key is created
+ * twice, and if the second create is not refused, claims are off with one warning (the behaviour before claims).
+ * Without a clean answer nothing is uploaded unclaimed ({@link #on}). Thread-safe.
  */
 final class Claims {
     private static final System.Logger LOG = System.getLogger(Claims.class.getName());
@@ -57,6 +57,8 @@ final class Claims {
     private static final class Decision {
         /** Null until probed with a clean answer. */
         volatile Boolean honoured;
+        /** Whether a consumer thread probed before its first poll (guarded by the instance). */
+        boolean probedAtStart;
     }
 
     private final ObjectStore store;
@@ -130,15 +132,20 @@ final class Claims {
     }
 
     /**
-     * Probes the store now, at the start of the sink, so that a store that ignores conditional writes is known (and
-     * said) before anything is consumed. A failure is logged and left to the first claim, which probes again.
+     * Probes the store before the sink's first poll (each consumer thread calls this first; the first one probes,
+     * the others wait for its answer), so that a store that ignores conditional writes is known (and said) before
+     * anything is consumed. A failure is logged and left to the first claim, which probes again.
      */
     void probeAtStart() {
-        try {
-            on();
-        } catch (StoreException | RuntimeException e) {
-            LOG.log(Level.WARNING, "cannot tell yet whether the object store honours conditional writes ("
-                    + e.getMessage() + "): files wait for a clean answer before they are uploaded");
+        synchronized (decision) {
+            if (decision.probedAtStart) return;
+            decision.probedAtStart = true;
+            try {
+                on();
+            } catch (StoreException | RuntimeException e) {
+                LOG.log(Level.WARNING, "cannot tell yet whether the object store honours conditional writes ("
+                        + e.getMessage() + "): files wait for a clean answer before they are uploaded");
+            }
         }
     }
 

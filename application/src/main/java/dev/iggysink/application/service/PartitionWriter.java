@@ -308,7 +308,8 @@ final class PartitionWriter {
         boolean startsRight = forced(slot) || (slot == null || slot.file.isEmpty()) && record.offset() == forcedFirst;
         if (startsRight && record.offset() <= forcedLast) return true;
         halt("stream " + partition.stream() + ", topic " + partition.topic() + ", partition "
-                + partition.partitionId() + ": the claim " + (claims == null ? "at offset " + forcedFirst : claims.key(partition, forcedFirst))
+                + partition.partitionId() + ": the claim "
+                + (claims == null ? "at offset " + forcedFirst : claims.key(partition, forcedFirst))
                 + " says another member cut offsets " + forcedFirst + "-" + forcedLast + " into one file, but this"
                 + " member cannot build that file (record " + (startsRight ? forcedLast : forcedFirst) + " is not in"
                 + " its file: do all members run the same configuration?). The partition is halted; nothing past"

@@ -156,14 +156,9 @@ public final class SinkService implements SinkControl {
         return policy;
     }
 
-    /**
-     * Probes whether the store honours the claims' conditional writes ({@link Claims#probeAtStart}), then starts one
-     * consumer thread per (stream, topic) and returns.
-     */
+    /** Starts one consumer thread per (stream, topic). Returns at once. */
     public synchronized void start() {
         if (!threads.isEmpty()) throw new IllegalStateException("already started");
-        // Before anything is consumed: a store that ignores conditional writes is known (and said) from the start.
-        if (settings.rotation().maxOpenFilesPerPartition() <= 1) claims.probeAtStart();
         RotationPolicy policy = rotationPolicy(settings);
         for (StreamSettings stream : settings.streams()) {
             RecordCodec codec = codecs.forStream(stream);

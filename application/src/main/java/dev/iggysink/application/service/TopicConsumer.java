@@ -149,6 +149,8 @@ final class TopicConsumer implements Runnable {
     public void run() {
         boolean crashed = false;
         try {
+            // Before anything is consumed: a store that ignores conditional writes is known (and said) from the start.
+            if (claims != null && recovery != null) claims.probeAtStart();
             if (start()) {
                 loop();
             }

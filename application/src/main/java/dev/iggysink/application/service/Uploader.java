@@ -357,7 +357,8 @@ final class Uploader implements AutoCloseable {
                 }
                 case CLAIM, CLAIM_FIRST -> {
                     if (claim == null) {
-                        claim = job.claims().claim(job.file().partition(), first, job.file().lastOffset(), job.file().key(),
+                        claim = job.claims().claim(job.file().partition(), first, job.file().lastOffset(),
+                                job.file().key(),
                                 job.metadata().get(ObjectStamps.FIRST));
                     }
                     if (claim.outcome() == Claims.Outcome.OTHER_CUT) {

@@ -3,8 +3,10 @@ package dev.iggysink.application.service;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.iggysink.application.fakes.InMemoryObjectStore;
+import dev.iggysink.application.fakes.TestSettings;
 import dev.iggysink.application.port.out.StoreException;
 import dev.iggysink.application.settings.OutputSettings;
+import dev.iggysink.application.settings.SinkSettings;
 import dev.iggysink.domain.message.PartitionRef;
 import org.junit.jupiter.api.Test;
 
@@ -25,10 +27,10 @@ class ClaimsOfTwoSinksTest {
     private final Claims sinkX = root.in(Claims.space("audit-copy", OutputSettings.jsonLines("iggy/raw",
             "{stream}/{topic}/{date}/{hour}"), "jsonl"));
 
-    /** The key of a claim of the sinks {@link dev.iggysink.application.fakes.TestSettings} builds. */
+    /** The key of a claim of the sinks {@link TestSettings} builds. */
     static String claimOfTestSink(PartitionRef partition, long first) {
-        return Claims.key("iggy/raw", Claims.space("sink-test", dev.iggysink.application.fakes.TestSettings.countRotation(
-                dev.iggysink.application.fakes.TestSettings.stream("s", "t"), 1).output(), "jsonl"), partition, first);
+        SinkSettings test = TestSettings.countRotation(TestSettings.stream("s", "t"), 1);
+        return Claims.key("iggy/raw", Claims.space("sink-test", test.output(), "jsonl"), partition, first);
     }
 
     @Test

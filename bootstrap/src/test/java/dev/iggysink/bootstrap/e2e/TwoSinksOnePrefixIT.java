@@ -103,7 +103,8 @@ class TwoSinksOnePrefixIT extends E2eTest {
         assertThat(ranges(xObjects)).as("sink X's objects").containsExactly("0-99", "100-149");
         for (String keysStart : List.of(yObjects, xObjects)) {
             Map<Long, Integer> seen = copies(keysStart);
-            assertThat(seen.keySet()).as(keysStart).containsExactlyElementsOf(LongStream.range(0, 150).boxed().toList());
+            assertThat(seen.keySet()).as(keysStart)
+                    .containsExactlyElementsOf(LongStream.range(0, 150).boxed().toList());
             assertThat(seen).allSatisfy((offset, n) -> assertThat(n).as("copies of %s%d", keysStart, offset).isOne());
         }
         for (Path config : List.of(sinkY, sinkX)) {
