@@ -2,10 +2,10 @@ package dev.iggysink.application.service;
 
 import dev.iggysink.application.port.out.ObjectStore;
 import dev.iggysink.application.port.out.StoreException;
+import dev.iggysink.application.settings.OutputSettings;
 import dev.iggysink.domain.message.PartitionRef;
 import dev.iggysink.domain.naming.KeySanitizer;
 import java.lang.System.Logger.Level;
-import dev.iggysink.application.settings.OutputSettings;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
