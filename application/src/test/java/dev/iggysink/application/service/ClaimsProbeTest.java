@@ -12,6 +12,7 @@ import dev.iggysink.application.fakes.TestSettings;
 import dev.iggysink.application.port.out.ObjectStore;
 import dev.iggysink.application.port.out.SinkMetrics;
 import dev.iggysink.application.port.out.StoreException;
+import dev.iggysink.application.status.Health;
 import java.time.Duration;
 import java.time.InstantSource;
 import java.util.List;
@@ -153,12 +154,43 @@ class ClaimsProbeTest {
             sink.flush();
             await().atMost(WAIT).until(() -> store.creates >= 3 * 3 || !memory.objects().isEmpty());
             assertThat(memory.objects()).as("uploaded without a clean answer").isEmpty();
+            assertThat(sink.status().health()).isEqualTo(Health.DEGRADED);
+            assertThat(sink.status().reasons()).anySatisfy(r -> assertThat(r).contains("no clean answer"));
             odd.set(false);
             await().atMost(WAIT).until(() -> !memory.objects().isEmpty());
         } finally {
             sink.stop();
         }
         assertThat(created).as("the file's claim").anyMatch(k -> k.endsWith("/00000-00000000000000000000.claim"));
+    }
+
+    /** Item 7: writes refused under _claims/ halt the partition with a reason that says what to grant. */
+    @Test
+    void claims_refused_for_good_halt_the_partition_rather_than_upload_unclaimed() throws Exception {
+        ScriptedMessageSource source = new ScriptedMessageSource("application_logs", "api_requests", 1);
+        source.append(0, 10, i -> "r" + i);
+        InMemoryObjectStore memory = new InMemoryObjectStore();
+        Scripted store = new Scripted(memory) {
+            @Override
+            public boolean create(String key, byte[] content, Map<String, String> metadata) throws StoreException {
+                creates++;
+                throw InMemoryObjectStore.forbidden();
+            }
+        };
+        SinkService sink = sink(source, store);
+        try {
+            await().atMost(WAIT).until(() -> sink.status().partitions().stream().anyMatch(p -> p.position() == 10));
+            sink.flush();
+            await().atMost(WAIT).until(() -> sink.status().partitions().stream().anyMatch(p -> p.halted())
+                    || !memory.objects().isEmpty());
+            assertThat(memory.objects()).as("uploaded unclaimed").isEmpty();
+            assertThat(sink.status().health()).isEqualTo(Health.FAILED);
+            assertThat(sink.status().reasons()).anySatisfy(r -> assertThat(r).contains("iggy/raw/_claims/")
+                    .contains("s3:PutObject"));
+        } finally {
+            sink.stop();
+        }
+        assertThat(source.stored(0)).as("nothing committed").isEmpty();
     }
 
     private static SinkService sink(ScriptedMessageSource source, ObjectStore store) {
