@@ -90,8 +90,9 @@ final class Claims {
      * objects, so their claims must never meet.
      */
     static String space(String consumerGroup, OutputSettings output, String extension) {
-        String identity = String.join("\0", consumerGroup, output.pathTemplate(), output.timezone().getId(),
-                output.missingFieldPlaceholder(), extension);
+        // The zone normalized: "UTC" and "Etc/UTC" render the same keys and must not split one group's claims.
+        String identity = String.join("\0", consumerGroup, output.pathTemplate(),
+                output.timezone().normalized().getId(), output.missingFieldPlaceholder(), extension);
         try {
             byte[] digest = MessageDigest.getInstance("SHA-256").digest(identity.getBytes(StandardCharsets.UTF_8));
             return "s" + HexFormat.of().formatHex(digest, 0, 8);

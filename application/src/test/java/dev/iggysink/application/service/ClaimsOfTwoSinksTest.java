@@ -51,6 +51,12 @@ class ClaimsOfTwoSinksTest {
         assertThat(sinkY.claimedLast(P, 0, STAMP)).hasValue(99);
     }
 
+    private static OutputSettings zoned(OutputSettings o, String zone) {
+        return new OutputSettings(o.prefix(), o.pathTemplate(), o.format(), o.compression(), o.includeMetadata(),
+                o.includeHeaders(), java.time.ZoneId.of(zone), o.avroSchemaJson(), o.parquetCodec(), o.avroCodec(),
+                o.missingFieldPlaceholder());
+    }
+
     @Test
     void a_claim_key_differs_by_everything_that_shapes_object_keys_and_keeps_the_lifecycle_prefix() {
         OutputSettings json = OutputSettings.jsonLines("iggy/raw", "{topic}");
@@ -60,10 +66,11 @@ class ClaimsOfTwoSinksTest {
         assertThat(Claims.space("g", OutputSettings.jsonLines("iggy/raw", "{stream}/{topic}"), "jsonl"))
                 .isNotEqualTo(base);
         assertThat(Claims.space("g", json, "jsonl.gz")).isNotEqualTo(base);
-        assertThat(Claims.space("g", new OutputSettings("iggy/raw", "{topic}/{date}", json.format(),
-                json.compression(), true, false, java.time.ZoneId.of("Europe/Paris"), json.avroSchemaJson(),
-                json.parquetCodec(), json.avroCodec(), json.missingFieldPlaceholder()), "jsonl"))
-                .isNotEqualTo(Claims.space("g", OutputSettings.jsonLines("iggy/raw", "{topic}/{date}"), "jsonl"));
+        OutputSettings dated = OutputSettings.jsonLines("iggy/raw", "{topic}/{date}");
+        assertThat(Claims.space("g", zoned(dated, "Europe/Paris"), "jsonl"))
+                .isNotEqualTo(Claims.space("g", dated, "jsonl"));
+        assertThat(Claims.space("g", zoned(json, "Etc/UTC"), "jsonl")).as("the same zone by another name")
+                .isEqualTo(Claims.space("g", zoned(json, "UTC"), "jsonl"));
         assertThat(root.in(base).key(P, 7)).startsWith("iggy/raw/_claims/").endsWith("/application_logs/api_requests/"
                 + "00000-00000000000000000007.claim").isNotEqualTo(root.in(Claims.space("h", json, "jsonl")).key(P, 7));
     }
