@@ -194,6 +194,41 @@ class TwoMembersModelTest {
         assertThat(group.backwardStores()).as("seed %d", seed).isEmpty();
     }
 
+    private SinkService start(SinkSettings settings, ScriptedMessageSource source, ObjectStore store) {
+        SinkService sink = new SinkService(settings, (s, t, g) -> source, s -> new LinesCodec(), store,
+                InstantSource.system(), d -> Thread.sleep(Math.min(d.toMillis(), 20)), SinkMetrics.NONE);
+        sink.start();
+        return sink;
+    }
+
+    /** Stops in the background: a held upload may keep a stop waiting up to its timeout. */
+    private static void stop(Member m, boolean kill) {
+        SinkService sink = m.sink;
+        m.sink = null;
+        m.stopping = CompletableFuture.runAsync(() -> {
+            try {
+                if (kill) sink.hurryStop();
+                sink.stop();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        });
+    }
+
+    private static Map<Long, Integer> coverage(InMemoryObjectStore store) {
+        return coverage(store, "");
+    }
+
+    /** Offsets in the data objects whose keys start with {@code keysStart}, with how many objects hold each. */
+    private static Map<Long, Integer> coverage(InMemoryObjectStore store, String keysStart) {
+        Map<Long, Integer> seen = new TreeMap<>();
+        store.objects().forEach((key, bytes) -> {
+            if (!key.startsWith(keysStart) || ObjectKey.parse(key).isEmpty()) return;
+            for (long o : LinesCodec.offsets(bytes)) seen.merge(o, 1, Integer::sum);
+        });
+        return seen;
+    }
+
     /**
      * One sink of {@link #two_sinks_sharing_a_prefix_each_write_every_offset_exactly_once}: its consumer group (the
      * same records as the other sink's), its two members and its settings (another group, another path template).
@@ -302,40 +337,5 @@ class TwoMembersModelTest {
                     store.objects().keySet()).allSatisfy((o, n) -> assertThat(n).isEqualTo(1));
             assertThat(k.group.backwardStores()).as(which).isEmpty();
         }
-    }
-
-    private SinkService start(SinkSettings settings, ScriptedMessageSource source, ObjectStore store) {
-        SinkService sink = new SinkService(settings, (s, t, g) -> source, s -> new LinesCodec(), store,
-                InstantSource.system(), d -> Thread.sleep(Math.min(d.toMillis(), 20)), SinkMetrics.NONE);
-        sink.start();
-        return sink;
-    }
-
-    /** Stops in the background: a held upload may keep a stop waiting up to its timeout. */
-    private static void stop(Member m, boolean kill) {
-        SinkService sink = m.sink;
-        m.sink = null;
-        m.stopping = CompletableFuture.runAsync(() -> {
-            try {
-                if (kill) sink.hurryStop();
-                sink.stop();
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-        });
-    }
-
-    private static Map<Long, Integer> coverage(InMemoryObjectStore store) {
-        return coverage(store, "");
-    }
-
-    /** Offsets in the data objects whose keys start with {@code keysStart}, with how many objects hold each. */
-    private static Map<Long, Integer> coverage(InMemoryObjectStore store, String keysStart) {
-        Map<Long, Integer> seen = new TreeMap<>();
-        store.objects().forEach((key, bytes) -> {
-            if (!key.startsWith(keysStart) || ObjectKey.parse(key).isEmpty()) return;
-            for (long o : LinesCodec.offsets(bytes)) seen.merge(o, 1, Integer::sum);
-        });
-        return seen;
     }
 }
