@@ -2,10 +2,14 @@ package dev.iggysink.application.service;
 
 import dev.iggysink.application.port.out.ObjectStore;
 import dev.iggysink.application.port.out.StoreException;
+import dev.iggysink.application.settings.OutputSettings;
 import dev.iggysink.domain.message.PartitionRef;
 import dev.iggysink.domain.naming.KeySanitizer;
 import java.lang.System.Logger.Level;
 import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.HexFormat;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
@@ -21,12 +25,15 @@ import java.util.UUID;
  * partition is assigned anew, where the key lookup adopts the claim's cut. Why and what it costs:
  * docs/adr/0013-claims-decide-the-cut.md.
  *
- * <p>Claims live under {@code [prefix/]_claims/<stream>/<topic>/<partition:05>-<first:020>.claim}. The member that
- * commits past a claim removes it; a lifecycle rule on that prefix removes what a crash left behind (README).
+ * <p>Claims live under {@code [prefix/]_claims/<space>/<stream>/<topic>/<partition:05>-<first:020>.claim}, where
+ * {@code <space>} ({@link #space}) is one sink's own: a claim of one sink never decides, blocks, forces or removes
+ * anything of another sink on the same prefix (another consumer group, path template or format). The member that
+ * commits past a claim removes it; a lifecycle rule on {@code [prefix/]_claims/} removes what a crash left behind
+ * (README). Claims of the layout without a space, left by an earlier version, are read by nobody.
  *
- * <p>A store that ignores the condition cannot decide anything: at the first assignment a probe key is created
+ * <p>A store that ignores the condition cannot decide anything: before the sink's first poll a probe key is created
  * twice, and if the second create is not refused, claims are off with one warning (the behaviour before claims).
- * Thread-safe.
+ * Without a clean answer nothing is uploaded unclaimed ({@link #on}). Thread-safe.
  */
 final class Claims {
     private static final System.Logger LOG = System.getLogger(Claims.class.getName());
@@ -46,56 +53,117 @@ final class Claims {
     record Result(Outcome outcome, long claimedLast) {
     }
 
-    private final ObjectStore store;
-    private final String prefix;
-    /** Null until probed; then whether the store honours conditional writes. */
-    private volatile Boolean honoured;
-
-    Claims(ObjectStore store, String prefix) {
-        this.store = store;
-        this.prefix = prefix;
+    /** Whether the store honours conditional writes: one answer for every claim space of a sink. */
+    private static final class Decision {
+        /** Null until probed with a clean answer. */
+        volatile Boolean honoured;
+        /** Whether a consumer thread probed before its first poll (guarded by the instance). */
+        boolean probedAtStart;
     }
 
-    static String key(String prefix, PartitionRef partition, long first) {
+    private final ObjectStore store;
+    private final String prefix;
+    /** The claim space of one sink ({@link #space}); empty for the sink-wide instance, which claims nothing. */
+    private final String space;
+    private final Decision decision;
+
+    Claims(ObjectStore store, String prefix) {
+        this(store, prefix, "", new Decision());
+    }
+
+    private Claims(ObjectStore store, String prefix, String space, Decision decision) {
+        this.store = store;
+        this.prefix = prefix;
+        this.space = space;
+        this.decision = decision;
+    }
+
+    /** The claims of one sink's space, sharing this instance's answer of the store ({@link #on}). */
+    Claims in(String space) {
+        return new Claims(store, prefix, space, decision);
+    }
+
+    /**
+     * A short stable name of everything that makes one sink's object keys and cuts its own: the consumer group
+     * (whose offsets the cuts follow), the path template with what renders it (time zone, placeholder of a missing
+     * field) and the file extension (format and compression). Two sinks that differ in any of them write other
+     * objects, so their claims must never meet.
+     */
+    static String space(String consumerGroup, OutputSettings output, String extension) {
+        // The zone normalized: "UTC" and "Etc/UTC" render the same keys and must not split one group's claims.
+        String identity = String.join("\0", consumerGroup, output.pathTemplate(),
+                output.timezone().normalized().getId(), output.missingFieldPlaceholder(), extension);
+        try {
+            byte[] digest = MessageDigest.getInstance("SHA-256").digest(identity.getBytes(StandardCharsets.UTF_8));
+            return "s" + HexFormat.of().formatHex(digest, 0, 8);
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("every Java runtime has SHA-256", e);
+        }
+    }
+
+    static String key(String prefix, String space, PartitionRef partition, long first) {
         StringBuilder sb = new StringBuilder();
         if (!prefix.isEmpty()) sb.append(prefix).append('/');
-        sb.append(NAME).append('/').append(KeySanitizer.sanitize(partition.stream())).append('/')
+        sb.append(NAME).append('/');
+        if (!space.isEmpty()) sb.append(space).append('/');
+        sb.append(KeySanitizer.sanitize(partition.stream())).append('/')
                 .append(KeySanitizer.sanitize(partition.topic())).append('/')
                 .append(String.format("%05d-%020d.claim", partition.partitionId(), first));
         return sb.toString();
     }
 
     String key(PartitionRef partition, long first) {
-        return key(prefix, partition, first);
+        return key(prefix, space, partition, first);
     }
 
     /**
-     * Whether claims are on. The first call probes the store (a retryable failure is thrown, so the caller waits for
-     * the store as for any other call); later calls answer at once.
+     * Whether claims are on. Until the store gave a clean answer, each call probes it: a store that ignores the
+     * condition turns claims off; one that honours it, on. Without a clean answer no file may go up unclaimed (the
+     * other members of the group may rely on claims), so the probe's failure is thrown and the upload waits as for
+     * any failing call: retryable when the answers were only odd, the store's 403 when every round was refused.
      */
     boolean on() throws StoreException {
-        Boolean h = honoured;
+        Boolean h = decision.honoured;
         if (h != null) return h;
-        synchronized (this) {
-            if (honoured != null) return honoured;
-            honoured = probe();
-            return honoured;
+        synchronized (decision) {
+            if (decision.honoured != null) return decision.honoured;
+            decision.honoured = probe();
+            return decision.honoured;
+        }
+    }
+
+    /**
+     * Probes the store before the sink's first poll (each consumer thread calls this first; the first one probes,
+     * the others wait for its answer), so that a store that ignores conditional writes is known (and said) before
+     * anything is consumed. A failure is logged and left to the first claim, which probes again.
+     */
+    void probeAtStart() {
+        synchronized (decision) {
+            if (decision.probedAtStart) return;
+            decision.probedAtStart = true;
+            try {
+                on();
+            } catch (StoreException | RuntimeException e) {
+                LOG.log(Level.WARNING, "cannot tell yet whether the object store honours conditional writes ("
+                        + e.getMessage() + "): files wait for a clean answer before they are uploaded");
+            }
         }
     }
 
     /** Whether claims are known to be on, without probing. */
     boolean knownOn() {
-        return Boolean.TRUE.equals(honoured);
+        return Boolean.TRUE.equals(decision.honoured);
     }
 
     /**
      * Creates a fresh key twice, in up to {@link #PROBE_ROUNDS} rounds. Only a store that takes both creates ignores
      * the condition; one that refuses both honours it. Any other answer (the first create refused, a 403) is not
-     * taken as the store's nature on its own: a single-drive MinIO gives each now and then while other keys of the
-     * prefix are deleted, and claims off would cost exactly-once across rebalances for the life of the process.
+     * taken as the store's nature: a single-drive MinIO gives each now and then while other keys of the prefix are
+     * deleted, and claims off would cost exactly-once across rebalances, for this member while the others claim.
      */
     private boolean probe() throws StoreException {
         StoreException denied = null;
+        int deniedRounds = 0;
         for (int round = 0; round < PROBE_ROUNDS; round++) {
             String key = (prefix.isEmpty() ? "" : prefix + "/") + NAME + "/.conditional-write-probe-"
                     + UUID.randomUUID();
@@ -119,6 +187,7 @@ final class Claims {
             } catch (StoreException e) {
                 if (e.retryable()) throw e;
                 denied = e;
+                deniedRounds++;
             } finally {
                 try {
                     store.delete(key);
@@ -127,11 +196,16 @@ final class Claims {
                 }
             }
         }
-        LOG.log(Level.WARNING, "cannot write claims under " + NAME + "/ ("
-                + (denied == null ? "a conditional create of a fresh key was refused " + PROBE_ROUNDS + " times"
-                : denied.getMessage()) + "): claims are off; a partition that moves while its old owner is still"
-                + " uploading may leave a record in two objects (audit reports it)");
-        return false;
+        String where = (prefix.isEmpty() ? "" : prefix + "/") + NAME + "/";
+        if (deniedRounds == PROBE_ROUNDS) {
+            throw new StoreException("cannot write claims under " + where + " (" + denied.getMessage() + "): files"
+                    + " are not uploaded unclaimed; grant s3:PutObject and s3:DeleteObject on " + where, false,
+                    denied.httpStatus(), null, denied);
+        }
+        throw new StoreException("the object store gave no clean answer to " + PROBE_ROUNDS + " conditional creates"
+                + " under " + where + (denied == null ? "" : " (" + denied.getMessage() + ")") + ": whether it"
+                + " honours If-None-Match is not known yet, so files wait rather than go up unclaimed", true, 0, null,
+                denied);
     }
 
     /**

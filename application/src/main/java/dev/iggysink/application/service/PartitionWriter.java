@@ -102,7 +102,8 @@ final class PartitionWriter {
     /** A claimed cut adopted at assignment: the file starting at {@code forcedFirst} ends exactly at forcedLast. */
     private long forcedFirst = -1;
     private long forcedLast = -1;
-    private final String claimPrefix;
+    /** The claims of this sink's space while this generation claims its files; null otherwise. */
+    private Claims claims;
     /** Record bytes encoded by the current {@link #accept}, reported once at its end. */
     private long encodedBytes;
     /**
@@ -130,7 +131,6 @@ final class PartitionWriter {
         this.metrics = metrics;
         this.upload = upload;
         this.ledger = new DeliveryLedger(partition, committed);
-        this.claimPrefix = layout.prefix();
     }
 
     PartitionRef partition() {
@@ -308,7 +308,8 @@ final class PartitionWriter {
         boolean startsRight = forced(slot) || (slot == null || slot.file.isEmpty()) && record.offset() == forcedFirst;
         if (startsRight && record.offset() <= forcedLast) return true;
         halt("stream " + partition.stream() + ", topic " + partition.topic() + ", partition "
-                + partition.partitionId() + ": the claim " + Claims.key(claimPrefix, partition, forcedFirst)
+                + partition.partitionId() + ": the claim "
+                + (claims == null ? "at offset " + forcedFirst : claims.key(partition, forcedFirst))
                 + " says another member cut offsets " + forcedFirst + "-" + forcedLast + " into one file, but this"
                 + " member cannot build that file (record " + (startsRight ? forcedLast : forcedFirst) + " is not in"
                 + " its file: do all members run the same configuration?). The partition is halted; nothing past"
@@ -358,7 +359,7 @@ final class PartitionWriter {
         LOG.log(Level.WARNING, "dead-lettered record at " + where + " to " + key + ": " + e.getMessage());
         FileBytes bytes = FileBytes.of(content);
         UploadJob job = new UploadJob(file, () -> bytes, "application/json", content.length, UploadJob.Check.NONE,
-                ObjectStamps.of(record), CompletableFuture.completedFuture(true), new CompletableFuture<>());
+                ObjectStamps.of(record), CompletableFuture.completedFuture(true), new CompletableFuture<>(), null);
         // A file around this record must not be in the store while the record is in no object.
         for (Slot s : open.values()) {
             if (s.file.isEmpty()) continue;
@@ -382,8 +383,7 @@ final class PartitionWriter {
         firstFileSinceAssignment = false;
         UploadJob.Check check = claiming ? (first ? UploadJob.Check.CLAIM_FIRST : UploadJob.Check.CLAIM)
                 : first ? UploadJob.Check.OTHER_COPY : UploadJob.Check.NONE;
-        if (claiming) openClaims.add(Map.entry(file.lastOffset(), Claims.key(claimPrefix, partition,
-                file.firstOffset())));
+        if (claiming) openClaims.add(Map.entry(file.lastOffset(), claims.key(partition, file.firstOffset())));
         CompletableFuture<Boolean> ready = chainTail;
         if (slot.deadLetters != null) {
             for (CompletableFuture<Boolean> letter : slot.deadLetters) ready = ready.thenCombine(letter, Boolean::logicalAnd);
@@ -394,7 +394,7 @@ final class PartitionWriter {
                 ObjectStamps.stamp(file.firstOffset(), slot.firstId, slot.firstTimestamp),
                 ObjectStamps.stamp(file.lastOffset(), slot.lastId, slot.lastTimestamp));
         submit(new UploadJob(file, () -> encoder.getAndSet(null).finish(), codec.contentType(), slot.reserved,
-                check, metadata, ready, settled));
+                check, metadata, ready, settled, claiming ? claims : null));
     }
 
     private void submit(UploadJob job) {
@@ -623,11 +623,12 @@ final class PartitionWriter {
     }
 
     /**
-     * Right after {@link #restart}: whether this generation claims its files, and the cut a claim found at assignment
-     * decided ({@code first}..{@code last}), or -1s.
+     * Right after {@link #restart}: the claims of this sink's space when this generation claims its files (null when
+     * it does not), and the cut a claim found at assignment decided ({@code first}..{@code last}), or -1s.
      */
-    void assigned(boolean claimFiles, long first, long last) {
-        claiming = claimFiles && maxOpenFiles <= 1;
+    void assigned(Claims claimFiles, long first, long last) {
+        claims = claimFiles;
+        claiming = claimFiles != null && maxOpenFiles <= 1;
         forcedFirst = first;
         forcedLast = last;
         if (first >= 0) {

@@ -108,7 +108,9 @@ final class TopicConsumer implements Runnable {
                   MemoryBudget budget, InstantSource clock, Sleeper sleeper, SinkMetrics metrics, Controls controls,
                   Map<PartitionRef, PartitionStatus> statusBoard, AtomicLong recordsConsumed,
                   AtomicLong bytesConsumed) {
-        this.claims = claims;
+        // Each sink claims in a space of its own: another sink on the same prefix and topic cuts other files.
+        this.claims = claims == null ? null : claims.in(Claims.space(stream.consumerGroup(), settings.output(),
+                codec.extension()));
         this.stream = stream;
         this.topic = topic;
         this.source = new SerializedSource(source);
@@ -130,7 +132,7 @@ final class TopicConsumer implements Runnable {
         if (settings.rotation().maxOpenFilesPerPartition() <= 1) {
             this.recovery = new DurableFileRecovery(this.source, store, codec, layout,
                     settings.delivery().errorsTolerance() == ErrorTolerance.ALL, settings.delivery().dlqPrefix(),
-                    claims);
+                    this.claims);
         }
         this.committer = new Committer(this.source, metrics, uploader);
         this.relief = new MemoryRelief(budget, name(), clock);
@@ -148,6 +150,8 @@ final class TopicConsumer implements Runnable {
     public void run() {
         boolean crashed = false;
         try {
+            // Before anything is consumed: a store that ignores conditional writes is known (and said) from the start.
+            if (claims != null && recovery != null) claims.probeAtStart();
             if (start()) {
                 loop();
             }
@@ -324,7 +328,8 @@ final class TopicConsumer implements Runnable {
         boolean claimFiles = false;
         if (recovery != null) {
             try {
-                // Whether the store honours the claims' conditional writes is found out by the first claim.
+                // Whether the store honours the claims' conditional writes was probed at start; a file is not
+                // uploaded unclaimed until that has a clean answer.
                 claimFiles = claims != null;
                 found = recovery.lookup(w.partition(), committed, claimFiles);
                 committed = found.committed();
@@ -348,7 +353,7 @@ final class TopicConsumer implements Runnable {
             w.haltFor(found.stale().get());
             return;
         }
-        w.assigned(claimFiles, found.claimedFirst(), found.claimedLast());
+        w.assigned(claimFiles ? claims : null, found.claimedFirst(), found.claimedLast());
         LOG.log(Level.INFO, "partition " + w.partition() + " assigned; reading from offset " + (committed + 1));
     }
 

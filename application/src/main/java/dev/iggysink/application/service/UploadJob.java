@@ -23,11 +23,12 @@ import java.util.function.Supplier;
  * partition's first file since it was assigned), {@link Check#OTHER_COPY} for that first file when the sink claims
  * nothing (a last look for a late copy of the previous owner), {@link Check#NONE} otherwise. When the store turns
  * out not to honour conditional writes, {@code CLAIM_FIRST} falls back to {@code OTHER_COPY} and {@code CLAIM} to
- * {@code NONE}.
+ * {@code NONE}. {@code claims}: the claims of the file's sink ({@link Claims#space}), for {@code CLAIM} and
+ * {@code CLAIM_FIRST}; null otherwise.
  */
 record UploadJob(SealedFile file, Supplier<FileBytes> content, String contentType, long reservedBytes, Check check,
                  Map<String, String> metadata, CompletableFuture<Boolean> ready,
-                 CompletableFuture<Boolean> settled) {
+                 CompletableFuture<Boolean> settled, Claims claims) {
 
     enum Check { NONE, OTHER_COPY, CLAIM, CLAIM_FIRST }
 
@@ -38,7 +39,7 @@ record UploadJob(SealedFile file, Supplier<FileBytes> content, String contentTyp
     UploadJob(SealedFile file, Supplier<FileBytes> content, String contentType, long reservedBytes,
               boolean firstAfterAssignment) {
         this(file, content, contentType, reservedBytes, firstAfterAssignment ? Check.OTHER_COPY : Check.NONE,
-                Map.of(), CompletableFuture.completedFuture(true), new CompletableFuture<>());
+                Map.of(), CompletableFuture.completedFuture(true), new CompletableFuture<>(), null);
     }
 
     /** The start every key of a file of this partition beginning at the same offset shares. */

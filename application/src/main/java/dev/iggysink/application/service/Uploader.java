@@ -357,7 +357,8 @@ final class Uploader implements AutoCloseable {
                 }
                 case CLAIM, CLAIM_FIRST -> {
                     if (claim == null) {
-                        claim = claims.claim(job.file().partition(), first, job.file().lastOffset(), job.file().key(),
+                        claim = job.claims().claim(job.file().partition(), first, job.file().lastOffset(),
+                                job.file().key(),
                                 job.metadata().get(ObjectStamps.FIRST));
                     }
                     if (claim.outcome() == Claims.Outcome.OTHER_CUT) {
@@ -370,7 +371,7 @@ final class Uploader implements AutoCloseable {
                         long other = otherCopy();
                         checkedAfterClaim = true;
                         if (other >= 0) {
-                            claims.remove(claims.key(job.file().partition(), first));
+                            job.claims().remove(job.claims().key(job.file().partition(), first));
                             finish(Outcome.SUPERSEDED, "offsets " + first + "-" + other + " are already in an"
                                     + " object written by another member", false, other);
                             return false;

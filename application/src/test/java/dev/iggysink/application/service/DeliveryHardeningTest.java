@@ -287,7 +287,7 @@ class DeliveryHardeningTest {
         for (int i = 0; i < 50; i++) lines.append(i).append(":r").append(i).append('\n');
         store.afterNextList(() -> {
             try {
-                store.create(Claims.key("iggy/raw", source.partition(0), 0), new byte[0],
+                store.create(ClaimsOfTwoSinksTest.claimOfTestSink(source.partition(0), 0), new byte[0],
                         Map.of("iggy-offsets", "0-49"));
                 store.put(late, lines.toString().getBytes(java.nio.charset.StandardCharsets.UTF_8), "x");
             } catch (dev.iggysink.application.port.out.StoreException e) {

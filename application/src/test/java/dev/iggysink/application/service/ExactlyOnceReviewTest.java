@@ -156,7 +156,7 @@ class ExactlyOnceReviewTest {
         // The previous owner claimed 0-74 before uploading it (without conditional writes there are no claims).
         store.afterNextList(() -> {
             if (conditionalWrites) {
-                store.seed(Claims.key("iggy/raw", source.partition(0), 0), new byte[0],
+                store.seed(ClaimsOfTwoSinksTest.claimOfTestSink(source.partition(0), 0), new byte[0],
                         Map.of("iggy-offsets", "0-74", "iggy-first", "0/0/1773669751000000"));
             }
             store.seed(key(0, 74), late, stamps(0, 74));
@@ -284,7 +284,7 @@ class ExactlyOnceReviewTest {
 
     @Test
     void a_claim_left_by_an_earlier_life_of_the_topic_decides_nothing_and_is_removed() throws InterruptedException {
-        String claim = Claims.key("iggy/raw", source.partition(0), 0);
+        String claim = ClaimsOfTwoSinksTest.claimOfTestSink(source.partition(0), 0);
         store.seed(claim, new byte[0], Map.of("iggy-offsets", "0-40", "iggy-first", "0/0/1773600000000000"));
         source.append(0, 100, i -> "r" + i);
         SinkService sink = start(settings(50, ErrorTolerance.NONE, Duration.ofSeconds(5)), source);

@@ -2,6 +2,7 @@ package dev.iggysink.application.service;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.iggysink.application.fakes.InMemoryObjectStore;
 import dev.iggysink.application.fakes.LinesCodec;
 import dev.iggysink.application.fakes.ManualClock;
 import dev.iggysink.application.port.out.SinkMetrics;
@@ -102,7 +103,7 @@ class MemoryReliefTest {
                 ErrorTolerance.NONE, "_dlq", budget, InstantSource.system(), SinkMetrics.NONE,
                 (from, job, generation) -> handed.add(job));
         w.restart(-1, true);
-        w.assigned(true, 0, claimedLast);
+        w.assigned(new Claims(new InMemoryObjectStore(), "").in("test"), 0, claimedLast);
         List<SinkRecord> batch = new ArrayList<>();
         for (long o = 0; o < records; o++) {
             batch.add(new SinkRecord(p, o, 0, 0, MessageId.ZERO, List.of(),

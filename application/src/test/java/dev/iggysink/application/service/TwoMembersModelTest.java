@@ -15,6 +15,7 @@ import dev.iggysink.application.port.out.SourceException;
 import dev.iggysink.application.port.out.StoreException;
 import dev.iggysink.application.settings.DeliverySettings;
 import dev.iggysink.application.settings.ErrorTolerance;
+import dev.iggysink.application.settings.OutputSettings;
 import dev.iggysink.application.settings.SinkSettings;
 import dev.iggysink.application.settings.StreamSettings;
 import dev.iggysink.application.status.PartitionStatus;
@@ -323,11 +324,126 @@ class TwoMembersModelTest {
     }
 
     private static Map<Long, Integer> coverage(InMemoryObjectStore store) {
+        return coverage(store, "");
+    }
+
+    /** Offsets in the data objects whose keys start with {@code keysStart}, with how many objects hold each. */
+    private static Map<Long, Integer> coverage(InMemoryObjectStore store, String keysStart) {
         Map<Long, Integer> seen = new TreeMap<>();
         store.objects().forEach((key, bytes) -> {
-            if (ObjectKey.parse(key).isEmpty()) return;
+            if (!key.startsWith(keysStart) || ObjectKey.parse(key).isEmpty()) return;
             for (long o : LinesCodec.offsets(bytes)) seen.merge(o, 1, Integer::sum);
         });
         return seen;
+    }
+
+    /**
+     * One sink of {@link #two_sinks_sharing_a_prefix_each_write_every_offset_exactly_once}: its consumer group (the
+     * same records as the other sink's), its two members and its settings (another group, another path template).
+     */
+    private static final class Sink {
+        final ScriptedMessageSource group = new ScriptedMessageSource("application_logs", "api_requests", 1);
+        final List<Member> members = new ArrayList<>();
+        final SinkSettings settings;
+        final String keysStart;
+
+        Sink(SinkSettings settings, InMemoryObjectStore shared, String keysStart) {
+            this.settings = settings;
+            this.keysStart = keysStart;
+            members.add(new Member(group, shared));
+            members.add(new Member(group.newMember(), shared));
+            group.own(0, true);
+            members.get(1).source.own(0, false);
+        }
+    }
+
+    /**
+     * Two sinks (other consumer groups, other path templates) archive one topic into one bucket under one prefix, so
+     * their claims live side by side (issue 43, item 2). The same interleavings run on both at once; afterwards each
+     * sink must hold every offset exactly once in its own objects.
+     */
+    @ParameterizedTest(name = "seed {0}")
+    @MethodSource("seeds")
+    void two_sinks_sharing_a_prefix_each_write_every_offset_exactly_once(long seed) throws Exception {
+        Random random = new Random(seed);
+        InMemoryObjectStore store = new InMemoryObjectStore();
+        long count = random.nextBoolean() ? 7 : 1000;
+        SinkSettings base = settings(count);
+        StreamSettings otherGroup = new StreamSettings(stream.stream(), stream.topics(), stream.schema(),
+                stream.batchLength(), stream.pollInterval(), "another-group", stream.avroSchemaJson());
+        List<Sink> sinks = List.of(new Sink(base, store, "iggy/raw/application_logs/"),
+                new Sink(new SinkSettings(base.key(), base.name(), true, 0, false, List.of(otherGroup),
+                        OutputSettings.jsonLines(base.output().prefix(), "copy/{topic}"), base.rotation(),
+                        base.retry(), base.delivery(), base.transforms()), store, "iggy/raw/copy/"));
+        int appended = 0;
+        for (Sink k : sinks) for (Member m : k.members) m.sink = start(k.settings, m.source, m.store);
+        try {
+            for (int step = 0; step < STEPS; step++) {
+                double r = random.nextDouble();
+                Sink k = sinks.get(random.nextInt(2));
+                Member m = k.members.get(random.nextInt(2));
+                Member other = k.members.get(0) == m ? k.members.get(1) : k.members.get(0);
+                if (r < 0.25) {
+                    int n = 1 + random.nextInt(30);
+                    for (Sink each : sinks) each.group.append(0, n, i -> "r" + i);
+                    appended += n;
+                } else if (r < 0.35) {
+                    if (m.sink != null) m.sink.flush();
+                } else if (r < 0.5) {
+                    boolean mine = m.source.ownedPartitions().contains(0);
+                    (mine ? m : other).source.own(0, false);
+                    (mine ? other : m).source.own(0, true);
+                } else if (r < 0.6) {
+                    m.store.hold();
+                } else if (r < 0.7) {
+                    m.store.release();
+                } else if (r < 0.8) {
+                    if (m.sink != null) stop(m, random.nextBoolean());
+                } else if (r < 0.87) {
+                    if (m.sink == null && m.stopping.isDone()) m.sink = start(k.settings, m.source, m.store);
+                } else if (r < 0.9) {
+                    m.source.failCommits(new SourceException("commit timed out", true));
+                } else {
+                    if (k.members.stream().allMatch(x -> x.sink == null) && m.stopping.isDone()) {
+                        m.sink = start(k.settings, m.source, m.store);
+                    }
+                }
+                Thread.sleep(random.nextInt(25));
+            }
+        } finally {
+            for (Sink k : sinks) for (Member m : k.members) if (m.sink != null) stop(m, random.nextBoolean());
+            Thread.sleep(random.nextInt(50));
+            for (Sink k : sinks) for (Member m : k.members) m.store.release();
+            for (Sink k : sinks) for (Member m : k.members) m.stopping.get();
+        }
+
+        // Each sink drains the partition with one member, both at once.
+        List<SinkService> last = new ArrayList<>();
+        for (Sink k : sinks) {
+            k.members.get(1).source.own(0, false);
+            k.group.own(0, true);
+            last.add(start(k.settings, k.group, store));
+        }
+        int total = appended;
+        try {
+            for (SinkService s : last) {
+                await().atMost(WAIT).until(() -> {
+                    PartitionStatus p = s.status().partitions().stream().findFirst().orElse(null);
+                    return p != null && (p.halted() || p.position() == total && p.pendingFiles() == 0);
+                });
+                assertThat(s.status().reasons()).as("seed %d", seed).isEmpty();
+            }
+        } finally {
+            for (SinkService s : last) s.stop();
+        }
+        for (Sink k : sinks) {
+            String which = "seed " + seed + ", sink writing " + k.keysStart;
+            assertThat(k.group.stored(0).orElse(-1)).as("%s: committed", which).isEqualTo(total - 1L);
+            Map<Long, Integer> copies = coverage(store, k.keysStart);
+            assertThat(copies).as("%s: offsets in objects", which).hasSize(total);
+            assertThat(copies).as("%s: every offset in exactly one object; objects %s", which,
+                    store.objects().keySet()).allSatisfy((o, n) -> assertThat(n).isEqualTo(1));
+            assertThat(k.group.backwardStores()).as(which).isEmpty();
+        }
     }
 }
