@@ -1,5 +1,6 @@
 package dev.iggysink.adapters.iceberg;
 
+import dev.iggysink.application.settings.AwsCatalogSettings;
 import dev.iggysink.application.settings.Secret;
 import java.util.Objects;
 import java.util.Optional;
@@ -7,24 +8,36 @@ import java.util.Optional;
 /**
  * The catalog and the warehouse's store, as this adapter needs them.
  *
- * @param type      {@code rest} or {@code jdbc}
+ * @param type      {@code rest}, {@code jdbc} or {@code glue}
  * @param uri       the REST catalog's {@code http(s)://} address, or the JDBC URL ({@code jdbc:sqlite:},
- *                  {@code jdbc:postgresql:})
+ *                  {@code jdbc:postgresql:}), or a Glue-compatible endpoint (empty: AWS Glue itself)
  * @param warehouse the REST catalog's warehouse name, or the JDBC catalog's warehouse location ({@code s3://...})
  * @param dlqLocation where dead letters go, {@code <dlq_location>/<stream>/<topic>/...}, instead of
  *                  {@code <warehouse>/<dlq_prefix>/<stream>/<topic>/...}; written through the warehouse's FileIO choice
+ * @param aws       Glue's region, and SigV4 signing of a REST catalog's requests
  */
 public record CatalogSettings(String type, String name, String uri, String warehouse, Optional<Secret> token,
                               Optional<Secret> credential, Optional<String> oauth2ServerUri, Optional<String> user,
                               Optional<Secret> password, Optional<String> storeUrl, Optional<String> accessKeyId,
                               Optional<Secret> secretAccessKey, Optional<String> region, boolean pathStyle,
-                              Optional<String> dlqLocation) {
+                              Optional<String> dlqLocation, AwsCatalogSettings aws) {
     public CatalogSettings {
         Objects.requireNonNull(dlqLocation, "dlqLocation");
+        Objects.requireNonNull(aws, "aws");
         Objects.requireNonNull(type, "type");
         Objects.requireNonNull(name, "name");
         Objects.requireNonNull(uri, "uri");
         Objects.requireNonNull(warehouse, "warehouse");
+    }
+
+    /** A catalog off AWS. */
+    public CatalogSettings(String type, String name, String uri, String warehouse, Optional<Secret> token,
+                           Optional<Secret> credential, Optional<String> oauth2ServerUri, Optional<String> user,
+                           Optional<Secret> password, Optional<String> storeUrl, Optional<String> accessKeyId,
+                           Optional<Secret> secretAccessKey, Optional<String> region, boolean pathStyle,
+                           Optional<String> dlqLocation) {
+        this(type, name, uri, warehouse, token, credential, oauth2ServerUri, user, password, storeUrl, accessKeyId,
+                secretAccessKey, region, pathStyle, dlqLocation, AwsCatalogSettings.NONE);
     }
 
     /** Without a {@code dlq_location}: dead letters below the warehouse. */
