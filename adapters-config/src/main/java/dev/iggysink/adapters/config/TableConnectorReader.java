@@ -1,5 +1,6 @@
 package dev.iggysink.adapters.config;
 
+import dev.iggysink.application.settings.AwsCatalogSettings;
 import dev.iggysink.application.settings.ErrorTolerance;
 import dev.iggysink.application.settings.PayloadSchema;
 import dev.iggysink.application.settings.Secret;
@@ -33,7 +34,8 @@ public final class TableConnectorReader {
     static final List<String> TOP_LEVEL_KEYS = ConnectorKeys.TOP_LEVEL.names(
             k -> k.scope() != ConfigKey.Scope.OBJECT_SINK);
     private static final TomlMapper TOML = TomlMapper.builder().build();
-    private static final Map<String, String> CATALOGS = Map.of("rest", "rest", "jdbc", "jdbc", "sql", "jdbc");
+    private static final Map<String, String> CATALOGS = Map.of("rest", "rest", "jdbc", "jdbc", "sql", "jdbc",
+            "glue", "glue");
     private static final Map<String, ErrorTolerance> TOLERANCES = Map.of("none", ErrorTolerance.NONE,
             "all", ErrorTolerance.ALL);
 
@@ -239,8 +241,10 @@ public final class TableConnectorReader {
 
     private static Optional<CatalogConfig> catalog(Table p) {
         int before = p.problems().errorCount();
-        Optional<String> type = p.requiredChoice("catalog_type", CATALOGS, true, "rest, jdbc");
-        Optional<String> uri = p.requiredNonEmpty("uri");
+        Optional<String> type = p.requiredChoice("catalog_type", CATALOGS, true, "rest, jdbc, glue");
+        boolean glue = type.map("glue"::equals).orElse(false);
+        // Glue's address is AWS's own unless uri names a Glue-compatible endpoint (moto, a VPC endpoint).
+        Optional<String> uri = glue ? Optional.of(p.string("uri", "")) : p.requiredNonEmpty("uri");
         Optional<String> warehouse = p.requiredNonEmpty("warehouse");
         if (type.isPresent() && uri.isPresent()) {
             if (type.get().equals("rest") && !uri.get().startsWith("http://") && !uri.get().startsWith("https://")) {
@@ -250,7 +254,17 @@ public final class TableConnectorReader {
                     && !uri.get().startsWith("jdbc:postgresql:")) {
                 p.error("uri", "a JDBC catalog's uri is jdbc:sqlite:<file> or jdbc:postgresql://<host>/<database>");
             }
+            if (glue && !uri.get().isEmpty() && !uri.get().startsWith("http://")
+                    && !uri.get().startsWith("https://")) {
+                p.error("uri", "a Glue catalog's uri is a Glue-compatible endpoint, http:// or https://, not \""
+                        + uri.get() + "\" (leave it out for AWS Glue itself)");
+            }
         }
+        if (glue && warehouse.isPresent() && !warehouse.get().matches("(?i)s3a?://[^/]+.*")) {
+            p.error("warehouse", "a Glue catalog's warehouse is an S3 location, s3://bucket/path, not \""
+                    + warehouse.get() + "\"");
+        }
+        AwsCatalogSettings aws = aws(p, type);
         p.choice("store_class", Map.of("s3", "s3"), true, "s3");
         Optional<String> storeUrl = p.string("store_url");
         Optional<String> accessKey = p.string("store_access_key_id");
@@ -266,7 +280,12 @@ public final class TableConnectorReader {
         }
         Optional<String> user = p.string("catalog_user");
         Optional<Secret> password = p.secret("catalog_password");
-        if (type.isPresent() && type.get().equals("rest") && (user.isPresent() || password.isPresent())) {
+        if (glue && (token.isPresent() || credential.isPresent())) {
+            p.error(token.isPresent() ? "catalog_token" : "catalog_credential", "a Glue catalog takes the store's"
+                    + " credentials (store_access_key_id and store_secret_access_key, else the AWS credential chain),"
+                    + " not a token");
+        }
+        if (type.isPresent() && !type.get().equals("jdbc") && (user.isPresent() || password.isPresent())) {
             p.error(user.isPresent() ? "catalog_user" : "catalog_password",
                     "only a JDBC catalog has a user and password; a REST catalog takes catalog_token or"
                             + " catalog_credential");
@@ -286,6 +305,26 @@ public final class TableConnectorReader {
         }
         return Optional.of(new CatalogConfig(type.get(), catalogName, uri.get(), warehouse.get(), token, credential,
                 p.string("catalog_oauth2_server_uri"), user, password, storeUrl, accessKey, secretKey,
-                p.string("store_region"), pathStyle, dlqLocation));
+                p.string("store_region"), pathStyle, dlqLocation, aws));
+    }
+
+    /** {@code catalog_sigv4}, {@code catalog_signing_name} and {@code catalog_region}, each where it has a use. */
+    private static AwsCatalogSettings aws(Table p, Optional<String> type) {
+        boolean sigv4 = p.bool("catalog_sigv4", TableSinkKeys.CATALOG_SIGV4.bool());
+        Optional<String> signingName = p.string("catalog_signing_name");
+        Optional<String> region = p.string("catalog_region");
+        if (sigv4 && type.isPresent() && !type.get().equals("rest")) {
+            p.error("catalog_sigv4", "only a REST catalog's requests are signed; a " + type.get() + " catalog"
+                    + (type.get().equals("glue") ? " signs with the AWS SDK itself" : " takes no SigV4"));
+        }
+        if (!sigv4 && signingName.isPresent()) {
+            p.problems().warning(p.path("catalog_signing_name") + " has no effect without catalog_sigv4 = true");
+        }
+        if (!sigv4 && region.isPresent() && type.map("rest"::equals).orElse(false)) {
+            p.problems().warning(p.path("catalog_region") + " has no effect on a REST catalog without"
+                    + " catalog_sigv4 = true");
+        }
+        if (signingName.map(String::isBlank).orElse(false)) p.error("catalog_signing_name", "must not be empty");
+        return new AwsCatalogSettings(sigv4, signingName, region);
     }
 }
