@@ -6,6 +6,9 @@ import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
 import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
@@ -61,6 +64,24 @@ public final class MotoServer implements AutoCloseable {
     /** Where the emulated AWS services answer, e.g. Glue's endpoint override. */
     public URI endpoint() {
         return URI.create("http://127.0.0.1:" + port);
+    }
+
+    /**
+     * From now on moto checks every request's key against its own IAM (none exist unless made there), as AWS does:
+     * any key pair is refused ({@code POST /moto-api/reset-auth}).
+     */
+    public void requireAuthentication() {
+        try {
+            HttpResponse<String> r = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
+                    endpoint().resolve("/moto-api/reset-auth")).POST(HttpRequest.BodyPublishers.ofString("0"))
+                    .build(), HttpResponse.BodyHandlers.ofString());
+            if (r.statusCode() != 200) throw new IllegalStateException("moto refused reset-auth: " + r.body());
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
     }
 
     @Override
