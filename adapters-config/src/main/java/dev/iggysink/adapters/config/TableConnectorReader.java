@@ -218,10 +218,13 @@ public final class TableConnectorReader {
                 dlqPrefix));
     }
 
-    /** A REST catalog's warehouse given by name: neither a URI nor an absolute path, so no place for other files. */
+    /**
+     * A REST catalog's warehouse given by name: neither a URI nor an absolute path (an ARN, S3 Tables' table bucket,
+     * is a name too), so no place for other files.
+     */
     private static boolean namedWarehouse(CatalogConfig c) {
         return c.type().equals("rest") && !c.warehouse().startsWith("/")
-                && !c.warehouse().matches("[A-Za-z][A-Za-z0-9+.-]*:.*");
+                && (!c.warehouse().matches("[A-Za-z][A-Za-z0-9+.-]*:.*") || c.warehouse().startsWith("arn:"));
     }
 
     /** {@code create_tables} with its columns and partition spec; their content is checked by the Iceberg adapter. */

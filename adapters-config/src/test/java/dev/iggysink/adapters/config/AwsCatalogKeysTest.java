@@ -114,4 +114,20 @@ class AwsCatalogKeysTest {
         assertThat(unsigned.warnings()).anySatisfy(w -> assertThat(w).contains("plugin_config.catalog_signing_name")
                 .contains("catalog_sigv4 = true"));
     }
+
+    @Test
+    void an_s3_tables_bucket_arn_is_a_warehouse_name_so_dead_letters_are_warned_of(@TempDir Path dir)
+            throws Exception {
+        TableConnectorReader.Result result = read(dir, """
+                catalog_type = "rest"
+                uri = "https://s3tables.us-east-1.amazonaws.com/iceberg"
+                warehouse = "arn:aws:s3tables:us-east-1:111122223333:bucket/lake"
+                catalog_sigv4 = true
+                catalog_signing_name = "s3tables"
+                errors_tolerance = "all"
+                """);
+        assertThat(result.errors()).isEmpty();
+        assertThat(result.warnings()).anySatisfy(w -> assertThat(w).startsWith("plugin_config.warehouse")
+                .contains("is a REST catalog's warehouse name, not a location").contains("dlq_location"));
+    }
 }
