@@ -94,7 +94,8 @@ final class TableSinkRunner {
     static CatalogSettings catalog(CatalogConfig c) {
         return new CatalogSettings(c.type(), c.name(), c.uri(), c.warehouse(), c.token(), c.credential(), c.oauth2ServerUri(),
                 c.user(), c.password(), c.storeUrl(), c.storeAccessKeyId(), c.storeSecretAccessKey(), c.storeRegion(),
-                c.pathStyle(), c.dlqLocation(), c.aws());
+                c.pathStyle(), c.dlqLocation(), new CatalogSettings.Aws(c.aws().sigv4(), c.aws().signingName(),
+                c.aws().region()));
     }
 
     /** The template {@code create_tables} asks for, or empty. */

@@ -1,6 +1,5 @@
 package dev.iggysink.adapters.config;
 
-import dev.iggysink.application.settings.AwsCatalogSettings;
 import dev.iggysink.application.settings.ErrorTolerance;
 import dev.iggysink.application.settings.PayloadSchema;
 import dev.iggysink.application.settings.Secret;
@@ -267,7 +266,7 @@ public final class TableConnectorReader {
             p.error("warehouse", "a Glue catalog's warehouse is an S3 location, s3://bucket/path, not \""
                     + warehouse.get() + "\"");
         }
-        AwsCatalogSettings aws = aws(p, type);
+        CatalogConfig.Aws aws = aws(p, type);
         p.choice("store_class", Map.of("s3", "s3"), true, "s3");
         Optional<String> storeUrl = p.string("store_url");
         Optional<String> accessKey = p.string("store_access_key_id");
@@ -312,7 +311,7 @@ public final class TableConnectorReader {
     }
 
     /** {@code catalog_sigv4}, {@code catalog_signing_name} and {@code catalog_region}, each where it has a use. */
-    private static AwsCatalogSettings aws(Table p, Optional<String> type) {
+    private static CatalogConfig.Aws aws(Table p, Optional<String> type) {
         boolean sigv4 = p.bool("catalog_sigv4", TableSinkKeys.CATALOG_SIGV4.bool());
         Optional<String> signingName = p.string("catalog_signing_name");
         Optional<String> region = p.string("catalog_region");
@@ -328,6 +327,6 @@ public final class TableConnectorReader {
                     + " catalog_sigv4 = true");
         }
         if (signingName.map(String::isBlank).orElse(false)) p.error("catalog_signing_name", "must not be empty");
-        return new AwsCatalogSettings(sigv4, signingName, region);
+        return new CatalogConfig.Aws(sigv4, signingName, region);
     }
 }

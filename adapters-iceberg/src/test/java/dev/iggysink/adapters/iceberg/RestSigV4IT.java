@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.iggysink.application.port.out.DecodedRecord;
 import dev.iggysink.application.port.out.TableStore;
-import dev.iggysink.application.settings.AwsCatalogSettings;
 import dev.iggysink.application.settings.Secret;
 import dev.iggysink.domain.message.MessageId;
 import dev.iggysink.domain.message.PartitionRef;
@@ -89,7 +88,7 @@ class RestSigV4IT {
         return new CatalogSettings("rest", "rest", proxy.uri().toString(), warehouse, Optional.empty(),
                 Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(),
                 Optional.of(KEY_ID), Optional.of(Secret.of(secret)), Optional.of("us-east-1"), false, Optional.empty(),
-                new AwsCatalogSettings(sigv4, Optional.of(signingName), Optional.of(REGION)));
+                new CatalogSettings.Aws(sigv4, Optional.of(signingName), Optional.of(REGION)));
     }
 
     private record Decoded(SinkRecord source) implements DecodedRecord {
