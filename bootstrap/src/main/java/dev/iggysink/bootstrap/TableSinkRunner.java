@@ -5,6 +5,7 @@ import dev.iggysink.adapters.config.TableConnectorConfig;
 import dev.iggysink.adapters.format.RecordCodecs;
 import dev.iggysink.adapters.iceberg.CatalogSettings;
 import dev.iggysink.adapters.iceberg.IcebergTables;
+import dev.iggysink.adapters.iceberg.TableChecks;
 import dev.iggysink.adapters.iceberg.TableTemplate;
 import dev.iggysink.adapters.iggy.IggyMessageSource;
 import dev.iggysink.application.port.in.SinkControl;
@@ -176,8 +177,8 @@ final class TableSinkRunner {
             stores.values().forEach(IcebergTables::close);
             return ExitCodes.STARTUP;
         } catch (RuntimeException e) {
-            LOG.error("sink {}: the catalog at {} cannot be used: {}", config.key(), config.catalog().uri(),
-                    e.getMessage());
+            LOG.error("sink {}: the catalog at {} cannot be used: {}", config.key(),
+                    TableChecks.where(catalog(config.catalog())), e.getMessage());
             stores.values().forEach(IcebergTables::close);
             return ExitCodes.STARTUP;
         }

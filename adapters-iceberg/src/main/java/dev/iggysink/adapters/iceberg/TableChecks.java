@@ -289,7 +289,7 @@ public final class TableChecks {
     }
 
     /** The catalog's address; a Glue catalog without {@code uri} is AWS Glue in the client's region. */
-    static String where(CatalogSettings s) {
+    public static String where(CatalogSettings s) {
         return s.uri().isEmpty() ? "AWS Glue (" + s.aws().region().or(s::region).orElse("the AWS region chain's region")
                 + ")" : s.uri();
     }
