@@ -115,7 +115,7 @@ class FatJarContentsIT {
     }
 
     /**
-     * The Glue catalog ({@code catalog_type = "glue"}) ships Iceberg's GlueCatalog, the SDK's Glue client (about 10 MiB
+     * The Glue catalog ({@code catalog_type = "glue"}) ships Iceberg's GlueCatalog, the SDK's Glue client (about 10 MB
      * of the jar) and the sink's factory that puts it on Apache HttpClient 5; DynamoDB's client, which Iceberg's
      * factory interface names, is compile-only and stays out.
      */
