@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The project's test command (README, and what .ci/run calls): makes sure a MinIO server binary, Chromium,
+# The project's test command (README, and what .ci/run calls): makes sure a MinIO server binary, moto, Chromium,
 # systemd-analyze, the serde_json reference and the Kubernetes manifest checkers exist for the integration tests,
 # then runs every unit, integration and end-to-end test of the reactor.
 set -euo pipefail
@@ -9,6 +9,12 @@ cd "${repo_root}"
 MINIO_BINARY="$(bash scripts/ensure-minio.sh)"
 export MINIO_BINARY
 echo "test.sh: MinIO server binary: ${MINIO_BINARY}"
+
+# moto's server (PyPI moto[server], pip-installed into .tools/moto when missing) for the Glue catalog tests, which
+# start and stop it themselves on a free loopback port.
+MOTO_SERVER="$(bash scripts/ensure-moto.sh)"
+export MOTO_SERVER
+echo "test.sh: moto server for the Glue catalog tests: ${MOTO_SERVER}"
 
 # Chromium and chromedriver for the status page's browser test (StatusPageIT); apt-get installs them when missing.
 bash scripts/ensure-chromium.sh

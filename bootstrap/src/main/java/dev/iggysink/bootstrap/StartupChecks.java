@@ -170,7 +170,7 @@ final class StartupChecks {
      * {@link Outcome#INVALID}. Every problem is logged, one line each.
      */
     Outcome checkTables(TableConnectorConfig t) throws InterruptedException {
-        return checkTables(t.key(), t.catalog().type(), t.catalog().uri(), () -> TableChecks.check(
+        return checkTables(t.key(), t.catalog().type(), TableChecks.where(TableSinkRunner.catalog(t.catalog())), () -> TableChecks.check(
                 TableSinkRunner.catalog(t.catalog()), t.table().routing().tables(), TableSinkRunner.template(t)));
     }
 

@@ -4,6 +4,7 @@ import dev.iggysink.adapters.config.ConfigError;
 import dev.iggysink.adapters.config.TableConnectorConfig;
 import dev.iggysink.adapters.config.TableConnectorReader;
 import dev.iggysink.adapters.iceberg.IcebergTables;
+import dev.iggysink.adapters.iceberg.TableChecks;
 import dev.iggysink.adapters.iggy.IggyGroupOffsets;
 import dev.iggysink.application.port.out.SourceException;
 import dev.iggysink.application.port.out.StoreException;
@@ -96,7 +97,8 @@ final class TableAuditRun {
             return ExitCodes.STARTUP;
         } catch (StoreException | RuntimeException e) {
             out.flush();
-            err.println(label + "audit failed: the catalog at " + c.catalog().uri() + ": " + e.getMessage());
+            err.println(label + "audit failed: the catalog at " + TableChecks.where(TableSinkRunner.catalog(c.catalog()))
+                    + ": " + e.getMessage());
             err.flush();
             return ExitCodes.STARTUP;
         }

@@ -6,6 +6,7 @@ import dev.iggysink.adapters.config.TableConnectorReader;
 import dev.iggysink.adapters.format.RecordCodecs;
 import dev.iggysink.adapters.iceberg.CatalogSettings;
 import dev.iggysink.adapters.iceberg.IcebergTables;
+import dev.iggysink.adapters.iceberg.TableChecks;
 import dev.iggysink.adapters.iceberg.TableTemplate;
 import dev.iggysink.adapters.iggy.IggyMessageSource;
 import dev.iggysink.application.port.in.SinkControl;
@@ -99,7 +100,8 @@ final class TableSinkRunner {
     static CatalogSettings catalog(CatalogConfig c) {
         return new CatalogSettings(c.type(), c.name(), c.uri(), c.warehouse(), c.token(), c.credential(), c.oauth2ServerUri(),
                 c.user(), c.password(), c.storeUrl(), c.storeAccessKeyId(), c.storeSecretAccessKey(), c.storeRegion(),
-                c.pathStyle(), c.dlqLocation());
+                c.pathStyle(), c.dlqLocation(), new CatalogSettings.Aws(c.aws().sigv4(), c.aws().signingName(),
+                c.aws().region()));
     }
 
     /** The template {@code create_tables} asks for, or empty. */
@@ -199,8 +201,8 @@ final class TableSinkRunner {
             stores.values().forEach(IcebergTables::close);
             return ExitCodes.STARTUP;
         } catch (RuntimeException e) {
-            LOG.error("sink {}: the catalog at {} cannot be used: {}", config.key(), config.catalog().uri(),
-                    e.getMessage());
+            LOG.error("sink {}: the catalog at {} cannot be used: {}", config.key(),
+                    TableChecks.where(catalog(config.catalog())), e.getMessage());
             stores.values().forEach(IcebergTables::close);
             return ExitCodes.STARTUP;
         }

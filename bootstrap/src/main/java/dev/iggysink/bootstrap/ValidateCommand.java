@@ -1,5 +1,6 @@
 package dev.iggysink.bootstrap;
 
+import dev.iggysink.adapters.config.CatalogConfig;
 import dev.iggysink.adapters.config.ConnectorConfig;
 import dev.iggysink.adapters.config.ConfigError;
 import dev.iggysink.adapters.config.ConfigResult;
@@ -72,8 +73,8 @@ final class ValidateCommand implements Callable<Integer> {
                     return exitCode(report);
                 }
             }
-            out.println("OK: Iceberg table sink " + t.key() + " (" + t.name() + ") -> " + t.catalog().type()
-                    + " catalog " + t.catalog().uri() + ", tables " + (t.table().routing().routeField().isPresent()
+            out.println("OK: Iceberg table sink " + t.key() + " (" + t.name() + ") -> " + catalogText(t.catalog(), offline)
+                    + ", tables " + (t.table().routing().routeField().isPresent()
                     ? "named by field " + t.table().routing().routeField().get() : t.table().routing().tables())
                     + (offline ? " (the catalog was not asked: --offline)" : ""));
             if (print) out.println(SettingsPrinter.redacted(t));
@@ -112,14 +113,32 @@ final class ValidateCommand implements Callable<Integer> {
             if (print) out.println(SettingsPrinter.redacted(s));
         }
         for (TableConnectorConfig t : result.tableSinks()) {
-            out.println("  " + t.key() + " (" + t.name() + ") -> Iceberg table sink, " + t.catalog().type()
-                    + " catalog " + t.catalog().uri() + ", tables " + (t.table().routing().routeField().isPresent()
+            out.println("  " + t.key() + " (" + t.name() + ") -> Iceberg table sink, " + catalogText(t.catalog(), offline)
+                    + ", tables " + (t.table().routing().routeField().isPresent()
                     ? "named by field " + t.table().routing().routeField().get() : t.table().routing().tables())
                     + (offline ? " (the catalog was not asked: --offline)" : ""));
             if (print) out.println(SettingsPrinter.redacted(t));
         }
         out.flush();
         return ExitCodes.OK;
+    }
+
+    /**
+     * The catalog as the OK line names it; for a catalog on AWS also how it was reached, so that the line says what
+     * was checked: Glue's region and credentials (Glue listed its databases), or the SigV4 service and region a REST
+     * catalog took the signatures for.
+     */
+    static String catalogText(CatalogConfig c, boolean offline) {
+        String credentials = c.storeAccessKeyId().isPresent() ? "store_access_key_id" : "the AWS credential chain";
+        String region = c.aws().region().or(c::storeRegion).orElse("the AWS region chain's region");
+        if (c.type().equals("glue")) {
+            return "glue catalog " + (c.uri().isEmpty() ? "AWS Glue" : c.uri()) + " (region " + region + ", "
+                    + credentials + (offline ? "" : "; Glue listed its databases") + ")";
+        }
+        String text = c.type() + " catalog " + c.uri();
+        if (!c.aws().sigv4()) return text;
+        return text + " (SigV4 for " + c.aws().signingName().orElse("execute-api") + " in " + region + ", "
+                + credentials + (offline ? "" : "; the catalog took the signatures") + ")";
     }
 
     /** What the checks beyond the file found for one table sink, and the exit code they mean. */

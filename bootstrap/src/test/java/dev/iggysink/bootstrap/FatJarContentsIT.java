@@ -114,6 +114,19 @@ class FatJarContentsIT {
         }
     }
 
+    /**
+     * The Glue catalog ({@code catalog_type = "glue"}) ships Iceberg's GlueCatalog, the SDK's Glue client (about 10 MB
+     * of the jar) and the sink's factory that puts it on Apache HttpClient 5; DynamoDB's client, which Iceberg's
+     * factory interface names, is compile-only and stays out.
+     */
+    @Test
+    void the_glue_catalog_ships_with_its_client_and_dynamodb_does_not() {
+        assertThat(entries).contains("org/apache/iceberg/aws/glue/GlueCatalog.class",
+                "software/amazon/awssdk/services/glue/GlueClient.class",
+                "dev/iggysink/adapters/iceberg/Apache5AwsClientFactory.class");
+        assertThat(entries).noneMatch(name -> name.startsWith("software/amazon/awssdk/services/dynamodb/"));
+    }
+
     @Test
     void parquet_writer_and_avro_are_shipped() {
         assertThat(entries).contains(

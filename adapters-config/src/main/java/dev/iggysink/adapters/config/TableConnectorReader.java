@@ -34,7 +34,8 @@ public final class TableConnectorReader {
     static final List<String> TOP_LEVEL_KEYS = ConnectorKeys.TOP_LEVEL.names(
             k -> k.scope() != ConfigKey.Scope.OBJECT_SINK);
     private static final TomlMapper TOML = TomlMapper.builder().build();
-    private static final Map<String, String> CATALOGS = Map.of("rest", "rest", "jdbc", "jdbc", "sql", "jdbc");
+    private static final Map<String, String> CATALOGS = Map.of("rest", "rest", "jdbc", "jdbc", "sql", "jdbc",
+            "glue", "glue");
     private static final Map<String, ErrorTolerance> TOLERANCES = Map.of("none", ErrorTolerance.NONE,
             "all", ErrorTolerance.ALL);
 
@@ -230,10 +231,13 @@ public final class TableConnectorReader {
                 dlqPrefix, new Backoff(delays[0], delays[1], Backoff.DEFAULT_JITTER)));
     }
 
-    /** A REST catalog's warehouse given by name: neither a URI nor an absolute path, so no place for other files. */
+    /**
+     * A REST catalog's warehouse given by name: neither a URI nor an absolute path (an ARN, S3 Tables' table bucket,
+     * is a name too), so no place for other files.
+     */
     private static boolean namedWarehouse(CatalogConfig c) {
         return c.type().equals("rest") && !c.warehouse().startsWith("/")
-                && !c.warehouse().matches("[A-Za-z][A-Za-z0-9+.-]*:.*");
+                && (!c.warehouse().matches("[A-Za-z][A-Za-z0-9+.-]*:.*") || c.warehouse().startsWith("arn:"));
     }
 
     /** {@code create_tables} with its columns and partition spec; their content is checked by the Iceberg adapter. */
@@ -284,8 +288,10 @@ public final class TableConnectorReader {
 
     private static Optional<CatalogConfig> catalog(Table p) {
         int before = p.problems().errorCount();
-        Optional<String> type = p.requiredChoice("catalog_type", CATALOGS, true, "rest, jdbc");
-        Optional<String> uri = p.requiredNonEmpty("uri");
+        Optional<String> type = p.requiredChoice("catalog_type", CATALOGS, true, "rest, jdbc, glue");
+        boolean glue = type.map("glue"::equals).orElse(false);
+        // Glue's address is AWS's own unless uri names a Glue-compatible endpoint (moto, a VPC endpoint).
+        Optional<String> uri = glue ? Optional.of(p.string("uri", "")) : p.requiredNonEmpty("uri");
         Optional<String> warehouse = p.requiredNonEmpty("warehouse");
         if (type.isPresent() && uri.isPresent()) {
             if (type.get().equals("rest") && !uri.get().startsWith("http://") && !uri.get().startsWith("https://")) {
@@ -295,7 +301,17 @@ public final class TableConnectorReader {
                     && !uri.get().startsWith("jdbc:postgresql:")) {
                 p.error("uri", "a JDBC catalog's uri is jdbc:sqlite:<file> or jdbc:postgresql://<host>/<database>");
             }
+            if (glue && !uri.get().isEmpty() && !uri.get().startsWith("http://")
+                    && !uri.get().startsWith("https://")) {
+                p.error("uri", "a Glue catalog's uri is a Glue-compatible endpoint, http:// or https://, not \""
+                        + uri.get() + "\" (leave it out for AWS Glue itself)");
+            }
         }
+        if (glue && warehouse.isPresent() && !warehouse.get().matches("(?i)s3a?://[^/]+.*")) {
+            p.error("warehouse", "a Glue catalog's warehouse is an S3 location, s3://bucket/path, not \""
+                    + warehouse.get() + "\"");
+        }
+        CatalogConfig.Aws aws = aws(p, type);
         p.choice("store_class", Map.of("s3", "s3"), true, "s3");
         Optional<String> storeUrl = p.string("store_url");
         Optional<String> accessKey = p.string("store_access_key_id");
@@ -311,7 +327,12 @@ public final class TableConnectorReader {
         }
         Optional<String> user = p.string("catalog_user");
         Optional<Secret> password = p.secret("catalog_password");
-        if (type.isPresent() && type.get().equals("rest") && (user.isPresent() || password.isPresent())) {
+        if (glue && (token.isPresent() || credential.isPresent())) {
+            p.error(token.isPresent() ? "catalog_token" : "catalog_credential", "a Glue catalog takes the store's"
+                    + " credentials (store_access_key_id and store_secret_access_key, else the AWS credential chain),"
+                    + " not a token");
+        }
+        if (type.isPresent() && !type.get().equals("jdbc") && (user.isPresent() || password.isPresent())) {
             p.error(user.isPresent() ? "catalog_user" : "catalog_password",
                     "only a JDBC catalog has a user and password; a REST catalog takes catalog_token or"
                             + " catalog_credential");
@@ -331,6 +352,26 @@ public final class TableConnectorReader {
         }
         return Optional.of(new CatalogConfig(type.get(), catalogName, uri.get(), warehouse.get(), token, credential,
                 p.string("catalog_oauth2_server_uri"), user, password, storeUrl, accessKey, secretKey,
-                p.string("store_region"), pathStyle, dlqLocation));
+                p.string("store_region"), pathStyle, dlqLocation, aws));
+    }
+
+    /** {@code catalog_sigv4}, {@code catalog_signing_name} and {@code catalog_region}, each where it has a use. */
+    private static CatalogConfig.Aws aws(Table p, Optional<String> type) {
+        boolean sigv4 = p.bool("catalog_sigv4", TableSinkKeys.CATALOG_SIGV4.bool());
+        Optional<String> signingName = p.string("catalog_signing_name");
+        Optional<String> region = p.string("catalog_region");
+        if (sigv4 && type.isPresent() && !type.get().equals("rest")) {
+            p.error("catalog_sigv4", "only a REST catalog's requests are signed; a " + type.get() + " catalog"
+                    + (type.get().equals("glue") ? " signs with the AWS SDK itself" : " takes no SigV4"));
+        }
+        if (!sigv4 && signingName.isPresent()) {
+            p.problems().warning(p.path("catalog_signing_name") + " has no effect without catalog_sigv4 = true");
+        }
+        if (!sigv4 && region.isPresent() && type.map("rest"::equals).orElse(false)) {
+            p.problems().warning(p.path("catalog_region") + " has no effect on a REST catalog without"
+                    + " catalog_sigv4 = true");
+        }
+        if (signingName.map(String::isBlank).orElse(false)) p.error("catalog_signing_name", "must not be empty");
+        return new CatalogConfig.Aws(sigv4, signingName, region);
     }
 }

@@ -24,15 +24,17 @@ final class TableSinkKeys {
     static final ConfigKey TABLES = key("tables", Type.STRINGS, UP, null, "", "each `namespace.table`; at least one"
             + " unless `dynamic_routing = true`", "the tables every record goes to");
     static final ConfigKey CATALOG_TYPE = key("catalog_type", Type.CHOICE, UP, null, "", "required; `rest`, `jdbc`"
-            + " (`sql`); any case", "`rest` (Polaris, Lakekeeper, Nessie, Gravitino, Unity, S3 Tables) or `jdbc`"
-            + " (SQLite or PostgreSQL)");
-    static final ConfigKey WAREHOUSE = key("warehouse", Type.STRING, UP, null, "", "required, not empty",
-            "the REST catalog's warehouse, or the JDBC catalog's location: `s3://bucket/path`, or on the local"
-                    + " filesystem `file:///dir` or a path (a relative one lies in the config file's folder, not the"
-                    + " working directory); its scheme picks the FileIO");
-    static final ConfigKey URI = key("uri", Type.STRING, UP, null, "", "required; REST: `http://` or `https://`;"
-            + " JDBC: `jdbc:sqlite:<file>` (a relative file lies in the config file's folder) or"
-            + " `jdbc:postgresql://<host>/<db>`", "the catalog's address");
+            + " (`sql`), `glue`; any case", "`rest` (Polaris, Lakekeeper, Nessie, Gravitino, Unity; on AWS Glue's and"
+            + " S3 Tables' Iceberg REST endpoints with `catalog_sigv4`), `jdbc` (SQLite or PostgreSQL) or `glue` (the"
+            + " AWS Glue Data Catalog)");
+    static final ConfigKey WAREHOUSE = key("warehouse", Type.STRING, UP, null, "", "required, not empty; Glue:"
+            + " `s3://`", "the REST catalog's warehouse, or the JDBC or Glue catalog's location: `s3://bucket/path`, or"
+                    + " (JDBC) on the local filesystem `file:///dir` or a path (a relative one lies in the config"
+                    + " file's folder, not the working directory); its scheme picks the FileIO");
+    static final ConfigKey URI = key("uri", Type.STRING, UP, null, "Glue: AWS's endpoint", "required; REST:"
+            + " `http://` or `https://`; JDBC: `jdbc:sqlite:<file>` (a relative file lies in the config file's folder)"
+            + " or `jdbc:postgresql://<host>/<db>`; Glue: optional, `http://` or `https://`", "the catalog's address;"
+            + " for Glue a Glue-compatible endpoint instead of AWS's");
     static final ConfigKey DYNAMIC_ROUTING = key("dynamic_routing", Type.BOOLEAN, UP, false, "", "",
             "instead of `tables`, the table named by `dynamic_route_field` of each record (a record without it is"
                     + " a bad record)");
@@ -65,6 +67,15 @@ final class TableSinkKeys {
     static final ConfigKey CATALOG_NAME = key("catalog_name", Type.STRING, OURS, "iggy", "", "not empty",
             "the catalog's name; a JDBC catalog keeps its tables under it, so engines reading them use the same"
                     + " name");
+    static final ConfigKey CATALOG_SIGV4 = key("catalog_sigv4", Type.BOOLEAN, OURS, false, "", "REST catalog"
+            + " only", "sign every catalog request with AWS SigV4 (Glue's and S3 Tables' Iceberg REST endpoints), with"
+            + " the store's key pair (`store_access_key_id`), else the AWS credential chain");
+    static final ConfigKey CATALOG_SIGNING_NAME = key("catalog_signing_name", Type.STRING, OURS, null,
+            "`execute-api`", "with `catalog_sigv4 = true` (a warning without it)", "the service a signature is"
+            + " for: `glue` (Glue's Iceberg REST endpoint), `s3tables` (S3 Tables')");
+    static final ConfigKey CATALOG_REGION = key("catalog_region", Type.STRING, OURS, null, "`store_region`, then"
+            + " the AWS region chain", "Glue, or REST with `catalog_sigv4 = true`", "the Glue catalog's region, or"
+            + " the region REST requests are signed for");
     static final ConfigKey COMMIT_INTERVAL = key("commit_interval", Type.DURATION, OURS, Duration.ofSeconds(30), "",
             "greater than 0", "one snapshot per table per interval; open files are sealed then");
     static final ConfigKey MAX_FILES_PER_COMMIT = key("max_files_per_commit", Type.INTEGER, OURS, 64, "",

@@ -460,7 +460,7 @@ class ConnectorConfigLoaderTest {
         assertThat(bad.tableSinks()).isEmpty();
         assertThat(bad.errors()).extracting(ConfigError::toString).containsExactlyInAnyOrder(
                 "[iceberg_0.toml] plugin_config.tables[0]: \"users\" is not <namespace>.<table>",
-                "[iceberg_0.toml] plugin_config.catalog_type: \"hive\" is not one of rest, jdbc",
+                "[iceberg_0.toml] plugin_config.catalog_type: \"hive\" is not one of rest, jdbc, glue",
                 "[s3.toml] plugin_config.max_file_size: \"big\" is not a size (e.g. 8MiB, 10MB)");
     }
 

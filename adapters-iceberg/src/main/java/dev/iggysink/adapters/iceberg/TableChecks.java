@@ -25,6 +25,7 @@ import org.apache.iceberg.CatalogUtil;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.catalog.Catalog;
+import org.apache.iceberg.catalog.SupportsNamespaces;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.exceptions.ForbiddenException;
 import org.apache.iceberg.exceptions.NoSuchTableException;
@@ -35,6 +36,7 @@ import org.apache.iceberg.io.FileIO;
 import org.apache.iceberg.io.PositionOutputStream;
 import org.apache.iceberg.types.Type;
 import org.apache.iceberg.types.Types;
+import software.amazon.awssdk.awscore.exception.AwsServiceException;
 import software.amazon.awssdk.core.exception.SdkServiceException;
 import tools.jackson.databind.node.JsonNodeFactory;
 
@@ -118,6 +120,15 @@ public final class TableChecks {
         List<String> warnings = new ArrayList<>();
         int[] unanswered = {0};
         try {
+            // GlueCatalog asks nothing of Glue when it opens: a list of its databases shows it answers and takes
+            // our credentials.
+            if (s.type().equals("glue") && catalog instanceof SupportsNamespaces glue) {
+                try {
+                    glue.listNamespaces();
+                } catch (RuntimeException e) {
+                    return new Report(false, !refused(e) && unanswered(e), List.of(catalogFailure(s, e)), List.of());
+                }
+            }
             // A JDBC catalog's tables have their metadata in the warehouse, read with our store keys: a store that
             // refuses them would make each table load retry for a minute and a half, so it is asked first, once.
             if (!s.type().equals("rest")) {
@@ -152,7 +163,7 @@ public final class TableChecks {
             table = catalog.loadTable(TableIdentifier.parse(name));
         } catch (NoSuchTableException e) {
             if (template.isEmpty()) {
-                problems.add("tables: table " + name + " does not exist in the catalog at " + s.uri()
+                problems.add("tables: table " + name + " does not exist in the catalog at " + where(s)
                         + " (create it, or set create_tables = true)");
                 return;
             }
@@ -160,7 +171,7 @@ public final class TableChecks {
                     + p));
             return;
         } catch (RuntimeException e) {
-            problems.add("tables: table " + name + " cannot be loaded from the catalog at " + s.uri() + ": "
+            problems.add("tables: table " + name + " cannot be loaded from the catalog at " + where(s) + ": "
                     + redact(s, message(e)));
             // a 5xx or no answer (a REST server whose store is down): waited for, as a catalog that is down
             if (!refused(e) && unanswered(e)) unanswered[0]++;
@@ -283,11 +294,20 @@ public final class TableChecks {
         for (Throwable t = e; t != null && t != t.getCause(); t = t.getCause()) {
             // SQL state class 28: invalid authorization (PostgreSQL's wrong password or unknown user)
             if (t instanceof NotAuthorizedException || t instanceof ForbiddenException
+                    || t instanceof AwsServiceException a && refusedByAws(a)
                     || t instanceof SQLException q && q.getSQLState() != null && q.getSQLState().startsWith("28")) {
                 return true;
             }
         }
         return false;
+    }
+
+    /** AWS's answers to a key it does not know, a signature that does not match, or a key without the right. */
+    private static boolean refusedByAws(AwsServiceException e) {
+        String code = e.awsErrorDetails() == null ? "" : String.valueOf(e.awsErrorDetails().errorCode());
+        return e.statusCode() == 401 || e.statusCode() == 403 || Set.of("UnrecognizedClientException",
+                "InvalidClientTokenId", "InvalidSignatureException", "SignatureDoesNotMatch", "AccessDeniedException",
+                "ExpiredTokenException", "IncompleteSignature", "MissingAuthenticationToken").contains(code);
     }
 
     /**
@@ -311,12 +331,21 @@ public final class TableChecks {
 
     private static String catalogFailure(CatalogSettings s, RuntimeException e) {
         boolean refused = refused(e);
-        String keys = s.type().equals("rest")
+        String keys = s.type().equals("glue") || s.aws().sigv4()
+                ? (s.accessKeyId().isPresent() ? "store_access_key_id, store_secret_access_key"
+                        : "the AWS credential chain, as store_access_key_id is not set") + ", signed with SigV4"
+                : s.type().equals("rest")
                 ? (s.credential().isPresent() ? "catalog_credential" + s.oauth2ServerUri().map(u ->
                         ", catalog_oauth2_server_uri").orElse("") : "catalog_token")
                 : "catalog_user, catalog_password";
         String what = refused ? "refused our credentials (" + keys + ")" : "cannot be used";
-        return "uri: the " + s.type() + " catalog at " + s.uri() + " " + what + ": " + redact(s, message(e));
+        return "uri: the " + s.type() + " catalog at " + where(s) + " " + what + ": " + redact(s, message(e));
+    }
+
+    /** The catalog's address; a Glue catalog without {@code uri} is AWS Glue in the client's region. */
+    public static String where(CatalogSettings s) {
+        return s.uri().isEmpty() ? "AWS Glue (" + s.aws().region().or(s::region).orElse("the AWS region chain's region")
+                + ")" : s.uri();
     }
 
     private static String warehouse(CatalogSettings s) {

@@ -74,7 +74,8 @@ public final class WarehouseFiles implements AutoCloseable {
         }
         Map<String, String> properties = IcebergCatalogs.properties(s);
         String location = properties.get(CatalogProperties.WAREHOUSE_LOCATION);
-        if (!location.matches("[A-Za-z][A-Za-z0-9+.-]*:.*")) return Optional.empty();
+        // An ARN (S3 Tables' table bucket) names a warehouse as much as a plain name does: no place for files.
+        if (!location.matches("[A-Za-z][A-Za-z0-9+.-]*:.*") || location.startsWith("arn:")) return Optional.empty();
         return Optional.of(new WarehouseFiles(CatalogUtil.loadFileIO(properties.get(CatalogProperties.FILE_IO_IMPL),
                 properties, null), location));
     }

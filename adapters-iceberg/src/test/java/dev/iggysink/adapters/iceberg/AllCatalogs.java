@@ -22,10 +22,13 @@ abstract class AllCatalogs {
 
     @BeforeAll
     void startCatalogs(@TempDir Path dir) {
-        MinioWarehouse warehouse = MinioWarehouse.create(purpose());
-        fixtures.add(CatalogFixture.rest(warehouse, dir));
-        fixtures.add(CatalogFixture.sqlite(warehouse, dir));
-        fixtures.add(CatalogFixture.postgres(warehouse));
+        fixtures.addAll(fixtures(MinioWarehouse.create(purpose()), dir));
+    }
+
+    /** The catalogs the class runs against; a subclass for other catalogs names its own. */
+    List<CatalogFixture> fixtures(MinioWarehouse warehouse, Path dir) {
+        return List.of(CatalogFixture.rest(warehouse, dir), CatalogFixture.sqlite(warehouse, dir),
+                CatalogFixture.postgres(warehouse));
     }
 
     @AfterAll

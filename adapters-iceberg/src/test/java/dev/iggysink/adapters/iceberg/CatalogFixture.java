@@ -14,6 +14,7 @@ import java.util.Map;
 import java.util.Optional;
 
 import dev.iggysink.application.settings.Secret;
+import dev.iggysink.testkit.aws.MotoServer;
 
 import org.apache.iceberg.CatalogProperties;
 import org.apache.iceberg.catalog.Catalog;
@@ -64,6 +65,14 @@ abstract class CatalogFixture {
         }
         return new Jdbc("postgres", warehouse, url.strip(), System.getenv().getOrDefault("POSTGRES_USER", ""),
                 System.getenv().getOrDefault("POSTGRES_PASSWORD", ""));
+    }
+
+    /**
+     * Iceberg's GlueCatalog on moto's server (started here, stopped with the fixture) through the sink's own client
+     * factory, its warehouse on MinIO: Glue keeps only each table's metadata location, as on AWS.
+     */
+    static CatalogFixture glue(MinioWarehouse warehouse) {
+        return new Glue(warehouse);
     }
 
     /** The catalog's kind, for test names. */
@@ -210,6 +219,31 @@ abstract class CatalogFixture {
             } catch (Exception e) {
                 throw new IllegalStateException("the REST catalog server did not stop", e);
             }
+        }
+    }
+
+    private static final class Glue extends CatalogFixture {
+        private final MotoServer moto = MotoServer.start();
+
+        Glue(MinioWarehouse warehouse) {
+            super("glue", warehouse);
+        }
+
+        @Override
+        protected Catalog openClient() {
+            return IcebergCatalogs.open(settings());
+        }
+
+        @Override
+        CatalogSettings settings() {
+            return settings("glue", "glue", moto.endpoint().toString(), warehouse().location("glue"),
+                    Optional.empty(), Optional.empty());
+        }
+
+        @Override
+        void close() {
+            super.close();
+            moto.close();
         }
     }
 

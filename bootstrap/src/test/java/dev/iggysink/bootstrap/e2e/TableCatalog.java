@@ -1,6 +1,8 @@
 package dev.iggysink.bootstrap.e2e;
 
+import dev.iggysink.adapters.iceberg.Apache5AwsClientFactory;
 import dev.iggysink.adapters.iceberg.Apache5S3ClientFactory;
+import dev.iggysink.testkit.aws.MotoServer;
 import java.io.Closeable;
 import java.io.IOException;
 import java.lang.reflect.Constructor;
@@ -14,6 +16,7 @@ import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.Table;
+import org.apache.iceberg.aws.AwsProperties;
 import org.apache.iceberg.catalog.Catalog;
 import org.apache.iceberg.catalog.SupportsNamespaces;
 import org.apache.iceberg.catalog.TableIdentifier;
@@ -35,11 +38,39 @@ final class TableCatalog implements Closeable {
     private RESTCatalogServer server;
     /** The REST server's configuration, to start it again after {@link #stopServer}. */
     private Map<String, String> serverConfig;
+    /** A service of the catalog's own to stop with it (moto's server for Glue), or null. */
+    private final AutoCloseable service;
 
     private TableCatalog(String pluginLines, Catalog client, RESTCatalogServer server) {
+        this(pluginLines, client, server, null);
+    }
+
+    private TableCatalog(String pluginLines, Catalog client, RESTCatalogServer server, AutoCloseable service) {
         this.pluginLines = pluginLines;
         this.client = client;
         this.server = server;
+        this.service = service;
+    }
+
+    /**
+     * Iceberg's GlueCatalog on moto's server (started here, stopped with the catalog), warehouse in the scene's
+     * bucket: the sink's processes reach Glue at moto's endpoint ({@code uri}) with the store's keys, as on AWS. The
+     * test's client is Iceberg's GlueCatalog too, on the sink's Apache 5 Glue client (the build bans the SDK's Apache 4
+     * one, Iceberg's default).
+     */
+    static TableCatalog glue(E2eFixture fx) {
+        MotoServer moto = MotoServer.start();
+        Map<String, String> p = fileIo(fx);
+        p.put(CatalogUtil.ICEBERG_CATALOG_TYPE, CatalogUtil.ICEBERG_CATALOG_TYPE_GLUE);
+        p.put(AwsProperties.CLIENT_FACTORY, Apache5AwsClientFactory.class.getName());
+        p.put(AwsProperties.GLUE_CATALOG_ENDPOINT, moto.endpoint().toString());
+        p.put(CatalogProperties.WAREHOUSE_LOCATION, "s3://" + fx.bucket + "/warehouse");
+        String lines = """
+                catalog_type = "glue"
+                uri = "%s"
+                warehouse = "s3://%s/warehouse"
+                """.formatted(moto.endpoint(), fx.bucket);
+        return new TableCatalog(lines + storeLines(fx), CatalogUtil.buildIcebergCatalog("glue", p, null), null, moto);
     }
 
     /** Stops the REST catalog server (its port refuses connections), as an outage would. */
@@ -245,6 +276,13 @@ final class TableCatalog implements Closeable {
         try {
             if (client instanceof Closeable c) c.close();
         } finally {
+            if (service != null) {
+                try {
+                    service.close();
+                } catch (Exception e) {
+                    throw new IOException("the catalog's service did not stop", e);
+                }
+            }
             if (server != null) {
                 try {
                     server.stop();
