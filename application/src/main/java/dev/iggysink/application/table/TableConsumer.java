@@ -61,6 +61,8 @@ public final class TableConsumer {
     private final TableTally tally;
     private final Map<PartitionRef, Part> parts = new LinkedHashMap<>();
     private final Map<String, Instant> lastCommit = new HashMap<>();
+    /** Commits of each table refused with 403 in a row, tried {@link #FORBIDDEN_ATTEMPTS} times before they halt. */
+    private final Map<String, Integer> forbiddenCommits = new HashMap<>();
     private final Set<String> opened = new HashSet<>();
     private final Executor stager;
     /** Commits of this consumer that failed or were refused (the tally is shared by every consumer of a sink). */
@@ -79,7 +81,10 @@ public final class TableConsumer {
      */
     private final Map<PartitionRef, Long> waiting = new LinkedHashMap<>();
     static final Duration LAG_REFRESH = Duration.ofSeconds(5);
-    /** A data file the store refuses with 403 is tried this often before its partition halts (max_attempts' default). */
+    /**
+     * A data file or a commit the store refuses with 403 is tried this often before its partitions halt (max_attempts'
+     * default).
+     */
     static final int FORBIDDEN_ATTEMPTS = 3;
 
     /** As {@link #TableConsumer(MessageSource, RecordCodec, TableStore, TableSettings, InstantSource, SinkMetrics,
@@ -239,9 +244,9 @@ public final class TableConsumer {
             }
             refreshEnds();
             long flushes = flushRequests.get();
-            // a flush seals every open file and commits it now, as a graceful stop would
-            commitDue(flushes != seenFlushes ? RotationReason.FLUSH : null);
-            seenFlushes = flushes;
+            // a flush seals every open file and commits it now, as a graceful stop would; one asked for while the
+            // catalog backs off waits for it
+            if (commitDue(flushes != seenFlushes ? RotationReason.FLUSH : null)) seenFlushes = flushes;
         } finally {
             publish();
         }
@@ -326,8 +331,7 @@ public final class TableConsumer {
         } catch (StoreException e) {
             if (!e.retryable()) {
                 // a table dropped for good (and not to be created) answers the same on every poll
-                part.halted = "cannot read the offsets of partition " + p + " in its tables: " + e.getMessage();
-                LOG.log(Level.ERROR, "partition {0} halted: {1}", p, part.halted);
+                halt(part, "cannot read the offsets of partition " + p + " in its tables: " + e.getMessage());
                 parts.put(p, part);
                 return part;
             }
@@ -400,9 +404,8 @@ public final class TableConsumer {
     private boolean bad(Part part, SinkRecord r, String why) {
         if (settings.errors() == ErrorTolerance.NONE) {
             tally.badRecord();
-            part.halted = "bad record at offset " + r.offset() + ": " + why + " (errors_tolerance = \"none\" halts"
-                    + " here; errors_tolerance = \"all\" writes such a record as a dead letter and reads on)";
-            LOG.log(Level.ERROR, "partition {0} halted: {1}", part.ref, part.halted);
+            halt(part, "bad record at offset " + r.offset() + ": " + why + " (errors_tolerance = \"none\" halts"
+                    + " here; errors_tolerance = \"all\" writes such a record as a dead letter and reads on)");
             return false;
         }
         String key = DeadLetters.key("", settings.dlqPrefix(), r);
@@ -419,9 +422,8 @@ public final class TableConsumer {
                 }
             } else {
                 tally.badRecord();
-                part.halted = "the dead letter of the bad record at offset " + r.offset() + " could not be written: "
-                        + e.getMessage() + " (the record: " + why + ")";
-                LOG.log(Level.ERROR, "partition {0} halted: {1}", part.ref, part.halted);
+                halt(part, "the dead letter of the bad record at offset " + r.offset() + " could not be written: "
+                        + e.getMessage() + " (the record: " + why + ")");
             }
             return false;
         }
@@ -476,20 +478,17 @@ public final class TableConsumer {
         } catch (CompletionException failed) {
             p.staging = null;
             if (!(failed.getCause() instanceof StoreException e)) {
-                lane.refused = true;
-                halt(lane.part, "table " + lane.table + " could not write the data file of offsets "
+                refuse(lane, "table " + lane.table + " could not write the data file of offsets "
                         + p.file.firstOffset() + "-" + p.file.lastOffset() + ": " + describe(failed.getCause()));
                 return false;
             }
             // A 403 is most often for good, but not always (a new grant still on its way, a single-drive MinIO
             // refusing a put beside a delete): as the object sink's uploads, a few attempts before the halt.
             boolean refused = !e.retryable() && !(e.httpStatus() == 403 && ++p.forbidden < FORBIDDEN_ATTEMPTS);
-            if (refused && lane.part.halted == null) {
-                lane.part.halted = "table " + lane.table + " refused the data file of offsets "
-                        + p.file.firstOffset() + "-" + p.file.lastOffset() + ": " + e.getMessage();
-                LOG.log(Level.ERROR, "partition {0} halted: {1}", lane.part.ref, lane.part.halted);
-            } else if (!refused) {
-                tally.commitFailed("table " + lane.table + ": " + e.getMessage());
+            if (refused) {
+                refuse(lane, "table " + lane.table + " refused the data file of offsets "
+                        + p.file.firstOffset() + "-" + p.file.lastOffset() + ": " + e.getMessage());
+            } else {
                 if (!tally.store().failed(e.getMessage(), clock.instant())) {
                     LOG.log(Level.DEBUG, "table {0}: staging offsets {1}-{2} of {3} failed, trying again: {4}",
                             lane.table, p.file.firstOffset(), p.file.lastOffset(), lane.part.ref, e.getMessage());
@@ -539,13 +538,17 @@ public final class TableConsumer {
         }
     }
 
-    /** Commits the tables whose interval is due; {@code everything}, when not null, seals and commits all now. */
-    private void commitDue(RotationReason everything) throws SourceException {
+    /**
+     * Commits the tables whose interval is due; {@code everything}, when not null, seals and commits all now.
+     *
+     * @return false when the catalog's backoff put the commits off (nothing was sealed)
+     */
+    private boolean commitDue(RotationReason everything) throws SourceException {
         Instant now = clock.instant();
         // a failing catalog is asked again once its backoff has passed (a stop asks it once more at any rate)
         if (everything != RotationReason.SHUTDOWN && !tally.catalog().due(now)) {
             commitGroupOffsets();
-            return;
+            return false;
         }
         Set<String> tables = new LinkedHashSet<>();
         for (Part part : parts.values()) tables.addAll(part.lanes.keySet());
@@ -569,12 +572,12 @@ public final class TableConsumer {
                 for (Part part : parts.values()) {
                     Lane lane = part.lanes.get(table);
                     if (lane == null || lane.sealed.isEmpty() || lane.refused) continue;
-                    lane.refused = true;
-                    halt(part, "table " + table + ": the commit failed on an unexpected error: " + describe(e));
+                    refuse(lane, "table " + table + ": the commit failed on an unexpected error: " + describe(e));
                 }
             }
         }
         commitGroupOffsets();
+        return true;
     }
 
     private int waiting(String table) {
@@ -622,15 +625,24 @@ public final class TableConsumer {
             setbacks++;
             // the store found the table replaced on this very commit: nothing was committed, and nothing of it is due
             if (forgetReplaced(table)) return;
-            if (!e.retryable()) {
+            boolean forbidden = !e.retryable() && e.httpStatus() == 403
+                    && forbiddenCommits.merge(table, 1, Integer::sum) < FORBIDDEN_ATTEMPTS;
+            if (!e.retryable() && !forbidden) {
+                forbiddenCommits.remove(table);
                 refuse(table, appends, e);
                 return;
             }
             tally.commitFailed("table " + table + ": " + e.getMessage());
             boolean first = tally.catalog().failed(e.getMessage(), clock.instant());
-            LOG.log(first || !e.retryable() ? Level.WARNING : Level.DEBUG, "commit to table {0} failed ({1}); its"
-                    + " partitions are looked up again: {2}", table,
-                    e.retryable() ? "its outcome may be unknown" : "not retryable", e.getMessage());
+            if (forbidden) {
+                // refused before anything was committed: the same files are offered again at the next commit
+                LOG.log(first ? Level.WARNING : Level.DEBUG, "commit to table {0} refused with 403, trying again"
+                        + " ({1} of {2} attempts): {3}", table, forbiddenCommits.get(table), FORBIDDEN_ATTEMPTS,
+                        e.getMessage());
+                return;
+            }
+            LOG.log(first ? Level.WARNING : Level.DEBUG, "commit to table {0} failed (its outcome may be unknown);"
+                    + " its partitions are looked up again: {1}", table, e.getMessage());
             // The files may be in the table now: keep them, and let the lookup of each partition decide.
             for (TableStore.Append a : appends) {
                 Part part = parts.get(a.partition());
@@ -642,6 +654,7 @@ public final class TableConsumer {
             return;
         }
         tally.catalog().succeeded(clock.instant());
+        forbiddenCommits.remove(table);
         Duration took = Duration.between(started, clock.instant());
         tally.committed(took, result.conflicts(), result.refused().size());
         setbacks += result.refused().size();
@@ -708,17 +721,27 @@ public final class TableConsumer {
         for (TableStore.Append a : appends) {
             Part part = parts.get(a.partition());
             if (part == null) continue;
-            part.lanes.get(table).refused = true;
-            halt(part, "table " + table + " refused the commit of offsets " + (a.expected() + 1) + "-" + a.last()
-                    + ": " + e.getMessage());
+            refuse(part.lanes.get(table), "table " + table + " refused the commit of offsets " + (a.expected() + 1)
+                    + "-" + a.last() + ": " + e.getMessage());
         }
+    }
+
+    /** A lane whose files are refused for good: they are neither staged nor offered to a commit again. */
+    private static void refuse(Lane lane, String why) {
+        lane.refused = true;
+        halt(lane.part, why);
     }
 
     private void haltUnexpected(PartitionRef p, String doing, RuntimeException e) {
         Part part = parts.get(p);
         String why = doing + " failed on an unexpected error: " + describe(e);
         if (part == null) {
-            LOG.log(Level.ERROR, "partition " + p + ": " + why + "; trying again at the next poll", e);
+            // not taken up yet: nothing to halt; asked again after the catalog's backoff, and named in health
+            if (tally.catalog().failed("partition " + p + ": " + why, clock.instant())) {
+                LOG.log(Level.ERROR, "partition " + p + ": " + why + "; trying again with backoff", e);
+            } else {
+                LOG.log(Level.DEBUG, "partition {0}: {1}; trying again with backoff", p, why);
+            }
             return;
         }
         halt(part, why);

@@ -57,6 +57,9 @@ public final class InMemoryTables implements TableStore {
     private final Map<String, Replacement> replacements = new HashMap<>();
     private final Queue<Exception> commitFailures = new ArrayDeque<>();
     private final Map<Integer, RuntimeException> stageErrors = new HashMap<>();
+    /** While set, every lookup of a table's offsets throws it after counting as a catalog call. */
+    private RuntimeException lookupError;
+    private int stageAttempts;
 
     private final class Rows implements RowFile {
         final String table;
@@ -89,6 +92,7 @@ public final class InMemoryTables implements TableStore {
         public Staged stage() throws StoreException {
             if (done) throw new IllegalStateException("file already staged or discarded");
             synchronized (InMemoryTables.this) {
+                stageAttempts++;
                 if (storeDown != null) throw storeDown;
                 if (failStages > 0) {
                     failStages--;
@@ -170,6 +174,19 @@ public final class InMemoryTables implements TableStore {
      */
     public synchronized void failStagesOf(int partitionId, RuntimeException error) {
         stageErrors.put(partitionId, error);
+    }
+
+    /**
+     * Every lookup of a table's offsets throws {@code error} until called again with null: an error no catalog
+     * should let out (a bug, a library's surprise).
+     */
+    public synchronized void failLookupsWith(RuntimeException error) {
+        lookupError = error;
+    }
+
+    /** How many times a sealed file's data files were written, failed writes included. */
+    public synchronized int stageAttempts() {
+        return stageAttempts;
     }
 
     /** A table that {@link #open} refuses, as a catalog without it would (the sink does not create it). */
@@ -304,6 +321,7 @@ public final class InMemoryTables implements TableStore {
     public synchronized Map<PartitionRef, Long> durableOffsets(String table, Collection<PartitionRef> partitions)
             throws StoreException {
         callCatalog("reading the offsets of table " + table);
+        if (lookupError != null) throw lookupError;
         return mapOf(table, partitions);
     }
 

@@ -155,7 +155,9 @@ class TableOutageTest {
         assertThat(status.health()).isEqualTo(Health.DEGRADED);
         assertThat(status.reasons()).anySatisfy(r -> assertThat(r).contains("warehouse store http://minio:9000")
                 .contains("Connection refused"));
-        assertThat(tally.totals().failuresInRow()).isPositive();
+        assertThat(status.reasons()).as("the store failed, no commit did").noneSatisfy(r -> assertThat(r)
+                .contains("table commit(s) in a row failed"));
+        assertThat(tally.totals().failuresInRow()).isZero();
         assertThat(logged(Level.WARNING)).hasSizeLessThanOrEqualTo(2);
 
         tables.storeDown(null);
@@ -183,5 +185,48 @@ class TableOutageTest {
         assertThat(refused.reasons()).anySatisfy(r -> assertThat(r).contains("halted").contains("lake.events")
                 .contains("Access Denied"));
         assertThat(committedOffsets(0)).isEmpty();
+
+        int attempts = tables.stageAttempts();
+        run(INTERVAL.multipliedBy(3));
+        assertThat(tables.stageAttempts()).as("a file the store refused for good is not written again at each commit")
+                .isEqualTo(attempts);
+    }
+
+    @Test
+    void a_flush_asked_for_while_the_catalog_backs_off_is_made_once_it_answers() throws SourceException {
+        topic.own(1, false);
+        topic.append(0, 2, i -> "a=" + i);
+        run(POLL); // partition 0 taken up: its 2 records wait in an open file
+        tables.catalogDown("Connection refused: rest/10.0.0.7:8181");
+        topic.own(1, true);
+        run(POLL); // taking up partition 1 fails: the catalog is asked again after its backoff
+        consumer.flush();
+        run(POLL);
+        tables.catalogDown(null);
+        run(Duration.ofSeconds(3));
+        assertThat(committedOffsets(0)).as("the flush seals and commits the open file well before the commit interval")
+                .isEqualTo(range(0, 1));
+    }
+
+    @Test
+    void an_unexpected_error_taking_a_partition_up_is_retried_with_backoff_logged_once_and_named_in_health()
+            throws SourceException {
+        topic.append(0, 3, i -> "a=" + i);
+        tables.failLookupsWith(new IllegalStateException("Cannot parse snapshot summary property sink.offsets"));
+        int callsBefore = tables.catalogCalls();
+        run(Duration.ofSeconds(30));
+
+        assertThat(logged(Level.SEVERE)).as("one error line when it starts, not one per poll").hasSize(1);
+        assertThat(tables.catalogCalls() - callsBefore).as("tried again with backoff capped at 10 s, not every poll")
+                .isBetween(2, 25);
+        StatusSnapshot status = control.status();
+        assertThat(status.health()).isEqualTo(Health.DEGRADED);
+        assertThat(status.reasons()).anySatisfy(r -> assertThat(r).contains("catalog http://rest:8181")
+                .contains("IllegalStateException").contains("Cannot parse snapshot summary"));
+
+        tables.failLookupsWith(null);
+        run(Duration.ofSeconds(25));
+        assertThat(committedOffsets(0)).isEqualTo(range(0, 2));
+        assertThat(control.status().health()).isEqualTo(Health.OK);
     }
 }

@@ -109,6 +109,50 @@ class TableSetbacksTest {
         assertThat(topic.stored(0)).isEmpty();
     }
 
+    private static StoreException forbidden() {
+        return new StoreException("commit to table lake.events failed: writing a manifest: Access Denied (Service: S3,"
+                + " Status Code: 403)", false, 403, null, null);
+    }
+
+    @Test
+    void a_commit_refused_with_403_once_is_tried_again_and_goes_through() throws SourceException {
+        TableConsumer c = consumer();
+        topic.append(0, 3, i -> "n=" + i);
+        c.step();
+        tables.failNextCommit(forbidden());
+        clock.advance(INTERVAL);
+        c.step();
+        assertThat(c.partitions().get(topic.partition(0))).as("one 403 may be a grant still on its way").isNull();
+
+        clock.advance(INTERVAL);
+        c.step();
+        assertThat(offsets(tables.committed(T), 0)).isEqualTo(range(0, 2));
+        assertThat(topic.stored(0)).isEqualTo(OptionalLong.of(2));
+        assertThat(control.status().health()).isEqualTo(Health.OK);
+    }
+
+    @Test
+    void a_commit_refused_with_403_three_times_halts_its_partition_with_the_cause() throws SourceException {
+        TableConsumer c = consumer();
+        topic.append(0, 3, i -> "n=" + i);
+        c.step();
+        for (int attempt = 1; attempt <= 3; attempt++) {
+            assertThat(c.partitions().get(topic.partition(0))).as("before attempt %d", attempt).isNull();
+            tables.failNextCommit(forbidden());
+            clock.advance(INTERVAL);
+            c.step();
+        }
+        assertThat(c.partitions().get(topic.partition(0))).isNotNull()
+                .contains("table lake.events refused the commit of offsets 0-2").contains("Access Denied");
+        assertThat(control.status().health()).isEqualTo(Health.FAILED);
+        int calls = tables.catalogCalls();
+        clock.advance(INTERVAL);
+        c.step();
+        assertThat(tables.catalogCalls()).as("the refused files are not offered again").isEqualTo(calls);
+        assertThat(tables.committed(T)).isEmpty();
+        assertThat(topic.stored(0)).isEmpty();
+    }
+
     @Test
     void a_table_dropped_for_good_halts_the_partitions_held_and_those_taken_up_after_naming_it()
             throws SourceException {
