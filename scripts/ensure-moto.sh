@@ -28,6 +28,12 @@ if ! command -v python3 >/dev/null 2>&1; then
   exit 1
 fi
 
+if ! python3 -c 'import ensurepip, venv' >/dev/null 2>&1; then
+  # Debian ships the venv module apart from python3; as root, install it like the other ensure-*.sh scripts do.
+  echo "ensure-moto: python3 has no venv module; installing Debian's python3-venv..." >&2
+  apt-get update -qq >&2 && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq python3-venv >&2
+fi
+
 mkdir -p "${repo_root}/.tools"
 echo "ensure-moto: installing moto[server]==${MOTO_VERSION} from PyPI into ${venv}..." >&2
 python3 -m venv "${venv}" >&2
