@@ -134,7 +134,7 @@ final class TopicConsumer implements Runnable {
                         settings.delivery().errorsTolerance() == ErrorTolerance.ALL, settings.delivery().dlqPrefix(),
                         this.claims);
         this.committer = new Committer(this.source, metrics, uploader);
-        this.relief = new MemoryRelief(budget, name(), clock);
+        this.relief = new MemoryRelief(budget, name(), clock, uploader::sendingProgress);
         this.events = new UploadEvents(uploader, controls, name());
         this.drain = new Drain(events, committer, clock, settings.delivery().shutdownTimeout(), controls);
         this.fetcher = new Fetcher(stream.stream() + "/" + topic, this.source, budget, stream.batchLength());
@@ -515,6 +515,11 @@ final class TopicConsumer implements Runnable {
     Optional<Map.Entry<Health, String>> heldByBudget(Instant now, Duration after) {
         if (finished || controls.stopping) return Optional.empty();
         return relief.held(now, after);
+    }
+
+    /** Since when polling is held by a full memory budget with nothing read or freed; empty while it is not. */
+    Optional<Instant> heldByBudgetSince() {
+        return relief.heldSince();
     }
 
     /** Why this topic is halted: it does not exist (any more); empty while it does. */
