@@ -362,9 +362,9 @@ final class TopicConsumer implements Runnable {
                 w.haltFor("stream " + w.partition().stream() + ", topic " + w.partition().topic() + ", partition "
                         + w.partition().partitionId() + ": the search for files already durable from offset "
                         + (committed + 1) + " failed (" + e.getMessage() + "). The partition is halted rather than"
-                        + " write records twice; grant the sink read access to that object (s3:GetObject, and"
-                        + " kms:Decrypt for an SSE-KMS object), or move it away if it is not this sink's, then restart"
-                        + " the sink");
+                        + " write records twice; grant the sink s3:ListBucket and s3:GetObject there (and kms:Decrypt"
+                        + " for an SSE-KMS object), or move the named object away if it is not this sink's, then"
+                        + " restart the sink");
                 return;
             }
         }
