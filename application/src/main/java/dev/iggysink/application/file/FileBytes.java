@@ -10,6 +10,7 @@ import java.nio.channels.WritableByteChannel;
 import java.util.Objects;
 import java.util.OptionalLong;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * The bytes of one sealed file, as the encoder left them: a run of arrays (an encoder's buffer grows by chunks)
@@ -94,6 +95,8 @@ public final class FileBytes {
 
     private static final class Owner {
         final AtomicBoolean released = new AtomicBoolean();
+        /** Bytes handed out by every view: how far the uploads of these bytes got. */
+        final AtomicLong handedOut = new AtomicLong();
         /** Set before the first FileBytes of this owner is made, never after. */
         Runnable onRelease;
 
@@ -168,6 +171,14 @@ public final class FileBytes {
         return source != null;
     }
 
+    /**
+     * Bytes handed out so far by this view and every slice of the same bytes, counted as they are passed on (a
+     * chunk once its visitor returned): an upload still sending them, part after part, moves it.
+     */
+    public long bytesHandedOut() {
+        return owner.handedOut.get();
+    }
+
     public long length() {
         return length;
     }
@@ -202,7 +213,10 @@ public final class FileBytes {
     public void forEachChunk(ChunkVisitor visitor) throws IOException {
         checkNotReleased();
         if (source != null) {
-            source.read(start, length, visitor);
+            source.read(start, length, (array, from, n) -> {
+                visitor.accept(array, from, n);
+                owner.handedOut.addAndGet(n);
+            });
             return;
         }
         long skip = start;
@@ -215,6 +229,7 @@ public final class FileBytes {
             int from = (int) skip;
             int n = (int) Math.min(left, used[i] - from);
             visitor.accept(chunks[i], from, n);
+            owner.handedOut.addAndGet(n);
             left -= n;
             skip = 0;
         }
@@ -229,6 +244,7 @@ public final class FileBytes {
         checkNotReleased();
         if (source != null) {
             source.transferTo(start, length, target);
+            owner.handedOut.addAndGet(length);
             return;
         }
         forEachChunk((array, from, n) -> writeFully(target, ByteBuffer.wrap(array, from, n)));
@@ -269,13 +285,17 @@ public final class FileBytes {
         @Override
         public int read() throws IOException {
             checkNotReleased();
-            return in.read();
+            int b = in.read();
+            if (b >= 0) owner.handedOut.incrementAndGet();
+            return b;
         }
 
         @Override
         public int read(byte[] b, int off, int len) throws IOException {
             checkNotReleased();
-            return in.read(b, off, len);
+            int n = in.read(b, off, len);
+            if (n > 0) owner.handedOut.addAndGet(n);
+            return n;
         }
 
         @Override
@@ -323,6 +343,7 @@ public final class FileBytes {
         public int read() {
             if (!ready()) return -1;
             left--;
+            owner.handedOut.incrementAndGet();
             return chunks[chunk][pos++] & 0xff;
         }
 
@@ -335,6 +356,7 @@ public final class FileBytes {
             System.arraycopy(chunks[chunk], pos, b, off, n);
             pos += n;
             left -= n;
+            owner.handedOut.addAndGet(n);
             return n;
         }
 

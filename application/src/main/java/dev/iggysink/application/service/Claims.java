@@ -5,6 +5,8 @@ import dev.iggysink.application.port.out.StoreException;
 import dev.iggysink.application.settings.OutputSettings;
 import dev.iggysink.domain.message.PartitionRef;
 import dev.iggysink.domain.naming.KeySanitizer;
+import dev.iggysink.domain.naming.ObjectKey;
+import dev.iggysink.domain.naming.PathTemplate;
 import java.lang.System.Logger.Level;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
@@ -87,18 +89,27 @@ final class Claims {
      * A short stable name of everything that makes one sink's object keys and cuts its own: the consumer group
      * (whose offsets the cuts follow), the path template with what renders it (time zone, placeholder of a missing
      * field) and the file extension (format and compression). Two sinks that differ in any of them write other
-     * objects, so their claims must never meet.
+     * objects, so their claims must never meet; members whose settings differ only in what never reaches a key
+     * (slashes at the template's ends, which keys trim; a zone the template renders no time with; a placeholder it
+     * renders no field with) write the same objects, so they must claim in one space.
      */
     static String space(String consumerGroup, OutputSettings output, String extension) {
+        PathTemplate template = PathTemplate.parse(output.pathTemplate());
         // The zone normalized: "UTC" and "Etc/UTC" render the same keys and must not split one group's claims.
-        String identity = String.join("\0", consumerGroup, output.pathTemplate(),
-                output.timezone().normalized().getId(), output.missingFieldPlaceholder(), extension);
+        String identity = String.join("\0", consumerGroup, ObjectKey.trimSlashes(output.pathTemplate()),
+                template.usesTime() ? output.timezone().normalized().getId() : "",
+                template.usesFields() ? output.missingFieldPlaceholder() : "", extension);
         try {
             byte[] digest = MessageDigest.getInstance("SHA-256").digest(identity.getBytes(StandardCharsets.UTF_8));
             return "s" + HexFormat.of().formatHex(digest, 0, 8);
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException("every Java runtime has SHA-256", e);
         }
+    }
+
+    /** The name of this instance's claim space ({@link #space(String, OutputSettings, String)}). */
+    String space() {
+        return space;
     }
 
     static String key(String prefix, String space, PartitionRef partition, long first) {

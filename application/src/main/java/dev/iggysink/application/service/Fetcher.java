@@ -77,7 +77,19 @@ final class Fetcher implements AutoCloseable {
                 if (valid && e.getCause() instanceof RuntimeException re) throw re;
             }
         }
-        return source.poll(w.partition(), w.position(), pollSize(0));
+        return source.poll(w.partition(), w.position(), pollSize(w));
+    }
+
+    /**
+     * {@link #pollSize(long)}, or for a partition completing a claimed cut up to the cut's end within
+     * {@code batch_length}: under a full budget only such partitions read, and the cut is held in memory to its end
+     * anyway, so one record per poll would only cost round trips while the topic's other partitions wait.
+     */
+    private int pollSize(PartitionWriter w) {
+        int size = pollSize(0);
+        if (!w.completingClaim()) return size;
+        long toEnd = w.claimedEnd() - w.position() + 1;
+        return toEnd <= size ? size : (int) Math.min(batchLength, toEnd);
     }
 
     /** Starts the poll of {@code next} from {@code from}, unless one is already ahead or the budget is full. */

@@ -11,6 +11,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.LongSupplier;
 
 /**
  * Decides, each turn of a consumer loop, whether it may poll under the memory budget, and when the budget is full
@@ -23,8 +24,8 @@ import java.util.Optional;
  * on past the budget up to that offset, where the file is sealed and uploaded. The overshoot is bounded by the
  * claimed files (the claiming member held them). Partitions whose uploads fail hold memory until the store answers
  * again: that is an outage, reported as such. Whatever else keeps the budget full with nothing read and nothing freed
- * is reported: degraded after {@link #DEGRADED_AFTER}, failed after the time that makes a consumer loop count as
- * stuck.
+ * is reported (an upload still sending its bytes is progress, one waiting for an answer is not): degraded after
+ * {@link #DEGRADED_AFTER}, failed after the time that makes a consumer loop count as stuck.
  */
 final class MemoryRelief {
     private static final System.Logger LOG = System.getLogger(MemoryRelief.class.getName());
@@ -40,12 +41,20 @@ final class MemoryRelief {
     private final InstantSource clock;
     private boolean logged;
     private long usedAtLastTurn = -1;
+    private long sentAtLastTurn = -1;
+    /** How far the uploads under way got (see {@link Uploader#sendingProgress}); moving, they will free memory. */
+    private final LongSupplier sending;
     private volatile Held held;
 
     MemoryRelief(MemoryBudget budget, String name, InstantSource clock) {
+        this(budget, name, clock, () -> 0);
+    }
+
+    MemoryRelief(MemoryBudget budget, String name, InstantSource clock, LongSupplier sending) {
         this.budget = budget;
         this.name = name;
         this.clock = clock;
+        this.sending = sending;
     }
 
     /**
@@ -79,6 +88,7 @@ final class MemoryRelief {
     /** Polling is not held by the budget (it has room, or the loop is paused on request). */
     void notHeld() {
         usedAtLastTurn = -1;
+        sentAtLastTurn = -1;
         held = null;
     }
 
@@ -101,14 +111,18 @@ final class MemoryRelief {
     }
 
     /**
-     * Since when the budget holds polling with the memory in use unchanged (the budget is the sink's: memory that
-     * another topic's loop frees or reads counts too, as it will let this loop read on).
+     * Since when the budget holds polling with the memory in use unchanged and no upload sending (the budget is the
+     * sink's: memory that another topic's loop frees or reads counts too, as it will let this loop read on; so does
+     * a large file still going out part after part, which frees its memory when it ends).
      */
     private void track(List<PartitionWriter> writers, boolean freeing) {
         long used = budget.used();
+        long sent = sending.getAsLong();
         Held before = held;
-        Instant since = before == null || used != usedAtLastTurn ? clock.instant() : before.since();
+        Instant since = before == null || used != usedAtLastTurn || sent != sentAtLastTurn ? clock.instant()
+                : before.since();
         usedAtLastTurn = used;
+        sentAtLastTurn = sent;
         held = new Held(since, !freeing, detail(writers));
     }
 
@@ -127,6 +141,12 @@ final class MemoryRelief {
         return String.join("; ", parts);
     }
 
+    /** Since when the full budget holds polling with nothing read or freed; empty while it does not. */
+    Optional<Instant> heldSince() {
+        Held h = held;
+        return h == null ? Optional.empty() : Optional.of(h.since());
+    }
+
     /**
      * The health of this loop's polling under the budget at {@code now}, with its reason: empty while memory is read
      * or freed; degraded when held with the memory in use unchanged for longer than {@link #DEGRADED_AFTER}, failed
@@ -139,8 +159,8 @@ final class MemoryRelief {
         if (since.compareTo(DEGRADED_AFTER) <= 0) return Optional.empty();
         Health health = since.compareTo(stuckAfter) > 0 ? Health.FAILED : Health.DEGRADED;
         return Optional.of(Map.entry(health, "polling of " + name + " is held by the memory budget ("
-                + budget.used() + " of " + budget.max() + " bytes) since " + h.since() + " with nothing read and no"
-                + " memory freed" + (h.nothingCanFree() ? "; nothing in this topic could free it" : "")
+                + budget.used() + " of " + budget.max() + " bytes) since " + h.since() + " with nothing read, no"
+                + " memory freed and no upload sending" + (h.nothingCanFree() ? "; nothing in this topic could free it" : "")
                 + (h.detail().isEmpty() ? "" : " (" + h.detail() + ")") + "; see /status, or raise"
                 + " max_buffered_bytes"));
     }

@@ -483,6 +483,11 @@ final class PartitionWriter {
         return forcedFirst >= 0 && owned && halted == null;
     }
 
+    /** The last offset of the claimed cut still to be completed ({@link #completingClaim}); -1 when there is none. */
+    long claimedEnd() {
+        return forcedLast;
+    }
+
     /** The claimed cut still to be completed, as "first-last", for health reasons; empty when there is none. */
     Optional<String> claimedCut() {
         return forcedFirst < 0 ? Optional.empty() : Optional.of(forcedFirst + "-" + forcedLast);

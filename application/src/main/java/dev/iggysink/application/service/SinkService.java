@@ -329,6 +329,17 @@ public final class SinkService implements SinkControl {
                 Optional.ofNullable(pause).map(Controls.Pause::since), stuck);
     }
 
+    /**
+     * Whether some topic's polling is held by the full memory budget right now: the moment from which its health
+     * counts the time held.
+     */
+    boolean pollingHeldByBudget() {
+        for (TopicConsumer c : consumers) {
+            if (c.heldByBudgetSince().isPresent()) return true;
+        }
+        return false;
+    }
+
     private Duration stuckAfter() {
         Duration after = STUCK_AFTER;
         for (StreamSettings s : settings.streams()) {

@@ -75,7 +75,7 @@ final class TopicConsumer implements Runnable {
     private final OutageTracker sourceOutage;
     private final Committer committer;
     private final MemoryRelief relief;
-    private DurableFileRecovery recovery;
+    private final DurableFileRecovery recovery;
     private final Claims claims;
 
     private long epoch;
@@ -129,13 +129,12 @@ final class TopicConsumer implements Runnable {
         this.layout = new FileLayout(settings.output(), codec.extension());
         this.gate = new PollGate(SOURCE_BACKOFF);
         this.sourceOutage = new OutageTracker("source " + stream.stream() + "/" + topic, "unavailable", clock, LOG);
-        if (settings.rotation().maxOpenFilesPerPartition() <= 1) {
-            this.recovery = new DurableFileRecovery(this.source, store, codec, layout,
-                    settings.delivery().errorsTolerance() == ErrorTolerance.ALL, settings.delivery().dlqPrefix(),
-                    this.claims);
-        }
+        this.recovery = settings.rotation().maxOpenFilesPerPartition() > 1 ? null
+                : new DurableFileRecovery(this.source, store, codec, layout,
+                        settings.delivery().errorsTolerance() == ErrorTolerance.ALL, settings.delivery().dlqPrefix(),
+                        this.claims);
         this.committer = new Committer(this.source, metrics, uploader);
-        this.relief = new MemoryRelief(budget, name(), clock);
+        this.relief = new MemoryRelief(budget, name(), clock, uploader::sendingProgress);
         this.events = new UploadEvents(uploader, controls, name());
         this.drain = new Drain(events, committer, clock, settings.delivery().shutdownTimeout(), controls);
         this.fetcher = new Fetcher(stream.stream() + "/" + topic, this.source, budget, stream.batchLength());
@@ -151,7 +150,13 @@ final class TopicConsumer implements Runnable {
         boolean crashed = false;
         try {
             // Before anything is consumed: a store that ignores conditional writes is known (and said) from the start.
-            if (claims != null && recovery != null) claims.probeAtStart();
+            if (claims != null && recovery != null) {
+                // Members of one sink must claim in one space: an operator compares this line across members.
+                LOG.log(Level.INFO, "claims of " + name() + " (group " + stream.consumerGroup() + ") live under "
+                        + claims.space() + " (" + claims.key(new PartitionRef(stream.stream(), topic, 0), 0)
+                        + " is one of them)");
+                claims.probeAtStart();
+            }
             if (start()) {
                 loop();
             }
@@ -342,10 +347,25 @@ final class TopicConsumer implements Runnable {
                     w.assignmentWaits(committed);
                     return;
                 }
-                LOG.log(Level.WARNING, "cannot list the store (" + e.getMessage() + "): after a stop, a flush or a"
-                        + " scheduled seal whose commit was lost, records may be written twice (at-least-once)");
-                recovery = null;
-                claimFiles = false;
+                if (e.httpStatus() == 404) {
+                    // An object listed a moment ago is gone (moved or deleted meanwhile): the lookup runs again on the
+                    // partition's next poll and finds what is there now.
+                    LOG.log(Level.INFO, "partition " + w.partition() + ": an object vanished while the store was"
+                            + " searched for files already durable (" + e.getMessage() + "); searching again");
+                    gate.failed(w, clock.instant());
+                    w.assignmentWaits(committed);
+                    return;
+                }
+                // Skipping the lookup could upload a cut beside one another member claimed (or already wrote): this
+                // partition halts, the others go on, and claims stay on.
+                w.restart(committed, true);
+                w.haltFor("stream " + w.partition().stream() + ", topic " + w.partition().topic() + ", partition "
+                        + w.partition().partitionId() + ": the search for files already durable from offset "
+                        + (committed + 1) + " failed (" + e.getMessage() + "). The partition is halted rather than"
+                        + " write records twice; grant the sink s3:ListBucket and s3:GetObject there (and kms:Decrypt"
+                        + " for an SSE-KMS object), or move the named object away if it is not this sink's, then"
+                        + " restart the sink");
+                return;
             }
         }
         w.restart(committed, true);
@@ -495,6 +515,11 @@ final class TopicConsumer implements Runnable {
     Optional<Map.Entry<Health, String>> heldByBudget(Instant now, Duration after) {
         if (finished || controls.stopping) return Optional.empty();
         return relief.held(now, after);
+    }
+
+    /** Since when polling is held by a full memory budget with nothing read or freed; empty while it is not. */
+    Optional<Instant> heldByBudgetSince() {
+        return relief.heldSince();
     }
 
     /** Why this topic is halted: it does not exist (any more); empty while it does. */

@@ -75,6 +75,8 @@ final class Uploader implements AutoCloseable {
     private final AtomicLong objects = new AtomicLong();
     private final AtomicLong bytes = new AtomicLong();
     private final AtomicLong retries = new AtomicLong();
+    /** The files being put right now: how far they got tells a slow upload from a stuck one. */
+    private final Set<FileBytes> sending = ConcurrentHashMap.newKeySet();
     private volatile boolean giveUp;
     private final Claims claims;
     private final String probeKey;
@@ -227,7 +229,12 @@ final class Uploader implements AutoCloseable {
                     resume(); // the upload itself, on the upload threads, first in line
                     return;
                 }
-                store.put(key, content, job.contentType(), job.metadata());
+                sending.add(content);
+                try {
+                    store.put(key, content, job.contentType(), job.metadata());
+                } finally {
+                    sending.remove(content);
+                }
                 // put has returned in this thread, and nothing reads a durable file again: its arrays may be reused.
                 content.release();
                 objects.incrementAndGet();
@@ -489,6 +496,16 @@ final class Uploader implements AutoCloseable {
 
     Optional<String> lastError() {
         return outage.lastError();
+    }
+
+    /**
+     * The bytes handed to the store by the puts under way: it moves while any of them sends (or one ends), and
+     * stands still while every one waits for an answer.
+     */
+    long sendingProgress() {
+        long sum = 0;
+        for (FileBytes f : sending) sum += f.bytesHandedOut();
+        return sum;
     }
 
     long objectsUploaded() {

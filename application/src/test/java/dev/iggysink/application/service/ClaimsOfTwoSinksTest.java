@@ -73,4 +73,32 @@ class ClaimsOfTwoSinksTest {
         assertThat(root.in(base).key(P, 7)).startsWith("iggy/raw/_claims/").endsWith("/application_logs/api_requests/"
                 + "00000-00000000000000000007.claim").isNotEqualTo(root.in(Claims.space("h", json, "jsonl")).key(P, 7));
     }
+    /**
+     * Review finding 2: members of one sink whose files differ only in what never reaches a key must claim in one
+     * space. Keys trim the template's outer slashes, and a zone or placeholder the template does not use renders
+     * nothing.
+     */
+    @Test
+    void members_whose_settings_write_the_same_keys_claim_in_one_space() {
+        OutputSettings plain = OutputSettings.jsonLines("iggy/raw", "{stream}/{topic}");
+        String base = Claims.space("g", plain, "jsonl");
+        assertThat(Claims.space("g", OutputSettings.jsonLines("iggy/raw", "{stream}/{topic}/"), "jsonl"))
+                .as("a trailing slash").isEqualTo(base);
+        assertThat(Claims.space("g", OutputSettings.jsonLines("iggy/raw", "/{stream}/{topic}"), "jsonl"))
+                .as("a leading slash").isEqualTo(base);
+        assertThat(Claims.space("g", zoned(plain, "Europe/Paris"), "jsonl")).as("a zone no variable renders")
+                .isEqualTo(base);
+        assertThat(Claims.space("g", placeheld(plain, "none"), "jsonl")).as("a placeholder no field renders")
+                .isEqualTo(base);
+        OutputSettings fields = OutputSettings.jsonLines("iggy/raw", "{topic}/{field:tenant}");
+        assertThat(Claims.space("g", placeheld(fields, "none"), "jsonl")).as("a placeholder a field renders")
+                .isNotEqualTo(Claims.space("g", fields, "jsonl"));
+        assertThat(Claims.space("g", OutputSettings.jsonLines("iggy/raw", "{stream}//{topic}"), "jsonl"))
+                .as("a slash inside the template is part of the key").isNotEqualTo(base);
+    }
+
+    private static OutputSettings placeheld(OutputSettings o, String placeholder) {
+        return new OutputSettings(o.prefix(), o.pathTemplate(), o.format(), o.compression(), o.includeMetadata(),
+                o.includeHeaders(), o.timezone(), o.avroSchemaJson(), o.parquetCodec(), o.avroCodec(), placeholder);
+    }
 }

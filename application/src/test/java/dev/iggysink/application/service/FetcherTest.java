@@ -186,4 +186,22 @@ class FetcherTest {
             throw new IllegalStateException(e);
         }
     }
+
+    /**
+     * Review finding 3: under a full budget only a partition completing a claimed cut may read on, and it must read to
+     * the cut's end in one poll, not one record per poll while the topic's other partitions wait.
+     */
+    @Test
+    void a_partition_completing_a_claimed_cut_under_a_full_budget_polls_up_to_the_cuts_end_at_once() throws Exception {
+        topic.append(0, 300, i -> "r" + i);
+        fetcher = new Fetcher("s/t", counting, budget, 100);
+        PartitionWriter w = writer(0);
+        w.assigned(null, 0, 161);
+        budget.reserve(budget.max());
+
+        assertThat(fetcher.fetch(w, x -> true).records()).as("records of the first poll").hasSize(100);
+        w.accept(topic.poll(w.partition(), 0, 100).records());
+        assertThat(fetcher.fetch(w, x -> true).records()).as("records of the poll that ends the cut").hasSize(62);
+        assertThat(asked).containsExactly(100, 62);
+    }
 }

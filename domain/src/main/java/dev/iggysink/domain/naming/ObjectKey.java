@@ -69,7 +69,8 @@ public final class ObjectKey {
         return m.matches() ? Optional.of(m) : Optional.empty();
     }
 
-    private static String trimSlashes(String s) {
+    /** {@code s} without the slashes at either end, as a rendered path goes into a key. */
+    public static String trimSlashes(String s) {
         int from = 0;
         int to = s.length();
         while (from < to && s.charAt(from) == '/') from++;
