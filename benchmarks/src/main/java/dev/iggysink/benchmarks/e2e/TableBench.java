@@ -238,6 +238,7 @@ public final class TableBench {
             long commitsSeen = 0;
             long maxCommit = -1;
             long nextStatus = 0;
+            long consumed = 0;
             while (System.nanoTime() < deadline) {
                 long c = sink.cpuTicks();
                 if (c >= 0) cpu = c;
@@ -248,6 +249,7 @@ public final class TableBench {
                     // Every 200 ms, object and table sink alike: each table commit's time, when one has come since.
                     nextStatus = System.nanoTime() + 200_000_000L;
                     String status = sink.status();
+                    if (status != null) consumed = SinkChild.number(status, "records_consumed").orElse(consumed);
                     if (status != null && table) {
                         long commits = SinkChild.number(status, "commits").orElse(0);
                         if (commits > commitsSeen) {
@@ -270,9 +272,10 @@ public final class TableBench {
                 if (sum != lastSum) {
                     lastSum = sum;
                     quietSince = System.nanoTime();
-                } else if (!stopped && sum > -perPartition.length && System.nanoTime() - quietSince > QUIET.toNanos()) {
-                    // What is left is in open files that no size limit closes: a stop seals and commits them (both
-                    // sinks alike), as the object sink's bench does.
+                } else if (!stopped && consumed >= messages && System.nanoTime() - quietSince > QUIET.toNanos()) {
+                    // Everything was read and what is left is in open files that no size limit closes (with few
+                    // records, all of them): a stop seals and commits them (both sinks alike), as the object sink's
+                    // bench does.
                     sink.terminate();
                     stopped = true;
                 }
