@@ -286,7 +286,7 @@ public final class TableBench {
                 Thread.sleep(50);
             }
             if (end > 0 && stopped) end -= QUIET.toNanos(); // the wait for quiet is the bench's, not the sink's
-            sink.terminate();
+            if (!stopped) sink.terminate(); // a second SIGTERM would cut its stop short
             int exit = sink.waitFor(Duration.ofSeconds(60));
             String log = Files.readString(b.runDir().resolve(name + ".log"));
             if (end < 0 || log.contains("OutOfMemoryError")) {
@@ -300,8 +300,11 @@ public final class TableBench {
             double warmSeconds = (end - firstAt) / 1e9;
             double warmCpu = (cpu - firstCpu) / (double) SinkChild.clockTicksPerSecond();
             long warmRecords = messages - firstCommitted;
-            Result res = new Result(name, warmRecords / warmSeconds, warmCpu * 1e6 / warmRecords, peakRss / 1024,
-                    commitMillis, maxCommit);
+            // Few records may all be committed at the stop: then "after the first commit" is the whole run.
+            boolean warm = warmRecords > 0 && warmSeconds > 0;
+            Result res = new Result(name, warm ? warmRecords / warmSeconds : messages / seconds,
+                    warm ? warmCpu * 1e6 / warmRecords : cpuSeconds * 1e6 / messages, peakRss / 1024, commitMillis,
+                    maxCommit);
             StringBuilder line = new StringBuilder();
             line.append(String.format("%-16s %,9.0f records/s  %6.2f us CPU/record  (%.1f s, %.1f s CPU from launch);"
                     + " after the first commit %,9.0f records/s  %6.2f us CPU/record; peak RSS %d MiB, heap %s, stop"
