@@ -239,6 +239,9 @@ public final class TableBench {
             long maxCommit = -1;
             long nextStatus = 0;
             long consumed = 0;
+            long consumedAt = -1;
+            long stopAt = -1;
+            long idleBeforeStop = 0;
             while (System.nanoTime() < deadline) {
                 long c = sink.cpuTicks();
                 if (c >= 0) cpu = c;
@@ -250,6 +253,7 @@ public final class TableBench {
                     nextStatus = System.nanoTime() + 200_000_000L;
                     String status = sink.status();
                     if (status != null) consumed = SinkChild.number(status, "records_consumed").orElse(consumed);
+                    if (consumedAt < 0 && consumed >= messages) consumedAt = System.nanoTime();
                     if (status != null && table) {
                         long commits = SinkChild.number(status, "commits").orElse(0);
                         if (commits > commitsSeen) {
@@ -272,12 +276,17 @@ public final class TableBench {
                 if (sum != lastSum) {
                     lastSum = sum;
                     quietSince = System.nanoTime();
-                } else if (!stopped && consumed >= messages && System.nanoTime() - quietSince > QUIET.toNanos()) {
+                } else if (!stopped && consumedAt > 0
+                        && System.nanoTime() - Math.max(quietSince, consumedAt) > QUIET.toNanos()) {
                     // Everything was read and what is left is in open files that no size limit closes (with few
                     // records, all of them): a stop seals and commits them (both sinks alike), as the object sink's
                     // bench does.
                     sink.terminate();
                     stopped = true;
+                    stopAt = System.nanoTime();
+                    // The wait for quiet is the bench's, not the sink's: from the last progress (a commit, or the
+                    // last record read) to the stop.
+                    idleBeforeStop = stopAt - Math.max(quietSince, consumedAt);
                 }
                 if (!sink.alive()) {
                     if (covered(offsets, topic, perPartition)) end = System.nanoTime();
@@ -285,7 +294,7 @@ public final class TableBench {
                 }
                 Thread.sleep(50);
             }
-            if (end > 0 && stopped) end -= QUIET.toNanos(); // the wait for quiet is the bench's, not the sink's
+            if (end > 0 && stopped) end -= idleBeforeStop;
             if (!stopped) sink.terminate(); // a second SIGTERM would cut its stop short
             int exit = sink.waitFor(Duration.ofSeconds(60));
             String log = Files.readString(b.runDir().resolve(name + ".log"));
