@@ -28,7 +28,8 @@ public final class BenchMain {
                                java -jar benchmarks.jar e2e-table [--since S] summary tables of the results file
                                java -jar benchmarks.jar tables [--messages N] [--size S] [--partitions P] [--rounds R]
                                       [--catalogs jdbc,rest] [--freshness-seconds S] [--freshness-share F]
-                                      [--xmx HEAP] [--jfr] [--launcher F] [--sink-jar J] [--smoke]
+                                      [--xmx HEAP] [--jfr] [--table-property K=V]... [--launcher F] [--sink-jar J]
+                                      [--smoke]
                                                                          the Iceberg table sink beside the object sink
                                                                          (100 B and 1 KiB unless --size; the launcher's
                                                                          JVM options unless --xmx)

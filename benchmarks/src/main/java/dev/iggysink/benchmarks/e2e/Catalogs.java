@@ -31,7 +31,7 @@ import org.apache.iceberg.types.Types;
  */
 final class Catalogs implements Closeable {
     /** One catalog: a client of the bench's own, and the {@code [plugin_config]} lines that point the sink at it. */
-    record Handle(Catalog catalog, String pluginLines) {
+    record Handle(Catalog catalog, String pluginLines, Map<String, String> tableProperties) {
         /** Creates {@code namespace.table} with the bench's columns, partitioned by day(iggy_timestamp). */
         void createTable(String table) {
             TableIdentifier id = TableIdentifier.parse(table);
@@ -47,7 +47,8 @@ final class Catalogs implements Closeable {
                     Types.NestedField.optional(6, "user", Types.StringType.get()),
                     Types.NestedField.optional(7, "latency_ms", Types.DoubleType.get()),
                     Types.NestedField.optional(8, "msg", Types.StringType.get()));
-            catalog.createTable(id, schema, PartitionSpec.builderFor(schema).day("iggy_timestamp").build());
+            catalog.createTable(id, schema, PartitionSpec.builderFor(schema).day("iggy_timestamp").build(), null,
+                    tableProperties);
         }
     }
 
@@ -59,7 +60,9 @@ final class Catalogs implements Closeable {
         this.server = server;
     }
 
-    static Catalogs open(MinioServer minio, Path runDir, String bucket, List<String> names) throws IOException {
+    /** @param tableProperties set on every table the bench creates, e.g. Iceberg's {@code write.parquet.*} */
+    static Catalogs open(MinioServer minio, Path runDir, String bucket, List<String> names,
+                         Map<String, String> tableProperties) throws IOException {
         Map<String, Handle> handles = new LinkedHashMap<>();
         RESTCatalogServer server = null;
         String warehouse = "s3://" + bucket + "/warehouse";
@@ -76,7 +79,7 @@ final class Catalogs implements Closeable {
                         catalog_type = "jdbc"
                         uri = "%s"
                         warehouse = "%s"
-                        """.formatted(uri, warehouse)));
+                        """.formatted(uri, warehouse), tableProperties));
             } else {
                 int port = freePort();
                 Map<String, String> backend = fileIo(minio);
@@ -96,7 +99,7 @@ final class Catalogs implements Closeable {
                         catalog_type = "rest"
                         uri = "%s"
                         warehouse = "warehouse"
-                        """.formatted(uri)));
+                        """.formatted(uri), tableProperties));
             }
         }
         return new Catalogs(handles, server);

@@ -81,6 +81,7 @@ public final class TableBench {
         String sinkJar = null;
         String xmx = null;
         boolean jfr = false;
+        Map<String, String> tableProperties = new LinkedHashMap<>();
         Path launcher = LAUNCHER;
         Duration idle = null;
         for (int i = 0; i < args.length; i++) {
@@ -97,6 +98,10 @@ public final class TableBench {
                 case "--launcher" -> launcher = Path.of(args[++i]);
                 case "--xmx" -> xmx = args[++i];
                 case "--jfr" -> jfr = true;
+                case "--table-property" -> {
+                    String[] kv = args[++i].split("=", 2);
+                    tableProperties.put(kv[0], kv.length > 1 ? kv[1] : "");
+                }
                 case "--smoke" -> {
                     messages = 20_000;
                     rounds = 1;
@@ -128,12 +133,13 @@ public final class TableBench {
         if (jfr) javaOpts += " -XX:StartFlightRecording=settings=profile,filename=" + runDir.toAbsolutePath() + "/";
         if (idle != null) return idle(jar, launcher, javaOpts, runDir, partitions, idle) ? 0 : 1;
         System.out.printf("== tables: %,d records of %s JSON each, %d partitions, %d round(s) of object sink, then"
-                        + " table sink on %s; JVM options: the launcher's defaults%s; load %s%n", messages,
+                        + " table sink on %s; JVM options: the launcher's defaults%s;%s load %s%n", messages,
                 sizes.stream().map(TableBench::label).toList(), partitions, rounds, catalogNames,
-                xmx == null ? "" : " with -Xmx" + xmx, load());
+                xmx == null ? "" : " with -Xmx" + xmx,
+                tableProperties.isEmpty() ? "" : " table properties " + tableProperties + ";", load());
         Map<String, String> finals = new LinkedHashMap<>();
         try (IggyEndpoint iggy = IggyEndpoint.fromEnvOrEmbedded(); MinioServer minio = MinioServer.start();
-             Catalogs catalogs = Catalogs.open(minio, runDir, BUCKET, catalogNames)) {
+             Catalogs catalogs = Catalogs.open(minio, runDir, BUCKET, catalogNames, tableProperties)) {
             minio.createBucket(BUCKET);
             Bench b = new Bench(jar, launcher, javaOpts, runDir, iggy, minio, catalogs.handles());
             for (int size : sizes) {
@@ -471,7 +477,7 @@ public final class TableBench {
     private static boolean idle(Path jar, Path launcher, String javaOpts, Path runDir, int partitions, Duration span)
             throws Exception {
         try (IggyEndpoint iggy = IggyEndpoint.fromEnvOrEmbedded(); MinioServer minio = MinioServer.start();
-             Catalogs catalogs = Catalogs.open(minio, runDir, BUCKET, List.of("jdbc"))) {
+             Catalogs catalogs = Catalogs.open(minio, runDir, BUCKET, List.of("jdbc"), Map.of())) {
             minio.createBucket(BUCKET);
             Bench b = new Bench(jar, launcher, javaOpts, runDir, iggy, minio, catalogs.handles());
             long[] perPartition = produce(iggy, partitions, 64, partitions);
