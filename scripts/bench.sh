@@ -10,6 +10,9 @@
 #   bash scripts/bench.sh --jmh       the micro-benchmarks (about 15 minutes, CodecBench has 60 cases; add JMH
 #                                     options after --, e.g. -- CodecBench -p format=json_lines -p payloadSize=1024)
 #   bash scripts/bench.sh --only NAME scenarios by name or glob (see the list below), e.g. --only 'scale-*'
+#   bash scripts/bench.sh --tables    the Iceberg table sink beside the object sink (benchmarks.jar tables: 100 B and
+#                                     1 KiB, JDBC and REST catalogs, freshness; add its options after --, e.g.
+#                                     -- --messages 100k --rounds 1); about 10 minutes with the defaults
 # Every scenario prints records/s, MB/s, the ratio to a raw-PUT baseline of the same objects in the same run, the
 # sink's CPU time per record (user+system from /proc/<pid>/stat) and its peak RSS; at the end the tables of the run
 # (throughput, scaling over partitions and upload_concurrency, latency) are printed from the results file.
@@ -58,6 +61,7 @@ while [[ $# -gt 0 ]]; do
     --smoke) mode="smoke" ;;
     --profile) profile="--jfr" ;;
     --jmh) mode="jmh" ;;
+    --tables) mode="tables" ;;
     --only) only="$2"; shift ;;
     --) shift; jmh_args=("$@"); break ;;
     *) echo "bench.sh: unknown option $1" >&2; exit 2 ;;
@@ -67,6 +71,8 @@ done
 
 case "${mode}" in
   smoke) exec "${bench_java[@]}" e2e --smoke "${sink_flag[@]}" ;;
+  # The table bench runs each sink through the distribution's launcher, with its default options.
+  tables) exec "${bench_java[@]}" tables "${sink_flag[@]}" "${jmh_args[@]}" ;;
   jmh) exec java -jar "${bench_jar}" jmh -prof gc -rf json -rff bench-results/jmh.json "${jmh_args[@]}" ;;
 esac
 

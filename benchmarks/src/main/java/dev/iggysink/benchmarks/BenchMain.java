@@ -27,8 +27,13 @@ public final class BenchMain {
                                java -jar benchmarks.jar e2e [options]         end-to-end bench (e2e --help)
                                java -jar benchmarks.jar e2e-table [--since S] summary tables of the results file
                                java -jar benchmarks.jar tables [--messages N] [--size S] [--partitions P] [--rounds R]
+                                      [--catalogs jdbc,rest] [--freshness-seconds S] [--freshness-share F]
+                                      [--xmx HEAP] [--jfr] [--table-property K=V]... [--launcher F] [--sink-jar J]
+                                      [--smoke]
                                                                          the Iceberg table sink beside the object sink
-                               java -jar benchmarks.jar tables --idle S [--partitions P] [--sink-jar J]
+                                                                         (100 B and 1 KiB unless --size; the launcher's
+                                                                         JVM options unless --xmx)
+                               java -jar benchmarks.jar tables --idle S [--partitions P] [--sink-jar J] [--xmx HEAP]
                                                                          an idle table sink's CPU over S seconds
                                java -jar benchmarks.jar codec-cpu [rounds]    json_lines codec in thread CPU time""");
                 System.exit("--help".equals(command) || "-h".equals(command) ? 0 : 2);

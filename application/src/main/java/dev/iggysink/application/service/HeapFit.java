@@ -7,7 +7,7 @@ import java.lang.System.Logger.Level;
  * where it runs ahead of them, and a sealed file is uploaded from that same buffer (no second copy); on top of it
  * the heap holds a poll's records while they are encoded, gzip's or Parquet's output next to their input, and the
  * collector's headroom — at most {@value #HEAP_PER_BUDGET_BYTE} bytes of heap per byte of budget, measured
- * (docs/performance.md, "Goals of issue 14, previous round"), on top of {@value #BASELINE_MIB} MiB the
+ * (docs/performance-history.md, "Goals of issue 14, previous round"), on top of {@value #BASELINE_MIB} MiB the
  * process needs with nothing buffered (clients, pools, classes). A budget the heap cannot hold is lowered at start,
  * with a warning, instead of ending in an OutOfMemoryError that a supervisor would restart into the same death.
  */

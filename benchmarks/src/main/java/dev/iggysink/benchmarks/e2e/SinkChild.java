@@ -48,6 +48,36 @@ final class SinkChild implements AutoCloseable {
         return new SinkChild(pb.start(), gcLog, URI.create("http://127.0.0.1:" + adminPort + "/status"));
     }
 
+    /**
+     * The sink as a user starts it: the distribution's launcher script ({@code bin/iggy-s3-sink}, which picks the JVM
+     * options and execs java, so the child's pid is the JVM's), laid out in {@code home} beside the jar as the tarball
+     * has it. {@code javaOpts} go to the launcher's {@code JAVA_OPTS}: they come after its defaults and a heap option
+     * in them replaces its heap.
+     */
+    static SinkChild startLauncher(Path launcher, Path home, Path jar, Path config, Path log, Path gcLog,
+                                   String javaOpts, int adminPort) throws IOException {
+        Path bin = Files.createDirectories(home.resolve("bin")).resolve("iggy-s3-sink");
+        Path lib = Files.createDirectories(home.resolve("lib")).resolve("iggy-s3-sink.jar");
+        Files.copy(launcher, bin, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+        Files.deleteIfExists(lib);
+        Files.createSymbolicLink(lib, jar.toAbsolutePath());
+        ProcessBuilder pb = new ProcessBuilder("sh", bin.toString(), "run", "--config", config.toString())
+                .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.to(log.toFile()));
+        pb.environment().put("JAVA_HOME", System.getProperty("java.home"));
+        pb.environment().put("JAVA_OPTS", ("-Xlog:gc:file=" + gcLog + " " + javaOpts).trim());
+        return new SinkChild(pb.start(), gcLog, URI.create("http://127.0.0.1:" + adminPort + "/status"));
+    }
+
+    /** The child's command line as the kernel has it ({@code /proc/<pid>/cmdline}), words joined by spaces. */
+    String commandLine() {
+        try {
+            return Files.readString(Path.of("/proc", Long.toString(process.pid()), "cmdline"),
+                    StandardCharsets.UTF_8).replace('\0', ' ').trim();
+        } catch (IOException e) {
+            return "";
+        }
+    }
+
     long pid() {
         return process.pid();
     }

@@ -1,6 +1,5 @@
 package dev.iggysink.benchmarks.e2e;
 
-import dev.iggysink.adapters.iceberg.Apache5S3ClientFactory;
 import dev.iggysink.adapters.iggy.IggyGroupOffsets;
 import dev.iggysink.adapters.iggy.IggySettings;
 import dev.iggysink.application.settings.Secret;
@@ -9,44 +8,49 @@ import dev.iggysink.domain.message.PartitionRef;
 import dev.iggysink.testkit.iggy.IggyEndpoint;
 import dev.iggysink.testkit.iggy.IggyProducer;
 import dev.iggysink.testkit.s3.MinioServer;
-import java.io.Closeable;
+import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.OffsetDateTime;
 import java.util.ArrayList;
-import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
-import org.apache.iceberg.CatalogProperties;
-import org.apache.iceberg.CatalogUtil;
-import org.apache.iceberg.PartitionSpec;
-import org.apache.iceberg.Schema;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.Table;
-import org.apache.iceberg.catalog.Catalog;
-import org.apache.iceberg.catalog.Namespace;
-import org.apache.iceberg.catalog.SupportsNamespaces;
 import org.apache.iceberg.catalog.TableIdentifier;
-import org.apache.iceberg.types.Types;
+import org.apache.iceberg.data.IcebergGenerics;
+import org.apache.iceberg.data.Record;
+import org.apache.iceberg.io.CloseableIterable;
 
 /**
- * The table sink beside the object sink on the same records: one topic is filled once, then each sink jar runs
- * against it in its own consumer group (alternating, {@code --rounds} times) until the group's committed offsets
- * cover every record, and is stopped. Prints, per run, records/s and whole-process CPU per record from launch to the
- * last commit (start-up included, the same for both) and from the first commit on (the records committed after it),
- * and for the table the snapshots (commits) and data files made.
+ * The table sink beside the object sink on the same records, per record size (100 B and 1 KiB by default,
+ * {@code --size} for one): one topic is filled once per size, then each sink runs against it in its own consumer
+ * group, alternating object sink, table sink on a JDBC catalog (SQLite), table sink on a REST catalog (Apache
+ * Iceberg's {@code RESTCatalogServer} in this JVM, backed by SQLite), {@code --rounds} times, until the group's
+ * committed offsets cover every record, and is stopped. Each sink runs through the distribution's launcher with its
+ * default JVM options (the heap it chose is printed; {@code --xmx} replaces it). Prints, per run, records/s and
+ * whole-process CPU per record from launch to the last commit and from the first commit on, peak RSS, and for a table
+ * its commits (p50 and max commit time, sampled from the sink's {@code /status}) and data files. Then, per catalog,
+ * freshness: the table sink with {@code commit_interval = "1s"} while records are sent at the rate it reached above,
+ * and p50/p99 of the time from each record's send (its Iggy timestamp, stamped by the broker when it took it) to the
+ * commit of the snapshot that holds it (the snapshot's {@code timestamp-ms}, which Iceberg stamps as it makes the
+ * snapshot, just before the catalog swap: the swap's share is within the commit time printed beside). Ends with one
+ * line per size, the JDBC table sink's median figures against the object sink's.
  * The object sink writes json_lines files of 8 MiB to MinIO; the table sink writes Parquet data files of the same
- * rotation into an Iceberg table (JDBC catalog on SQLite, warehouse on the same MinIO), one commit per 5 s or
- * per 16 files waiting.
+ * rotation into an Iceberg table (warehouse on the same MinIO), one commit per 5 s or per 16 files waiting.
  */
 public final class TableBench {
     private static final String STREAM = "tbench";
     private static final String TOPIC = "events";
     private static final String BUCKET = "tbench";
+    private static final Path LAUNCHER = Path.of("distribution", "src", "dist", "bin", "iggy-s3-sink");
     /**
      * No commit for this long (longer than the table sink's commit interval): what is left waits in open files, and
      * the sink is stopped to seal them.
@@ -56,24 +60,52 @@ public final class TableBench {
     private TableBench() {
     }
 
+    /** One sink run's figures; {@code commitMillis} holds each commit time seen on /status. */
+    private record Result(String name, double rate, double cpuUs, double warmRate, double warmCpuUs, long peakRssMib,
+                          List<Long> commitMillis, long maxCommitMillis) {
+    }
+
+    /** Where each run's files go and what every run shares. */
+    private record Bench(Path jar, Path launcher, String javaOpts, Path runDir, IggyEndpoint iggy, MinioServer minio,
+                         Map<String, Catalogs.Handle> catalogs) {
+    }
+
     public static int run(String[] args) throws Exception {
         int messages = 400_000;
-        int size = 1024;
+        List<Integer> sizes = List.of(100, 1024);
         int partitions = 8;
         int rounds = 2;
+        int freshSeconds = 15;
+        double freshShare = 1.0;
+        List<String> catalogNames = List.of("jdbc", "rest");
         String sinkJar = null;
+        String xmx = null;
+        boolean jfr = false;
+        Map<String, String> tableProperties = new LinkedHashMap<>();
+        Path launcher = LAUNCHER;
         Duration idle = null;
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
                 case "--idle" -> idle = Duration.ofSeconds(Long.parseLong(args[++i]));
-                case "--messages" -> messages = Integer.parseInt(args[++i]);
-                case "--size" -> size = (int) Sizes.parse(args[++i]);
+                case "--messages" -> messages = (int) Sizes.parse(args[++i]);
+                case "--size" -> sizes = List.of((int) Sizes.parse(args[++i]));
                 case "--partitions" -> partitions = Integer.parseInt(args[++i]);
                 case "--rounds" -> rounds = Integer.parseInt(args[++i]);
+                case "--catalogs" -> catalogNames = List.of(args[++i].split(","));
+                case "--freshness-seconds" -> freshSeconds = Integer.parseInt(args[++i]);
+                case "--freshness-share" -> freshShare = Double.parseDouble(args[++i]);
                 case "--sink-jar" -> sinkJar = args[++i];
+                case "--launcher" -> launcher = Path.of(args[++i]);
+                case "--xmx" -> xmx = args[++i];
+                case "--jfr" -> jfr = true;
+                case "--table-property" -> {
+                    String[] kv = args[++i].split("=", 2);
+                    tableProperties.put(kv[0], kv.length > 1 ? kv[1] : "");
+                }
                 case "--smoke" -> {
                     messages = 20_000;
                     rounds = 1;
+                    freshSeconds = 5;
                 }
                 default -> {
                     System.err.println("tables: unknown option " + args[i]);
@@ -81,47 +113,133 @@ public final class TableBench {
                 }
             }
         }
+        for (String c : catalogNames) {
+            if (!c.equals("jdbc") && !c.equals("rest")) {
+                System.err.println("tables: --catalogs takes jdbc, rest or both (jdbc,rest), not " + c);
+                return 2;
+            }
+        }
+        if (!Files.isRegularFile(launcher)) {
+            System.err.println("tables: no launcher at " + launcher + " (run from the repository's root, or give"
+                    + " --launcher bin/iggy-s3-sink of an unpacked tarball)");
+            return 2;
+        }
         Path jar = Path.of(sinkJar != null ? sinkJar : "bootstrap/target/iggy-s3-sink.jar");
         Path runDir = Path.of("bench-results", "runs", "tables-" + Instant.now().getEpochSecond());
         Files.createDirectories(runDir);
-        if (idle != null) return idle(jar, runDir, partitions, idle) ? 0 : 1;
-        System.out.printf("== tables: %,d x %d B JSON, %d partitions, %d round(s) of object sink then table sink%n",
-                messages, size, partitions, rounds);
-        try (IggyEndpoint iggy = IggyEndpoint.fromEnvOrEmbedded(); MinioServer minio = MinioServer.start()) {
+        String javaOpts = xmx == null ? "" : "-Xmx" + xmx;
+        // One recording per sink process, written at its stop, named after its pid: jfr print --events
+        // jdk.ExecutionSample F summarises where its CPU went.
+        if (jfr) javaOpts += " -XX:StartFlightRecording=settings=profile,filename=" + runDir.toAbsolutePath() + "/";
+        if (idle != null) return idle(jar, launcher, javaOpts, runDir, partitions, idle) ? 0 : 1;
+        System.out.printf("== tables: %,d records of %s JSON each, %d partitions, %d round(s) of object sink, then"
+                        + " table sink on %s; JVM options: the launcher's defaults%s;%s load %s%n", messages,
+                sizes.stream().map(TableBench::label).toList(), partitions, rounds, catalogNames,
+                xmx == null ? "" : " with -Xmx" + xmx,
+                tableProperties.isEmpty() ? "" : " table properties " + tableProperties + ";", load());
+        Map<String, String> finals = new LinkedHashMap<>();
+        try (IggyEndpoint iggy = IggyEndpoint.fromEnvOrEmbedded(); MinioServer minio = MinioServer.start();
+             Catalogs catalogs = Catalogs.open(minio, runDir, BUCKET, catalogNames, tableProperties)) {
             minio.createBucket(BUCKET);
-            long[] perPartition = produce(iggy, messages, size, partitions);
-            for (int r = 1; r <= rounds; r++) {
-                for (boolean table : new boolean[] {false, true}) {
-                    String name = (table ? "table" : "object") + "-r" + r;
-                    Path config = runDir.resolve(name + ".toml");
-                    Catalog catalog = null;
-                    try {
-                        if (table) catalog = createTable(minio, runDir, "r" + r);
-                        Files.writeString(config, table ? tableToml(iggy, minio, runDir, r) : objectToml(iggy, minio,
-                                r), StandardCharsets.UTF_8);
-                        if (!runOne(name, jar, config, runDir, iggy, perPartition, messages, catalog, "bench.events_r"
-                                + r)) {
-                            return 1;
-                        }
-                    } finally {
-                        if (catalog instanceof Closeable c) c.close();
+            Bench b = new Bench(jar, launcher, javaOpts, runDir, iggy, minio, catalogs.handles());
+            for (int size : sizes) {
+                String sz = label(size).toLowerCase(Locale.ROOT);
+                long[] perPartition = produce(iggy, messages, size, partitions);
+                Map<String, List<Result>> results = new LinkedHashMap<>();
+                for (int r = 1; r <= rounds; r++) {
+                    List<String> kinds = new ArrayList<>(List.of("object"));
+                    kinds.addAll(catalogNames);
+                    for (String kind : kinds) {
+                        String name = kind + "-" + sz + "-r" + r;
+                        Result res = runOne(b, name, kind, TOPIC, perPartition, messages, "5s");
+                        if (res == null) return 1;
+                        results.computeIfAbsent(kind, k -> new ArrayList<>()).add(res);
                     }
                 }
+                Result object = median(results.get("object"));
+                for (String c : catalogNames) {
+                    Result table = median(results.get(c));
+                    List<Long> commits = results.get(c).stream().flatMap(x -> x.commitMillis().stream()).sorted()
+                            .toList();
+                    long max = results.get(c).stream().mapToLong(Result::maxCommitMillis).max().orElse(-1);
+                    System.out.printf("%s %s: median after the first commit %,.0f records/s, %.2f us CPU/record, peak"
+                                    + " RSS %d MiB; commit time p50 %d ms, max %d ms (%d commits seen)%n", c,
+                            label(size), table.warmRate(), table.warmCpuUs(), table.peakRssMib(),
+                            percentile(commits, 50), max, commits.size());
+                    String fresh = freshness(b, c, sz, size, partitions, table.warmRate() * freshShare,
+                            freshSeconds);
+                    if (fresh == null) return 1;
+                    System.out.println(fresh);
+                    if (c.equals(catalogNames.get(0))) {
+                        // From launch as well: with few large files the object sink's first commit comes late,
+                        // and its window after it is short.
+                        finals.put(label(size), String.format("tables/objects %s: records/s ratio %.2f, cpu ratio %.2f,"
+                                        + " rss table %d MiB object %d MiB (from launch: records/s ratio %.2f, cpu"
+                                        + " ratio %.2f)", label(size), table.warmRate() / object.warmRate(),
+                                table.warmCpuUs() / object.warmCpuUs(), table.peakRssMib(), object.peakRssMib(),
+                                table.rate() / object.rate(), table.cpuUs() / object.cpuUs()));
+                    }
+                }
+                System.out.printf("object %s: median after the first commit %,.0f records/s, %.2f us CPU/record, peak"
+                        + " RSS %d MiB%n", label(size), object.warmRate(), object.warmCpuUs(), object.peakRssMib());
             }
         }
+        System.out.println("== load at the end " + load() + "; table sink on " + catalogNames.get(0)
+                + ", medians over the rounds, after each run's first commit");
+        finals.values().forEach(System.out::println);
         return 0;
     }
 
-    private static boolean runOne(String name, Path jar, Path config, Path runDir, IggyEndpoint iggy,
-                                  long[] perPartition, int messages, Catalog catalog, String tableName)
-            throws Exception {
-        String group = name.startsWith("table") ? "tables_table_" + name : "tables_object_" + name;
-        IggySettings settings = new IggySettings(iggy.host(), iggy.port(), "iggy", Secret.of("iggy"),
+    /** {@code 100B}, {@code 1KiB}: the size as the final lines name it. */
+    static String label(int size) {
+        return size % 1024 == 0 ? size / 1024 + "KiB" : size + "B";
+    }
+
+    /** The one-, five- and fifteen-minute load averages of the machine. */
+    private static String load() {
+        try {
+            String[] f = Files.readString(Path.of("/proc/loadavg")).trim().split(" ");
+            return f[0] + " " + f[1] + " " + f[2];
+        } catch (IOException | RuntimeException e) {
+            return "unknown";
+        }
+    }
+
+    /** The run with the median records/s (the lower middle one of an even count). */
+    private static Result median(List<Result> runs) {
+        List<Result> sorted = new ArrayList<>(runs);
+        sorted.sort(java.util.Comparator.comparingDouble(Result::warmRate));
+        return sorted.get((sorted.size() - 1) / 2);
+    }
+
+    /** The nearest-rank percentile of sorted values; −1 when there are none. */
+    static long percentile(List<Long> sorted, int pct) {
+        if (sorted.isEmpty()) return -1;
+        int rank = (int) Math.ceil(pct / 100.0 * sorted.size());
+        return sorted.get(Math.max(0, rank - 1));
+    }
+
+    /**
+     * One sink ({@code kind} object, jdbc or rest) from launch until its group's committed offsets cover
+     * {@code perPartition} of {@code topic}; null (after printing why) when it did not get there.
+     */
+    private static Result runOne(Bench b, String name, String kind, String topic, long[] perPartition, long messages,
+                                 String commitInterval) throws Exception {
+        boolean table = !kind.equals("object");
+        String group = "tables_" + name;
+        String tableName = "bench.events_" + name.replace('-', '_');
+        int adminPort = Catalogs.freePort();
+        Path config = b.runDir().resolve(name + ".toml");
+        if (table) b.catalogs().get(kind).createTable(tableName);
+        Files.writeString(config, table ? tableToml(b, kind, topic, group, tableName, commitInterval, adminPort)
+                : objectToml(b, topic, group, name, adminPort), StandardCharsets.UTF_8);
+        IggySettings settings = new IggySettings(b.iggy().host(), b.iggy().port(), "iggy", Secret.of("iggy"),
                 Optional.empty(), false, Optional.empty(), Optional.empty());
+        String loadBefore = load();
         long launch = System.nanoTime();
-        try (SinkChild sink = SinkChild.start(null, jar, config, runDir.resolve(name + ".log"),
-                runDir.resolve(name + "-gc.log"), List.of("-Xmx1g"), null, 0);
-             IggyGroupOffsets offsets = new IggyGroupOffsets(settings, STREAM, TOPIC, group, Duration.ofSeconds(10))) {
+        try (SinkChild sink = SinkChild.startLauncher(b.launcher(), b.runDir().resolve("home"), b.jar(), config,
+                b.runDir().resolve(name + ".log"), b.runDir().resolve(name + "-gc.log"), b.javaOpts(), adminPort);
+             IggyGroupOffsets offsets = new IggyGroupOffsets(settings, STREAM, topic, group, Duration.ofSeconds(10))) {
             long cpu = -1;
             long end = -1;
             long peakRss = -1;
@@ -132,66 +250,223 @@ public final class TableBench {
             long firstAt = -1;
             long firstCpu = -1;
             long firstCommitted = 0;
+            String heap = "";
+            List<Long> commitMillis = new ArrayList<>();
+            long commitsSeen = 0;
+            long maxCommit = -1;
+            long nextStatus = 0;
+            long consumed = 0;
+            long consumedAt = -1;
+            long stopAt = -1;
+            long idleBeforeStop = 0;
             while (System.nanoTime() < deadline) {
                 long c = sink.cpuTicks();
                 if (c >= 0) cpu = c;
                 long rss = sink.procKib("VmHWM");
                 if (rss > 0) peakRss = rss;
-                long sum = committedSum(offsets, perPartition.length);
+                if (heap.isEmpty() && System.nanoTime() - launch > 1_000_000_000L) heap = heapOptions(sink);
+                if (!stopped && System.nanoTime() >= nextStatus) {
+                    // Every 200 ms, object and table sink alike: each table commit's time, when one has come since.
+                    nextStatus = System.nanoTime() + 200_000_000L;
+                    String status = sink.status();
+                    if (status != null) consumed = SinkChild.number(status, "records_consumed").orElse(consumed);
+                    if (consumedAt < 0 && consumed >= messages) consumedAt = System.nanoTime();
+                    if (status != null && table) {
+                        long commits = SinkChild.number(status, "commits").orElse(0);
+                        if (commits > commitsSeen) {
+                            SinkChild.number(status, "last_commit_millis").ifPresent(commitMillis::add);
+                            commitsSeen = commits;
+                        }
+                        maxCommit = SinkChild.number(status, "max_commit_millis").orElse(maxCommit);
+                    }
+                }
+                long sum = committedSum(offsets, topic, perPartition.length);
                 if (firstAt < 0 && sum > -perPartition.length) {
                     firstAt = System.nanoTime();
                     firstCpu = c;
                     firstCommitted = sum + perPartition.length;
                 }
-                if (covered(offsets, perPartition)) {
+                if (covered(offsets, topic, perPartition)) {
                     end = System.nanoTime();
                     break;
                 }
                 if (sum != lastSum) {
                     lastSum = sum;
                     quietSince = System.nanoTime();
-                } else if (!stopped && sum > -perPartition.length && System.nanoTime() - quietSince > QUIET.toNanos()) {
-                    // What is left is in open files that no size limit closes: a stop seals and commits them (both
-                    // sinks alike), as the object sink's bench does.
+                } else if (!stopped && consumedAt > 0
+                        && System.nanoTime() - Math.max(quietSince, consumedAt) > QUIET.toNanos()) {
+                    // Everything was read and what is left is in open files that no size limit closes (with few
+                    // records, all of them): a stop seals and commits them (both sinks alike), as the object sink's
+                    // bench does.
                     sink.terminate();
                     stopped = true;
+                    stopAt = System.nanoTime();
+                    // The wait for quiet is the bench's, not the sink's: from the last progress (a commit, or the
+                    // last record read) to the stop.
+                    idleBeforeStop = stopAt - Math.max(quietSince, consumedAt);
                 }
                 if (!sink.alive()) {
-                    if (covered(offsets, perPartition)) end = System.nanoTime();
+                    if (covered(offsets, topic, perPartition)) end = System.nanoTime();
                     break;
                 }
                 Thread.sleep(50);
             }
-            if (end > 0 && stopped) end -= QUIET.toNanos(); // the wait for quiet is the bench's, not the sink's
-            sink.terminate();
+            if (end > 0 && stopped) end -= idleBeforeStop;
+            if (!stopped) sink.terminate(); // a second SIGTERM would cut its stop short
             int exit = sink.waitFor(Duration.ofSeconds(60));
-            if (end < 0) {
-                System.out.printf("%s: not every record was committed (exit %d); see %s%n", name, exit,
-                        runDir.resolve(name + ".log"));
-                return false;
+            String log = Files.readString(b.runDir().resolve(name + ".log"));
+            if (end < 0 || log.contains("OutOfMemoryError")) {
+                System.out.printf("%s: not every record was committed (exit %d)%s; see %s%n", name, exit,
+                        log.contains("OutOfMemoryError") ? ", OutOfMemoryError under " + heap : "",
+                        b.runDir().resolve(name + ".log"));
+                return null;
             }
             double seconds = (end - launch) / 1e9;
             double cpuSeconds = cpu / (double) SinkChild.clockTicksPerSecond();
             double warmSeconds = (end - firstAt) / 1e9;
             double warmCpu = (cpu - firstCpu) / (double) SinkChild.clockTicksPerSecond();
             long warmRecords = messages - firstCommitted;
+            // Few records may all be committed at the stop: then "after the first commit" is the whole run.
+            boolean warm = warmRecords > 0 && warmSeconds > 0;
+            Result res = new Result(name, messages / seconds, cpuSeconds * 1e6 / messages,
+                    warm ? warmRecords / warmSeconds : messages / seconds,
+                    warm ? warmCpu * 1e6 / warmRecords : cpuSeconds * 1e6 / messages, peakRss / 1024, commitMillis,
+                    maxCommit);
             StringBuilder line = new StringBuilder();
-            line.append(String.format("%-10s %,9.0f records/s  %6.2f us CPU/record  (%.1f s, %.1f s CPU from launch);"
-                    + " after the first commit %,9.0f records/s  %6.2f us CPU/record; peak RSS %d MiB, stop needed: %s,"
-                    + " exit %d", name, messages / seconds, cpuSeconds * 1e6 / messages, seconds, cpuSeconds,
-                    warmRecords / warmSeconds, warmCpu * 1e6 / warmRecords, peakRss / 1024, stopped, exit));
-            if (catalog != null) {
-                Table t = catalog.loadTable(TableIdentifier.parse(tableName));
+            line.append(String.format("%-16s %,9.0f records/s  %6.2f us CPU/record  (%.1f s, %.1f s CPU from launch);"
+                    + " after the first commit %,9.0f records/s  %6.2f us CPU/record; peak RSS %d MiB, heap %s, stop"
+                    + " needed: %s, exit %d, load %s -> %s", name, messages / seconds, cpuSeconds * 1e6 / messages,
+                    seconds, cpuSeconds, res.warmRate(), res.warmCpuUs(), res.peakRssMib(), heap, stopped, exit,
+                    loadBefore, load()));
+            if (table) {
+                Table t = b.catalogs().get(kind).catalog().loadTable(TableIdentifier.parse(tableName));
                 int snapshots = 0;
                 for (Snapshot ignored : t.snapshots()) snapshots++;
                 long files = Long.parseLong(t.currentSnapshot().summary().getOrDefault("total-data-files", "0"));
                 long bytes = Long.parseLong(t.currentSnapshot().summary().getOrDefault("total-files-size", "0"));
-                line.append(String.format("  commits %d, data files %d, %.1f MB Parquet", snapshots, files,
-                        bytes / 1e6));
+                List<Long> sorted = commitMillis.stream().sorted().toList();
+                line.append(String.format("  commits %d (p50 %d ms, max %d ms), data files %d, %.1f MB Parquet",
+                        snapshots, percentile(sorted, 50), maxCommit, files, bytes / 1e6));
             }
             System.out.println(line);
-            return true;
+            return res;
         }
+    }
+
+    /** The heap options the launcher gave the JVM (read from its command line), or "?" while it has not started. */
+    private static String heapOptions(SinkChild sink) {
+        StringBuilder out = new StringBuilder();
+        for (String w : sink.commandLine().split(" ")) {
+            if (w.startsWith("-Xmx") || w.startsWith("-Xms") || w.startsWith("-Xmn")
+                    || w.startsWith("-XX:MaxRAMPercentage")) {
+                if (!out.isEmpty()) out.append(' ');
+                out.append(w);
+            }
+        }
+        return out.isEmpty() ? "?" : out.toString();
+    }
+
+    /**
+     * Freshness on one catalog: a topic of its own, one record per partition committed first (the sink is up and
+     * has its table), then records sent for {@code seconds} at {@code rate} records/s, with
+     * {@code commit_interval = "1s"}; p50/p99 of send-to-commit over those records, from the table itself (every
+     * snapshot's added rows, read by Iceberg's reader). Null when the run failed.
+     */
+    private static String freshness(Bench b, String catalog, String sz, int size, int partitions, double rate,
+                                    int seconds) throws Exception {
+        if (seconds <= 0) return catalog + " " + label(size) + ": freshness not measured (--freshness-seconds 0)";
+        String topic = "fresh_" + catalog + "_" + sz;
+        String name = catalog + "-" + sz + "-fresh";
+        String group = "tables_" + name;
+        String tableName = "bench.events_" + name.replace('-', '_');
+        int adminPort = Catalogs.freePort();
+        Path config = b.runDir().resolve(name + ".toml");
+        b.catalogs().get(catalog).createTable(tableName);
+        Files.writeString(config, tableToml(b, catalog, topic, group, tableName, "1s", adminPort),
+                StandardCharsets.UTF_8);
+        IggySettings settings = new IggySettings(b.iggy().host(), b.iggy().port(), "iggy", Secret.of("iggy"),
+                Optional.empty(), false, Optional.empty(), Optional.empty());
+        long[] perPartition = new long[partitions];
+        long sent = 0;
+        long fromMicros;
+        String loadBefore = load();
+        try (IggyProducer producer = IggyProducer.connect(b.iggy().host(), b.iggy().port())) {
+            producer.createTopicIfMissing(STREAM, topic, partitions);
+            for (int p = 0; p < partitions; p++) {
+                producer.send(STREAM, topic, p, List.of(Payloads.json(p, size)));
+                perPartition[p] = 1;
+            }
+            try (SinkChild sink = SinkChild.startLauncher(b.launcher(), b.runDir().resolve("home"), b.jar(), config,
+                    b.runDir().resolve(name + ".log"), b.runDir().resolve(name + "-gc.log"), b.javaOpts(), adminPort);
+                 IggyGroupOffsets offsets = new IggyGroupOffsets(settings, STREAM, topic, group,
+                         Duration.ofSeconds(10))) {
+                // Up, with its table open and a first commit made: from here on only freshness is measured.
+                if (!await(sink, offsets, topic, perPartition, Duration.ofMinutes(2))) {
+                    System.out.printf("%s: the first records were not committed; see %s%n", name,
+                            b.runDir().resolve(name + ".log"));
+                    return null;
+                }
+                fromMicros = System.currentTimeMillis() * 1000;
+                long begin = System.nanoTime();
+                long id = partitions;
+                // Every 10 ms what is due by then, spread over the partitions.
+                for (long tick = 1; System.nanoTime() - begin < seconds * 1_000_000_000L; tick++) {
+                    long n = (long) (rate * tick / 100) - sent;
+                    for (int p = 0; p < partitions && n > 0; p++) {
+                        int k = (int) (n / (partitions - p));
+                        if (k == 0) continue;
+                        List<byte[]> batch = new ArrayList<>(k);
+                        for (int i = 0; i < k; i++) batch.add(Payloads.json(id++, size));
+                        producer.send(STREAM, topic, p, batch);
+                        perPartition[p] += k;
+                        sent += k;
+                        n -= k;
+                    }
+                    long sleep = begin + tick * 10_000_000L - System.nanoTime();
+                    if (sleep > 0) Thread.sleep(sleep / 1_000_000, (int) (sleep % 1_000_000));
+                }
+                double sentSeconds = (System.nanoTime() - begin) / 1e9;
+                boolean done = await(sink, offsets, topic, perPartition, Duration.ofMinutes(5));
+                sink.terminate();
+                int exit = sink.waitFor(Duration.ofSeconds(60));
+                if (!done) {
+                    System.out.printf("%s: not every record was committed (exit %d); see %s%n", name, exit,
+                            b.runDir().resolve(name + ".log"));
+                    return null;
+                }
+                rate = sent / sentSeconds;
+            }
+        }
+        Table t = b.catalogs().get(catalog).catalog().loadTable(TableIdentifier.parse(tableName));
+        List<Long> lags = new ArrayList<>();
+        for (Snapshot s : t.snapshots()) {
+            IcebergGenerics.ScanBuilder scan = IcebergGenerics.read(t).select("iggy_timestamp");
+            scan = s.parentId() == null ? scan.useSnapshot(s.snapshotId())
+                    : scan.appendsBetween(s.parentId(), s.snapshotId());
+            try (CloseableIterable<Record> rows = scan.build()) {
+                for (Record r : rows) {
+                    OffsetDateTime at = (OffsetDateTime) r.getField("iggy_timestamp");
+                    long micros = at.toEpochSecond() * 1_000_000 + at.getNano() / 1000;
+                    if (micros >= fromMicros) lags.add(s.timestampMillis() - micros / 1000);
+                }
+            }
+        }
+        lags.sort(null);
+        return String.format("%s %s freshness (commit_interval 1s, %,d records sent at %,.0f records/s for %d s):"
+                        + " send-to-commit p50 %d ms, p99 %d ms, max %d ms over %,d records read back; load %s -> %s",
+                catalog, label(size), sent, rate, seconds, percentile(lags, 50), percentile(lags, 99),
+                lags.isEmpty() ? -1 : lags.get(lags.size() - 1), lags.size(), loadBefore, load());
+    }
+
+    /** Waits until the group's offsets cover {@code perPartition}; false when the sink died or time ran out. */
+    private static boolean await(SinkChild sink, IggyGroupOffsets offsets, String topic, long[] perPartition,
+                                 Duration limit) throws Exception {
+        long deadline = System.nanoTime() + limit.toNanos();
+        while (!covered(offsets, topic, perPartition)) {
+            if (!sink.alive() || System.nanoTime() > deadline) return false;
+            Thread.sleep(50);
+        }
+        return true;
     }
 
     /**
@@ -199,58 +474,58 @@ public final class TableBench {
      * record per partition is committed first, then the sink's CPU is read over {@code S} seconds and printed as a
      * share of one core.
      */
-    private static boolean idle(Path jar, Path runDir, int partitions, Duration span) throws Exception {
-        try (IggyEndpoint iggy = IggyEndpoint.fromEnvOrEmbedded(); MinioServer minio = MinioServer.start()) {
+    private static boolean idle(Path jar, Path launcher, String javaOpts, Path runDir, int partitions, Duration span)
+            throws Exception {
+        try (IggyEndpoint iggy = IggyEndpoint.fromEnvOrEmbedded(); MinioServer minio = MinioServer.start();
+             Catalogs catalogs = Catalogs.open(minio, runDir, BUCKET, List.of("jdbc"), Map.of())) {
             minio.createBucket(BUCKET);
+            Bench b = new Bench(jar, launcher, javaOpts, runDir, iggy, minio, catalogs.handles());
             long[] perPartition = produce(iggy, partitions, 64, partitions);
-            Catalog catalog = createTable(minio, runDir, "r1");
-            try {
-                Path config = runDir.resolve("idle.toml");
-                Files.writeString(config, tableToml(iggy, minio, runDir, 1), StandardCharsets.UTF_8);
-                IggySettings settings = new IggySettings(iggy.host(), iggy.port(), "iggy", Secret.of("iggy"),
-                        Optional.empty(), false, Optional.empty(), Optional.empty());
-                try (SinkChild sink = SinkChild.start(null, jar, config, runDir.resolve("idle.log"),
-                        runDir.resolve("idle-gc.log"), List.of(), null, 0);
-                     IggyGroupOffsets offsets = new IggyGroupOffsets(settings, STREAM, TOPIC,
-                             "tables_table_table-r1", Duration.ofSeconds(10))) {
-                    long deadline = System.nanoTime() + Duration.ofMinutes(2).toNanos();
-                    while (!covered(offsets, perPartition)) {
-                        if (!sink.alive() || System.nanoTime() > deadline) {
-                            System.out.printf("idle: the first records were not committed; see %s%n",
-                                    runDir.resolve("idle.log"));
-                            return false;
-                        }
-                        Thread.sleep(100);
-                    }
-                    Thread.sleep(5_000); // past the next commit interval and the JIT's first compilations
-                    long from = sink.cpuTicks();
-                    long started = System.nanoTime();
-                    Thread.sleep(span.toMillis());
-                    long ticks = sink.cpuTicks() - from;
-                    double seconds = (System.nanoTime() - started) / 1e9;
-                    System.out.printf("idle table sink, %d empty partitions, %s: %.1f%% of a core over %.0f s%n",
-                            partitions, jar, 100.0 * ticks / SinkChild.clockTicksPerSecond() / seconds, seconds);
-                    sink.terminate();
-                    sink.waitFor(Duration.ofSeconds(60));
-                    return true;
+            String group = "tables_idle";
+            String tableName = "bench.events_idle";
+            int adminPort = Catalogs.freePort();
+            catalogs.handles().get("jdbc").createTable(tableName);
+            Path config = runDir.resolve("idle.toml");
+            Files.writeString(config, tableToml(b, "jdbc", TOPIC, group, tableName, "5s", adminPort),
+                    StandardCharsets.UTF_8);
+            IggySettings settings = new IggySettings(iggy.host(), iggy.port(), "iggy", Secret.of("iggy"),
+                    Optional.empty(), false, Optional.empty(), Optional.empty());
+            try (SinkChild sink = SinkChild.startLauncher(launcher, runDir.resolve("home"), jar, config,
+                    runDir.resolve("idle.log"), runDir.resolve("idle-gc.log"), javaOpts, adminPort);
+                 IggyGroupOffsets offsets = new IggyGroupOffsets(settings, STREAM, TOPIC, group,
+                         Duration.ofSeconds(10))) {
+                if (!await(sink, offsets, TOPIC, perPartition, Duration.ofMinutes(2))) {
+                    System.out.printf("idle: the first records were not committed; see %s%n",
+                            runDir.resolve("idle.log"));
+                    return false;
                 }
-            } finally {
-                if (catalog instanceof Closeable c) c.close();
+                Thread.sleep(5_000); // past the next commit interval and the JIT's first compilations
+                long from = sink.cpuTicks();
+                long started = System.nanoTime();
+                Thread.sleep(span.toMillis());
+                long ticks = sink.cpuTicks() - from;
+                double seconds = (System.nanoTime() - started) / 1e9;
+                System.out.printf("idle table sink, %d empty partitions, %s, heap %s: %.1f%% of a core over %.0f s,"
+                                + " load %s%n", partitions, jar, heapOptions(sink),
+                        100.0 * ticks / SinkChild.clockTicksPerSecond() / seconds, seconds, load());
+                sink.terminate();
+                sink.waitFor(Duration.ofSeconds(60));
+                return true;
             }
         }
     }
 
-    private static long committedSum(IggyGroupOffsets offsets, int partitions) throws Exception {
+    private static long committedSum(IggyGroupOffsets offsets, String topic, int partitions) throws Exception {
         long sum = 0;
         for (int p = 0; p < partitions; p++) {
-            sum += offsets.committedOffset(new PartitionRef(STREAM, TOPIC, p)).orElse(-1);
+            sum += offsets.committedOffset(new PartitionRef(STREAM, topic, p)).orElse(-1);
         }
         return sum;
     }
 
-    private static boolean covered(IggyGroupOffsets offsets, long[] perPartition) throws Exception {
+    private static boolean covered(IggyGroupOffsets offsets, String topic, long[] perPartition) throws Exception {
         for (int p = 0; p < perPartition.length; p++) {
-            OptionalLong c = offsets.committedOffset(new PartitionRef(STREAM, TOPIC, p));
+            OptionalLong c = offsets.committedOffset(new PartitionRef(STREAM, topic, p));
             if (c.isEmpty() || c.getAsLong() < perPartition[p] - 1) return false;
         }
         return true;
@@ -259,6 +534,7 @@ public final class TableBench {
     private static long[] produce(IggyEndpoint iggy, int messages, int size, int partitions) {
         long[] perPartition = new long[partitions];
         try (IggyProducer producer = IggyProducer.connect(iggy.host(), iggy.port())) {
+            // A stream of its own per size: the broker holds every record on its heap.
             producer.deleteStream(STREAM);
             producer.createStreamIfMissing(STREAM);
             producer.createTopicIfMissing(STREAM, TOPIC, partitions);
@@ -279,42 +555,7 @@ public final class TableBench {
         return perPartition;
     }
 
-    private static Map<String, String> catalogProperties(MinioServer minio, Path runDir) {
-        Map<String, String> p = new HashMap<>();
-        p.put(CatalogUtil.ICEBERG_CATALOG_TYPE, "jdbc");
-        p.put(CatalogProperties.URI, "jdbc:sqlite:file:" + runDir.toAbsolutePath().resolve("catalog.db"));
-        p.put("jdbc.schema-version", "V1");
-        p.put(CatalogProperties.WAREHOUSE_LOCATION, "s3://" + BUCKET + "/warehouse");
-        p.put(CatalogProperties.FILE_IO_IMPL, "org.apache.iceberg.aws.s3.S3FileIO");
-        p.put("s3.endpoint", minio.endpoint().toString());
-        p.put("s3.path-style-access", "true");
-        p.put("s3.access-key-id", minio.accessKey());
-        p.put("s3.secret-access-key", minio.secretKey());
-        p.put("client.region", minio.region());
-        // Iceberg's default S3 client factory wants the SDK's Apache 4 client, which the build bans.
-        p.putAll(Apache5S3ClientFactory.catalogProperties());
-        return p;
-    }
-
-    private static Catalog createTable(MinioServer minio, Path runDir, String suffix) {
-        Catalog catalog = CatalogUtil.buildIcebergCatalog("iggy", catalogProperties(minio, runDir), null);
-        Namespace ns = Namespace.of("bench");
-        if (!((SupportsNamespaces) catalog).namespaceExists(ns)) ((SupportsNamespaces) catalog).createNamespace(ns);
-        Schema schema = new Schema(
-                Types.NestedField.required(1, "iggy_offset", Types.LongType.get()),
-                Types.NestedField.required(2, "iggy_partition_id", Types.IntegerType.get()),
-                Types.NestedField.required(3, "iggy_timestamp", Types.TimestampType.withZone()),
-                Types.NestedField.required(4, "id", Types.LongType.get()),
-                Types.NestedField.optional(5, "level", Types.StringType.get()),
-                Types.NestedField.optional(6, "user", Types.StringType.get()),
-                Types.NestedField.optional(7, "latency_ms", Types.DoubleType.get()),
-                Types.NestedField.optional(8, "msg", Types.StringType.get()));
-        catalog.createTable(TableIdentifier.of(ns, "events_" + suffix), schema,
-                PartitionSpec.builderFor(schema).day("iggy_timestamp").build());
-        return catalog;
-    }
-
-    private static String head(IggyEndpoint iggy, String key, String group) {
+    private static String head(Bench b, String kind, String topic, String group, int adminPort) {
         return """
                 type = "sink"
                 key = "%s"
@@ -336,15 +577,19 @@ public final class TableBench {
                 poll_interval = "5ms"
                 consumer_group = "%s"
 
-                """.formatted(key, key, key.equals("table") ? "libiggy_connector_iceberg_sink"
-                : "libiggy_connector_s3_sink", iggy.address(), STREAM, TOPIC, group);
+                [admin]
+                address = "127.0.0.1:%d"
+
+                """.formatted(kind, kind, kind.equals("object") ? "libiggy_connector_s3_sink"
+                : "libiggy_connector_iceberg_sink", b.iggy().address(), STREAM, topic, group, adminPort);
     }
 
-    private static String objectToml(IggyEndpoint iggy, MinioServer minio, int round) {
-        return head(iggy, "object", "tables_object_object-r" + round) + """
+    private static String objectToml(Bench b, String topic, String group, String prefix, int adminPort) {
+        MinioServer minio = b.minio();
+        return head(b, "object", topic, group, adminPort) + """
                 [plugin_config]
                 bucket = "%s"
-                prefix = "object-r%d"
+                prefix = "%s"
                 region = "%s"
                 endpoint = "%s"
                 access_key_id = "%s"
@@ -352,30 +597,24 @@ public final class TableBench {
                 path_style = true
                 file_rotation = "size"
                 max_file_size = "8MiB"
-
-                [admin]
-                address = "off"
-                """.formatted(BUCKET, round, minio.region(), minio.endpoint(), minio.accessKey(), minio.secretKey());
+                """.formatted(BUCKET, prefix, minio.region(), minio.endpoint(), minio.accessKey(), minio.secretKey());
     }
 
-    private static String tableToml(IggyEndpoint iggy, MinioServer minio, Path runDir, int round) {
-        return head(iggy, "table", "tables_table_table-r" + round) + """
+    private static String tableToml(Bench b, String catalog, String topic, String group, String tableName,
+                                    String commitInterval, int adminPort) {
+        MinioServer minio = b.minio();
+        return head(b, "table", topic, group, adminPort) + """
                 [plugin_config]
-                tables = ["bench.events_r%d"]
-                catalog_type = "jdbc"
-                uri = "jdbc:sqlite:file:%s"
-                warehouse = "s3://%s/warehouse"
+                tables = ["%s"]
+                %s
                 store_url = "%s"
                 store_access_key_id = "%s"
                 store_secret_access_key = "%s"
                 store_region = "%s"
-                commit_interval = "5s"
+                commit_interval = "%s"
                 max_files_per_commit = 16
                 max_file_size = "8MiB"
-
-                [admin]
-                address = "off"
-                """.formatted(round, runDir.toAbsolutePath().resolve("catalog.db"), BUCKET, minio.endpoint(),
-                minio.accessKey(), minio.secretKey(), minio.region());
+                """.formatted(tableName, b.catalogs().get(catalog).pluginLines(), minio.endpoint(), minio.accessKey(),
+                minio.secretKey(), minio.region(), commitInterval);
     }
 }
