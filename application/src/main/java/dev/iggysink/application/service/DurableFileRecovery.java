@@ -76,6 +76,18 @@ final class DurableFileRecovery {
     private final String dlqPrefix;
     private final boolean deadLetters;
     private final Claims claims;
+    /** Told of each file the lookup commits (completeness markers list it), or null. */
+    private Recovered recovered;
+
+    /** A file found durable and committed by the lookup. */
+    interface Recovered {
+        void recovered(PartitionRef partition, String key, long size, long first, long last,
+                       Map<String, String> metadata, boolean deadLetter);
+    }
+
+    void onRecovered(Recovered listener) {
+        this.recovered = listener;
+    }
 
     DurableFileRecovery(MessageSource source, ObjectStore store, RecordCodec codec, FileLayout layout,
                         boolean deadLetters, String dlqPrefix, Claims claims) {
@@ -124,6 +136,10 @@ final class DurableFileRecovery {
                     + " were already durable (their commit had not landed); committed " + last
                     + " instead of writing them again");
             if (claimsOn && !found.deadLetter) claims.remove(claims.key(partition, record.offset()));
+            if (recovered != null) {
+                recovered.recovered(partition, found.key, found.size, record.offset(), last, found.metadata,
+                        found.deadLetter);
+            }
             c = last;
         }
     }
