@@ -50,7 +50,7 @@ final class Completeness {
 
     /** What this member knows of one owned partition in the current generation of its writer. */
     private static final class Track {
-        final long generation;
+        long generation;
         /** Whether the previous owner's progress was read (a failed read is tried again before a publish). */
         boolean loaded;
         long groupOffset;
@@ -59,9 +59,13 @@ final class Completeness {
         final Map<String, FileEntry> files = new LinkedHashMap<>();
         /** The offset the last published progress covers; commits may go up to it. */
         long published = Long.MIN_VALUE;
+        /** The group's offset that progress said. */
+        long publishedCommitted = Long.MIN_VALUE;
         /** The complete-before time that progress said, so an unchanged one is not written again. */
         long publishedBefore = Long.MIN_VALUE;
         Instant publishedAt = Instant.MIN;
+        /** The key of the progress object this member published last for the partition. */
+        String publishedKey;
         /** What the previous owner's progress said complete-before was, at the offset it covered. */
         long inheritedBefore = Long.MIN_VALUE;
         long inheritedAt = Long.MIN_VALUE;
@@ -81,8 +85,8 @@ final class Completeness {
     private final BooleanSupplier stopping;
     private final Duration interval;
     private final Map<PartitionRef, Track> tracks = new HashMap<>();
-    /** Files the key lookup committed at an assignment still under way: (first, last, entry or null). */
-    private final Map<PartitionRef, List<Object[]>> recovered = new HashMap<>();
+    /** What an assignment under way learnt from the key lookup, before its writer restarts. */
+    private final Map<PartitionRef, Track> assigning = new HashMap<>();
     private final Map<PartitionRef, long[]> ends = new HashMap<>();
     /** Folders known to be marked (bounded: only to save requests). */
     private final Set<String> marked = new LinkedHashSet<>();
@@ -115,8 +119,27 @@ final class Completeness {
                 + KeySanitizer.sanitize(topic) + "/";
     }
 
-    String progressKey(int partition) {
-        return progressPrefix + String.format("%05d", partition) + ".progress";
+    /**
+     * A partition's progress objects sort by what they cover ({@code <partition>/<listed up to + 1>-<committed + 1>}),
+     * and the newest counts: a late PUT of a member that lost the partition (a zombie) cannot hide a newer one.
+     */
+    String progressKey(PartitionProgress p) {
+        return progressPrefix + String.format("%05d/%020d-%020d.progress", p.partition(), p.listedUpTo() + 1,
+                p.committed() + 1);
+    }
+
+    /** Publishes {@code progress}, then deletes the object its writer published before, if another. */
+    private void publish(Track t, PartitionProgress progress) throws StoreException {
+        String key = progressKey(progress);
+        store.put(key, FileBytes.of(progress.encode()), "text/plain");
+        if (t.publishedKey != null && !t.publishedKey.equals(key)) {
+            try {
+                store.delete(t.publishedKey);
+            } catch (StoreException e) {
+                LOG.log(Level.DEBUG, "deleting " + t.publishedKey + " failed: " + e.getMessage());
+            }
+        }
+        t.publishedKey = key;
     }
 
     /** The CRC32C of a file's bytes: the one its maker computed, or read once more here; -1 when unreadable. */
@@ -138,92 +161,133 @@ final class Completeness {
         endOffsets.forEach((p, end) -> ends.put(p, new long[] {end, at}));
     }
 
-    /** The key lookup found a durable file and committed it, during an assignment still under way. */
+    /**
+     * The key lookup found a durable file and is about to commit it (an assignment under way): it is listed in the
+     * partition's progress first, so no commit ever runs ahead of the progress (ADR 0016).
+     */
     void recovered(PartitionRef partition, String key, long size, long first, long last, Map<String, String> meta,
-                   boolean deadLetter) {
-        FileEntry entry = null;
+                   boolean deadLetter) throws StoreException {
+        try {
+            listRecovered(partition, key, size, first, last, meta, deadLetter);
+        } catch (StoreException e) {
+            // A failure here says nothing about LIST: the assignment waits and tries again.
+            throw e.retryable() ? e : new StoreException("publishing the progress of " + partition + " failed: "
+                    + e.getMessage(), true, e.httpStatus(), null, e);
+        }
+    }
+
+    private void listRecovered(PartitionRef partition, String key, long size, long first, long last,
+                               Map<String, String> meta, boolean deadLetter) throws StoreException {
+        Track t = assigning.get(partition);
+        if (t == null) {
+            t = new Track(-1);
+            load(partition, t, first - 1);
+            assigning.put(partition, t);
+        }
         if (!deadLetter) {
             long records = ObjectStamps.records(meta).orElse(last - first + 1);
             long firstMicros = stampMicros(meta.get(ObjectStamps.FIRST));
             long lastMicros = stampMicros(meta.get(ObjectStamps.LAST));
-            long crc = -1;
-            try {
-                crc = crc32c(FileBytes.of(store.get(key)));
-            } catch (StoreException e) {
-                LOG.log(Level.DEBUG, "reading " + key + " for its checksum failed: " + e.getMessage());
-            }
-            if (firstMicros >= 0 && lastMicros >= 0) {
-                entry = new FileEntry(FileEntry.folderOf(key), key, partition.partitionId(), first, last, records,
-                        size, crc, firstMicros, lastMicros);
-            }
+            long crc = crc32c(FileBytes.of(store.get(key)));
+            if (t.knownSince == Long.MAX_VALUE) t.knownSince = firstMicros;
+            t.files.put(key, new FileEntry(FileEntry.folderOf(key), key, partition.partitionId(), first, last,
+                    records, size, crc, firstMicros, lastMicros < 0 ? firstMicros : lastMicros));
         }
-        recovered.computeIfAbsent(partition, p -> new ArrayList<>()).add(new Object[] {first, last, entry});
+        List<FileEntry> files = new ArrayList<>(t.files.values());
+        PartitionProgress progress = new PartitionProgress(partition.partitionId(), first - 1, last,
+                t.inheritedAt <= first - 1 ? t.inheritedBefore : Long.MIN_VALUE, t.knownSince, Optional.empty(),
+                files);
+        publish(t, progress);
     }
 
     /**
      * The writer was assigned the partition: the group's offset was {@code groupOffset}, the key lookup committed up
-     * to {@code committed}. Takes over the previous owner's progress when it covers the group's offset.
+     * to {@code committed}. Takes over the previous owner's progress when it lists files up to the group's offset.
      */
     void assigned(PartitionWriter w, long groupOffset, long committed) {
-        Track t = new Track(w.generation());
-        t.groupOffset = groupOffset;
+        Track t = assigning.remove(w.partition());
+        if (t == null) {
+            t = new Track(w.generation());
+            try {
+                load(w.partition(), t, groupOffset);
+            } catch (StoreException e) {
+                LOG.log(Level.DEBUG, "reading the progress of " + w.partition() + " failed; trying again: "
+                        + e.getMessage());
+                t.groupOffset = groupOffset;
+            }
+        }
+        t.generation = w.generation();
+        // Files listed but not committed, that the lookup did not find again, will be written again.
+        t.files.values().removeIf(f -> f.lastOffset() > committed);
         tracks.put(w.partition(), t);
-        load(w.partition(), t, committed);
     }
 
-    private void load(PartitionRef p, Track t, long committed) {
-        Optional<PartitionProgress> before;
-        try {
-            before = readProgress(p.partitionId());
-        } catch (StoreException e) {
-            LOG.log(Level.DEBUG, "reading the progress of " + p + " failed; trying again: " + e.getMessage());
-            return;
-        }
+    private void load(PartitionRef p, Track t, long groupOffset) throws StoreException {
+        t.groupOffset = groupOffset;
+        Optional<PartitionProgress> before = readProgress(p.partitionId());
         t.loaded = true;
-        List<Object[]> found = recovered.getOrDefault(p, List.of());
-        recovered.remove(p);
-        long covered = before.map(PartitionProgress::committed).orElse(-1L);
-        boolean inherits = before.isPresent() ? covered >= t.groupOffset : t.groupOffset < 0;
-        if (inherits) {
-            for (FileEntry f : before.map(PartitionProgress::files).orElse(List.of())) {
-                if (f.lastOffset() <= committed) t.files.put(f.key(), f);
-            }
-            t.knownSince = before.map(PartitionProgress::knownSinceMicros).orElse(Long.MIN_VALUE);
-            if (before.isPresent() && before.get().committed() <= committed) {
-                t.inheritedBefore = before.get().completeBeforeMicros();
-                t.inheritedAt = before.get().committed();
-            }
-        }
-        found.sort((a, b) -> Long.compare((Long) a[0], (Long) b[0]));
-        long reach = inherits ? Math.max(covered, t.groupOffset) : t.groupOffset;
-        boolean gap = !inherits;
-        for (Object[] r : found) {
-            if ((Long) r[0] > reach + 1) gap = true;
-            reach = Math.max(reach, (Long) r[1]);
-            if (r[2] != null) t.files.put(((FileEntry) r[2]).key(), (FileEntry) r[2]);
-        }
-        if (gap) {
+        boolean inherits = before.isPresent() ? before.get().listedUpTo() >= groupOffset : groupOffset < 0;
+        if (inherits && before.isPresent()) {
+            for (FileEntry f : before.get().files()) t.files.put(f.key(), f);
+            t.knownSince = before.get().knownSinceMicros();
+            t.inheritedBefore = before.get().completeBeforeMicros();
+            t.inheritedAt = before.get().committed();
+        } else if (!inherits) {
             // Files up to the group's offset are not all known: only windows after the next record can be marked.
-            t.files.clear();
             t.knownSince = Long.MAX_VALUE;
-            for (Object[] r : found) {
-                if ((Long) r[0] > t.groupOffset && r[2] != null) {
-                    FileEntry f = (FileEntry) r[2];
-                    t.knownSince = Math.min(t.knownSince, f.firstMicros());
-                }
-            }
-            LOG.log(Level.INFO, "partition " + p + ": no progress object covers offset " + t.groupOffset
+            LOG.log(Level.INFO, "partition " + p + ": no progress object lists its files up to offset " + groupOffset
                     + "; its folders are marked from its next record's window on");
         }
     }
 
-    private Optional<PartitionProgress> readProgress(int partition) throws StoreException {
-        try {
-            return PartitionProgress.decode(store.get(progressKey(partition)));
-        } catch (StoreException e) {
-            if (e.httpStatus() == 404) return Optional.empty();
-            throw e;
+    /** The newest progress object of each partition; older ones (a zombie's late PUT, a failed delete) are removed. */
+    private Map<Integer, String> newestProgress() throws StoreException {
+        Map<Integer, String> newest = new TreeMap<>();
+        List<String> older = new ArrayList<>();
+        for (var o : store.list(progressPrefix)) {
+            String rest = o.key().substring(progressPrefix.length());
+            int slash = rest.indexOf('/');
+            if (slash != 5 || !rest.endsWith(".progress")) continue;
+            int partition;
+            try {
+                partition = Integer.parseInt(rest.substring(0, slash));
+            } catch (NumberFormatException e) {
+                continue;
+            }
+            String before = newest.put(partition, o.key());
+            if (before != null) older.add(before.compareTo(o.key()) < 0 ? before : o.key());
+            if (before != null && before.compareTo(o.key()) > 0) newest.put(partition, before);
         }
+        for (String key : older) {
+            try {
+                store.delete(key);
+            } catch (StoreException e) {
+                LOG.log(Level.DEBUG, "deleting " + key + " failed: " + e.getMessage());
+            }
+        }
+        return newest;
+    }
+
+    /** The newest progress of {@code partition}; listed again when a newer one replaced it meanwhile. */
+    private Optional<PartitionProgress> readProgress(int partition) throws StoreException {
+        for (int attempt = 1; ; attempt++) {
+            String key = newestProgress().get(partition);
+            try {
+                return readProgress(key);
+            } catch (StoreException e) {
+                if (e.httpStatus() != 404 || attempt == 3) throw e;
+            }
+        }
+    }
+
+    private Optional<PartitionProgress> readProgress(String key) throws StoreException {
+        if (key == null) return Optional.empty();
+        return PartitionProgress.decode(store.get(key));
+    }
+
+    /** An assignment starts: what an earlier attempt learnt from the key lookup is void. */
+    void assignmentStarts(PartitionRef partition) {
+        assigning.remove(partition);
     }
 
     /** A file of the writer's current generation is durable. */
@@ -266,25 +330,31 @@ final class Completeness {
             if (t == null || t.generation != w.generation() || !w.owned()) continue;
             if (!hurry && now.isBefore(t.publishedAt.plus(interval))) continue;
             if (!t.loaded) {
-                load(w.partition(), t, w.lastCommitted());
-                if (!t.loaded) continue;
+                try {
+                    load(w.partition(), t, t.groupOffset);
+                } catch (StoreException e) {
+                    w.error("reading the progress of completeness markers failed: " + e.getMessage());
+                    continue;
+                }
             }
             long upTo = w.committable().orElse(w.lastCommitted());
-            long before = completeBefore(w, t, upTo);
+            long committed = w.lastCommitted();
+            long before = completeBefore(w, t, committed);
             // Forgetting marked folders' files must not make the partition look less complete than it was.
-            if (upTo >= t.published) before = Math.max(before, t.publishedBefore);
-            if (t.knownSince == Long.MAX_VALUE && idle(w, upTo)) {
+            if (committed >= t.publishedCommitted) before = Math.max(before, t.publishedBefore);
+            if (t.knownSince == Long.MAX_VALUE && idle(w, committed)) {
                 // Nothing was read since the gap: every record up to it was stamped before the end was read.
                 t.knownSince = ends.get(w.partition())[1] + SKEW.toNanos() / 1_000L;
             }
-            if (upTo == t.published && before == t.publishedBefore) continue;
+            if (upTo == t.published && committed == t.publishedCommitted && before == t.publishedBefore) continue;
             List<FileEntry> files = new ArrayList<>();
             for (FileEntry f : t.files.values()) if (f.lastOffset() <= upTo) files.add(f);
-            PartitionProgress progress = new PartitionProgress(w.partition().partitionId(), upTo, before,
+            PartitionProgress progress = new PartitionProgress(w.partition().partitionId(), committed, upTo, before,
                     t.knownSince, w.haltReason(), files);
             try {
-                store.put(progressKey(w.partition().partitionId()), FileBytes.of(progress.encode()), "text/plain");
+                publish(t, progress);
                 t.published = upTo;
+                t.publishedCommitted = committed;
                 t.publishedBefore = before;
                 t.publishedAt = now;
                 published = true;
@@ -299,7 +369,7 @@ final class Completeness {
     }
 
     /**
-     * No record of the partition past {@code upTo} is older than this: the time of the last record up to it (Iggy
+     * No record of the partition past {@code upTo} (its committed offset) is older than this: the time of the last record up to it (Iggy
      * stamps records on append, so times do not decrease along offsets), or, when nothing past it existed when the
      * end offset was last read, that moment less {@link #SKEW}.
      */
@@ -320,15 +390,25 @@ final class Completeness {
     private void combine(List<PartitionWriter> writers) {
         List<Integer> partitions = new ArrayList<>();
         Map<Integer, PartitionProgress> progress = new TreeMap<>();
-        for (PartitionWriter w : writers) {
-            int id = w.partition().partitionId();
-            partitions.add(id);
-            try {
-                readProgress(id).ifPresent(p -> progress.put(id, p));
-            } catch (StoreException e) {
-                waiting = "reading the progress of partition " + id + " failed: " + e.getMessage();
-                return;
+        try {
+            Map<Integer, String> newest = newestProgress();
+            for (PartitionWriter w : writers) {
+                int id = w.partition().partitionId();
+                partitions.add(id);
+                String key = newest.get(id);
+                Optional<PartitionProgress> read;
+                try {
+                    read = readProgress(key);
+                } catch (StoreException e) {
+                    if (e.httpStatus() != 404) throw e;
+                    read = readProgress(id);
+                }
+                read.ifPresent(p -> progress.put(id, p));
             }
+        } catch (StoreException e) {
+            waiting = "reading the progress objects failed (tried again in " + interval.toSeconds() + " s): "
+                    + e.getMessage();
+            return;
         }
         Markers.Plan plan = Markers.plan(partitions, progress, first -> template.window(first, zone));
         for (Markers.Marker m : plan.due()) {

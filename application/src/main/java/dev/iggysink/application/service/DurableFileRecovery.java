@@ -76,13 +76,13 @@ final class DurableFileRecovery {
     private final String dlqPrefix;
     private final boolean deadLetters;
     private final Claims claims;
-    /** Told of each file the lookup commits (completeness markers list it), or null. */
+    /** Told of each file the lookup is about to commit (completeness markers list it first), or null. */
     private Recovered recovered;
 
-    /** A file found durable and committed by the lookup. */
+    /** A file found durable, about to be committed by the lookup. */
     interface Recovered {
         void recovered(PartitionRef partition, String key, long size, long first, long last,
-                       Map<String, String> metadata, boolean deadLetter);
+                       Map<String, String> metadata, boolean deadLetter) throws StoreException;
     }
 
     void onRecovered(Recovered listener) {
@@ -131,15 +131,16 @@ final class DurableFileRecovery {
                 c = stored;
                 continue;
             }
+            // Completeness markers list the file before its commit (ADR 0016).
+            if (recovered != null) {
+                recovered.recovered(partition, found.key, found.size, record.offset(), last, found.metadata,
+                        found.deadLetter);
+            }
             source.commit(partition, last);
             LOG.log(Level.INFO, "partition " + partition + ": offsets " + record.offset() + "-" + last
                     + " were already durable (their commit had not landed); committed " + last
                     + " instead of writing them again");
             if (claimsOn && !found.deadLetter) claims.remove(claims.key(partition, record.offset()));
-            if (recovered != null) {
-                recovered.recovered(partition, found.key, found.size, record.offset(), last, found.metadata,
-                        found.deadLetter);
-            }
             c = last;
         }
     }

@@ -331,6 +331,7 @@ final class TopicConsumer implements Runnable {
     private void assign(PartitionWriter w) throws SourceException {
         long committed = source.committedOffset(w.partition()).orElse(-1);
         long groupOffset = committed;
+        if (completeness != null) completeness.assignmentStarts(w.partition());
         DurableFileRecovery.Result found = DurableFileRecovery.Result.at(committed);
         boolean claimFiles = false;
         if (recovery != null) {

@@ -140,6 +140,12 @@ public final class Markers {
                 why = holds(p, progress.get(p), w);
                 if (why.isPresent()) break;
             }
+            for (FileEntry f : e.getValue().values()) {
+                PartitionProgress of = progress.get(f.partition());
+                if (why.isEmpty() && of != null && f.lastOffset() > of.committed()) {
+                    why = Optional.of("partition " + f.partition() + " has not committed " + f.key() + " yet");
+                }
+            }
             if (why.isEmpty()) {
                 due.add(new Marker(e.getKey(), w[0], w[1], new ArrayList<>(e.getValue().values())));
             } else if (w[0] < waitingFrom) {

@@ -7,14 +7,16 @@ import java.util.Objects;
 import java.util.Optional;
 
 /**
- * What one partition has made durable and committed, as its owner publishes it for the group: every offset up to
- * {@code committed} is in a durable object, {@code files} lists those in folders not yet marked, and no record the
- * partition will ever hold past {@code committed} is older than {@code completeBeforeMicros}. Records up to
+ * What one partition has made durable and committed, as its owner publishes it for the group: the group's offset is
+ * {@code committed}, every offset up to {@code listedUpTo} (at least {@code committed}: progress is published before
+ * the commit it allows) is in a durable object, {@code files} lists those in folders not yet marked, and no record
+ * the partition will ever hold past {@code committed} is older than {@code completeBeforeMicros}. Records up to
  * {@code committed} older than {@code knownSinceMicros} may be in objects this progress does not list (it was started
  * after them); {@link Long#MIN_VALUE} when it lists every one. {@code heldBy} says why the partition does not move
  * (halted), when it does not.
  */
-public record PartitionProgress(int partition, long committed, long completeBeforeMicros, long knownSinceMicros,
+public record PartitionProgress(int partition, long committed, long listedUpTo, long completeBeforeMicros,
+                                long knownSinceMicros,
                                 Optional<String> heldBy, List<FileEntry> files) {
     private static final String MAGIC = "iggy-sink-progress 1";
 
@@ -28,6 +30,7 @@ public record PartitionProgress(int partition, long committed, long completeBefo
         StringBuilder out = new StringBuilder(MAGIC).append('\n');
         out.append("partition\t").append(partition).append('\n');
         out.append("committed\t").append(committed).append('\n');
+        out.append("listed-up-to\t").append(listedUpTo).append('\n');
         out.append("complete-before\t").append(completeBeforeMicros).append('\n');
         out.append("known-since\t").append(knownSinceMicros).append('\n');
         heldBy.ifPresent(h -> out.append("held-by\t").append(escape(h)).append('\n'));
@@ -46,6 +49,7 @@ public record PartitionProgress(int partition, long committed, long completeBefo
         if (lines.length == 0 || !lines[0].equals(MAGIC)) return Optional.empty();
         int partition = -1;
         long committed = Long.MIN_VALUE;
+        long listed = Long.MIN_VALUE;
         long before = Long.MIN_VALUE;
         long since = Long.MIN_VALUE;
         String held = null;
@@ -56,6 +60,7 @@ public record PartitionProgress(int partition, long committed, long completeBefo
                 switch (f[0]) {
                     case "partition" -> partition = Integer.parseInt(f[1]);
                     case "committed" -> committed = Long.parseLong(f[1]);
+                    case "listed-up-to" -> listed = Long.parseLong(f[1]);
                     case "complete-before" -> before = Long.parseLong(f[1]);
                     case "known-since" -> since = Long.parseLong(f[1]);
                     case "held-by" -> held = unescape(f[1]);
@@ -70,8 +75,8 @@ public record PartitionProgress(int partition, long committed, long completeBefo
         } catch (RuntimeException e) {
             return Optional.empty();
         }
-        if (partition < 0 || committed == Long.MIN_VALUE) return Optional.empty();
-        return Optional.of(new PartitionProgress(partition, committed, before, since, Optional.ofNullable(held),
+        if (partition < 0 || committed == Long.MIN_VALUE || listed < committed) return Optional.empty();
+        return Optional.of(new PartitionProgress(partition, committed, listed, before, since, Optional.ofNullable(held),
                 files));
     }
 
