@@ -54,6 +54,8 @@ final class Completeness {
         /** Whether the previous owner's progress was read (a failed read is tried again before a publish). */
         boolean loaded;
         long groupOffset;
+        /** Every file up to this offset is in {@link #files} (or in a marked folder) since the assignment. */
+        long reach = Long.MIN_VALUE;
         long knownSince = Long.MIN_VALUE;
         /** Durable files in folders not known to be marked, by key (uncommitted ones too). */
         final Map<String, FileEntry> files = new LinkedHashMap<>();
@@ -184,6 +186,8 @@ final class Completeness {
             load(partition, t, first - 1);
             assigning.put(partition, t);
         }
+        // The lookup skips to the group's offset when another member committed meanwhile: files before are unknown.
+        if (first - 1 <= t.reach) t.reach = Math.max(t.reach, last);
         if (!deadLetter) {
             long records = ObjectStamps.records(meta).orElse(last - first + 1);
             long firstMicros = stampMicros(meta.get(ObjectStamps.FIRST));
@@ -219,6 +223,13 @@ final class Completeness {
         t.generation = w.generation();
         // Files listed but not committed, that the lookup did not find again, will be written again.
         t.files.values().removeIf(f -> f.lastOffset() > committed);
+        if (t.reach < committed && t.knownSince != Long.MAX_VALUE) {
+            t.files.clear();
+            t.knownSince = Long.MAX_VALUE;
+            LOG.log(Level.INFO, "partition " + w.partition() + ": the files up to offset " + committed + " are not all"
+                    + " known (another member committed them meanwhile); its folders are marked from its next"
+                    + " record's window on");
+        }
         tracks.put(w.partition(), t);
     }
 
@@ -227,6 +238,8 @@ final class Completeness {
         Optional<PartitionProgress> before = readProgress(p.partitionId());
         t.loaded = true;
         boolean inherits = before.isPresent() ? before.get().listedUpTo() >= groupOffset : groupOffset < 0;
+        // Without a progress that lists the files up to the group's offset, knownSince stands for those before it.
+        t.reach = inherits ? before.map(PartitionProgress::listedUpTo).orElse(-1L) : groupOffset;
         if (inherits && before.isPresent()) {
             for (FileEntry f : before.get().files()) t.files.put(f.key(), f);
             t.knownSince = before.get().knownSinceMicros();
