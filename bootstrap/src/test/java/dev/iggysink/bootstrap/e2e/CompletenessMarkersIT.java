@@ -48,10 +48,10 @@ class CompletenessMarkersIT extends E2eTest {
                     && b.logText().contains("consuming "));
             Rounds rounds = Rounds.start(fx, TOPIC, PARTITIONS, 2, 3000, Rounds.PAGES);
             rounds.awaitSent(5);
-            rounds.awaitMore(300);
+            rounds.awaitMore(200);
             a.kill9();
             try (SinkProcess again = SinkProcess.run(config, fx.log("a-again"), Map.of())) {
-                rounds.awaitMore(500);
+                for (int i = 0; i < 3; i++) rounds.awaitMore(150); // each within Rounds' minute
                 perPartition = rounds.finish();
                 // The last minute closes once the wall clock is past it (idle partitions) and its files are sealed.
                 await().atMost(Duration.ofSeconds(150)).pollInterval(Duration.ofSeconds(1)).until(() -> {
