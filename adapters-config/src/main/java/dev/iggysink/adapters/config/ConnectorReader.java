@@ -374,6 +374,7 @@ final class ConnectorReader {
             p.problems().warning(p.path("accept_at_least_once") + " has no effect with "
                     + p.path("max_open_files_per_partition") + " = 1: delivery is exactly once");
         }
+        Optional<String> completionMarker = completionMarker(p, pathTemplate, maxOpenFiles);
         Optional<String> parquetCodec = p.choice("parquet_codec", PARQUET_CODECS, true,
                 "snappy, zstd, gzip, lz4_raw, none");
         Optional<String> avroCodec = p.choice("avro_codec", AVRO_CODECS, true, "null, deflate, snappy, zstd");
@@ -412,10 +413,37 @@ final class ConnectorReader {
                 requestTimeout, credentials);
         return Optional.of(new PluginConfigDto(storage, uploadConcurrency,
                 prefix, pathTemplate, format, compression, includeMetadata, includeHeaders, timezone, schema,
-                finalParquetCodec, finalAvroCodec, placeholder,
+                finalParquetCodec, finalAvroCodec, placeholder, completionMarker,
                 rotation, maxFileSize, maxMessages, rotateInterval, rotateSchedule, maxOpenFiles,
                 maxAttempts, retryDelay, retryMaxDelay,
                 maxBuffered, tolerance, dlqPrefix, shutdownTimeout, bufferDirectory(p, baseDir)));
+    }
+
+    /**
+     * {@code completion_marker}: the name of each folder's completeness marker, or empty when it is off (unset,
+     * {@code ""}, {@code off} or {@code none}). Markers need folders that are time windows and one open file per
+     * partition (ADR 0016).
+     */
+    private static Optional<String> completionMarker(Table p, String pathTemplate, int maxOpenFiles) {
+        Optional<String> given = p.string("completion_marker").map(String::strip)
+                .filter(s -> !s.isEmpty() && !s.equalsIgnoreCase("off") && !s.equalsIgnoreCase("none"));
+        if (given.isEmpty()) return given;
+        String name = given.get();
+        if (name.contains("/")) {
+            p.error("completion_marker", "\"" + name + "\" is a file name, not a path (no /)");
+        } else {
+            StoreRules.keyPartProblem(name).ifPresent(problem -> p.error("completion_marker", problem));
+        }
+        if (name.matches("\\d{5}-.*")) {
+            p.error("completion_marker", "\"" + name + "\" looks like a data object's name (PPPPP-first-last)");
+        }
+        PathTemplate.parse(pathTemplate).windowProblem().ifPresent(problem -> p.error("completion_marker",
+                "needs a " + p.path("path_template") + " whose folders are time windows: " + problem));
+        if (maxOpenFiles > 1) {
+            p.error("completion_marker", "needs " + p.path("max_open_files_per_partition") + " = 1 (with several"
+                    + " open files a file after a crash is not found again, so a folder's file list is not known)");
+        }
+        return given;
     }
 
     /**

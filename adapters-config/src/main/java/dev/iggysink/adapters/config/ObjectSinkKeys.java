@@ -108,6 +108,11 @@ final class ObjectSinkKeys {
             "greater than 0", "per S3 request");
     static final ConfigKey MAX_OPEN_FILES_PER_PARTITION = key("max_open_files_per_partition", Type.INTEGER, OURS, 1,
             "1 or more", "above 1, each record goes to the file of its own rendered path");
+    static final ConfigKey COMPLETION_MARKER = key("completion_marker", Type.STRING, OURS, null, "off",
+            "a file name such as `_COMPLETE` or `_SUCCESS`; `off`/`none` turn it off; needs a `path_template` with"
+            + " `{date}` (or `{year}`/`{month}`/`{day}`) and `max_open_files_per_partition = 1`",
+            "write a JSON marker listing every object of a folder once all its records are durable and committed"
+            + " (docs/delivery.md)");
     static final ConfigKey ACCEPT_AT_LEAST_ONCE = key("accept_at_least_once", Type.BOOLEAN, OURS, false,
             "required `true` with `max_open_files_per_partition` above 1", "accepts that a record may be in two"
             + " objects after a crash (docs/delivery.md)");

@@ -22,7 +22,7 @@ record PluginConfigDto(
         // output
         String prefix, String pathTemplate, OutputFormat outputFormat, Compression compression,
         boolean includeMetadata, boolean includeHeaders, ZoneId timezone, Optional<String> avroSchemaJson,
-        String parquetCodec, String avroCodec, String missingFieldPlaceholder,
+        String parquetCodec, String avroCodec, String missingFieldPlaceholder, Optional<String> completionMarker,
         // rotation
         FileRotation fileRotation, long maxFileSize, OptionalLong maxMessagesPerFile,
         Optional<Duration> rotateInterval, Optional<Duration> rotateScheduleInterval, int maxOpenFilesPerPartition,

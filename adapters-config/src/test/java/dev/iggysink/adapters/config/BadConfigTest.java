@@ -36,6 +36,17 @@ class BadConfigTest {
                                 + " record may end up in two objects after a crash (at-least-once, see"
                                 + " docs/delivery.md); set plugin_config.accept_at_least_once = true to accept that,"
                                 + " or max_open_files_per_partition = 1 for exactly once"),
+                bad("path_template = \"{stream}/{topic}/{date}/{hour}\"",
+                        "path_template = \"{stream}/{topic}/{hour}\"\ncompletion_marker = \"_COMPLETE\"",
+                        "plugin_config.completion_marker: needs a plugin_config.path_template whose folders are time"
+                                + " windows: it has no {date} or {year}: its folders are no time window"),
+                bad("region = \"us-east-1\"", "region = \"us-east-1\"\ncompletion_marker = \"done/_SUCCESS\"",
+                        "plugin_config.completion_marker: \"done/_SUCCESS\" is a file name, not a path (no /)"),
+                bad("region = \"us-east-1\"", "region = \"us-east-1\"\ncompletion_marker = \"_SUCCESS\"\n"
+                                + "max_open_files_per_partition = 2\naccept_at_least_once = true",
+                        "plugin_config.completion_marker: needs plugin_config.max_open_files_per_partition = 1 (with"
+                                + " several open files a file after a crash is not found again, so a folder's file"
+                                + " list is not known)"),
                 bad("schema = \"json\"", "schema = \"jsn\"",
                         "streams[0].schema: \"jsn\" is not one of json, raw, text, proto, flat_buffer, avro"),
                 bad("region = \"us-east-1\"", "region = \"us-east-1\"\naccess_key_id = \"AKID\"",

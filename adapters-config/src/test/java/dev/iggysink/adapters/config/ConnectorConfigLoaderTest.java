@@ -59,6 +59,22 @@ class ConnectorConfigLoaderTest {
     }
 
     @Test
+    void completion_markers_are_off_unless_named() {
+        assertThat(onlySink(ConnectorConfigLoader.load(TestFiles.resource("seed/s3.toml"), Map.of())).sink().output()
+                .completionMarker()).isEmpty();
+        for (String off : List.of("off", "none", "")) {
+            Path file = TestFiles.write(tmp, "off.toml", TestFiles.seedWith("region = \"us-east-1\"",
+                    "region = \"us-east-1\"\ncompletion_marker = \"" + off + "\""));
+            assertThat(onlySink(ConnectorConfigLoader.load(file, Map.of())).sink().output().completionMarker())
+                    .as(off).isEmpty();
+        }
+        Path file = TestFiles.write(tmp, "on.toml", TestFiles.seedWith("region = \"us-east-1\"",
+                "region = \"us-east-1\"\ncompletion_marker = \"_SUCCESS\""));
+        assertThat(onlySink(ConnectorConfigLoader.load(file, Map.of())).sink().output().completionMarker())
+                .contains("_SUCCESS");
+    }
+
+    @Test
     void the_seed_connector_file_gives_the_upstream_meaning_and_defaults() {
         ConfigResult result = ConnectorConfigLoader.load(TestFiles.resource("seed/s3.toml"), Map.of());
         ConnectorConfig s = onlySink(result);

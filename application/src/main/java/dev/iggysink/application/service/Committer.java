@@ -17,6 +17,7 @@ final class Committer {
     private final MessageSource source;
     private final SinkMetrics metrics;
     private final Uploader uploader;
+    private final Completeness completeness;
 
     Committer(MessageSource source, SinkMetrics metrics) {
         this(source, metrics, null);
@@ -24,14 +25,23 @@ final class Committer {
 
     /** @param uploader removes the claims of committed files, or null */
     Committer(MessageSource source, SinkMetrics metrics, Uploader uploader) {
+        this(source, metrics, uploader, null);
+    }
+
+    /** @param completeness publishes progress before each commit (completeness markers), or null */
+    Committer(MessageSource source, SinkMetrics metrics, Uploader uploader, Completeness completeness) {
         this.source = source;
         this.metrics = metrics;
         this.uploader = uploader;
+        this.completeness = completeness;
     }
 
     void commitAll(List<PartitionWriter> writers) {
+        // A marker may list a file only once its offsets are committed, so progress goes out first (ADR 0016).
+        if (completeness != null) completeness.publishAndCombine(writers);
         for (PartitionWriter w : writers) {
             OptionalLong offset = w.committable();
+            if (completeness != null) offset = completeness.allowed(w, offset);
             if (offset.isEmpty()) continue;
             try {
                 // A partition can move away and back between two polls of this member (a member joins and leaves

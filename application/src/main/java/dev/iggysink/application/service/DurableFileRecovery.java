@@ -76,6 +76,18 @@ final class DurableFileRecovery {
     private final String dlqPrefix;
     private final boolean deadLetters;
     private final Claims claims;
+    /** Told of each file the lookup is about to commit (completeness markers list it first), or null. */
+    private Recovered recovered;
+
+    /** A file found durable, about to be committed by the lookup. */
+    interface Recovered {
+        void recovered(PartitionRef partition, String key, long size, long first, long last,
+                       Map<String, String> metadata, boolean deadLetter) throws StoreException;
+    }
+
+    void onRecovered(Recovered listener) {
+        this.recovered = listener;
+    }
 
     DurableFileRecovery(MessageSource source, ObjectStore store, RecordCodec codec, FileLayout layout,
                         boolean deadLetters, String dlqPrefix, Claims claims) {
@@ -118,6 +130,11 @@ final class DurableFileRecovery {
             if (stored > c) {
                 c = stored;
                 continue;
+            }
+            // Completeness markers list the file before its commit (ADR 0016).
+            if (recovered != null) {
+                recovered.recovered(partition, found.key, found.size, record.offset(), last, found.metadata,
+                        found.deadLetter);
             }
             source.commit(partition, last);
             LOG.log(Level.INFO, "partition " + partition + ": offsets " + record.offset() + "-" + last

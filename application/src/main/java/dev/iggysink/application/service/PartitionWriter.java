@@ -114,6 +114,8 @@ final class PartitionWriter {
     private final java.util.ArrayDeque<long[]> marks = new java.util.ArrayDeque<>();
     /** The group's offset read by an assignment that waits for the store; -2 when no assignment waits. */
     private long waitingAt = -2;
+    /** Told of each durable file of the current generation (completeness markers), or null. */
+    private java.util.function.BiConsumer<PartitionWriter, UploadResult> onDurable;
 
     private PartitionWriter(PartitionRef partition, long committed, RecordCodec codec, FileLayout layout,
                     RotationPolicy policy, int maxOpenFiles, ErrorTolerance tolerance, String dlqPrefix,
@@ -135,6 +137,10 @@ final class PartitionWriter {
 
     PartitionRef partition() {
         return partition;
+    }
+
+    void onDurable(java.util.function.BiConsumer<PartitionWriter, UploadResult> listener) {
+        this.onDurable = listener;
     }
 
     long position() {
@@ -518,6 +524,7 @@ final class PartitionWriter {
         switch (result.outcome()) {
             case DURABLE -> {
                 ledger.durable(first);
+                if (onDurable != null) onDurable.accept(this, result);
                 notes.uploaded(result.job().file().key(), clock.instant(), result.took().toMillis());
             }
             case REFUSED -> {

@@ -129,6 +129,7 @@ public final class SinkService implements SinkControl {
         String prefix = settings.output().prefix();
         this.uploader = new Uploader(store, claims, retry, clock, this.metrics,
                 settings.delivery().uploadConcurrency(), (prefix.isEmpty() ? "" : prefix + "/") + Uploader.PROBE_NAME);
+        uploader.checksums = settings.output().completionMarker().isPresent();
     }
 
     /** The rule {@code validate} applies, kept by the core too: a sink built directly must not overwrite itself. */
@@ -325,8 +326,10 @@ public final class SinkService implements SinkControl {
                 uploader.objectsUploaded(), uploader.bytesUploaded(), uploader.retries(), deadLettered.get(),
                 budget.used(),
                 budget.max(), controls.paused);
+        List<String> unmarked = new ArrayList<>();
+        for (TopicConsumer c : consumers) c.unmarked().ifPresent(u -> unmarked.add(c.name() + ": " + u));
         return new StatusSnapshot(health, reasons, partitions, totals, now,
-                Optional.ofNullable(pause).map(Controls.Pause::since), stuck);
+                Optional.ofNullable(pause).map(Controls.Pause::since), stuck, unmarked);
     }
 
     /**

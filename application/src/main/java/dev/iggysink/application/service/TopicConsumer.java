@@ -77,6 +77,8 @@ final class TopicConsumer implements Runnable {
     private final MemoryRelief relief;
     private final DurableFileRecovery recovery;
     private final Claims claims;
+    /** Publishes progress and writes completeness markers (ADR 0016); null when none are written. */
+    private final Completeness completeness;
 
     private long epoch;
     private long passes;
@@ -133,7 +135,13 @@ final class TopicConsumer implements Runnable {
                 : new DurableFileRecovery(this.source, store, codec, layout,
                         settings.delivery().errorsTolerance() == ErrorTolerance.ALL, settings.delivery().dlqPrefix(),
                         this.claims);
-        this.committer = new Committer(this.source, metrics, uploader);
+        this.completeness = settings.output().completionMarker().isEmpty() ? null
+                : new Completeness(store, settings.output().completionMarker().get(), settings.key(),
+                        stream.consumerGroup(), stream.stream(), topic, settings.output().prefix(),
+                        settings.output().pathTemplate(), settings.output().timezone(), clock,
+                        () -> controls.stopping, Completeness.INTERVAL);
+        if (completeness != null && recovery != null) recovery.onRecovered(completeness::recovered);
+        this.committer = new Committer(this.source, metrics, uploader, completeness);
         this.relief = new MemoryRelief(budget, name(), clock, uploader::sendingProgress);
         this.events = new UploadEvents(uploader, controls, name());
         this.drain = new Drain(events, committer, clock, settings.delivery().shutdownTimeout(), controls);
@@ -219,9 +227,11 @@ final class TopicConsumer implements Runnable {
     }
 
     private PartitionWriter newWriter(PartitionRef p) {
-        return new PartitionWriter(p, codec, layout, policy, settings.rotation().maxOpenFilesPerPartition(),
-                settings.delivery().errorsTolerance(), settings.delivery().dlqPrefix(), budget, clock, metrics,
-                events.handOff());
+        PartitionWriter w = new PartitionWriter(p, codec, layout, policy,
+                settings.rotation().maxOpenFilesPerPartition(), settings.delivery().errorsTolerance(),
+                settings.delivery().dlqPrefix(), budget, clock, metrics, events.handOff());
+        if (completeness != null) w.onDurable(completeness::durable);
+        return w;
     }
 
     private void loop() throws InterruptedException {
@@ -329,6 +339,8 @@ final class TopicConsumer implements Runnable {
      */
     private void assign(PartitionWriter w) throws SourceException {
         long committed = source.committedOffset(w.partition()).orElse(-1);
+        long groupOffset = committed;
+        if (completeness != null) completeness.assignmentStarts(w.partition());
         DurableFileRecovery.Result found = DurableFileRecovery.Result.at(committed);
         boolean claimFiles = false;
         if (recovery != null) {
@@ -369,6 +381,7 @@ final class TopicConsumer implements Runnable {
             }
         }
         w.restart(committed, true);
+        if (completeness != null) completeness.assigned(w, groupOffset, committed);
         if (found.stale().isPresent()) {
             w.haltFor(found.stale().get());
             return;
@@ -430,6 +443,7 @@ final class TopicConsumer implements Runnable {
         endsReadAt = now;
         try {
             Map<PartitionRef, Long> ends = source.endOffsets();
+            if (completeness != null) completeness.ends(ends, now);
             for (PartitionWriter w : writers) {
                 Long end = ends.get(w.partition());
                 if (end != null) w.currentOffset(end);
@@ -520,6 +534,11 @@ final class TopicConsumer implements Runnable {
     /** Since when polling is held by a full memory budget with nothing read or freed; empty while it is not. */
     Optional<Instant> heldByBudgetSince() {
         return relief.heldSince();
+    }
+
+    /** Why the oldest folder of this topic holding records has no completeness marker yet; empty when none waits. */
+    Optional<String> unmarked() {
+        return completeness == null ? Optional.empty() : completeness.waiting();
     }
 
     /** Why this topic is halted: it does not exist (any more); empty while it does. */

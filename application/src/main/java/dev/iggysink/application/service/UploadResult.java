@@ -5,10 +5,16 @@ import java.util.Optional;
 
 /**
  * How an upload ended. {@code bytes} is the size of the object (0 when it was never built); {@code fatal} when an
- * {@link Error} ended it, which stops the sink.
+ * {@link Error} ended it, which stops the sink; {@code crc32c} the durable object's CRC32C when completeness
+ * markers list it, else -1.
  */
 record UploadResult(UploadJob job, Outcome outcome, Duration took, long bytes, Optional<String> error,
-                    boolean fatal, long supersededUpTo) {
+                    boolean fatal, long supersededUpTo, long crc32c) {
+
+    UploadResult(UploadJob job, Outcome outcome, Duration took, long bytes, Optional<String> error, boolean fatal,
+                 long supersededUpTo) {
+        this(job, outcome, took, bytes, error, fatal, supersededUpTo, -1);
+    }
 
     UploadResult(UploadJob job, Outcome outcome, Duration took, long bytes, Optional<String> error, boolean fatal) {
         this(job, outcome, took, bytes, error, fatal, -1);

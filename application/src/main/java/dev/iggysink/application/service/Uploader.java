@@ -83,6 +83,8 @@ final class Uploader implements AutoCloseable {
     /** Probes the store while uploads wait; its own thread, since a HEAD may take as long as the request timeout. */
     private final ScheduledExecutorService prober;
     private final AtomicBoolean probing = new AtomicBoolean();
+    /** Whether each durable object's CRC32C is reported with its result (completeness markers list it). */
+    volatile boolean checksums;
 
     Uploader(ObjectStore store, RetryPolicy policy, InstantSource clock, SinkMetrics metrics, int concurrency) {
         this(store, null, policy, clock, metrics, concurrency);
@@ -170,6 +172,9 @@ final class Uploader implements AutoCloseable {
         Claims.Result claim;
         boolean checkedAfterClaim;
 
+        /** The object's CRC32C once durable, when {@link #checksums} asks for it; else -1. */
+        long crc32c = -1;
+
         Attempt(UploadJob job, Listener listener, Instant started) {
             this.job = job;
             this.listener = listener;
@@ -235,6 +240,7 @@ final class Uploader implements AutoCloseable {
                 } finally {
                     sending.remove(content);
                 }
+                if (checksums) crc32c = Completeness.crc32c(content);
                 // put has returned in this thread, and nothing reads a durable file again: its arrays may be reused.
                 content.release();
                 objects.incrementAndGet();
@@ -427,7 +433,7 @@ final class Uploader implements AutoCloseable {
             // The partition's next file waits for this answer (a file whose cut settled already answered true).
             job.settled().complete(outcome == Outcome.DURABLE);
             UploadResult result = new UploadResult(job, outcome, Duration.between(started, clock.instant()),
-                    content == null ? 0 : content.length(), Optional.ofNullable(error), fatal, supersededUpTo);
+                    content == null ? 0 : content.length(), Optional.ofNullable(error), fatal, supersededUpTo, crc32c);
             try {
                 listener.done(result);
             } catch (Throwable t) {

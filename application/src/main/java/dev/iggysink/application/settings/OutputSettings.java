@@ -7,12 +7,22 @@ import java.util.Optional;
 /**
  * Where and how files are written. {@code prefix} is already trimmed of {@code /} (empty = none).
  * {@code parquetCodec}: snappy, zstd, gzip, lz4_raw, none. {@code avroCodec}: null, deflate, snappy, zstd.
+ * {@code completionMarker}: the name of each folder's completeness marker (ADR 0016); empty when none is written.
  */
 public record OutputSettings(String prefix, String pathTemplate, OutputFormat format, Compression compression,
                              boolean includeMetadata, boolean includeHeaders, ZoneId timezone,
                              Optional<String> avroSchemaJson, String parquetCodec, String avroCodec,
-                             String missingFieldPlaceholder) {
+                             String missingFieldPlaceholder, Optional<String> completionMarker) {
+    public OutputSettings(String prefix, String pathTemplate, OutputFormat format, Compression compression,
+                          boolean includeMetadata, boolean includeHeaders, ZoneId timezone,
+                          Optional<String> avroSchemaJson, String parquetCodec, String avroCodec,
+                          String missingFieldPlaceholder) {
+        this(prefix, pathTemplate, format, compression, includeMetadata, includeHeaders, timezone, avroSchemaJson,
+                parquetCodec, avroCodec, missingFieldPlaceholder, Optional.empty());
+    }
+
     public OutputSettings {
+        Objects.requireNonNull(completionMarker, "completionMarker");
         Objects.requireNonNull(prefix, "prefix");
         Objects.requireNonNull(pathTemplate, "pathTemplate");
         Objects.requireNonNull(format, "format");

@@ -8,11 +8,19 @@ import java.util.Optional;
 /**
  * The whole sink at one moment ({@code takenAt}, on the sink's clock): health with its reasons, every partition,
  * process totals, since when polling is paused, and the consumer loops that have stopped coming round (empty while
- * every loop turns; the process is then alive whatever its health).
+ * every loop turns; the process is then alive whatever its health), and per topic with completeness markers, the
+ * oldest folder holding records that is not marked yet and why (empty when none waits).
  */
 public record StatusSnapshot(Health health, List<String> reasons, List<PartitionStatus> partitions,
-                             Totals totals, Instant takenAt, Optional<Instant> pausedSince, List<String> stuck) {
+                             Totals totals, Instant takenAt, Optional<Instant> pausedSince, List<String> stuck,
+                             List<String> unmarked) {
+    public StatusSnapshot(Health health, List<String> reasons, List<PartitionStatus> partitions, Totals totals,
+                          Instant takenAt, Optional<Instant> pausedSince, List<String> stuck) {
+        this(health, reasons, partitions, totals, takenAt, pausedSince, stuck, List.of());
+    }
+
     public StatusSnapshot {
+        unmarked = List.copyOf(unmarked);
         reasons = List.copyOf(reasons);
         partitions = List.copyOf(partitions);
         Objects.requireNonNull(takenAt, "takenAt");

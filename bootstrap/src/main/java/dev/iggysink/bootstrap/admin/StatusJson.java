@@ -110,6 +110,8 @@ public final class StatusJson {
             sink.put("status", name(s.snapshot().health()));
             ArrayNode sinkReasons = sink.putArray("reasons");
             s.snapshot().reasons().forEach(sinkReasons::add);
+            ArrayNode unmarked = sink.putArray("unmarked");
+            s.snapshot().unmarked().forEach(unmarked::add);
             if (s.snapshot().pausedSince().isPresent()) {
                 sink.put("paused_since", s.snapshot().pausedSince().get().toString());
             } else {

@@ -194,6 +194,60 @@ public final class PathTemplate {
         return out.toString();
     }
 
+    /**
+     * The time unit of the folders this template renders (its finest time variable), or why its folders are no
+     * time window: a completeness marker needs every coarser unit named too ({@code {hour}} without a date renders
+     * the same folder every day), and {@code {timestamp}} names a millisecond, not a window.
+     */
+    public Optional<String> windowProblem() {
+        java.util.EnumSet<Kind> kinds = java.util.EnumSet.noneOf(Kind.class);
+        for (Part p : parts) kinds.add(p.kind);
+        if (kinds.contains(Kind.TIMESTAMP)) return Optional.of("{timestamp} names a millisecond, not a window");
+        boolean year = kinds.contains(Kind.DATE) || kinds.contains(Kind.YEAR);
+        boolean month = kinds.contains(Kind.DATE) || kinds.contains(Kind.MONTH);
+        boolean day = kinds.contains(Kind.DATE) || kinds.contains(Kind.DAY);
+        if (!year) return Optional.of("it has no {date} or {year}: its folders are no time window");
+        if (kinds.contains(Kind.MINUTE) && !kinds.contains(Kind.HOUR)) return Optional.of("{minute} needs {hour}");
+        if (kinds.contains(Kind.HOUR) && !day) return Optional.of("{hour} needs {date} (or {day})");
+        if (day && !month) return Optional.of("{day} needs {month}");
+        return Optional.empty();
+    }
+
+    /**
+     * The window {from, to} (microseconds, {@code to} exclusive) of the folder a file whose first record has
+     * {@code timestampMicros} lands in: its finest time variable's unit, in {@code zone}. Only for a template
+     * without a {@link #windowProblem()}.
+     */
+    public long[] window(long timestampMicros, ZoneId zone) {
+        java.util.EnumSet<Kind> kinds = java.util.EnumSet.noneOf(Kind.class);
+        for (Part p : parts) kinds.add(p.kind);
+        ZonedDateTime t = Instant.ofEpochSecond(Math.floorDiv(timestampMicros, 1_000_000L),
+                Math.floorMod(timestampMicros, 1_000_000L) * 1_000L).atZone(zone);
+        ZonedDateTime from;
+        ZonedDateTime to;
+        if (kinds.contains(Kind.MINUTE)) {
+            from = t.truncatedTo(java.time.temporal.ChronoUnit.MINUTES);
+            to = from.plusMinutes(1);
+        } else if (kinds.contains(Kind.HOUR)) {
+            from = t.truncatedTo(java.time.temporal.ChronoUnit.HOURS);
+            to = from.plusHours(1);
+        } else if (kinds.contains(Kind.DATE) || kinds.contains(Kind.DAY)) {
+            from = t.toLocalDate().atStartOfDay(zone);
+            to = from.toLocalDate().plusDays(1).atStartOfDay(zone);
+        } else if (kinds.contains(Kind.MONTH)) {
+            from = t.toLocalDate().withDayOfMonth(1).atStartOfDay(zone);
+            to = from.toLocalDate().plusMonths(1).atStartOfDay(zone);
+        } else {
+            from = t.toLocalDate().withDayOfYear(1).atStartOfDay(zone);
+            to = from.toLocalDate().plusYears(1).atStartOfDay(zone);
+        }
+        return new long[] {micros(from.toInstant()), micros(to.toInstant())};
+    }
+
+    private static long micros(Instant i) {
+        return Math.addExact(Math.multiplyExact(i.getEpochSecond(), 1_000_000L), i.getNano() / 1_000L);
+    }
+
     /** True when rendering reads record fields, so records of one file may differ in directory. */
     public boolean usesFields() {
         return usesFields;

@@ -1,0 +1,427 @@
+package dev.iggysink.application.service;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.iggysink.application.fakes.ForwardingObjectStore;
+import dev.iggysink.application.fakes.InMemoryObjectStore;
+import dev.iggysink.application.fakes.LinesCodec;
+import dev.iggysink.application.fakes.ScriptedMessageSource;
+import dev.iggysink.application.fakes.TestSettings;
+import dev.iggysink.application.file.FileBytes;
+import dev.iggysink.application.port.out.ObjectStore;
+import dev.iggysink.application.port.out.SinkMetrics;
+import dev.iggysink.application.port.out.SourceException;
+import dev.iggysink.application.port.out.StoreException;
+import dev.iggysink.application.settings.DeliverySettings;
+import dev.iggysink.application.settings.ErrorTolerance;
+import dev.iggysink.application.settings.OutputFormat;
+import dev.iggysink.application.settings.OutputSettings;
+import dev.iggysink.application.settings.Compression;
+import dev.iggysink.application.settings.RetrySettings;
+import dev.iggysink.application.settings.RotationSettings;
+import dev.iggysink.application.settings.SinkSettings;
+import dev.iggysink.application.settings.StreamSettings;
+import dev.iggysink.application.status.PartitionStatus;
+import dev.iggysink.domain.completeness.FileEntry;
+import dev.iggysink.domain.completeness.Markers;
+import dev.iggysink.domain.naming.ObjectKey;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.InstantSource;
+import java.time.ZoneId;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Random;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.zip.CRC32C;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * Completeness markers (ADR 0016) through random interleavings of two members of one group writing three partitions:
+ * records arriving over many minute-windows, flushes, partitions moving while uploads are held in flight, graceful
+ * stops, kills and commit failures. The shared store checks every marker at the moment it is created: each object it
+ * lists is durable and committed, and every object of its folder in the store is listed. Afterwards one member
+ * drains everything: every folder holding records then has exactly one marker, listing exactly its objects with
+ * their sizes and checksums. The sink runs on a clock a thousand times faster than the wall clock (1 ms is 1 s),
+ * and the broker stamps records with it, as Iggy stamps them on append.
+ */
+class CompletenessModelTest {
+    private static final Duration WAIT = Duration.ofSeconds(30);
+    private static final int STEPS = 60;
+    private static final String MARKER = "_COMPLETE";
+    private static final Instant BASE = Instant.parse("2026-12-05T10:00:00Z");
+
+    static List<Long> seeds() {
+        List<Long> seeds = new ArrayList<>();
+        for (long s = 1; s <= 16; s++) seeds.add(s * 104_729);
+        if (System.getProperty("h7.seed") != null) return List.of(Long.getLong("h7.seed"));
+        return seeds;
+    }
+
+    /** A thousand times the wall clock's pace, from {@link #BASE}. */
+    private static final class FastClock implements InstantSource {
+        private final long start = System.nanoTime();
+
+        @Override
+        public Instant instant() {
+            return BASE.plusNanos((System.nanoTime() - start) * 1_000);
+        }
+
+        long micros() {
+            return ChronoUnit.MICROS.between(Instant.EPOCH, instant());
+        }
+    }
+
+    /** The shared store, checking each marker as it is created. */
+    private static final class WatchedStore extends ForwardingObjectStore {
+        final InMemoryObjectStore shared;
+        final ScriptedMessageSource group;
+        final List<String> violations = new CopyOnWriteArrayList<>();
+        final Map<String, byte[]> firstVersions = new java.util.concurrent.ConcurrentHashMap<>();
+
+        WatchedStore(InMemoryObjectStore shared, ScriptedMessageSource group) {
+            super(shared);
+            this.shared = shared;
+            this.group = group;
+        }
+
+        @Override
+        public boolean create(String key, byte[] content, Map<String, String> metadata) throws StoreException {
+            // A member whose view is older may try again once its folder is marked (and its files forgotten by
+            // their owners): a refused attempt writes nothing, so only the one that creates the marker counts.
+            List<String> found = key.endsWith("/" + MARKER) ? check(key, content) : List.of();
+            boolean created = super.create(key, content, metadata);
+            if (created) {
+                firstVersions.putIfAbsent(key, content);
+                violations.addAll(found);
+            }
+            return created;
+        }
+
+        private synchronized List<String> check(String key, byte[] content) {
+            List<String> violations = new ArrayList<>();
+            String folder = key.substring(0, key.length() - MARKER.length() - 1);
+            Map<String, byte[]> now = shared.objects();
+            Set<String> listed = new TreeSet<>();
+            for (FileEntry f : Markers.objectsOf(content, folder)) {
+                listed.add(f.key());
+                if (!now.containsKey(f.key())) violations.add(key + " lists " + f.key() + ", not durable yet");
+                long committed = group.stored(f.partition()).orElse(-1);
+                if (committed < f.lastOffset()) {
+                    violations.add(key + " lists " + f.key() + " while partition " + f.partition()
+                            + " has committed only up to " + committed);
+                }
+            }
+            for (String k : now.keySet()) {
+                if (ObjectKey.parse(k).isPresent() && FileEntry.folderOf(k).equals(folder) && !listed.contains(k)) {
+                    violations.add(key + " leaves out " + k + " of its folder");
+                }
+            }
+            return violations;
+        }
+    }
+
+    /** One member's way to the shared store: while held, its puts and creates wait and land when released. */
+    private static final class HeldStore extends ForwardingObjectStore {
+        private volatile CountDownLatch gate = new CountDownLatch(0);
+
+        HeldStore(ObjectStore shared) {
+            super(shared);
+        }
+
+        void hold() {
+            if (gate.getCount() == 0) gate = new CountDownLatch(1);
+        }
+
+        void release() {
+            gate.countDown();
+        }
+
+        private void pass() {
+            try {
+                gate.await();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+
+        @Override
+        public void put(String key, FileBytes content, String contentType, Map<String, String> metadata)
+                throws StoreException {
+            pass();
+            super.put(key, content, contentType, metadata);
+        }
+
+        @Override
+        public boolean create(String key, byte[] content, Map<String, String> metadata) throws StoreException {
+            pass();
+            return super.create(key, content, metadata);
+        }
+
+        @Override
+        public void close() {
+            // the shared store outlives each member
+        }
+    }
+
+    private static final class Member {
+        final ScriptedMessageSource source;
+        final HeldStore store;
+        SinkService sink;
+        CompletableFuture<Void> stopping = CompletableFuture.completedFuture(null);
+
+        Member(ScriptedMessageSource source, ObjectStore shared) {
+            this.source = source;
+            this.store = new HeldStore(shared);
+        }
+    }
+
+    private final StreamSettings stream = TestSettings.stream("application_logs", "api_requests");
+    private final FastClock clock = new FastClock();
+
+    private SinkSettings settings(long count, Optional<String> marker) {
+        return new SinkSettings("s3", "S3 sink", true, 0, false, List.of(stream),
+                new OutputSettings("iggy/raw", "{stream}/{topic}/{date}/{hour}/{minute}", OutputFormat.JSON_LINES,
+                        Compression.NONE, true, false, ZoneId.of("UTC"), Optional.empty(), "snappy", "null",
+                        "__missing__", marker),
+                RotationSettings.messages(count), new RetrySettings(3, Duration.ofMillis(10),
+                RetrySettings.DEFAULT_MAX_DELAY),
+                // 300 s on the fast clock: 300 ms of waiting for uploads at a graceful stop
+                new DeliverySettings(64L << 20, ErrorTolerance.NONE, "_dlq", Duration.ofSeconds(300), 4), List.of());
+    }
+
+    @ParameterizedTest(name = "seed {0}")
+    @MethodSource("seeds")
+    void a_marker_lists_exactly_its_folders_durable_committed_objects(long seed) throws Exception {
+        Random random = new Random(seed);
+        InMemoryObjectStore shared = new InMemoryObjectStore();
+        int partitions = 3;
+        ScriptedMessageSource group = new ScriptedMessageSource("application_logs", "api_requests", partitions);
+        WatchedStore store = new WatchedStore(shared, group);
+        SinkSettings settings = settings(random.nextBoolean() ? 7 : 1000, Optional.of(MARKER));
+        List<Member> members = new ArrayList<>();
+        members.add(new Member(group, store));
+        members.add(new Member(group.newMember(), store));
+        for (int p = 0; p < partitions; p++) {
+            boolean first = random.nextBoolean();
+            members.get(0).source.own(p, first);
+            members.get(1).source.own(p, !first);
+        }
+        int[] appended = new int[partitions];
+        for (Member m : members) m.sink = start(settings, m.source, m.store);
+        try {
+            for (int step = 0; step < STEPS; step++) {
+                double r = random.nextDouble();
+                Member m = members.get(random.nextInt(2));
+                Member other = members.get(0) == m ? members.get(1) : members.get(0);
+                int p = random.nextInt(partitions);
+                if (r < 0.3) {
+                    int n = 1 + random.nextInt(20);
+                    group.recordTimeMicros(clock.micros());
+                    group.append(p, n, i -> "r" + i);
+                    appended[p] += n;
+                } else if (r < 0.4) {
+                    if (m.sink != null) m.sink.flush();
+                } else if (r < 0.55) {
+                    boolean mine = m.source.ownedPartitions().contains(p);
+                    (mine ? m : other).source.own(p, false);
+                    (mine ? other : m).source.own(p, true);
+                } else if (r < 0.63) {
+                    m.store.hold();
+                } else if (r < 0.71) {
+                    m.store.release();
+                } else if (r < 0.8) {
+                    if (m.sink != null) stop(m, random.nextBoolean());
+                } else if (r < 0.9) {
+                    if (m.sink == null && m.stopping.isDone()) m.sink = start(settings, m.source, m.store);
+                } else {
+                    m.source.failCommits(new SourceException("commit timed out", true));
+                }
+                Thread.sleep(random.nextInt(25));
+            }
+        } finally {
+            for (Member m : members) if (m.sink != null) stop(m, random.nextBoolean());
+            Thread.sleep(random.nextInt(50));
+            for (Member m : members) m.store.release();
+            for (Member m : members) m.stopping.get();
+        }
+
+        // One member drains every partition alone; idle partitions let the last windows close.
+        for (int p = 0; p < partitions; p++) {
+            members.get(1).source.own(p, false);
+            group.own(p, true);
+        }
+        SinkService last = start(settings, group, store);
+        try {
+            try {
+                await().atMost(WAIT).until(() -> {
+                    // A folder is marked once its records are durable: an open file (count rotation) must be sealed.
+                    last.flush();
+                    List<PartitionStatus> all = last.status().partitions();
+                    return all.size() == partitions && all.stream().allMatch(s -> s.halted()
+                            || s.position() == appended[s.partition()] && s.pendingFiles() == 0)
+                            && markers(shared).keySet().containsAll(folders(shared));
+                });
+            } catch (org.awaitility.core.ConditionTimeoutException e) {
+                StringBuilder progress = new StringBuilder();
+                shared.objects().forEach((k, v) -> {
+                    if (k.contains("_progress/")) progress.append(k).append('\n')
+                            .append(new String(v, StandardCharsets.UTF_8));
+                });
+                throw new AssertionError("seed " + seed + ": not every folder was marked: " + last.status().unmarked()
+                        + "; violations " + store.violations + "; partitions " + last.status().partitions()
+                        + "; progress\n" + progress, e);
+            }
+            assertThat(last.status().reasons()).as("seed %d", seed).isEmpty();
+            assertThat(last.status().unmarked()).as("seed %d", seed).isEmpty();
+        } finally {
+            last.stop();
+        }
+
+        assertThat(store.violations).as("seed %d: markers checked as they were created", seed).isEmpty();
+        Map<String, byte[]> objects = shared.objects();
+        Map<String, byte[]> markers = markers(shared);
+        assertThat(markers.keySet()).as("seed %d: one marker per folder holding records", seed)
+                .isEqualTo(folders(shared));
+        for (Map.Entry<String, byte[]> e : markers.entrySet()) {
+            String folder = e.getKey();
+            List<FileEntry> listed = Markers.objectsOf(e.getValue(), folder);
+            Set<String> inFolder = new TreeSet<>();
+            objects.keySet().stream().filter(k -> ObjectKey.parse(k).isPresent() && FileEntry.folderOf(k)
+                    .equals(folder)).forEach(inFolder::add);
+            assertThat(listed.stream().map(FileEntry::key).toList()).as("seed %d: objects of %s", seed, folder)
+                    .containsExactlyInAnyOrderElementsOf(inFolder);
+            long records = 0;
+            for (FileEntry f : listed) {
+                byte[] bytes = objects.get(f.key());
+                assertThat((long) bytes.length).as("seed %d: size of %s", seed, f.key()).isEqualTo(f.size());
+                CRC32C crc = new CRC32C();
+                crc.update(bytes);
+                assertThat(f.crc32c()).as("seed %d: crc32c of %s", seed, f.key()).isEqualTo(crc.getValue());
+                assertThat(f.records()).isEqualTo(LinesCodec.offsets(bytes).length);
+                records += f.records();
+            }
+            assertThat(new String(e.getValue(), StandardCharsets.UTF_8)).as("seed %d", seed)
+                    .contains("\"version\": 1,", "\"records\": " + records + ",");
+            assertThat(Markers.versionOf(store.firstVersions.get(folder + "/" + MARKER))).isEqualTo(1);
+        }
+        Map<String, Integer> copies = new TreeMap<>();
+        objects.forEach((key, bytes) -> ObjectKey.parse(key).ifPresent(k -> {
+            for (long o : LinesCodec.offsets(bytes)) copies.merge(k.partitionId() + ":" + o, 1, Integer::sum);
+        }));
+        assertThat(copies).as("seed %d: offsets in objects", seed).hasSize(java.util.Arrays.stream(appended).sum());
+        assertThat(copies).as("seed %d: every offset in exactly one object", seed)
+                .allSatisfy((o, n) -> assertThat(n).isEqualTo(1));
+        for (int p = 0; p < partitions; p++) {
+            assertThat(group.stored(p).orElse(-1)).as("seed %d: committed of %d", seed, p)
+                    .isEqualTo(appended[p] - 1L);
+        }
+    }
+
+    /**
+     * A partition halted by a bad record commits nothing past it: the window of its last committed record and every
+     * later one stay unmarked (while the other partitions' windows before it are marked), and the status says why.
+     */
+    @Test
+    void a_halted_partition_holds_back_every_marker_it_touches() throws Exception {
+        InMemoryObjectStore shared = new InMemoryObjectStore();
+        ScriptedMessageSource group = new ScriptedMessageSource("application_logs", "api_requests", 3);
+        for (int p = 0; p < 3; p++) group.own(p, true);
+        long start = ChronoUnit.MICROS.between(Instant.EPOCH, BASE);
+        long minute = 60_000_000L;
+        // Two records a file; minutes 0 and 1 on every partition, then partition 1 halts at minute 2.
+        for (int m = 0; m < 4; m++) {
+            group.recordTimeMicros(start + m * minute + 1_000_000L);
+            for (int p = 0; p < 3; p++) {
+                if (m >= 2 && p == 1) {
+                    if (m == 2) group.append(1, List.of("BAD record", "r"));
+                    continue;
+                }
+                group.append(p, List.of("r" + m, "r" + m));
+            }
+        }
+        SinkService sink = new SinkService(settings(2, Optional.of(MARKER)), (s, t, g) -> group,
+                s -> new LinesCodec(), shared, clock, d -> Thread.sleep(Math.min(d.toMillis(), 20)),
+                SinkMetrics.NONE);
+        sink.start();
+        String folder = "iggy/raw/application_logs/api_requests/2026-12-05/10/";
+        try {
+            // The clock runs far past minute 3: every partition but the halted one is idle.
+            await().atMost(WAIT).until(() -> shared.objects().containsKey(folder + "00/" + MARKER)
+                    && sink.status().unmarked().stream().anyMatch(u -> u.contains("partition 1")
+                    && u.contains("it is held: bad record")));
+            assertThat(sink.status().unmarked()).singleElement().asString()
+                    .contains("folder " + folder + "01 ", "partition 1 is complete only up to 2026-12-05T10:01:01Z");
+            assertThat(shared.objects().keySet()).as("the halted partition holds these back")
+                    .doesNotContain(folder + "01/" + MARKER, folder + "02/" + MARKER, folder + "03/" + MARKER);
+            assertThat(Markers.objectsOf(shared.objects().get(folder + "00/" + MARKER), folder + "00"))
+                    .extracting(FileEntry::partition).containsExactly(0, 1, 2);
+        } finally {
+            sink.stop();
+        }
+    }
+
+    /** Without {@code completion_marker} no progress and no marker is written, and commits do not wait. */
+    @Test
+    void markers_are_off_by_default() throws Exception {
+        InMemoryObjectStore shared = new InMemoryObjectStore();
+        ScriptedMessageSource group = new ScriptedMessageSource("application_logs", "api_requests", 1);
+        group.own(0, true);
+        group.recordTimeMicros(ChronoUnit.MICROS.between(Instant.EPOCH, BASE));
+        group.append(0, List.of("a", "b"));
+        SinkService sink = start(settings(2, Optional.empty()), group, shared);
+        try {
+            await().atMost(WAIT).until(() -> group.stored(0).orElse(-1) == 1);
+        } finally {
+            sink.stop();
+        }
+        assertThat(shared.objects().keySet()).noneMatch(k -> k.contains("_progress/") || k.endsWith(MARKER));
+    }
+
+    /** Folders holding data objects, with their marker's body where there is one. */
+    private static Map<String, byte[]> markers(InMemoryObjectStore store) {
+        Map<String, byte[]> out = new TreeMap<>();
+        store.objects().forEach((k, v) -> {
+            if (k.endsWith("/" + MARKER)) out.put(k.substring(0, k.length() - MARKER.length() - 1), v);
+        });
+        return out;
+    }
+
+    private static Set<String> folders(InMemoryObjectStore store) {
+        Set<String> out = new TreeSet<>();
+        for (String k : store.objects().keySet()) if (ObjectKey.parse(k).isPresent()) out.add(FileEntry.folderOf(k));
+        return out;
+    }
+
+    private SinkService start(SinkSettings settings, ScriptedMessageSource source, ObjectStore store) {
+        SinkService sink = new SinkService(settings, (s, t, g) -> source, s -> new LinesCodec(), store, clock,
+                d -> Thread.sleep(Math.min(d.toMillis(), 20)), SinkMetrics.NONE);
+        sink.start();
+        return sink;
+    }
+
+    private static void stop(Member m, boolean kill) {
+        SinkService sink = m.sink;
+        m.sink = null;
+        m.stopping = CompletableFuture.runAsync(() -> {
+            try {
+                if (kill) sink.hurryStop();
+                sink.stop();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        });
+    }
+}
