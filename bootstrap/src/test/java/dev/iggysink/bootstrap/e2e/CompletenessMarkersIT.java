@@ -46,12 +46,17 @@ class CompletenessMarkersIT extends E2eTest {
              SinkProcess b = SinkProcess.run(config, fx.log("b"), Map.of())) {
             await().atMost(Duration.ofSeconds(60)).until(() -> a.logText().contains("consuming ")
                     && b.logText().contains("consuming "));
+            long firstMinute = System.currentTimeMillis() / 60_000;
             Rounds rounds = Rounds.start(fx, TOPIC, PARTITIONS, 2, 3000, Rounds.PAGES);
             rounds.awaitSent(5);
             rounds.awaitMore(200);
             a.kill9();
             try (SinkProcess again = SinkProcess.run(config, fx.log("a-again"), Map.of())) {
-                for (int i = 0; i < 3; i++) rounds.awaitMore(150); // each within Rounds' minute
+                // Records keep arriving until the wall clock has crossed two minute boundaries since the first, so
+                // they fill three minute folders at least however fast this machine sends a round.
+                for (int i = 0; i < 3 || System.currentTimeMillis() / 60_000 < firstMinute + 2; i++) {
+                    rounds.awaitMore(150); // each within Rounds' minute
+                }
                 perPartition = rounds.finish();
                 // The last minute closes once the wall clock is past it (idle partitions) and its files are sealed.
                 await().atMost(Duration.ofSeconds(150)).pollInterval(Duration.ofSeconds(1)).until(() -> {
