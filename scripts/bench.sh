@@ -10,6 +10,11 @@
 #   bash scripts/bench.sh --jmh       the micro-benchmarks (about 15 minutes, CodecBench has 60 cases; add JMH
 #                                     options after --, e.g. -- CodecBench -p format=json_lines -p payloadSize=1024)
 #   bash scripts/bench.sh --only NAME scenarios by name or glob (see the list below), e.g. --only 'scale-*'
+#   bash scripts/bench.sh --only claims [--pairs N]
+#                                     what claims cost: 100b-1000rec and 1kib-8mib, each with claims on and forced off
+#                                     (the same jar; its store then ignores conditional writes), interleaved, N pairs
+#                                     (default 2), no raw-PUT baseline; prints per scenario one line
+#                                     "claims cost <scenario>: records/s ratio R, cpu ratio C, requests per file Q"
 #   bash scripts/bench.sh --tables    the Iceberg table sink beside the object sink (benchmarks.jar tables: 100 B and
 #                                     1 KiB, JDBC and REST catalogs, freshness; add its options after --, e.g.
 #                                     -- --messages 100k --rounds 1); about 10 minutes with the defaults
@@ -55,6 +60,7 @@ sink_flag=(--sink-jar "${sink_jar}")
 mode="all"
 only=""
 profile=""
+pairs=2
 jmh_args=()
 while [[ $# -gt 0 ]]; do
   case "$1" in
@@ -63,6 +69,7 @@ while [[ $# -gt 0 ]]; do
     --jmh) mode="jmh" ;;
     --tables) mode="tables" ;;
     --only) only="$2"; shift ;;
+    --pairs) pairs="$2"; shift ;;
     --) shift; jmh_args=("$@"); break ;;
     *) echo "bench.sh: unknown option $1" >&2; exit 2 ;;
   esac
@@ -99,6 +106,28 @@ scenarios=(
 mkdir -p bench-results
 failed=0
 start=$(date +%s)
+if [[ "${only}" == "claims" ]]; then
+  # Interleaved, and each pair's order flipped from the last, so that a machine getting slower or faster over the
+  # run favours neither side. The MinIO of each run publishes its request counters (requests per file).
+  for ((pair = 1; pair <= pairs; pair++)); do
+    for entry in "${scenarios[@]}"; do
+      name="${entry%%|*}"
+      flags="${entry#*|}"
+      [[ "${name}" == "100b-1000rec" || "${name}" == "1kib-8mib" ]] || continue
+      order=(on off)
+      (( pair % 2 == 0 )) && order=(off on)
+      for claims in "${order[@]}"; do
+        # shellcheck disable=SC2086 # flags are word lists on purpose
+        "${bench_java[@]}" e2e "${sink_flag[@]}" --name "${name}" ${flags} --claims "${claims}" --no-baseline \
+          || { echo "bench.sh: ${name} (claims ${claims}) failed" >&2; failed=1; }
+      done
+    done
+  done
+  uptime
+  java -jar "${bench_jar}" claims-cost --since "${start}" || failed=1
+  echo "bench.sh: done in $(( $(date +%s) - start )) s; results in bench-results/results.jsonl"
+  exit "${failed}"
+fi
 for entry in "${scenarios[@]}"; do
   name="${entry%%|*}"
   flags="${entry#*|}"

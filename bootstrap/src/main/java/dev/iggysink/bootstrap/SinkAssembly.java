@@ -39,10 +39,10 @@ final class SinkAssembly {
     /** The store {@code storage_client} names: S3 (AWS SDK or MinIO client) or a directory. */
     static ObjectStore store(ConnectorConfig config) {
         if (config.storage() instanceof StorageConfig.Directory d) {
-            return new DirectoryObjectStore(d.directory());
+            return BenchConditionsOff.apply(new DirectoryObjectStore(d.directory()));
         }
-        return ObjectStores.create(s3((StorageConfig.S3) config.storage(),
-                config.sink().delivery().uploadConcurrency()));
+        return BenchConditionsOff.apply(ObjectStores.create(s3((StorageConfig.S3) config.storage(),
+                config.sink().delivery().uploadConcurrency())));
     }
 
     /** The S3 adapters' settings; the pipeline's upload concurrency also bounds a multipart upload's parts. */

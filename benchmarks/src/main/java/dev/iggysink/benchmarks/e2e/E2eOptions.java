@@ -33,6 +33,8 @@ final class E2eOptions {
               --sink-java-opts "..."    extra JVM options of the sink child (also env SINK_JAVA_OPTS)
               --sink-java PATH          the java command of the sink child (also env SINK_JAVA; default: this
                                         JVM's own), e.g. to measure the sink on another Java release
+              --claims on|off           off: the sink's store ignores conditional writes, so the same build runs
+                                        without claims (what claims cost; default on)
               --jfr                     record a JFR profile of the sink child (60 s, settings=profile)
               --results PATH            JSON-lines results file (default bench-results/results.jsonl)
               --no-baseline             skip the raw-PUT baseline
@@ -57,6 +59,7 @@ final class E2eOptions {
     final List<String> sinkJavaOpts = new ArrayList<>();
     String sinkJava;
     boolean jfr;
+    boolean claims = true;
     String results = "bench-results/results.jsonl";
     boolean baseline = true;
     int timeoutSeconds = 300;
@@ -111,6 +114,11 @@ final class E2eOptions {
                 case "--sink-java-opts" -> o.sinkJavaOpts.addAll(List.of(value(args, ++i, a).trim().split("\\s+")));
                 case "--sink-java" -> o.sinkJava = value(args, ++i, a);
                 case "--jfr" -> o.jfr = true;
+                case "--claims" -> o.claims = switch (value(args, ++i, a)) {
+                    case "on" -> true;
+                    case "off" -> false;
+                    default -> throw new IllegalArgumentException("--claims is on or off");
+                };
                 case "--results" -> o.results = value(args, ++i, a);
                 case "--no-baseline" -> o.baseline = false;
                 case "--timeout" -> o.timeoutSeconds = Integer.parseInt(value(args, ++i, a));
@@ -152,6 +160,19 @@ final class E2eOptions {
         }
         return o;
     }
+
+    /**
+     * The sink's JVM options with the bench's own switches: {@code --claims off} sets the system property the sink's
+     * bootstrap reads to make its store ignore conditional writes (no connector key: users never get it).
+     */
+    List<String> sinkJavaOptsWithSwitches() {
+        List<String> all = new ArrayList<>(sinkJavaOpts);
+        if (!claims) all.add("-D" + CLAIMS_OFF_PROPERTY + "=true");
+        return all;
+    }
+
+    /** The property of the sink's {@code BenchConditionsOff}. */
+    static final String CLAIMS_OFF_PROPERTY = "iggysink.bench.ignoreConditionalWrites";
 
     private static Payloads.Shape shape(String name) {
         try {

@@ -111,7 +111,8 @@ public final class EndToEndBench {
                 o.shape.name().toLowerCase(Locale.ROOT), o.partitions, o.format,
                 o.rotationKind, o.rotationValue, o.compression, o.maxBufferedBytes == null ? "default"
                         : o.maxBufferedBytes, o.uploadConcurrency);
-        try (IggyEndpoint iggy = IggyEndpoint.fromEnvOrEmbedded(); MinioServer minio = MinioServer.start()) {
+        if (!o.claims) out.println("claims forced off (the sink's store ignores conditional writes)");
+        try (IggyEndpoint iggy = IggyEndpoint.fromEnvOrEmbedded(); MinioServer minio = startMinio()) {
             minio.createBucket(BUCKET);
             long[] perPartition = produce(iggy);
             double brokerWarmup = iggy.embedded() ? warmBroker(iggy, perPartition) : 0;
@@ -119,12 +120,18 @@ public final class EndToEndBench {
             Path config = runDir.resolve("connector.toml");
             int adminPort = freePort();
             Files.writeString(config, toml(iggy.address(), minio, adminPort), StandardCharsets.UTF_8);
-            Sample s = runSink(jar, config, runDir, adminPort, iggy, perPartition, minio.pid());
+            Sample s = runSink(jar, config, runDir, adminPort, iggy, perPartition, minio);
             if (s == null) return 1;
             deleteStream(iggy);
             List<Long> sizes = new ArrayList<>();
+            int probeKeys = 0;
             for (S3Object obj : minio.client().listObjectsV2Paginator(b -> b.bucket(BUCKET).prefix(PREFIX + "/"))
                     .contents()) {
+                // Claims and the conditional-write probe's keys are no output: neither counted nor PUT again.
+                if (obj.key().startsWith(PREFIX + "/_claims/")) {
+                    if (obj.key().contains("/.conditional-write-probe-")) probeKeys++;
+                    continue;
+                }
                 sizes.add(obj.size());
             }
             long objectBytes = sizes.stream().mapToLong(Long::longValue).sum();
@@ -145,6 +152,7 @@ public final class EndToEndBench {
             r.put("iggy", iggy.embedded() ? "embedded" : "external");
             r.put("broker_warmup_s", round(brokerWarmup));
             r.put("sink_java", o.sinkJava == null ? "bench JVM's" : o.sinkJava);
+            r.put("claims", o.claims ? "on" : "off");
             r.put("producer_records_per_s", round(s.producerRate));
             r.put("sink_startup_s", round((s.first - s.launch) / 1e9));
             r.put("sink_seconds", round(sinkSeconds));
@@ -171,6 +179,7 @@ public final class EndToEndBench {
             r.put("heap_committed_max_mib", heap[2]);
             r.put("buffered_peak_mib", round(s.maxBuffered / 1048576.0));
             r.put("paused_seen", s.pausedSeen);
+            putRequests(r, s, sizes.size(), probeKeys);
             if (o.baseline && !sizes.isEmpty()) {
                 RawPutBaseline.Result b = RawPutBaseline.run(storage(minio), sizes, o.uploadConcurrency,
                         "application/octet-stream", minio.pid());
@@ -220,11 +229,17 @@ public final class EndToEndBench {
         long cpuHalf = -1;
         long halfAt;
         int statusPolls;
+        /** MinIO's request counters before the launch, at the first consumed record and after the sink exited. */
+        Optional<StoreRequests> requestsLaunch = Optional.empty();
+        Optional<StoreRequests> requestsFirst = Optional.empty();
+        Optional<StoreRequests> requestsExit = Optional.empty();
     }
 
     private Sample runSink(Path jar, Path config, Path runDir, int adminPort, IggyEndpoint iggy, long[] perPartition,
-                           OptionalLong minioPid) throws Exception {
+                           MinioServer minio) throws Exception {
+        OptionalLong minioPid = minio.pid();
         Sample s = new Sample();
+        s.requestsLaunch = StoreRequests.read(minio.endpoint());
         s.producerRate = producerRate;
         Path jfr = o.jfr ? runDir.resolve("sink.jfr") : null;
         IggySettings settings = new IggySettings(iggy.host(), iggy.port(), "iggy", Secret.of("iggy"),
@@ -232,7 +247,7 @@ public final class EndToEndBench {
         Duration timeout = Duration.ofSeconds(o.timeoutSeconds);
         s.launch = System.nanoTime();
         try (SinkChild sink = SinkChild.start(o.sinkJava, jar, config, runDir.resolve("sink.log"),
-                runDir.resolve("gc.log"), o.sinkJavaOpts, jfr, adminPort);
+                runDir.resolve("gc.log"), o.sinkJavaOptsWithSwitches(), jfr, adminPort);
              IggyGroupOffsets offsets = new IggyGroupOffsets(settings, STREAM, TOPIC, GROUP, Duration.ofSeconds(5))) {
             out.printf("sink pid %d, log %s%n", sink.pid(), runDir.resolve("sink.log"));
             long deadline = s.launch + timeout.toNanos();
@@ -263,6 +278,7 @@ public final class EndToEndBench {
                         s.minioFirst = SinkChild.cpuTicksOf(minioPid);
                         s.selfFirst = SinkChild.ownCpuTicks();
                         s.stealFirst = SinkChild.stealTicks();
+                        s.requestsFirst = StoreRequests.read(minio.endpoint());
                     }
                     if (consumed >= o.messages && s.readAll == 0) s.readAll = now;
                     if (consumed * 2 >= o.messages && s.halfConsumed < 0) {
@@ -309,6 +325,7 @@ public final class EndToEndBench {
             s.exit = sink.waitFor(Duration.ofSeconds(60));
             s.heapMib = sink.heapMib();
         }
+        s.requestsExit = StoreRequests.read(minio.endpoint());
         return s;
     }
 
@@ -646,6 +663,45 @@ public final class EndToEndBench {
                 minio.region(), minio.endpoint(), minio.accessKey(), minio.secretKey(), plugin, adminPort);
     }
 
+    /** A MinIO of the bench's own publishes its request counters ({@link StoreRequests}); an external one may not. */
+    private static MinioServer startMinio() {
+        String external = System.getenv("S3_TEST_ENDPOINT");
+        return external != null && !external.isBlank() ? MinioServer.start()
+                : MinioServer.startWith(StoreRequests.MINIO_ENV);
+    }
+
+    /**
+     * The store's requests per file the sink wrote: from the first consumed record to the sink's exit (steady state:
+     * the start-up's probes and lookups left out) and from before its launch; per API from launch. The claims
+     * written, refused and deleted come from the same counters with the start-up's own writes taken out: the bucket
+     * probe (one PUT, one DELETE) and each conditional-write probe key (created once and refused once where the
+     * store honours the condition, twice where claims are forced off). -1 where the store publishes no counters.
+     */
+    private static void putRequests(Map<String, Object> r, Sample s, int files, int probeKeys) {
+        boolean known = s.requestsLaunch.isPresent() && s.requestsExit.isPresent();
+        StoreRequests all = known ? s.requestsExit.get().since(s.requestsLaunch.get()) : null;
+        StoreRequests steady = s.requestsFirst.isPresent() && s.requestsExit.isPresent()
+                ? s.requestsExit.get().since(s.requestsFirst.get()) : null;
+        r.put("store_requests", steady != null ? steady.all() : -1L);
+        r.put("store_requests_per_file", steady != null && files > 0 ? round((double) steady.all() / files) : -1.0);
+        r.put("store_requests_from_launch", all != null ? all.all() : -1L);
+        r.put("store_requests_per_file_from_launch", all != null && files > 0 ? round((double) all.all() / files)
+                : -1.0);
+        r.put("store_requests_by_api", all != null ? all.breakdown() : "-");
+        boolean on = "on".equals(r.get("claims"));
+        if (all == null) {
+            r.put("claims_written", -1L);
+            r.put("claims_refused", -1L);
+            r.put("claims_deleted", -1L);
+            return;
+        }
+        long puts = all.of("PutObject") - all.refusedOf("PutObject");
+        r.put("claims_written", puts - files - 1 - (long) probeKeys * (on ? 1 : 2));
+        r.put("claims_refused", all.refusedOf("PutObject") - (on ? probeKeys : 0));
+        r.put("claims_deleted", all.of("DeleteObject") - all.refusedOf("DeleteObject") - 1
+                + all.of("DeleteMultipleObjects"));
+    }
+
     private StorageSettings storage(MinioServer minio) {
         StorageSettings basic = StorageSettings.basic(BUCKET, minio.region(), Optional.of(minio.endpoint().toString()),
                 Optional.of(minio.accessKey()), Optional.of(Secret.of(minio.secretKey())));
@@ -685,6 +741,7 @@ public final class EndToEndBench {
                   cpu bound: raw PUT kept MinIO %s + client %s cores busy (steal %s); MinIO used %s ms of CPU per object MB here, %s in raw PUT
                              this run's CPU allows at most %s of raw PUT (%s of that reached); a sink using no CPU: %s; 0.8 needs the sink at <= %s us/record
                   producer:  %,.0f msg/s; sink exit %s; %s reads of the sink's /status
+                  requests:  %s per file from the first record to the exit, %s from launch (%s); claims %s: %s written, %s refused, %s deleted
                 """, r.get("name"), (double) r.get("records_per_s"), (double) r.get("payload_mb_per_s"),
                 (double) r.get("object_mb_per_s"), (double) r.get("objects_per_s"), (int) r.get("objects"),
                 (double) r.get("object_mb"), (double) r.get("sink_seconds"), (double) r.get("sink_startup_s"),
@@ -704,7 +761,10 @@ public final class EndToEndBench {
                 r.getOrDefault("cpu_bound_ratio", "-"), r.getOrDefault("sink_vs_cpu_bound", "-"),
                 r.getOrDefault("cpu_bound_ratio_without_sink", "-"),
                 r.getOrDefault("sink_cpu_us_per_record_for_0_8", "-"),
-                (double) r.get("producer_records_per_s"), r.get("sink_exit"), r.get("status_polls"));
+                (double) r.get("producer_records_per_s"), r.get("sink_exit"), r.get("status_polls"),
+                r.get("store_requests_per_file"), r.get("store_requests_per_file_from_launch"),
+                r.get("store_requests_by_api"), r.get("claims"), r.get("claims_written"), r.get("claims_refused"),
+                r.get("claims_deleted"));
     }
 
     private void append(Map<String, Object> r) throws IOException {

@@ -25,6 +25,18 @@ class E2eOptionsTest {
     }
 
     @Test
+    void claims_off_gives_the_sink_the_property_that_makes_its_store_ignore_conditional_writes() {
+        E2eOptions on = E2eOptions.parse(new String[] {"--sink-java-opts", "-Xmx256m"});
+        E2eOptions off = E2eOptions.parse(new String[] {"--sink-java-opts", "-Xmx256m", "--claims", "off"});
+        assertThat(on.sinkJavaOptsWithSwitches()).contains("-Xmx256m")
+                .noneMatch(opt -> opt.contains("ignoreConditionalWrites"));
+        assertThat(off.sinkJavaOptsWithSwitches())
+                .contains("-Xmx256m", "-Diggysink.bench.ignoreConditionalWrites=true");
+        assertThatThrownBy(() -> E2eOptions.parse(new String[] {"--claims", "maybe"}))
+                .hasMessageContaining("--claims is on or off");
+    }
+
+    @Test
     void sink_java_picks_the_java_command_of_the_sink_child() {
         E2eOptions o = E2eOptions.parse(new String[] {"--sink-java", "/opt/jdk-25/bin/java"});
         assertThat(o.sinkJava).isEqualTo("/opt/jdk-25/bin/java");

@@ -1,0 +1,98 @@
+package dev.iggysink.benchmarks.e2e;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * {@code claims-cost}: what claims cost, from the results of {@code bench.sh --only claims} (each scenario run with
+ * claims on and forced off, interleaved). Per scenario, the i-th run with claims on is paired with the i-th without;
+ * R and C are the means over the pairs of on/off records/s and of on/off CPU per record (whole process, start-up
+ * included), Q the store's requests per sealed file with claims on (first record to exit).
+ */
+public final class ClaimsCost {
+    private ClaimsCost() {
+    }
+
+    public static int run(String[] args) throws IOException {
+        String results = "bench-results/results.jsonl";
+        Instant since = Instant.EPOCH;
+        for (int i = 0; i < args.length; i++) {
+            switch (args[i]) {
+                case "--results" -> results = args[++i];
+                case "--since" -> since = Instant.ofEpochSecond(Long.parseLong(args[++i]));
+                default -> {
+                    System.err.println("usage: claims-cost [--results FILE] [--since EPOCH_SECONDS]");
+                    return 2;
+                }
+            }
+        }
+        Path file = Path.of(results);
+        if (!Files.isRegularFile(file)) {
+            System.err.println("claims-cost: no results file " + file);
+            return 1;
+        }
+        List<Map<String, String>> rows = new ArrayList<>();
+        for (String line : Files.readAllLines(file, StandardCharsets.UTF_8)) {
+            Map<String, String> row = ResultsTable.parse(line);
+            String at = row.get("at");
+            if (at != null && !Instant.parse(at).isBefore(since) && row.containsKey("claims")) rows.add(row);
+        }
+        return print(System.out, rows) ? 0 : 1;
+    }
+
+    /** One line per scenario with runs both ways, and its pairs; false when no scenario has a pair. */
+    static boolean print(PrintStream out, List<Map<String, String>> rows) {
+        Map<String, List<Map<String, String>>> on = new LinkedHashMap<>();
+        Map<String, List<Map<String, String>>> off = new LinkedHashMap<>();
+        for (Map<String, String> r : rows) {
+            (("off".equals(r.get("claims"))) ? off : on).computeIfAbsent(r.get("name"), k -> new ArrayList<>()).add(r);
+        }
+        boolean any = false;
+        for (Map.Entry<String, List<Map<String, String>>> e : on.entrySet()) {
+            List<Map<String, String>> with = e.getValue();
+            List<Map<String, String>> without = off.getOrDefault(e.getKey(), List.of());
+            int pairs = Math.min(with.size(), without.size());
+            if (pairs == 0) continue;
+            any = true;
+            double r = 0;
+            double c = 0;
+            double q = 0;
+            StringBuilder detail = new StringBuilder();
+            for (int i = 0; i < pairs; i++) {
+                Map<String, String> a = with.get(i);
+                Map<String, String> b = without.get(i);
+                double ri = number(a, "records_per_s") / number(b, "records_per_s");
+                double ci = number(a, "cpu_total_us_per_record") / number(b, "cpu_total_us_per_record");
+                r += ri;
+                c += ci;
+                q += number(a, "store_requests_per_file");
+                detail.append(String.format(Locale.ROOT,
+                        "%n  pair %d: records/s %,.0f on / %,.0f off; CPU %.2f / %.2f us/record with start-up"
+                                + " (%.2f / %.2f without); requests per file %s / %s; claims written %s, refused %s,"
+                                + " deleted %s", i + 1, number(a, "records_per_s"), number(b, "records_per_s"),
+                        number(a, "cpu_total_us_per_record"), number(b, "cpu_total_us_per_record"),
+                        number(a, "cpu_us_per_record"), number(b, "cpu_us_per_record"),
+                        a.get("store_requests_per_file"), b.get("store_requests_per_file"),
+                        a.get("claims_written"), a.get("claims_refused"), a.get("claims_deleted")));
+            }
+            out.printf(Locale.ROOT, "claims cost %s: records/s ratio %.2f, cpu ratio %.2f, requests per file %.2f%s%n",
+                    e.getKey(), r / pairs, c / pairs, q / pairs, detail);
+        }
+        if (!any) out.println("claims cost: no scenario was run both with claims on and forced off");
+        return any;
+    }
+
+    private static double number(Map<String, String> row, String field) {
+        String v = row.get(field);
+        return v == null ? Double.NaN : Double.parseDouble(v);
+    }
+}
