@@ -124,12 +124,12 @@ public final class EndToEndBench {
             if (s == null) return 1;
             deleteStream(iggy);
             List<Long> sizes = new ArrayList<>();
-            int probeKeys = 0;
+            int claimsLeft = 0;
             for (S3Object obj : minio.client().listObjectsV2Paginator(b -> b.bucket(BUCKET).prefix(PREFIX + "/"))
                     .contents()) {
                 // Claims and the conditional-write probe's keys are no output: neither counted nor PUT again.
                 if (obj.key().startsWith(PREFIX + "/_claims/")) {
-                    if (obj.key().contains("/.conditional-write-probe-")) probeKeys++;
+                    if (obj.key().endsWith(".claim")) claimsLeft++;
                     continue;
                 }
                 sizes.add(obj.size());
@@ -179,7 +179,7 @@ public final class EndToEndBench {
             r.put("heap_committed_max_mib", heap[2]);
             r.put("buffered_peak_mib", round(s.maxBuffered / 1048576.0));
             r.put("paused_seen", s.pausedSeen);
-            putRequests(r, s, sizes.size(), probeKeys);
+            putRequests(r, s, sizes.size(), claimsLeft);
             if (o.baseline && !sizes.isEmpty()) {
                 RawPutBaseline.Result b = RawPutBaseline.run(storage(minio), sizes, o.uploadConcurrency,
                         "application/octet-stream", minio.pid());
@@ -673,11 +673,13 @@ public final class EndToEndBench {
     /**
      * The store's requests per file the sink wrote: from the first consumed record to the sink's exit (steady state:
      * the start-up's probes and lookups left out) and from before its launch; per API from launch. The claims
-     * written, refused and deleted come from the same counters with the start-up's own writes taken out: the bucket
-     * probe (one PUT, one DELETE) and each conditional-write probe key (created once and refused once where the
-     * store honours the condition, twice where claims are forced off). -1 where the store publishes no counters.
+     * written, refused and deleted come from the same counters with the start-up's own requests taken out: the bucket
+     * probe (a PUT and a DELETE) and one round of the conditional-write probe (a key created, created again, which a
+     * store honouring the condition refuses, and deleted); the claims deleted are those written less those still in
+     * the bucket, however they were deleted (one request each or many a request). -1 where the store publishes no
+     * counters.
      */
-    private static void putRequests(Map<String, Object> r, Sample s, int files, int probeKeys) {
+    private static void putRequests(Map<String, Object> r, Sample s, int files, int claimsLeft) {
         boolean known = s.requestsLaunch.isPresent() && s.requestsExit.isPresent();
         StoreRequests all = known ? s.requestsExit.get().since(s.requestsLaunch.get()) : null;
         StoreRequests steady = s.requestsFirst.isPresent() && s.requestsExit.isPresent()
@@ -689,17 +691,11 @@ public final class EndToEndBench {
                 : -1.0);
         r.put("store_requests_by_api", all != null ? all.breakdown() : "-");
         boolean on = "on".equals(r.get("claims"));
-        if (all == null) {
-            r.put("claims_written", -1L);
-            r.put("claims_refused", -1L);
-            r.put("claims_deleted", -1L);
-            return;
-        }
-        long puts = all.of("PutObject") - all.refusedOf("PutObject");
-        r.put("claims_written", puts - files - 1 - (long) probeKeys * (on ? 1 : 2));
-        r.put("claims_refused", all.refusedOf("PutObject") - (on ? probeKeys : 0));
-        r.put("claims_deleted", all.of("DeleteObject") - all.refusedOf("DeleteObject") - 1
-                + all.of("DeleteMultipleObjects"));
+        long puts = all == null ? 0 : all.of("PutObject") - all.refusedOf("PutObject");
+        long written = puts - files - 1 - (on ? 1 : 2);
+        r.put("claims_written", all == null ? -1L : written);
+        r.put("claims_refused", all == null ? -1L : all.refusedOf("PutObject") - (on ? 1 : 0));
+        r.put("claims_deleted", all == null ? -1L : written - claimsLeft);
     }
 
     private StorageSettings storage(MinioServer minio) {
