@@ -2,10 +2,6 @@ package dev.iggysink.benchmarks.e2e;
 
 import java.io.IOException;
 import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -23,29 +19,9 @@ public final class ClaimsCost {
     }
 
     public static int run(String[] args) throws IOException {
-        String results = "bench-results/results.jsonl";
-        Instant since = Instant.EPOCH;
-        for (int i = 0; i < args.length; i++) {
-            switch (args[i]) {
-                case "--results" -> results = args[++i];
-                case "--since" -> since = Instant.ofEpochSecond(Long.parseLong(args[++i]));
-                default -> {
-                    System.err.println("usage: claims-cost [--results FILE] [--since EPOCH_SECONDS]");
-                    return 2;
-                }
-            }
-        }
-        Path file = Path.of(results);
-        if (!Files.isRegularFile(file)) {
-            System.err.println("claims-cost: no results file " + file);
-            return 1;
-        }
-        List<Map<String, String>> rows = new ArrayList<>();
-        for (String line : Files.readAllLines(file, StandardCharsets.UTF_8)) {
-            Map<String, String> row = ResultsTable.parse(line);
-            String at = row.get("at");
-            if (at != null && !Instant.parse(at).isBefore(since) && row.containsKey("claims")) rows.add(row);
-        }
+        List<Map<String, String>> rows = ResultsTable.rows("claims-cost", args);
+        if (rows == null) return 2;
+        rows.removeIf(r -> !r.containsKey("claims"));
         return print(System.out, rows) ? 0 : 1;
     }
 

@@ -26,6 +26,17 @@ public final class ResultsTable {
     }
 
     public static int run(String[] args) throws IOException {
+        List<Map<String, String>> rows = rows("e2e-table", args);
+        if (rows == null) return 2;
+        print(System.out, rows);
+        return 0;
+    }
+
+    /**
+     * The rows of the results file ({@code --results FILE}, default {@code bench-results/results.jsonl}) written at or
+     * after {@code --since EPOCH_SECONDS}; null, with the reason on stderr, for other options or a missing file.
+     */
+    static List<Map<String, String>> rows(String command, String[] args) throws IOException {
         String results = "bench-results/results.jsonl";
         Instant since = Instant.EPOCH;
         for (int i = 0; i < args.length; i++) {
@@ -33,15 +44,15 @@ public final class ResultsTable {
                 case "--results" -> results = args[++i];
                 case "--since" -> since = Instant.ofEpochSecond(Long.parseLong(args[++i]));
                 default -> {
-                    System.err.println("usage: e2e-table [--results FILE] [--since EPOCH_SECONDS]");
-                    return 2;
+                    System.err.println("usage: " + command + " [--results FILE] [--since EPOCH_SECONDS]");
+                    return null;
                 }
             }
         }
         Path file = Path.of(results);
         if (!Files.isRegularFile(file)) {
-            System.err.println("e2e-table: no results file " + file);
-            return 1;
+            System.err.println(command + ": no results file " + file);
+            return null;
         }
         List<Map<String, String>> rows = new ArrayList<>();
         for (String line : Files.readAllLines(file, StandardCharsets.UTF_8)) {
@@ -49,8 +60,7 @@ public final class ResultsTable {
             String at = row.get("at");
             if (at != null && !Instant.parse(at).isBefore(since)) rows.add(row);
         }
-        print(System.out, rows);
-        return 0;
+        return rows;
     }
 
     static Map<String, String> parse(String jsonLine) {
