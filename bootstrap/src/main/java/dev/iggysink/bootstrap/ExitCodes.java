@@ -36,6 +36,10 @@ final class ExitCodes {
     static final String AUDIT_HELP_3 = " 3:Iggy, the store or a table sink's catalog refused or did not answer (one"
             + " line says which)";
 
+    static final String REDRIVE_HELP_0 = " 0:every dead letter taken was redriven (or there was none)";
+    static final String REDRIVE_HELP_1 = " 1:some still fail (their dead letters carry the new error) or lie above the"
+            + " group's committed offset";
+
     private ExitCodes() {
     }
 }

@@ -73,4 +73,25 @@ class CommandLineTest {
             assertThat(o.out()).containsPattern("(?m)^\\s+" + code + "\\s+\\S");
         }
     }
+    @Test
+    void redrive_help_lists_every_exit_code_and_the_filters() {
+        CliRun o = CliRun.execute("redrive", "--help");
+
+        assertThat(o.code()).isZero();
+        for (String code : new String[] {"0", "1", "2", "3"}) {
+            assertThat(o.out()).containsPattern("(?m)^\\s+" + code + "\\s+\\S");
+        }
+        assertThat(o.out()).contains("--dry-run", "--partition", "--offsets", "--error", "--stream", "--topic");
+    }
+
+    @Test
+    void a_redrive_offset_range_that_is_not_one_is_one_line_naming_it_and_exit_2() {
+        for (String bad : new String[] {"9-3", "x", "1-2-3", "-4"}) {
+            CliRun o = CliRun.execute("redrive", "--config", "x.toml", "--offsets", bad);
+
+            assertThat(o.code()).as(bad).isEqualTo(2);
+            assertThat(o.err().strip().lines()).as(o.err()).hasSize(1);
+            assertThat(o.err()).contains("--offsets '" + bad + "'");
+        }
+    }
 }

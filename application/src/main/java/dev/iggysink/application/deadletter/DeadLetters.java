@@ -39,6 +39,67 @@ public final class DeadLetters {
         return java.util.OptionalLong.of(Long.parseLong(m.group(2)));
     }
 
+    /** What a dead letter (or the note of a redriven one) holds, read back from its content. */
+    public record Letter(String stream, String topic, int partitionId, long offset, long timestampMicros,
+                         String messageId, String error, byte[] payload, String redrivenTo) {
+        /** The record as it was read from Iggy; headers and the origin timestamp are not kept in a dead letter. */
+        public SinkRecord record() {
+            java.math.BigInteger id = new java.math.BigInteger(messageId);
+            return new SinkRecord(new dev.iggysink.domain.message.PartitionRef(stream, topic, partitionId), offset,
+                    timestampMicros, timestampMicros,
+                    new dev.iggysink.domain.message.MessageId(id.shiftRight(64).longValue(), id.longValue()),
+                    java.util.List.of(), payload);
+        }
+    }
+
+    /**
+     * Reads a dead letter written by {@link #content} (or a note of {@link #note}).
+     *
+     * @throws IllegalArgumentException not such an object, with what is wrong
+     */
+    public static Letter parse(byte[] content) {
+        java.util.Map<String, String> f = FlatJson.parse(new String(content, StandardCharsets.UTF_8));
+        try {
+            return new Letter(need(f, "stream"), need(f, "topic"), Integer.parseInt(need(f, "partition_id")),
+                    Long.parseLong(need(f, "offset")), Long.parseLong(need(f, "timestamp_micros")),
+                    need(f, "message_id"), f.getOrDefault("error", ""),
+                    Base64.getDecoder().decode(need(f, "payload_base64")), f.get("redriven_to"));
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException("a number field does not hold a number: " + e.getMessage(), e);
+        }
+    }
+
+    private static String need(java.util.Map<String, String> fields, String name) {
+        String v = fields.get(name);
+        if (v == null) throw new IllegalArgumentException("it has no field \"" + name + "\"");
+        return v;
+    }
+
+    /** The note left for a redriven dead letter: its content plus where its record went and when. */
+    public static byte[] note(SinkRecord record, String error, String redrivenTo, java.time.Instant at) {
+        String letter = new String(content(record, error), StandardCharsets.UTF_8);
+        StringBuilder sb = new StringBuilder(letter.length() + 128);
+        sb.append(letter, 0, letter.lastIndexOf('}'));
+        sb.append(",\"redriven_to\":");
+        quote(sb, redrivenTo);
+        sb.append(",\"redriven_at\":\"").append(at).append("\"}\n");
+        return sb.toString().getBytes(StandardCharsets.UTF_8);
+    }
+
+    /**
+     * Where the note of the dead letter {@code letterKey} goes: the same name below {@code <dlq>/redriven/}, out of
+     * every topic's dead letters, so that {@code audit} no longer counts it dead-lettered.
+     */
+    public static String redrivenKey(String prefix, String dlqPrefix, String letterKey) {
+        StringBuilder base = new StringBuilder();
+        if (!prefix.isEmpty()) base.append(prefix).append('/');
+        if (!dlqPrefix.isEmpty()) base.append(dlqPrefix).append('/');
+        if (!letterKey.startsWith(base.toString())) {
+            throw new IllegalArgumentException(letterKey + " is not below " + base);
+        }
+        return base + "redriven/" + letterKey.substring(base.length());
+    }
+
     public static byte[] content(SinkRecord record, String error) {
         StringBuilder sb = new StringBuilder(128 + record.payload().length * 4 / 3);
         sb.append("{\"stream\":");

@@ -90,25 +90,66 @@ public final class Audit implements AuditUseCase {
             List<KeyRange> ranges = new ArrayList<>();
             List<String> keys = new ArrayList<>();
             List<String> trustedByKey = new ArrayList<>();
+            List<Boolean> whole = new ArrayList<>();
+            List<KeyRange> redriven = new ArrayList<>();
+            List<String> redrivenKeys = new ArrayList<>();
             for (StoredObject o : objects) {
                 if (!excludeSegment.isEmpty() && o.key().contains("/" + excludeSegment + "/")) continue;
                 Optional<KeyRange> r = ObjectKey.parse(o.key());
                 if (r.isEmpty() || r.get().partitionId() != p.partitionId()) continue;
-                ranges.add(r.get());
-                keys.add(o.key());
+                Map<String, String> metadata = store.metadata(o.key()).orElse(Map.of());
+                if (metadata.containsKey(Redrive.REDRIVEN_FROM)) {
+                    redriven.add(r.get());
+                    redrivenKeys.add(o.key());
+                } else {
+                    ranges.add(r.get());
+                    keys.add(o.key());
+                    OptionalLong records = ObjectStamps.records(metadata);
+                    whole.add(records.isEmpty()
+                            || records.getAsLong() == r.get().lastOffset() - r.get().firstOffset() + 1);
+                }
                 Optional<long[]> inside = content.firstAndLast(o.key(), store.get(o.key()));
                 if (inside.isPresent() && (inside.get()[0] != r.get().firstOffset()
                         || inside.get()[1] != r.get().lastOffset())) {
                     mismatches.add(o.key() + " holds offsets " + inside.get()[0] + "-" + inside.get()[1]);
                 }
-                Map<String, String> metadata = store.metadata(o.key()).orElse(Map.of());
                 metadataProblem(o.key(), r.get(), metadata).ifPresent(mismatches::add);
                 if (inside.isEmpty() && !ObjectStamps.stamped(metadata)) trustedByKey.add(o.key());
             }
             long committed = committedOffsets.apply(p).orElse(-1);
+            List<String> overlaps = new ArrayList<>(coverage(p, committed, ranges, keys, mismatches).overlaps());
+            overlaps.addAll(redrivenOverlaps(redriven, redrivenKeys, ranges, keys, whole));
+            ranges.addAll(redriven);
+            keys.addAll(redrivenKeys);
             PartitionAudit a = coverage(p, committed, ranges, keys, mismatches);
-            out.add(new PartitionAudit(p, committed, a.objects(), a.covered(), a.gaps(), a.overlaps(), a.mismatches(),
+            out.add(new PartitionAudit(p, committed, a.objects(), a.covered(), a.gaps(), overlaps, a.mismatches(),
                     a.deadLettered(), List.copyOf(trustedByKey)));
+        }
+        return out;
+    }
+
+    /**
+     * The redriven objects (ADR 0018) that duplicate a record: one inside a data object that holds every record of its
+     * range (or does not say how many it holds), or a second one of the same offset. A data object with fewer records
+     * than its range lacks its dead-lettered records, which their redriven objects hold.
+     */
+    private static List<String> redrivenOverlaps(List<KeyRange> redriven, List<String> redrivenKeys,
+                                                 List<KeyRange> ranges, List<String> keys, List<Boolean> whole) {
+        List<String> out = new ArrayList<>();
+        for (int i = 0; i < redriven.size(); i++) {
+            KeyRange r = redriven.get(i);
+            for (int j = 0; j < ranges.size(); j++) {
+                KeyRange d = ranges.get(j);
+                if (whole.get(j) && r.firstOffset() <= d.lastOffset() && r.lastOffset() >= d.firstOffset()) {
+                    out.add(redrivenKeys.get(i) + " overlaps " + keys.get(j));
+                }
+            }
+            for (int k = 0; k < i; k++) {
+                KeyRange e = redriven.get(k);
+                if (r.firstOffset() <= e.lastOffset() && r.lastOffset() >= e.firstOffset()) {
+                    out.add(redrivenKeys.get(i) + " overlaps " + redrivenKeys.get(k));
+                }
+            }
         }
         return out;
     }

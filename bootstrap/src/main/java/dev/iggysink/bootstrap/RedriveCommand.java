@@ -1,0 +1,205 @@
+package dev.iggysink.bootstrap;
+
+import dev.iggysink.adapters.config.ConfigError;
+import dev.iggysink.adapters.config.ConfigResult;
+import dev.iggysink.adapters.config.ConnectorConfig;
+import dev.iggysink.adapters.config.ConnectorConfigLoader;
+import dev.iggysink.adapters.config.TableConnectorReader;
+import dev.iggysink.adapters.format.RecordCodecs;
+import dev.iggysink.adapters.iggy.IggyGroupOffsets;
+import dev.iggysink.application.port.out.ObjectStore;
+import dev.iggysink.application.port.out.SourceException;
+import dev.iggysink.application.port.out.StoreException;
+import dev.iggysink.application.service.Redrive;
+import dev.iggysink.application.settings.SinkSettings;
+import dev.iggysink.application.settings.StreamSettings;
+import dev.iggysink.domain.message.PartitionRef;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.time.InstantSource;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalInt;
+import java.util.OptionalLong;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * Brings dead letters home: each one the current configuration decodes goes to the object the sink would have written
+ * for it, once, and its dead letter moves below {@code <dlq>/redriven/} with a note (ADR 0018). Reads the group's
+ * offsets without joining it, so it runs beside a live sink; dead letters above the committed offset are left to it.
+ */
+@Command(name = "redrive", mixinStandardHelpOptions = true,
+        description = "Write dead letters that decode now to where the sink would have put them, exactly once.",
+        exitCodeListHeading = "%nExit codes:%n",
+        exitCodeList = {ExitCodes.REDRIVE_HELP_0, ExitCodes.REDRIVE_HELP_1, ExitCodes.HELP_2,
+                ExitCodes.AUDIT_HELP_3})
+final class RedriveCommand implements Callable<Integer> {
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    @Option(names = {"-c", "--config"}, required = true, description = "connector file or runtime config.toml")
+    Path config;
+
+    @Option(names = "--dry-run", description = "say what would happen; write nothing")
+    boolean dryRun;
+
+    @Option(names = "--stream", description = "only this stream's dead letters")
+    String stream;
+
+    @Option(names = "--topic", description = "only this topic's dead letters")
+    String topic;
+
+    @Option(names = "--partition", description = "only this partition's dead letters")
+    Integer partition;
+
+    @Option(names = "--offsets", paramLabel = "FIRST-LAST", description = "only dead letters of offsets FIRST to"
+            + " LAST (inclusive), or of one offset")
+    String offsets;
+
+    @Option(names = "--error", paramLabel = "TEXT", description = "only dead letters whose error contains TEXT")
+    String error;
+
+    @Override
+    public Integer call() {
+        PrintWriter out = spec.commandLine().getOut();
+        PrintWriter err = spec.commandLine().getErr();
+        Redrive.Filter filter;
+        try {
+            filter = filter();
+        } catch (IllegalArgumentException e) {
+            err.println("error: " + e.getMessage() + " (see 'iggy-s3-sink redrive --help')");
+            err.flush();
+            return ExitCodes.CONFIG;
+        }
+        if (TableConnectorReader.isTableSink(config)) {
+            err.println("redrive: " + config + " is an Iceberg table sink; redrive writes the dead letters of S3 sinks"
+                    + " only (docs/adr/0018-redrive-writes-once-per-dead-letter.md)");
+            err.flush();
+            return ExitCodes.CONFIG;
+        }
+        ConfigResult result = ConnectorConfigLoader.load(config, System.getenv());
+        if (!result.ok()) {
+            for (ConfigError e : result.errors()) out.println("config error: " + e);
+            out.flush();
+            return ExitCodes.CONFIG;
+        }
+        Map<Redrive.Action, Integer> counts = new EnumMap<>(Redrive.Action.class);
+        for (ConnectorConfig sink : result.sinks()) {
+            try {
+                redrive(sink, filter, out, counts);
+            } catch (SourceException | Unreadable e) {
+                return failed(out, err, e.getMessage());
+            } catch (StoreException e) {
+                return failed(out, err, "the object store at " + SinkAssembly.storeEndpoint(sink.storage()) + ": "
+                        + e.getMessage());
+            }
+        }
+        if (!result.tableSinks().isEmpty()) {
+            out.println("skipped " + result.tableSinks().size() + " Iceberg table sink(s): redrive writes the dead"
+                    + " letters of S3 sinks only");
+        }
+        int left = counts.getOrDefault(Redrive.Action.STILL_FAILS, 0)
+                + counts.getOrDefault(Redrive.Action.NOT_COMMITTED, 0);
+        out.println((dryRun ? "REDRIVE DRY RUN (nothing written): " : "REDRIVE: ")
+                + counts.getOrDefault(Redrive.Action.REDRIVEN, 0) + (dryRun ? " would be redriven, " : " redriven, ")
+                + counts.getOrDefault(Redrive.Action.FINISHED, 0) + " finished from an earlier run, "
+                + counts.getOrDefault(Redrive.Action.ALREADY_DELIVERED, 0) + " already delivered, "
+                + counts.getOrDefault(Redrive.Action.STILL_FAILS, 0) + " still failing, "
+                + counts.getOrDefault(Redrive.Action.NOT_COMMITTED, 0) + " not yet committed by the sink");
+        out.flush();
+        return left == 0 ? ExitCodes.OK : ExitCodes.INCOMPLETE;
+    }
+
+    private static int failed(PrintWriter out, PrintWriter err, String why) {
+        out.flush();
+        err.println("redrive stopped: " + why + " (what was done stays done; run it again)");
+        err.flush();
+        return ExitCodes.STARTUP;
+    }
+
+    private Redrive.Filter filter() {
+        long first = 0;
+        long last = Long.MAX_VALUE;
+        if (offsets != null) {
+            String[] parts = offsets.trim().split("-", -1);
+            try {
+                if (parts.length == 1) {
+                    first = Long.parseLong(parts[0]);
+                    last = first;
+                } else if (parts.length == 2) {
+                    first = Long.parseLong(parts[0]);
+                    last = Long.parseLong(parts[1]);
+                } else {
+                    throw new NumberFormatException();
+                }
+            } catch (NumberFormatException e) {
+                throw new IllegalArgumentException("--offsets '" + offsets + "' is not FIRST-LAST or one offset");
+            }
+            if (first < 0 || last < first) {
+                throw new IllegalArgumentException("--offsets '" + offsets + "' must be 0 <= FIRST <= LAST");
+            }
+        }
+        if (partition != null && partition < 0) throw new IllegalArgumentException("--partition must be >= 0");
+        return new Redrive.Filter(partition == null ? OptionalInt.empty() : OptionalInt.of(partition), first, last,
+                Optional.ofNullable(error));
+    }
+
+    private void redrive(ConnectorConfig config, Redrive.Filter filter, PrintWriter out,
+                         Map<Redrive.Action, Integer> counts) throws SourceException, StoreException {
+        SinkSettings s = config.sink();
+        try (ObjectStore store = SinkAssembly.store(config)) {
+            for (StreamSettings st : s.streams()) {
+                if (stream != null && !stream.equals(st.stream())) continue;
+                for (String t : st.topics()) {
+                    if (topic != null && !topic.equals(t)) continue;
+                    try (IggyGroupOffsets group = new IggyGroupOffsets(SinkAssembly.iggy(config.iggy()), st.stream(),
+                            t, st.consumerGroup(), SinkAssembly.IGGY_CALL_TIMEOUT)) {
+                        Redrive redrive = new Redrive(store,
+                                RecordCodecs.forStream(st, s.output(), s.transforms()), s.output(),
+                                s.delivery().dlqPrefix(), st.stream(), t, InstantSource.system());
+                        List<Redrive.Outcome> outcomes = redrive.run(p -> committed(group, p), filter, dryRun);
+                        for (Redrive.Outcome o : outcomes) {
+                            counts.merge(o.action(), 1, Integer::sum);
+                            out.println(line(o));
+                        }
+                        out.flush();
+                    }
+                }
+            }
+        }
+    }
+
+    private String line(Redrive.Outcome o) {
+        return switch (o.action()) {
+            case REDRIVEN -> (dryRun ? "would redrive " : "redriven ") + o.letter() + " -> " + o.detail();
+            case FINISHED -> (dryRun ? "would finish " : "finished ") + o.letter() + ": an earlier run wrote "
+                    + o.detail();
+            case ALREADY_DELIVERED -> "already delivered " + o.letter() + ": its offset is in " + o.detail()
+                    + (dryRun ? "" : "; the dead letter moved below redriven/");
+            case STILL_FAILS -> "still fails " + o.letter() + ": " + o.detail();
+            case NOT_COMMITTED -> "not yet committed " + o.letter() + ": " + o.detail()
+                    + "; run redrive again once the sink has committed past it";
+        };
+    }
+
+    /** A committed offset that could not be read; carries the source's one-line message. */
+    private static final class Unreadable extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+        Unreadable(SourceException e) {
+            super(e.getMessage(), e);
+        }
+    }
+
+    private static OptionalLong committed(IggyGroupOffsets offsets, PartitionRef p) {
+        try {
+            return offsets.committedOffset(p);
+        } catch (SourceException e) {
+            throw new Unreadable(e);
+        }
+    }
+}
