@@ -78,8 +78,9 @@ public final class TableConsumer {
     private Instant endsReadAt = Instant.EPOCH;
     /** How many partitions the topic has, as the last poll turn found (0 before it). */
     private int topicPartitions;
-    /** Each table's watermark of this topic as this member's last commit to it left it, in microseconds. */
-    private final Map<String, Long> watermarks = new HashMap<>();
+    /** Each table's watermark of this topic as this member's last commit to it left it. */
+    private final Map<String, dev.iggysink.application.status.TableStatus.Watermark> watermarks =
+            new java.util.concurrent.ConcurrentHashMap<>();
     private volatile TableView view;
     /**
      * Partitions this member owns but has not taken up, because the catalog failed to say what their tables hold:
@@ -677,7 +678,9 @@ public final class TableConsumer {
         }
         tally.catalog().succeeded(clock.instant());
         forbiddenCommits.remove(table);
-        result.watermarkMicros().ifPresent(w -> watermarks.put(table, w));
+        PartitionRef topicRef = appends.get(0).partition();
+        result.watermarkMicros().ifPresent(w -> watermarks.put(table, new dev.iggysink.application.status.TableStatus
+                .Watermark(topicRef.stream(), topicRef.topic(), table, Instant.EPOCH.plus(w, ChronoUnit.MICROS))));
         Duration took = Duration.between(started, clock.instant());
         tally.committed(took, result.conflicts(), result.refused().size());
         setbacks += result.refused().size();
@@ -723,8 +726,8 @@ public final class TableConsumer {
                 Watermark.SKEW_MICROS);
     }
 
-    /** The watermark of this topic in each table as this member's last commit to it left it, in microseconds. */
-    public Map<String, Long> watermarks() {
+    /** The watermark of this topic in each table as this member's last commit to it left it. Any thread. */
+    public Map<String, dev.iggysink.application.status.TableStatus.Watermark> watermarks() {
         return Map.copyOf(watermarks);
     }
 
