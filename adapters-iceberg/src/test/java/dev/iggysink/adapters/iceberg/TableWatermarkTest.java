@@ -106,6 +106,21 @@ class TableWatermarkTest {
             assertThat(third.watermarkMicros()).hasValue(idleAgain);
             assertThat(store.watermark(TABLE, "app", "events")).hasValue(idleAgain);
             check(settings, idleAgain);
+
+            // another writer's snapshot (a compaction, say) between: looked through, and carried forward by the next
+            // commit, which names partition 1 only
+            Catalog other = IcebergCatalogs.open(settings);
+            try {
+                other.loadTable(TableIdentifier.parse(TABLE)).newFastAppend().set("by", "another writer").commit();
+            } finally {
+                ((AutoCloseable) other).close();
+            }
+            assertThat(store.watermark(TABLE, "app", "events")).hasValue(idleAgain);
+            long later = TEN + 70 * MINUTE;
+            TableStore.CommitResult fourth = store.commit(TABLE, List.of(append(store, P1, 4, 5)),
+                    times(Map.of(1, later)));
+            assertThat(fourth.watermarkMicros()).hasValue(record(P0, 5).timestampMicros());
+            check(settings, record(P0, 5).timestampMicros());
         }
     }
 
@@ -132,7 +147,7 @@ class TableWatermarkTest {
             List<String> before = new ArrayList<>();
             for (PartitionRef p : List.of(P0, P1)) {
                 for (long o = 0; o < 6; o++) {
-                    if (p == P1 && o > 4) continue; // partition 1 holds offsets 0-4
+                    if (p == P1 && o > 5) continue; // partition 1 holds offsets 0-5
                     SinkRecord r = record(p, o);
                     if (r.timestampMicros() < watermark) {
                         before.add(p.partitionId() + ":" + o + "@" + r.timestampMicros());
