@@ -37,6 +37,15 @@ final class TableAuditRun {
         return audit(result.connector().get(), "", out, err);
     }
 
+    /** One line for {@code audit}: how far the table is complete in record time for the topic (issue 44). */
+    static String watermark(IcebergTables store, String table, String stream, String topic) throws StoreException {
+        java.util.OptionalLong w = store.watermark(table, stream, topic);
+        return stream + "/" + topic + " in " + table + ": watermark=" + (w.isEmpty()
+                ? "none (not every partition has committed to it yet)"
+                : java.time.Instant.EPOCH.plus(w.getAsLong(), java.time.temporal.ChronoUnit.MICROS)
+                        + " (every record stamped before it is in the table)");
+    }
+
     /**
      * Audits one table sink; {@code label} starts its verdict line and its failure ("" for a table sink's own file,
      * "table sink KEY: " among the sinks of a runtime config). Returns the exit code.
@@ -71,6 +80,7 @@ final class TableAuditRun {
                                     if (a.rows().isEmpty()) unchecked.add(a.table());
                                     out.println(a.line());
                                 }
+                                for (String table : tables) out.println(watermark(store, table, stream.stream(), topic));
                                 continue;
                             }
                             for (String table : c.table().routing().tables()) {
@@ -85,6 +95,7 @@ final class TableAuditRun {
                                     if (a.rows().isEmpty()) unchecked.add(table);
                                     out.println(a.line());
                                 }
+                                out.println(watermark(store, table, stream.stream(), topic));
                             }
                         }
                     }

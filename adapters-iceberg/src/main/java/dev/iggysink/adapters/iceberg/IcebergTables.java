@@ -14,6 +14,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
@@ -400,7 +401,22 @@ public final class IcebergTables implements TableStore {
     }
 
     @Override
+    public OptionalLong watermark(String name, String stream, String topic) throws StoreException {
+        Table t = current(name, "reading the watermark of table " + name);
+        try {
+            return TableWatermarks.of(OffsetMap.properties(t.currentSnapshot(), t::snapshot), group, stream, topic);
+        } catch (RuntimeException e) {
+            throw failure("reading the watermark of table " + name, e);
+        }
+    }
+
+    @Override
     public CommitResult commit(String name, List<Append> appends) throws StoreException {
+        return commit(name, appends, null);
+    }
+
+    @Override
+    public CommitResult commit(String name, List<Append> appends, Times times) throws StoreException {
         String commitId = UUID.randomUUID().toString();
         int conflicts = 0;
         for (int attempt = 1; attempt <= ATTEMPTS; attempt++) {
@@ -444,12 +460,20 @@ public final class IcebergTables implements TableStore {
                     base == null ? null : base.snapshotId(), atSwap), t.name());
             AppendFiles append = based.newAppend();
             files.forEach(append::appendFile);
-            OffsetMap.with(properties, group, updates).forEach(append::set);
+            Map<String, String> summary = OffsetMap.with(properties, group, updates);
+            OptionalLong watermark = OptionalLong.empty();
+            if (times != null) {
+                Set<Integer> left = new HashSet<>();
+                for (PartitionRef p : refused.keySet()) left.add(p.partitionId());
+                summary = TableWatermarks.with(summary, group, times, left);
+                watermark = TableWatermarks.of(summary, group, times.stream(), times.topic());
+            }
+            summary.forEach(append::set);
             append.set(OffsetMap.COMMIT_ID, commitId);
             try {
                 betweenReadAndSwap.run();
                 append.commit();
-                return new CommitResult(committed, refused, conflicts);
+                return new CommitResult(committed, refused, conflicts, watermark);
             } catch (BasedOperations.StaleBase | CommitFailedException e) {
                 conflicts++;
                 // Members of a group commit to one table now and then at once: ordinary, so one line, no trace.
@@ -457,7 +481,7 @@ public final class IcebergTables implements TableStore {
                         + " reading the table again: {3}", name, String.valueOf(attempt), String.valueOf(ATTEMPTS),
                         e.getMessage());
             } catch (CommitStateUnknownException e) {
-                if (landed(t, commitId, base)) return new CommitResult(committed, refused, conflicts);
+                if (landed(t, commitId, base)) return new CommitResult(committed, refused, conflicts, watermark);
                 throw new StoreException("commit to table " + name + ": the catalog did not say whether it took it ("
                         + e.getMessage() + ")", true, 0, null, e);
             } catch (ValidationException e) {

@@ -33,7 +33,7 @@ final class OffsetMap {
     }
 
     /**
-     * Every offset property as the newest snapshot of this sink left it, looking back from {@code current} through
+     * Every offset (and watermark) property as the newest snapshot of this sink left it, looking back from {@code current} through
      * snapshots of other writers; empty when the table has none.
      */
     static Map<String, String> properties(Snapshot current, LongFunction<Snapshot> byId) {
@@ -42,7 +42,10 @@ final class OffsetMap {
             Map<String, String> summary = s.summary();
             if (summary == null) continue;
             for (Map.Entry<String, String> e : summary.entrySet()) {
-                if (e.getKey().startsWith(PREFIX)) out.putIfAbsent(e.getKey(), e.getValue());
+                if (e.getKey().startsWith(PREFIX) || e.getKey().startsWith(TableWatermarks.WATERMARK)
+                        || e.getKey().startsWith(TableWatermarks.COMPLETE_BEFORE)) {
+                    out.putIfAbsent(e.getKey(), e.getValue());
+                }
             }
             if (summary.containsKey(COMMIT_ID)) break; // a commit of this sink carries the whole map
         }

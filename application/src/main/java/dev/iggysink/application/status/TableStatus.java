@@ -11,16 +11,36 @@ import java.util.Optional;
  * {@code replaced}: one line per table found dropped and created again (the latest few, the latest last), saying when
  * and from which group offsets reading resumed; {@code replacements} how many since start.
  */
-public record TableStatus(Totals totals, List<Lane> lanes, List<String> replaced, long replacements) {
+public record TableStatus(Totals totals, List<Lane> lanes, List<String> replaced, long replacements,
+                          List<Watermark> watermarks) {
     public TableStatus {
         Objects.requireNonNull(totals, "totals");
         lanes = List.copyOf(lanes);
         replaced = List.copyOf(replaced);
+        watermarks = List.copyOf(watermarks);
+    }
+
+    /** A sink whose commits have recorded no watermark yet. */
+    public TableStatus(Totals totals, List<Lane> lanes, List<String> replaced, long replacements) {
+        this(totals, lanes, replaced, replacements, List.of());
+    }
+
+    /**
+     * How far {@code table} is complete in record time for {@code stream}/{@code topic}, as this member's last commit
+     * to it recorded: every record of the topic stamped before {@code before} is in the table.
+     */
+    public record Watermark(String stream, String topic, String table, java.time.Instant before) {
+        public Watermark {
+            Objects.requireNonNull(stream, "stream");
+            Objects.requireNonNull(topic, "topic");
+            Objects.requireNonNull(table, "table");
+            Objects.requireNonNull(before, "before");
+        }
     }
 
     /** A sink that has found no table replaced. */
     public TableStatus(Totals totals, List<Lane> lanes) {
-        this(totals, lanes, List.of(), 0);
+        this(totals, lanes, List.of(), 0, List.of());
     }
 
     /**

@@ -13,6 +13,7 @@ import dev.iggysink.application.port.out.StoreException;
 import dev.iggysink.application.port.out.TableStore;
 import dev.iggysink.application.settings.ErrorTolerance;
 import dev.iggysink.domain.buffer.OpenFile;
+import dev.iggysink.domain.completeness.Watermark;
 import dev.iggysink.domain.message.PartitionRef;
 import dev.iggysink.domain.message.SinkRecord;
 import dev.iggysink.domain.rotation.RotationReason;
@@ -20,6 +21,7 @@ import java.lang.System.Logger.Level;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
@@ -74,6 +76,11 @@ public final class TableConsumer {
     /** Each partition's last offset in Iggy, from the topic's metadata every {@link #LAG_REFRESH} and each poll. */
     private final Map<PartitionRef, Long> ends = new HashMap<>();
     private Instant endsReadAt = Instant.EPOCH;
+    /** How many partitions the topic has, as the last poll turn found (0 before it). */
+    private int topicPartitions;
+    /** Each table's watermark of this topic as this member's last commit to it left it. */
+    private final Map<String, dev.iggysink.application.status.TableStatus.Watermark> watermarks =
+            new java.util.concurrent.ConcurrentHashMap<>();
     private volatile TableView view;
     /**
      * Partitions this member owns but has not taken up, because the catalog failed to say what their tables hold:
@@ -233,7 +240,9 @@ public final class TableConsumer {
         int read = 0;
         try {
             if (!paused) {
-                for (PartitionRef p : source.partitions()) {
+                List<PartitionRef> all = source.partitions();
+                topicPartitions = all.size();
+                for (PartitionRef p : all) {
                     try {
                         read += pollOnce(p);
                     } catch (RuntimeException e) {
@@ -593,11 +602,20 @@ public final class TableConsumer {
         forgetReplaced(table);
         List<TableStore.Append> appends = new ArrayList<>();
         Map<PartitionRef, Integer> counts = new HashMap<>();
+        Map<Integer, Long> completeBefore = new HashMap<>();
         for (Part part : parts.values()) {
             Lane lane = part.lanes.get(table);
-            if (lane == null || lane.sealed.isEmpty() || lane.refused) continue;
+            if (lane == null || lane.sealed.isEmpty() || lane.refused) {
+                if (lane == null || !lane.refused && lane.sealed.isEmpty() && !pending(lane)) {
+                    // nothing of the partition waits for this table: when idle, it is complete up to the wall clock
+                    long idle = completeBefore(part, Long.MIN_VALUE, true);
+                    if (idle != Long.MIN_VALUE) completeBefore.put(part.ref.partitionId(), idle);
+                }
+                continue;
+            }
             List<TableStore.Staged> files = new ArrayList<>();
             long last = -1;
+            long lastMicros = Long.MIN_VALUE;
             Pending unstaged = null;
             for (Pending p : lane.sealed) {
                 if (!stage(lane, p)) {
@@ -606,8 +624,11 @@ public final class TableConsumer {
                 }
                 files.add(p.staged);
                 last = p.file.lastOffset();
+                lastMicros = p.file.lastTimestampMicros();
             }
             if (files.isEmpty()) continue;
+            completeBefore.put(part.ref.partitionId(),
+                    completeBefore(part, lastMicros, unstaged == null && !pending(lane)));
             // The map covers the offsets after the last file too up to the next record on its way into this table:
             // they are dead letters (durable already) or records of other tables, so the map counts them delivered.
             long next = unstaged != null ? unstaged.file.firstOffset()
@@ -620,7 +641,9 @@ public final class TableConsumer {
         Instant started = clock.instant();
         TableStore.CommitResult result;
         try {
-            result = store.commit(table, appends);
+            PartitionRef any = appends.get(0).partition();
+            result = store.commit(table, appends, new TableStore.Times(any.stream(), any.topic(), topicPartitions,
+                    completeBefore));
         } catch (StoreException e) {
             setbacks++;
             // the store found the table replaced on this very commit: nothing was committed, and nothing of it is due
@@ -655,6 +678,9 @@ public final class TableConsumer {
         }
         tally.catalog().succeeded(clock.instant());
         forbiddenCommits.remove(table);
+        PartitionRef topicRef = appends.get(0).partition();
+        result.watermarkMicros().ifPresent(w -> watermarks.put(table, new dev.iggysink.application.status.TableStatus
+                .Watermark(topicRef.stream(), topicRef.topic(), table, Instant.EPOCH.plus(w, ChronoUnit.MICROS))));
         Duration took = Duration.between(started, clock.instant());
         tally.committed(took, result.conflicts(), result.refused().size());
         setbacks += result.refused().size();
@@ -681,6 +707,28 @@ public final class TableConsumer {
                         true);
             }
         }
+    }
+
+    /** Whether the lane's open file holds records. */
+    private static boolean pending(Lane lane) {
+        return lane.open != null && !lane.open.file.isEmpty();
+    }
+
+    /**
+     * The partition's complete-before time in a table once this commit holds its records up to one stamped
+     * {@code lastMicros}. {@code drained}: nothing read of it waits for the table after this commit; then, when the
+     * partition held nothing past what was read when its end offset was last read, it is idle (Watermark).
+     */
+    private long completeBefore(Part part, long lastMicros, boolean drained) {
+        Long end = ends.get(part.ref);
+        boolean idle = drained && part.halted == null && end != null && end <= part.position - 1;
+        return Watermark.completeBefore(lastMicros, idle, ChronoUnit.MICROS.between(Instant.EPOCH, endsReadAt),
+                Watermark.SKEW_MICROS);
+    }
+
+    /** The watermark of this topic in each table as this member's last commit to it left it. Any thread. */
+    public Map<String, dev.iggysink.application.status.TableStatus.Watermark> watermarks() {
+        return Map.copyOf(watermarks);
     }
 
     /** The store's count of replacements of {@code table} found so far (0: the table it first loaded). */

@@ -231,7 +231,11 @@ public final class TableSinkControl implements SinkControl {
         for (Loop l : consumers) lanes.addAll(l.consumer().view().lanes());
         lanes.sort(Comparator.comparing(TableStatus.Lane::stream).thenComparing(TableStatus.Lane::topic)
                 .thenComparingInt(TableStatus.Lane::partition).thenComparing(TableStatus.Lane::table));
+        List<TableStatus.Watermark> watermarks = new ArrayList<>();
+        for (Loop l : consumers) watermarks.addAll(l.consumer().watermarks().values());
+        watermarks.sort(Comparator.comparing(TableStatus.Watermark::stream).thenComparing(TableStatus.Watermark::topic)
+                .thenComparing(TableStatus.Watermark::table));
         return Optional.of(new TableStatus(tally.totals(), lanes, tally.replacedLines(),
-                tally.replacements()));
+                tally.replacements(), watermarks));
     }
 }

@@ -35,6 +35,7 @@ public final class InMemoryTables implements TableStore {
     private record Snapshot(Map<PartitionRef, Long> map, List<DataFile> added) { }
 
     private final Map<String, List<Snapshot>> tables = new HashMap<>();
+    private final Map<String, Map<Integer, Long>> completeBefore = new HashMap<>();
     private final Set<String> missing = new HashSet<>();
     private final Set<String> dropped = new HashSet<>();
     private final Set<Integer> committedIds = new HashSet<>();
@@ -392,6 +393,26 @@ public final class InMemoryTables implements TableStore {
             }
             return new CommitResult(committed, refused, conflicts);
         }
+    }
+
+    /** Keeps the topic's complete-before times and watermark beside the table's map, as the Iceberg store does. */
+    @Override
+    public CommitResult commit(String table, List<Append> appends, Times times) throws StoreException {
+        CommitResult result = commit(table, appends);
+        synchronized (this) {
+            Map<Integer, Long> updates = new HashMap<>(times.completeBefore());
+            for (PartitionRef p : result.refused().keySet()) updates.remove(p.partitionId());
+            Map<Integer, Long> merged = dev.iggysink.domain.completeness.Watermark.merge(
+                    completeBefore.getOrDefault(table, Map.of()), updates);
+            completeBefore.put(table, merged);
+            return new CommitResult(result.committed(), result.refused(), result.conflicts(),
+                    dev.iggysink.domain.completeness.Watermark.of(merged, times.partitions()));
+        }
+    }
+
+    /** The complete-before time of each partition in {@code table}, as the commits so far left it. */
+    public synchronized Map<Integer, Long> completeBefore(String table) {
+        return Map.copyOf(completeBefore.getOrDefault(table, Map.of()));
     }
 
     @Override

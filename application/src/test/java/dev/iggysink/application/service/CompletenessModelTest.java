@@ -373,6 +373,46 @@ class CompletenessModelTest {
         }
     }
 
+    /**
+     * A record stamped in a window already marked (the server's clock stepped back) is written to its folder as
+     * always, and the marker is written again listing it too, as version 2 (ADR 0016: the default rule for late
+     * records).
+     */
+    @Test
+    void a_late_record_in_a_marked_folder_is_listed_by_the_next_version_of_its_marker() throws Exception {
+        InMemoryObjectStore shared = new InMemoryObjectStore();
+        ScriptedMessageSource group = new ScriptedMessageSource("application_logs", "api_requests", 1);
+        group.own(0, true);
+        long start = ChronoUnit.MICROS.between(Instant.EPOCH, BASE);
+        group.recordTimeMicros(start + 1_000_000L);
+        group.append(0, List.of("a", "b"));
+        String folder = "iggy/raw/application_logs/api_requests/2026-12-05/10/00";
+        String marker = folder + "/" + MARKER;
+        SinkService sink = start(settings(2, Optional.of(MARKER)), group, shared);
+        try {
+            await().atMost(WAIT).until(() -> shared.objects().containsKey(marker));
+            byte[] first = shared.objects().get(marker);
+            assertThat(Markers.versionOf(first)).isEqualTo(1);
+            assertThat(Markers.objectsOf(first, folder)).hasSize(1);
+
+            // minute 0 again, long after its folder was marked
+            group.recordTimeMicros(start + 2_000_000L);
+            group.append(0, List.of("late", "late"));
+            await().atMost(WAIT).until(() -> Markers.versionOf(shared.objects().get(marker)) == 2);
+        } finally {
+            sink.stop();
+        }
+        byte[] second = shared.objects().get(marker);
+        Set<String> inFolder = new TreeSet<>();
+        shared.objects().keySet().stream().filter(k -> ObjectKey.parse(k).isPresent()
+                && FileEntry.folderOf(k).equals(folder)).forEach(inFolder::add);
+        assertThat(inFolder).hasSize(2);
+        assertThat(Markers.objectsOf(second, folder)).extracting(FileEntry::key)
+                .containsExactlyInAnyOrderElementsOf(inFolder);
+        assertThat(new String(second, StandardCharsets.UTF_8)).contains("\"records\": 4,", "\"version\": 2,");
+        assertThat(shared.objects().keySet()).as("no other folder").noneMatch(k -> k.contains("/10/01/"));
+    }
+
     /** Without {@code completion_marker} no progress and no marker is written, and commits do not wait. */
     @Test
     void markers_are_off_by_default() throws Exception {

@@ -219,6 +219,14 @@ public final class StatusJson {
         n.put("replacements", t.replacements());
         ArrayNode replaced = n.putArray("replaced");
         t.replaced().forEach(replaced::add);
+        ArrayNode watermarks = n.putArray("watermarks");
+        for (TableStatus.Watermark w : t.watermarks()) {
+            ObjectNode o = watermarks.addObject();
+            o.put("stream", w.stream());
+            o.put("topic", w.topic());
+            o.put("table", w.table());
+            o.put("watermark", w.before().toString());
+        }
         ArrayNode lanes = n.putArray("lanes");
         for (TableStatus.Lane l : t.lanes()) {
             ObjectNode lane = lanes.addObject();

@@ -53,6 +53,23 @@ class TableStatusRenderingTest {
     }
 
     @Test
+    void status_shows_each_table_watermark_of_each_topic() {
+        TableStatus base = tables(10, 0);
+        TableStatus marked = new TableStatus(base.totals(), base.lanes(), List.of(), 0, List.of(
+                new TableStatus.Watermark("app", "events", "lake.events",
+                        java.time.Instant.parse("2026-12-05T13:59:55Z"))));
+        JsonNode t = JSON.readTree(StatusJson.status(List.of(view(marked)))).get("sinks").get(0).get("tables");
+        assertThat(t.get("watermarks")).hasSize(1);
+        JsonNode w = t.get("watermarks").get(0);
+        assertThat(w.get("stream").asString()).isEqualTo("app");
+        assertThat(w.get("topic").asString()).isEqualTo("events");
+        assertThat(w.get("table").asString()).isEqualTo("lake.events");
+        assertThat(w.get("watermark").asString()).isEqualTo("2026-12-05T13:59:55Z");
+        assertThat(JSON.readTree(StatusJson.status(List.of(view(base)))).get("sinks").get(0).get("tables")
+                .get("watermarks")).as("none before a commit recorded one").isEmpty();
+    }
+
+    @Test
     void status_shows_the_table_totals_and_each_lane_with_nulls_for_what_is_absent() {
         JsonNode sink = JSON.readTree(StatusJson.status(List.of(view(tables(10, 1))))).get("sinks").get(0);
 

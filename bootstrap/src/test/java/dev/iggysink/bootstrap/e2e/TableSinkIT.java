@@ -111,7 +111,22 @@ class TableSinkIT extends E2eTest {
             sink.terminate();
             assertThat(sink.waitFor(Duration.ofSeconds(60))).as(sink.logText()).isZero();
         }
-        assertThat(fx.audit(config).exitCode()).isZero();
+        E2eFixture.AuditResult clean = fx.audit(config);
+        assertThat(clean.exitCode()).as(clean.output()).isZero();
+        // the table's watermark (issue 44): every row the sink committed is stamped before it or at it
+        java.util.regex.Matcher watermark = java.util.regex.Pattern
+                .compile("/" + TOPIC + " in " + TABLE + ": watermark=(\\S+) ").matcher(clean.output());
+        assertThat(watermark.find()).as(clean.output()).isTrue();
+        java.time.Instant before = java.time.Instant.parse(watermark.group(1));
+        long rowsRead = 0;
+        try (var read = org.apache.iceberg.data.IcebergGenerics.read(catalog.table(TABLE)).build()) {
+            for (Record r : read) {
+                rowsRead++;
+                assertThat(((java.time.OffsetDateTime) r.getField("iggy_timestamp")).toInstant())
+                        .as("row at offset %s", r.getField("iggy_offset")).isBeforeOrEqualTo(before);
+            }
+        }
+        assertThat(rowsRead).isEqualTo(30);
 
         // another writer appends a copy of offset 7
         Table table = catalog.table(TABLE);

@@ -68,10 +68,30 @@ public interface TableStore extends AutoCloseable {
      * since), with the offset found, and its files were not committed. {@code conflicts} counts the attempts lost to
      * concurrent commits (each retried on the new snapshot).
      */
-    record CommitResult(Set<PartitionRef> committed, Map<PartitionRef, Long> refused, int conflicts) {
+    record CommitResult(Set<PartitionRef> committed, Map<PartitionRef, Long> refused, int conflicts,
+                        java.util.OptionalLong watermarkMicros) {
         public CommitResult {
             committed = Set.copyOf(committed);
             refused = Map.copyOf(refused);
+            Objects.requireNonNull(watermarkMicros, "watermarkMicros");
+        }
+
+        /** A commit that says nothing of the table's watermark. */
+        public CommitResult(Set<PartitionRef> committed, Map<PartitionRef, Long> refused, int conflicts) {
+            this(committed, refused, conflicts, java.util.OptionalLong.empty());
+        }
+    }
+
+    /**
+     * How far each partition of one topic is complete in record time, as this member knows it at a commit
+     * ({@code dev.iggysink.domain.completeness.Watermark}): {@code completeBefore} by partition id, for the partitions
+     * of the commit and the idle ones this member holds; the topic has {@code partitions} partitions.
+     */
+    record Times(String stream, String topic, int partitions, Map<Integer, Long> completeBefore) {
+        public Times {
+            Objects.requireNonNull(stream, "stream");
+            Objects.requireNonNull(topic, "topic");
+            completeBefore = Map.copyOf(completeBefore);
         }
     }
 
@@ -123,6 +143,24 @@ public interface TableStore extends AutoCloseable {
      *                        the files must then be kept, and the partitions looked up again before reading on
      */
     CommitResult commit(String table, List<Append> appends) throws StoreException;
+
+    /**
+     * As {@link #commit(String, List)}, and the snapshot also records the topic's complete-before times (each
+     * partition's time only moves forward; those of a refused partition are left out) and, when every partition has
+     * one, the watermark: {@code iggy.watermark.<group>.<stream>.<topic>}, the least of them. A store that keeps no
+     * watermark commits as {@link #commit(String, List)} does.
+     */
+    default CommitResult commit(String table, List<Append> appends, Times times) throws StoreException {
+        return commit(table, appends);
+    }
+
+    /**
+     * The watermark of {@code stream}/{@code topic} in the table's current snapshot, in microseconds since the epoch:
+     * every record of the topic stamped before it is in the table. Empty when the table has none. For {@code audit}.
+     */
+    default java.util.OptionalLong watermark(String table, String stream, String topic) throws StoreException {
+        return java.util.OptionalLong.empty();
+    }
 
     /**
      * The offsets of the rows of these partitions in the table's current snapshot, read from its {@code iggy_offset}
