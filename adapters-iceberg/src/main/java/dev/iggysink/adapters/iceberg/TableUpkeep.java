@@ -1,5 +1,6 @@
 package dev.iggysink.adapters.iceberg;
 
+import dev.iggysink.application.port.out.StoreException;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.time.Duration;
@@ -27,6 +28,9 @@ import org.apache.iceberg.Schema;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.TableProperties;
+import org.apache.iceberg.catalog.Catalog;
+import org.apache.iceberg.catalog.TableIdentifier;
+import org.apache.iceberg.exceptions.NoSuchTableException;
 import org.apache.iceberg.data.Record;
 import org.apache.iceberg.data.parquet.GenericParquetReaders;
 import org.apache.iceberg.exceptions.CommitFailedException;
@@ -60,6 +64,42 @@ public final class TableUpkeep {
         this.table = table;
     }
 
+    /** The upkeep of the tables of the catalog {@code settings} describe; close it to close the catalog. */
+    public static Tables open(CatalogSettings settings) {
+        return new Tables(IcebergCatalogs.open(settings));
+    }
+
+    /** The tables of one catalog, each loaded for its upkeep. */
+    public static final class Tables implements AutoCloseable {
+        private final Catalog catalog;
+
+        Tables(Catalog catalog) {
+            this.catalog = catalog;
+        }
+
+        /** The upkeep of table {@code name}; a table the catalog does not have is refused, naming it. */
+        public TableUpkeep table(String name) throws StoreException {
+            try {
+                return new TableUpkeep(catalog.loadTable(TableIdentifier.parse(name)));
+            } catch (NoSuchTableException e) {
+                throw new StoreException("table " + name + " does not exist in the catalog", false, 404, null, e);
+            } catch (RuntimeException e) {
+                throw IcebergTables.failure("loading table " + name, e);
+            }
+        }
+
+        @Override
+        public void close() {
+            if (catalog instanceof java.io.Closeable c) {
+                try {
+                    c.close();
+                } catch (IOException e) {
+                    throw new UncheckedIOException("closing the catalog", e);
+                }
+            }
+        }
+    }
+
     /** What {@link #expire} did, or with {@code dryRun} would do. */
     public record Expiry(int before, int after, int keptForMap, boolean dryRun) {
         public String line() {
@@ -84,7 +124,8 @@ public final class TableUpkeep {
             ExpireSnapshots expire = based(current).expireSnapshots()
                     .expireOlderThan(olderThan.toEpochMilli())
                     .retainLast(Math.max(Math.max(retainLast, 1), keptForMap));
-            if (dryRun) return new Expiry(before, expire.apply().size(), keptForMap, true);
+            // apply() gives the snapshots it would remove
+            if (dryRun) return new Expiry(before, before - expire.apply().size(), keptForMap, true);
             try {
                 expire.commit();
             } catch (BasedOperations.StaleBase | CommitFailedException e) {

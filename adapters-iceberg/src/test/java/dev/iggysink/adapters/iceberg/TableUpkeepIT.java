@@ -181,12 +181,13 @@ class TableUpkeepIT extends AllCatalogs {
         // another writer's snapshot, without the sink's map (an append of a file the table already has a copy of is
         // enough: only the snapshot matters here)
         t.newAppend().appendFile(theirs).commit();
-        new TableUpkeep(t).expire(Instant.now().plusSeconds(60), 1, false);
-        t.refresh();
-        assertThat(t.snapshots()).hasSize(2);
+        TableUpkeep.Expiry expiry = new TableUpkeep(t).expire(Instant.now().plusSeconds(60), 1, false);
         try (IcebergTables restarted = new IcebergTables(catalogs.newClient(), GROUP)) {
             assertThat(restarted.durableOffsets(table, List.of(P0))).isEqualTo(Map.of(P0, 19L));
         }
+        assertThat(expiry.keptForMap()).isEqualTo(2);
+        t.refresh();
+        assertThat(t.snapshots()).hasSize(2);
     }
 
     @ParameterizedTest(name = "{0}")
