@@ -95,7 +95,7 @@ class TableMaintainIT extends E2eTest {
         Rounds rounds = Rounds.start(fx, TOPIC, PARTITIONS, PER_ROUND, MAX_ROUNDS, Rounds.PAGES);
         String orphan;
         try (SinkProcess a = SinkProcess.run(config, fx.log("maintain-a"), Map.of())) {
-            for (int i = 0; i < 3; i++) {
+            for (int i = 0; i < 2; i++) {
                 // until the sink has committed two more small files of one partition
                 await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(500)).until(() ->
                         maintain(config, "--dry-run", "--no-expire", "--no-orphans").out().contains("would compact"));
