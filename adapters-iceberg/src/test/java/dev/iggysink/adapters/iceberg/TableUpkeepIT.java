@@ -202,6 +202,10 @@ class TableUpkeepIT extends AllCatalogs {
         }
         Table t = catalog.loadTable(TableIdentifier.parse(table));
         assertThat(new TableUpkeep(t).compact(64L << 20, false).outcome()).isEqualTo("committed");
+        // the sink reads it there, from the current snapshot alone
+        t.refresh();
+        assertThat(t.currentSnapshot().summary()).containsEntry("iggy.offsets.sink.app.events", "{\"0\":9,\"1\":4}")
+                .hasEntrySatisfying("iggy.commit-id", id -> assertThat(id).startsWith("maintain-"));
         // an expiry by any other tool (Spark's expire_snapshots with retain_last 1) keeps the current one only
         t.expireSnapshots().expireOlderThan(System.currentTimeMillis() + MINUTE).retainLast(1).commit();
         t.refresh();
