@@ -90,7 +90,7 @@ class TableMaintainIT extends E2eTest {
         fx.topic(TOPIC, PARTITIONS);
         Path config = fx.tableSink(TOPIC, TABLE, "maintain_sink").catalog(catalog).batchLength(200).plugin("""
                 commit_interval = "1s"
-                max_messages_per_file = 20
+                max_messages_per_file = 100
                 """).write("maintain_sink");
         Rounds rounds = Rounds.start(fx, TOPIC, PARTITIONS, PER_ROUND, MAX_ROUNDS, Rounds.PAGES);
         String orphan;
