@@ -3,10 +3,14 @@ package dev.iggysink.bootstrap;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
-/** The one jar's entry point: {@code run}, {@code validate}, {@code audit}, {@code redrive} (the demo is its own jar, in demo/). */
+/**
+ * The one jar's entry point: {@code run}, {@code validate}, {@code audit}, {@code redrive}, {@code maintain} (the demo
+ * is its own jar, in demo/).
+ */
 @Command(name = "iggy-s3-sink", mixinStandardHelpOptions = true, versionProvider = Main.Version.class,
         description = "Reads Apache Iggy streams and writes them as files to S3 or an S3-compatible store.",
         subcommands = {RunCommand.class, ValidateCommand.class, AuditCommand.class, RedriveCommand.class,
+                MaintainCommand.class,
                 CommandLine.HelpCommand.class})
 public final class Main implements java.util.concurrent.Callable<Integer> {
     @CommandLine.Spec

@@ -50,10 +50,15 @@ public final class TableSinkFiles {
 
     /** Opens the catalog {@link #sqliteCatalog} names, with the namespace {@code lake} made, for a test's tables. */
     public static Catalog openSqlite(Object db, Object warehouse) {
-        Catalog catalog = IcebergCatalogs.open(new CatalogSettings("jdbc", "iggy", "jdbc:sqlite:file:" + db,
-                warehouse.toString(), Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(),
-                Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(), false));
+        Catalog catalog = openCatalog(db, warehouse);
         ((SupportsNamespaces) catalog).createNamespace(Namespace.of("lake"));
         return catalog;
+    }
+
+    /** Opens the catalog {@link #sqliteCatalog} names, as it is. */
+    public static Catalog openCatalog(Object db, Object warehouse) {
+        return IcebergCatalogs.open(new CatalogSettings("jdbc", "iggy", "jdbc:sqlite:file:" + db,
+                warehouse.toString(), Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(),
+                Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(), false));
     }
 }

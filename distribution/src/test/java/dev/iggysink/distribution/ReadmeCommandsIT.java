@@ -45,7 +45,7 @@ class ReadmeCommandsIT {
     private static final String SINK_JAR = "bootstrap/target/iggy-s3-sink.jar";
     private static final String DEMO_JAR = "demo/target/iggy-s3-sink-demo.jar";
     private static final Set<String> LAUNCHERS = Set.of("bin/iggy-s3-sink", "/opt/iggy-s3-sink/bin/iggy-s3-sink");
-    private static final Set<String> SINK_COMMANDS = Set.of("run", "validate", "audit", "redrive");
+    private static final Set<String> SINK_COMMANDS = Set.of("run", "validate", "audit", "redrive", "maintain");
     private static final Set<String> MAVEN_PHASES = Set.of("clean", "validate", "compile", "test", "package",
             "verify", "install");
     private static final Pattern OPTION = Pattern.compile("--[a-z][a-z0-9-]*");

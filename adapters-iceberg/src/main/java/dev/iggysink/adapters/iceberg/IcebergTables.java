@@ -27,6 +27,7 @@ import org.apache.iceberg.PartitionKey;
 import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.Snapshot;
+import org.apache.iceberg.StructLike;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.UpdateSchema;
 import org.apache.iceberg.catalog.Catalog;
@@ -205,11 +206,24 @@ public final class IcebergTables implements TableStore {
      */
     static DataFile writeDataFile(Table table, Schema schema, PartitionSpec spec, PartitionKey key,
                                   List<Record> records) throws IOException {
-        String file = FileFormat.PARQUET.addExtension(UUID.randomUUID().toString());
+        DataWriter<Record> writer = dataWriter(table, schema, spec, key, UUID.randomUUID().toString());
+        try (writer) {
+            records.forEach(writer::write);
+        }
+        return writer.toDataFile();
+    }
+
+    /**
+     * A Parquet writer of one data file named {@code name} (plus the extension) in the table's data location, for
+     * rows of one table partition ({@code key}; null for an unpartitioned table).
+     */
+    static DataWriter<Record> dataWriter(Table table, Schema schema, PartitionSpec spec, StructLike key, String name)
+            throws IOException {
+        String file = FileFormat.PARQUET.addExtension(name);
         // An unpartitioned spec given to newDataLocation(spec, key, name) makes "data//name", which S3 refuses.
         String location = key == null ? table.locationProvider().newDataLocation(file)
                 : table.locationProvider().newDataLocation(spec, key, file);
-        DataWriter<Record> writer = Parquet.writeData(table.io().newOutputFile(location))
+        return Parquet.writeData(table.io().newOutputFile(location))
                 .forTable(table)
                 .schema(schema)
                 .withSpec(spec)
@@ -217,10 +231,6 @@ public final class IcebergTables implements TableStore {
                 .createWriterFunc(GenericParquetWriter::create)
                 .overwrite()
                 .build();
-        try (writer) {
-            records.forEach(writer::write);
-        }
-        return writer.toDataFile();
     }
 
     @Override

@@ -6,13 +6,17 @@ import java.io.UncheckedIOException;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Stream;
 import java.util.Map;
 import org.apache.iceberg.exceptions.RuntimeIOException;
-import org.apache.iceberg.io.FileIO;
+import org.apache.iceberg.io.FileInfo;
 import org.apache.iceberg.io.InputFile;
 import org.apache.iceberg.io.OutputFile;
 import org.apache.iceberg.io.PositionOutputStream;
 import org.apache.iceberg.io.SeekableInputStream;
+import org.apache.iceberg.io.SupportsPrefixOperations;
 
 /**
  * A warehouse on the local filesystem ({@code file:///dir} or a plain absolute path). Iceberg's own
@@ -21,7 +25,7 @@ import org.apache.iceberg.io.SeekableInputStream;
  * over Hadoop's FileIO, which would drag in Hadoop's filesystem and security stack and leave a {@code .crc} file
  * beside every file.
  */
-public final class LocalFileIO implements FileIO {
+public final class LocalFileIO implements SupportsPrefixOperations {
     private static final long serialVersionUID = 1L;
 
     private Map<String, String> properties = Map.of();
@@ -72,6 +76,32 @@ public final class LocalFileIO implements FileIO {
         } catch (IOException e) {
             throw new UncheckedIOException("cannot delete " + location, e);
         }
+    }
+
+    /**
+     * Every file below {@code prefix} (a directory location), each named as {@code prefix} joined with its relative
+     * path, so names compare with the locations Iceberg made by the same joining.
+     */
+    @Override
+    public Iterable<FileInfo> listPrefix(String prefix) {
+        String base = prefix.endsWith("/") ? prefix.substring(0, prefix.length() - 1) : prefix;
+        Path dir = file(base).toPath();
+        if (!Files.isDirectory(dir)) return List.of();
+        List<FileInfo> out = new ArrayList<>();
+        try (Stream<Path> files = Files.walk(dir)) {
+            for (Path f : (Iterable<Path>) files.filter(Files::isRegularFile)::iterator) {
+                String relative = dir.relativize(f).toString().replace(File.separatorChar, '/');
+                out.add(new FileInfo(base + "/" + relative, Files.size(f), Files.getLastModifiedTime(f).toMillis()));
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot list " + prefix, e);
+        }
+        return out;
+    }
+
+    @Override
+    public void deletePrefix(String prefix) {
+        for (FileInfo f : listPrefix(prefix)) deleteFile(f.location());
     }
 
     @Override

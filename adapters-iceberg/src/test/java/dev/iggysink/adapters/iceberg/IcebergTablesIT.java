@@ -70,7 +70,7 @@ class IcebergTablesIT extends AllCatalogs {
         }
     }
 
-    private static DecodedRecord record(PartitionRef p, long offset, long timestampMicros, String json) {
+    static DecodedRecord record(PartitionRef p, long offset, long timestampMicros, String json) {
         return new Decoded(new SinkRecord(p, offset, timestampMicros, timestampMicros, new MessageId(0, offset + 1),
                 List.of(), json.getBytes(StandardCharsets.UTF_8)));
     }
@@ -83,7 +83,7 @@ class IcebergTablesIT extends AllCatalogs {
         return name;
     }
 
-    private static TableStore.Staged stage(TableStore store, String table, PartitionRef p, long first, long last)
+    static TableStore.Staged stage(TableStore store, String table, PartitionRef p, long first, long last)
             throws Exception {
         TableStore.RowFile file = store.newFile(table);
         for (long o = first; o <= last; o++) {
@@ -92,7 +92,7 @@ class IcebergTablesIT extends AllCatalogs {
         return file.stage();
     }
 
-    private static List<Record> rows(Catalog catalog, String table) throws IOException {
+    static List<Record> rows(Catalog catalog, String table) throws IOException {
         Table t = catalog.loadTable(TableIdentifier.parse(table));
         try (CloseableIterable<Record> rows = IcebergGenerics.read(t).build()) {
             List<Record> out = new ArrayList<>();
@@ -102,7 +102,7 @@ class IcebergTablesIT extends AllCatalogs {
         }
     }
 
-    private static List<Long> offsets(Catalog catalog, String table) throws IOException {
+    static List<Long> offsets(Catalog catalog, String table) throws IOException {
         return rows(catalog, table).stream().map(r -> (Long) r.getField("iggy_offset")).toList();
     }
 
