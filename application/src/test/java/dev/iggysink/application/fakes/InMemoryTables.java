@@ -54,6 +54,7 @@ public final class InMemoryTables implements TableStore {
     /** While set, every data file and dead letter written fails with it. */
     private StoreException storeDown;
     private int catalogCalls;
+    private int lookups;
     private final Map<String, Replacement> replacements = new HashMap<>();
     /** Each table's identity in the catalog: bumped when it is dropped and created again. */
     private final Map<String, Long> generations = new HashMap<>();
@@ -266,6 +267,11 @@ public final class InMemoryTables implements TableStore {
         storeDown = failure;
     }
 
+    /** The lookups of a table's offsets made so far, those that failed included. */
+    public synchronized int lookups() {
+        return lookups;
+    }
+
     /** The catalog calls made so far (open, lookup, commit), those that failed included. */
     public synchronized int catalogCalls() {
         return catalogCalls;
@@ -366,9 +372,11 @@ public final class InMemoryTables implements TableStore {
     @Override
     public synchronized Map<PartitionRef, Long> durableOffsets(String table, Collection<PartitionRef> partitions)
             throws StoreException {
+        lookups++;
         callCatalog("reading the offsets of table " + table);
         if (lookupError != null) throw lookupError;
         if (lookupFailure != null) throw lookupFailure;
+        if (missing.contains(table)) throw new StoreException("table " + table + " does not exist", false, 404, null, null);
         refresh(table);
         return mapOf(table, partitions);
     }
