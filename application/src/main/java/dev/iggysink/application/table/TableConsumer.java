@@ -416,20 +416,11 @@ public final class TableConsumer {
             waiting.put(p, part.assignedAt);
             return null;
         }
-        Instant now = clock.instant();
         if (e.httpStatus() == 403) {
-            // as for commits: a 403 is most often for good, but a grant may be on its way
-            int refusals = forbiddenLookups.merge(table, 1, Integer::sum);
-            tally.catalog(table).failed(e.getMessage(), now);
-            if (refusals < FORBIDDEN_ATTEMPTS) {
-                LOG.log(Level.INFO, "partition {0}: the lookup of table {1} was refused"
-                        + " with 403, trying again ({2} of {3} attempts): {4}", p, table, refusals,
-                        FORBIDDEN_ATTEMPTS, e.getMessage());
+            if (!forbiddenLookup(part, table, e)) {
                 waiting.put(p, part.assignedAt);
                 return null;
             }
-            halt(part, what + ": refused with 403 " + refusals + " times in a row: " + e.getMessage()
-                    + " (grant the sink read access to the table; it is tried again at a restart)");
         } else {
             halt(part, what + ": " + e.getMessage());
             awaitTable(part, table, e);
@@ -437,6 +428,26 @@ public final class TableConsumer {
         parts.put(p, part);
         waiting.remove(p);
         return part;
+    }
+
+    /**
+     * A lookup of {@code table} for {@code part} refused with 403: as for commits, most often for good, but a grant
+     * may be on its way, so tried {@link #FORBIDDEN_ATTEMPTS} times on the table's backoff before the partition halts.
+     *
+     * @return whether the partition halted
+     */
+    private boolean forbiddenLookup(Part part, String table, StoreException e) {
+        int refusals = forbiddenLookups.merge(table, 1, Integer::sum);
+        tally.catalog(table).failed(e.getMessage(), clock.instant());
+        if (refusals < FORBIDDEN_ATTEMPTS) {
+            LOG.log(Level.INFO, "partition {0}: the lookup of table {1} was refused with 403, trying again ({2} of"
+                    + " {3} attempts): {4}", part.ref, table, refusals, FORBIDDEN_ATTEMPTS, e.getMessage());
+            return false;
+        }
+        halt(part, "cannot read the offsets of partition " + part.ref + " in table " + table + ": refused with 403 "
+                + refusals + " times in a row: " + e.getMessage() + " (grant the sink read access to the table; it is"
+                + " tried again at a restart)");
+        return true;
     }
 
     /**
@@ -500,7 +511,8 @@ public final class TableConsumer {
         // One dead letter per offset (its key is the offset's), naming every table that refused the record.
         List<String> refusals = new ArrayList<>();
         for (String table : tables) {
-            if (!part.lanes.containsKey(table) && !tally.catalog(table).due(clock.instant())) return false;
+            boolean known = part.lanes.containsKey(table);
+            if (!known && !tally.catalog(table).due(clock.instant())) return false;
             try {
                 Lane lane = part.lane(table);
                 if (lane.holds(r.offset())) continue;
@@ -510,6 +522,11 @@ public final class TableConsumer {
             } catch (StoreException e) {
                 if (e.retryable()) {
                     catalogFailed(table, "partition " + part.ref + " offset " + r.offset() + ": table " + table, e);
+                    return false;
+                }
+                // the lookup of the table was refused, not the record: never a dead letter
+                if (!known && e.httpStatus() == 403) {
+                    forbiddenLookup(part, table, e);
                     return false;
                 }
                 refusals.add("table " + table + ": " + e.getMessage());

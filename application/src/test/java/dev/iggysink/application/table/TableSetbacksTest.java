@@ -302,4 +302,27 @@ class TableSetbacksTest {
                 .contains("table lake.events").contains("reading resumes from the group's offset")
                 .contains("app/events/0 at 2").contains("app/events/1 at -1");
     }
+
+    @Test
+    void a_lookup_refused_with_403_for_a_routed_table_is_tried_again_not_dead_lettered() throws SourceException {
+        TableSettings settings = new TableSettings(TableRouting.byField("table"), RotationPolicy.byCount(3), INTERVAL,
+                100, 100, ErrorTolerance.ALL);
+        TableConsumer c = new TableConsumer(topic, new LinesCodec(), tables, settings, clock, new SinkMetrics() { },
+                tally);
+        control.register("app/events", c);
+        topic.append(0, 3, i -> "table=" + T + ";n=" + i);
+        tables.failLookups(lookupForbidden());
+        c.step();
+        assertThat(c.partitions().get(topic.partition(0))).as("one 403 may be a grant still on its way").isNull();
+        assertThat(tables.deadLetters()).as("a refused lookup is not the record's fault").isEmpty();
+
+        tables.failLookups(null);
+        clock.advance(INTERVAL);
+        c.step();
+        clock.advance(INTERVAL);
+        c.step();
+        assertThat(offsets(tables.committed(T), 0)).isEqualTo(range(0, 2));
+        assertThat(tables.deadLetters()).isEmpty();
+        assertThat(control.status().health()).isEqualTo(Health.OK);
+    }
 }
