@@ -889,7 +889,7 @@ public final class TableConsumer {
         halt(part, why);
     }
 
-    /** Stops reading a partition until a restart; the first cause stays. */
+    /** Stops reading a partition until a restart (on a missing table: until it exists); the first cause stays. */
     private static void halt(Part part, String why) {
         if (part.halted != null) return;
         part.halted = why;

@@ -354,7 +354,9 @@ public final class InMemoryTables implements TableStore {
     public synchronized void open(String table) throws StoreException {
         callCatalog("loading table " + table);
         notDropped(table);
-        if (missing.contains(table)) throw new StoreException("table " + table + " does not exist", false, 404, null, null);
+        if (missing.contains(table)) {
+            throw new StoreException("table " + table + " does not exist", false, 404, null, null);
+        }
     }
 
     @Override
@@ -376,7 +378,9 @@ public final class InMemoryTables implements TableStore {
         callCatalog("reading the offsets of table " + table);
         if (lookupError != null) throw lookupError;
         if (lookupFailure != null) throw lookupFailure;
-        if (missing.contains(table)) throw new StoreException("table " + table + " does not exist", false, 404, null, null);
+        if (missing.contains(table)) {
+            throw new StoreException("table " + table + " does not exist", false, 404, null, null);
+        }
         refresh(table);
         return mapOf(table, partitions);
     }
