@@ -65,6 +65,13 @@ public final class TableConsumer {
     private final Map<String, Instant> lastCommit = new HashMap<>();
     /** Commits of each table refused with 403 in a row, tried {@link #FORBIDDEN_ATTEMPTS} times before they halt. */
     private final Map<String, Integer> forbiddenCommits = new HashMap<>();
+    /**
+     * Lookups of each table refused with 403 in a row at take-up: tried {@link #FORBIDDEN_ATTEMPTS} times, as commits
+     * are, before the partition halts; once that many, a partition taken up after halts at its first refusal.
+     */
+    private final Map<String, Integer> forbiddenLookups = new HashMap<>();
+    /** Tables owed a flush that a backoff put off (POST /flush while their catalog calls fail). */
+    private final Set<String> flushOwed = new LinkedHashSet<>();
     private final Set<String> opened = new HashSet<>();
     private final Executor stager;
     /** Commits of this consumer that failed or were refused (the tally is shared by every consumer of a sink). */
@@ -197,6 +204,14 @@ public final class TableConsumer {
         long position;
         long lastCommitted;
         String halted;
+        /**
+         * The table whose absence halted the partition (dropped, or not created yet): looked up again on its backoff,
+         * and the partition read on from the group's offset once it exists.
+         */
+        String missing;
+        /** The store's replacement count of {@link #missing} at the halt, and whether this member had opened it. */
+        long missingGeneration;
+        boolean missingOpened;
         final Map<String, Lane> lanes = new LinkedHashMap<>();
 
         Part(PartitionRef ref, long epoch, long committed) {
@@ -221,7 +236,9 @@ public final class TableConsumer {
             // read before the map: a replacement found in between makes this lane stale, never the other way round
             long generation = generation(table);
             long inTable = store.durableOffsets(table, List.of(ref)).getOrDefault(ref, -1L);
+            tally.catalog(table).succeeded(clock.instant());
             tally.catalog().succeeded(clock.instant());
+            forbiddenLookups.remove(table);
             lane = new Lane(this, table, Math.max(inTable, assignedAt), generation);
             lanes.put(table, lane);
             return lane;
@@ -253,9 +270,13 @@ public final class TableConsumer {
             }
             refreshEnds();
             long flushes = flushRequests.get();
-            // a flush seals every open file and commits it now, as a graceful stop would; one asked for while the
-            // catalog backs off waits for it
-            if (commitDue(flushes != seenFlushes ? RotationReason.FLUSH : null)) seenFlushes = flushes;
+            // a flush seals every open file and commits it now, as a graceful stop would; a table whose catalog
+            // calls back off is owed it until they are due
+            if (flushes != seenFlushes) {
+                seenFlushes = flushes;
+                for (Part part : parts.values()) flushOwed.addAll(part.lanes.keySet());
+            }
+            commitDue(null);
         } finally {
             publish();
         }
@@ -296,9 +317,13 @@ public final class TableConsumer {
             reset(part, "the Iggy session was rebuilt", true);
             part = null;
         }
-        if (part != null && part.halted != null) return 0;
-        // taking a partition up asks the catalog: while it fails, only as often as its backoff allows
-        if (part == null && !tally.catalog().due(clock.instant())) return 0;
+        if (part != null && part.halted != null) {
+            if (part.missing != null) awaitTable(part.missing);
+            return 0;
+        }
+        // taking a partition up asks the catalog about each static table: while one fails, only as often as that
+        // table's backoff allows
+        if (part == null && !takeUpDue()) return 0;
         long from = part != null ? part.position : source.committedOffset(p).orElse(-1) + 1;
         Batch batch;
         try {
@@ -331,22 +356,35 @@ public final class TableConsumer {
         return read;
     }
 
+    private boolean takeUpDue() {
+        Instant now = clock.instant();
+        if (!tally.catalog().due(now)) return false;
+        for (String table : settings.routing().tables()) {
+            if (!tally.catalog(table).due(now)) return false;
+        }
+        return true;
+    }
+
     /** Takes up a partition just found owned: reads each static table's map, moves the group's offset up to it. */
     private Part assign(PartitionRef p, long committed, long epoch) throws SourceException {
         Part part = new Part(p, epoch, committed);
         long heldByAll = Long.MAX_VALUE;
-        try {
-            for (String table : settings.routing().tables()) heldByAll = Math.min(heldByAll, part.lane(table).expected);
-        } catch (StoreException e) {
-            if (!e.retryable()) {
-                // a table dropped for good (and not to be created) answers the same on every poll
-                halt(part, "cannot read the offsets of partition " + p + " in its tables: " + e.getMessage());
-                parts.put(p, part);
-                return part;
+        for (String table : settings.routing().tables()) {
+            try {
+                heldByAll = Math.min(heldByAll, part.lane(table).expected);
+            } catch (StoreException e) {
+                return notTakenUp(part, table, e);
+            } catch (RuntimeException e) {
+                // not taken up: asked again after the table's backoff, and named in health
+                String why = "partition " + p + ": reading it failed on an unexpected error: " + describe(e);
+                if (tally.catalog(table).failed(why, clock.instant())) {
+                    LOG.log(Level.ERROR, why + "; trying again with backoff", e);
+                } else {
+                    LOG.log(Level.DEBUG, "{0}; trying again with backoff", why);
+                }
+                waiting.put(p, committed);
+                return null;
             }
-            catalogFailed("cannot read the offsets of partition " + p + " in its tables", e);
-            waiting.put(p, committed);
-            return null;
         }
         if (!settings.routing().tables().isEmpty() && heldByAll > committed) {
             // Another member committed these to the table but not (yet) to the group: read on from there.
@@ -373,6 +411,102 @@ public final class TableConsumer {
         return part;
     }
 
+    /**
+     * A lookup of {@code table} failed while taking {@code part} up: retried on the table's backoff when the catalog
+     * may answer otherwise next time (a retryable failure, the first 403s), else the partition halts with the cause.
+     *
+     * @return the halted partition, or null when it is to be taken up later
+     */
+    private Part notTakenUp(Part part, String table, StoreException e) {
+        PartitionRef p = part.ref;
+        String what = "cannot read the offsets of partition " + p + " in table " + table;
+        if (e.retryable()) {
+            catalogFailed(table, what, e);
+            waiting.put(p, part.assignedAt);
+            return null;
+        }
+        if (e.httpStatus() == 403) {
+            if (!forbiddenLookup(part, table, e)) {
+                waiting.put(p, part.assignedAt);
+                return null;
+            }
+        } else {
+            halt(part, what + ": " + e.getMessage());
+            awaitTable(part, table, e);
+        }
+        parts.put(p, part);
+        waiting.remove(p);
+        return part;
+    }
+
+    /**
+     * A lookup of {@code table} for {@code part} refused with 403: as for commits, most often for good, but a grant
+     * may be on its way, so tried {@link #FORBIDDEN_ATTEMPTS} times on the table's backoff before the partition halts.
+     *
+     * @return whether the partition halted
+     */
+    private boolean forbiddenLookup(Part part, String table, StoreException e) {
+        int refusals = forbiddenLookups.merge(table, 1, Integer::sum);
+        tally.catalog(table).failed(e.getMessage(), clock.instant());
+        if (refusals < FORBIDDEN_ATTEMPTS) {
+            LOG.log(Level.INFO, "partition {0}: the lookup of table {1} was refused with 403, trying again ({2} of"
+                    + " {3} attempts): {4}", part.ref, table, refusals, FORBIDDEN_ATTEMPTS, e.getMessage());
+            return false;
+        }
+        halt(part, "cannot read the offsets of partition " + part.ref + " in table " + table + ": refused with 403 "
+                + refusals + " times in a row: " + e.getMessage() + " (grant the sink read access to the table; it is"
+                + " tried again at a restart)");
+        return true;
+    }
+
+    /**
+     * A partition halted on a table that does not exist (404: dropped while the sink ran, or not created yet) is
+     * looked up again on the table's backoff, not only at a restart.
+     */
+    private void awaitTable(Part part, String table, StoreException e) {
+        if (e.httpStatus() != 404) return;
+        part.missing = table;
+        part.missingGeneration = generation(table);
+        part.missingOpened = opened.contains(table);
+        tally.catalog(table).failed(e.getMessage(), clock.instant());
+    }
+
+    /**
+     * Looks {@code table} up again, once its backoff has passed, for the partitions halted on its absence. Once it
+     * exists (created again: the store found a new table of that name; or created for the first time) they are let
+     * go and read again from the group's offset, as after a replacement: the new table's map is empty.
+     */
+    private void awaitTable(String table) {
+        Instant now = clock.instant();
+        if (!tally.catalog(table).due(now)) return;
+        List<Part> halted = parts.values().stream().filter(x -> table.equals(x.missing)).toList();
+        try {
+            store.durableOffsets(table, halted.stream().map(x -> x.ref).toList());
+        } catch (StoreException | RuntimeException e) {
+            if (!tally.catalog(table).failed(e.getMessage(), now)) {
+                LOG.log(Level.DEBUG, "table {0} is still missing: {1}", table, e.getMessage());
+            }
+            return;
+        }
+        tally.catalog(table).succeeded(now);
+        Optional<TableStore.Replacement> replacement = store.replacement(table);
+        List<String> resumes = new ArrayList<>();
+        for (Part part : halted) {
+            part.missing = null;
+            // the table answered all along (a 404 of something else, say its bucket): a halt as any other
+            if (part.missingOpened && generation(table) == part.missingGeneration) continue;
+            resumes.add(part.ref.stream() + "/" + part.ref.topic() + "/" + part.ref.partitionId() + " at "
+                    + part.lastCommitted);
+            reset(part, "table " + table + " exists again", true);
+        }
+        if (resumes.isEmpty()) return;
+        String line = "table " + table + " exists again" + replacement.map(r -> " (uuid " + r.oldId() + " -> "
+                + r.newId() + ")").orElse("") + " at " + now + "; reading resumes from the group's offset: "
+                + String.join(", ", resumes);
+        LOG.log(Level.WARNING, "{0} (rows the dropped table held went with it)", line);
+        tally.replaced(line);
+    }
+
     /** Appends one record to each of its tables; false when the partition must stop here for now (halt or retry). */
     private boolean accept(Part part, SinkRecord r) {
         DecodedRecord decoded;
@@ -386,7 +520,8 @@ public final class TableConsumer {
         // One dead letter per offset (its key is the offset's), naming every table that refused the record.
         List<String> refusals = new ArrayList<>();
         for (String table : tables) {
-            if (!part.lanes.containsKey(table) && !tally.catalog().due(clock.instant())) return false;
+            boolean known = part.lanes.containsKey(table);
+            if (!known && !tally.catalog(table).due(clock.instant())) return false;
             try {
                 Lane lane = part.lane(table);
                 if (lane.holds(r.offset())) continue;
@@ -395,7 +530,12 @@ public final class TableConsumer {
                 refusals.add("table " + table + ": " + e.getMessage());
             } catch (StoreException e) {
                 if (e.retryable()) {
-                    catalogFailed("partition " + part.ref + " offset " + r.offset() + ": table " + table, e);
+                    catalogFailed(table, "partition " + part.ref + " offset " + r.offset() + ": table " + table, e);
+                    return false;
+                }
+                // the lookup of the table was refused, not the record: never a dead letter
+                if (!known && e.httpStatus() == 403) {
+                    forbiddenLookup(part, table, e);
                     return false;
                 }
                 refusals.add("table " + table + ": " + e.getMessage());
@@ -477,12 +617,12 @@ public final class TableConsumer {
         if (p.staged != null) return true;
         // a staging that failed since the file was sealed is tried again, once the store's backoff allows
         if (p.staging == null || p.staging.isCompletedExceptionally()) {
-            if (!tally.store().due(clock.instant())) return false;
+            if (!tally.store(lane.table).due(clock.instant())) return false;
             startStaging(p);
         }
         try {
             p.staged = p.staging.join();
-            tally.store().succeeded(clock.instant());
+            tally.store(lane.table).succeeded(clock.instant());
             return true;
         } catch (CompletionException failed) {
             p.staging = null;
@@ -498,7 +638,7 @@ public final class TableConsumer {
                 refuse(lane, "table " + lane.table + " refused the data file of offsets "
                         + p.file.firstOffset() + "-" + p.file.lastOffset() + ": " + e.getMessage());
             } else {
-                if (!tally.store().failed(e.getMessage(), clock.instant())) {
+                if (!tally.store(lane.table).failed(e.getMessage(), clock.instant())) {
                     LOG.log(Level.DEBUG, "table {0}: staging offsets {1}-{2} of {3} failed, trying again: {4}",
                             lane.table, p.file.firstOffset(), p.file.lastOffset(), lane.part.ref, e.getMessage());
                 }
@@ -548,28 +688,27 @@ public final class TableConsumer {
     }
 
     /**
-     * Commits the tables whose interval is due; {@code everything}, when not null, seals and commits all now.
-     *
-     * @return false when the catalog's backoff put the commits off (nothing was sealed)
+     * Commits the tables whose interval is due, or owed a flush; {@code everything}, when not null, seals and
+     * commits all now. A table whose catalog calls fail is put off until its backoff has passed (a stop asks it once
+     * more at any rate); the other tables commit on their schedule.
      */
-    private boolean commitDue(RotationReason everything) throws SourceException {
+    private void commitDue(RotationReason everything) throws SourceException {
         Instant now = clock.instant();
-        // a failing catalog is asked again once its backoff has passed (a stop asks it once more at any rate)
-        if (everything != RotationReason.SHUTDOWN && !tally.catalog().due(now)) {
-            commitGroupOffsets();
-            return false;
-        }
         Set<String> tables = new LinkedHashSet<>();
         for (Part part : parts.values()) tables.addAll(part.lanes.keySet());
+        flushOwed.retainAll(tables);
         for (String table : tables) {
+            if (everything != RotationReason.SHUTDOWN && !tally.catalog(table).due(now)) continue;
+            RotationReason all = everything != null ? everything
+                    : flushOwed.remove(table) ? RotationReason.FLUSH : null;
             Instant last = lastCommit.computeIfAbsent(table, t -> now);
-            boolean intervalDue = everything != null || !now.isBefore(last.plus(settings.commitInterval()));
+            boolean intervalDue = all != null || !now.isBefore(last.plus(settings.commitInterval()));
             if (!intervalDue && waiting(table) < settings.maxFilesPerCommit()) continue;
             if (intervalDue) {
                 for (Part part : parts.values()) {
                     Lane lane = part.lanes.get(table);
                     if (lane != null && lane.open != null) {
-                        seal(lane, everything != null ? everything : RotationReason.SCHEDULE);
+                        seal(lane, all != null ? all : RotationReason.SCHEDULE);
                     }
                 }
             }
@@ -586,7 +725,6 @@ public final class TableConsumer {
             }
         }
         commitGroupOffsets();
-        return true;
     }
 
     private int waiting(String table) {
@@ -655,8 +793,8 @@ public final class TableConsumer {
                 refuse(table, appends, e);
                 return;
             }
-            tally.commitFailed("table " + table + ": " + e.getMessage());
-            boolean first = tally.catalog().failed(e.getMessage(), clock.instant());
+            tally.commitFailed(table, "table " + table + ": " + e.getMessage());
+            boolean first = tally.catalog(table).failed(e.getMessage(), clock.instant());
             if (forbidden) {
                 // refused before anything was committed: the same files are offered again at the next commit
                 LOG.log(first ? Level.WARNING : Level.DEBUG, "commit to table {0} refused with 403, trying again"
@@ -676,13 +814,13 @@ public final class TableConsumer {
             }
             return;
         }
-        tally.catalog().succeeded(clock.instant());
+        tally.catalog(table).succeeded(clock.instant());
         forbiddenCommits.remove(table);
         PartitionRef topicRef = appends.get(0).partition();
         result.watermarkMicros().ifPresent(w -> watermarks.put(table, new dev.iggysink.application.status.TableStatus
                 .Watermark(topicRef.stream(), topicRef.topic(), table, Instant.EPOCH.plus(w, ChronoUnit.MICROS))));
         Duration took = Duration.between(started, clock.instant());
-        tally.committed(took, result.conflicts(), result.refused().size());
+        tally.committed(table, took, result.conflicts(), result.refused().size());
         setbacks += result.refused().size();
         // One line per commit, as the object sink logs each upload once; Iceberg's own chatter is at WARN.
         LOG.log(Level.INFO, "table {0}: committed {1} data file(s) up to {2} in {3} ms ({4} conflict(s) retried)",
@@ -764,13 +902,17 @@ public final class TableConsumer {
         return true;
     }
 
-    /** A commit the table refused for good: its partitions halt with the cause, their files are not offered again. */
+    /**
+     * A commit the table refused for good: its partitions halt with the cause, their files are not offered again; when
+     * the table is gone, until it exists again.
+     */
     private void refuse(String table, List<TableStore.Append> appends, StoreException e) {
         for (TableStore.Append a : appends) {
             Part part = parts.get(a.partition());
             if (part == null) continue;
             refuse(part.lanes.get(table), "table " + table + " refused the commit of offsets " + (a.expected() + 1)
                     + "-" + a.last() + ": " + e.getMessage());
+            awaitTable(part, table, e);
         }
     }
 
@@ -795,7 +937,7 @@ public final class TableConsumer {
         halt(part, why);
     }
 
-    /** Stops reading a partition until a restart; the first cause stays. */
+    /** Stops reading a partition until a restart (on a missing table: until it exists); the first cause stays. */
     private static void halt(Part part, String why) {
         if (part.halted != null) return;
         part.halted = why;
@@ -852,9 +994,9 @@ public final class TableConsumer {
         LOG.log(Level.INFO, "partition {0} let go ({1}); it is looked up again when polled", part.ref, why);
     }
 
-    /** A retryable catalog call failed: one line when this starts the outage, else at debug. */
-    private void catalogFailed(String what, StoreException e) {
-        if (!tally.catalog().failed(e.getMessage(), clock.instant())) {
+    /** A retryable catalog call about {@code table} failed: one line when this starts its outage, else at debug. */
+    private void catalogFailed(String table, String what, StoreException e) {
+        if (!tally.catalog(table).failed(e.getMessage(), clock.instant())) {
             LOG.log(Level.DEBUG, "{0}, trying again: {1}", what, e.getMessage());
         } else {
             LOG.log(Level.INFO, "{0}; trying again with backoff", what);
@@ -926,7 +1068,7 @@ public final class TableConsumer {
                     Optional.empty(), Optional.empty(), 0, Optional.ofNullable(part.halted), part.halted != null,
                     pendingSince));
         }
-        Optional<String> catalogTrouble = tally.catalog().trouble();
+        Optional<String> catalogTrouble = tally.catalogTrouble();
         waiting.forEach((ref, committed) -> partitions.add(new dev.iggysink.application.status.PartitionStatus(
                 ref.stream(), ref.topic(), ref.partitionId(), true, committed + 1, committed,
                 ends.getOrDefault(ref, -1L), 0, 0, 0, 0, Optional.empty(), Optional.empty(), 0,

@@ -199,10 +199,9 @@ public final class TableSinkControl implements SinkControl {
             }
         }
         TableStatus.Totals totals = tally.totals();
-        if (totals.failuresInRow() > 0) {
+        for (String why : tally.failingCommits()) {
             if (health == Health.OK) health = Health.DEGRADED;
-            reasons.add(totals.failuresInRow() + " table commit(s) in a row failed, retrying: "
-                    + totals.lastFailure().orElse("?"));
+            reasons.add(why);
         }
         for (String why : tally.outages()) {
             if (health == Health.OK) health = Health.DEGRADED;

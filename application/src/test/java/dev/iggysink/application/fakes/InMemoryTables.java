@@ -55,7 +55,19 @@ public final class InMemoryTables implements TableStore {
     /** While set, every data file and dead letter written fails with it. */
     private StoreException storeDown;
     private int catalogCalls;
+    private int lookups;
     private final Map<String, Replacement> replacements = new HashMap<>();
+    /** Each table's identity in the catalog: bumped when it is dropped and created again. */
+    private final Map<String, Long> generations = new HashMap<>();
+    /**
+     * The identity this store serves for each table: as the real store, it finds a replacement only when it next
+     * reads the table (a lookup or a commit), not when the catalog changes.
+     */
+    private final Map<String, Long> served = new HashMap<>();
+    /** Commits to these tables fail with their exception until cleared. */
+    private final Map<String, StoreException> failingCommits = new HashMap<>();
+    /** While set, every lookup of a table's offsets fails with it after counting as a catalog call. */
+    private StoreException lookupFailure;
     private final Queue<Exception> commitFailures = new ArrayDeque<>();
     private final Map<Integer, RuntimeException> stageErrors = new HashMap<>();
     /** While set, every lookup of a table's offsets throws it after counting as a catalog call. */
@@ -64,11 +76,14 @@ public final class InMemoryTables implements TableStore {
 
     private final class Rows implements RowFile {
         final String table;
+        /** The identity of the table the store served when the file was begun, as the real store's handle. */
+        final long generation;
         final List<DecodedRecord> rows = new ArrayList<>();
         boolean done;
 
-        Rows(String table) {
+        Rows(String table, long generation) {
             this.table = table;
+            this.generation = generation;
         }
 
         @Override
@@ -106,7 +121,7 @@ public final class InMemoryTables implements TableStore {
             done = true;
             List<Long> offsets = rows.stream().map(r -> r.source().offset()).toList();
             return new StagedFile(new DataFile(ids.incrementAndGet(), rows.get(0).source().partition(), offsets),
-                    dataFilesPerStage);
+                    dataFilesPerStage, generation);
         }
 
         @Override
@@ -116,7 +131,7 @@ public final class InMemoryTables implements TableStore {
         }
     }
 
-    private record StagedFile(DataFile file, int dataFiles) implements Staged {
+    private record StagedFile(DataFile file, int dataFiles, long generation) implements Staged {
         @Override
         public int dataFiles() {
             return dataFiles;
@@ -130,12 +145,33 @@ public final class InMemoryTables implements TableStore {
 
     /**
      * The table is dropped and created again, empty, as an operator's reset of the lake would: its snapshots, and with
-     * them its offset map, are gone, and {@link #replacement} tells it.
+     * them its offset map, are gone. As the real store, this one finds out at its next lookup or commit of the table;
+     * from then on {@link #replacement} tells it.
      */
     public synchronized void replace(String table) {
-        long count = replacements.containsKey(table) ? replacements.get(table).count() + 1 : 1;
+        dropped.remove(table);
         tables.put(table, new ArrayList<>());
-        replacements.put(table, new Replacement(table, "id-" + (count - 1), "id-" + count, count));
+        generations.merge(table, 1L, Long::sum);
+    }
+
+    /** A table {@link #drop dropped} is created again, empty, by the operator: as {@link #replace}. */
+    public synchronized void createAgain(String table) {
+        if (!dropped.contains(table)) throw new IllegalStateException(table + " was not dropped");
+        replace(table);
+    }
+
+    /**
+     * Reads the table from the catalog, as the real store's refresh does: a table dropped is refused, one created
+     * again since the last read replaces the one served.
+     */
+    private void refresh(String table) throws StoreException {
+        notDropped(table);
+        long now = generations.getOrDefault(table, 0L);
+        long was = served.getOrDefault(table, 0L);
+        if (now == was) return;
+        long count = replacements.containsKey(table) ? replacements.get(table).count() + 1 : 1;
+        replacements.put(table, new Replacement(table, "id-" + was, "id-" + now, count));
+        served.put(table, now);
     }
 
     @Override
@@ -144,8 +180,8 @@ public final class InMemoryTables implements TableStore {
     }
 
     /**
-     * The table is dropped and not created again: opening it and committing to it are refused for good, as the real
-     * store refuses them; its map reads empty.
+     * The table is dropped (and not created again until {@link #createAgain}): opening it, looking it up and committing
+     * to it are refused (404, not retryable), as the real store refuses them without {@code create_tables}.
      */
     public synchronized void drop(String table) {
         dropped.add(table);
@@ -157,6 +193,17 @@ public final class InMemoryTables implements TableStore {
             throw new StoreException("table " + table + " was dropped from the catalog while the sink ran", false, 404,
                     null, null);
         }
+    }
+
+    /** Every commit to {@code table} fails with {@code failure} until called again with null. */
+    public synchronized void failCommitsTo(String table, StoreException failure) {
+        if (failure == null) failingCommits.remove(table);
+        else failingCommits.put(table, failure);
+    }
+
+    /** Every lookup of a table's offsets fails with {@code failure} until called again with null. */
+    public synchronized void failLookups(StoreException failure) {
+        lookupFailure = failure;
     }
 
     /** The next commit fails with {@code failure} before it reads the table (once per call). */
@@ -219,6 +266,11 @@ public final class InMemoryTables implements TableStore {
     /** The warehouse store fails every write with {@code failure} until called again with null. */
     public synchronized void storeDown(StoreException failure) {
         storeDown = failure;
+    }
+
+    /** The lookups of a table's offsets made so far, those that failed included. */
+    public synchronized int lookups() {
+        return lookups;
     }
 
     /** The catalog calls made so far (open, lookup, commit), those that failed included. */
@@ -303,7 +355,9 @@ public final class InMemoryTables implements TableStore {
     public synchronized void open(String table) throws StoreException {
         callCatalog("loading table " + table);
         notDropped(table);
-        if (missing.contains(table)) throw new StoreException("table " + table + " does not exist", false, 404, null, null);
+        if (missing.contains(table)) {
+            throw new StoreException("table " + table + " does not exist", false, 404, null, null);
+        }
     }
 
     @Override
@@ -314,15 +368,21 @@ public final class InMemoryTables implements TableStore {
             if (!dropped.contains(table) && missing.contains(table)) {
                 throw new StoreException("table " + table + " does not exist", false, 404, null, null);
             }
+            return new Rows(table, served.getOrDefault(table, 0L));
         }
-        return new Rows(table);
     }
 
     @Override
     public synchronized Map<PartitionRef, Long> durableOffsets(String table, Collection<PartitionRef> partitions)
             throws StoreException {
+        lookups++;
         callCatalog("reading the offsets of table " + table);
         if (lookupError != null) throw lookupError;
+        if (lookupFailure != null) throw lookupFailure;
+        if (missing.contains(table)) {
+            throw new StoreException("table " + table + " does not exist", false, 404, null, null);
+        }
+        refresh(table);
         return mapOf(table, partitions);
     }
 
@@ -346,10 +406,21 @@ public final class InMemoryTables implements TableStore {
         callCatalog("commit to table " + table);
         int base;
         synchronized (this) {
-            notDropped(table);
+            if (failingCommits.containsKey(table)) throw failingCommits.get(table);
+            refresh(table);
             Exception failure = commitFailures.poll();
             if (failure instanceof StoreException e) throw e;
             if (failure != null) throw (RuntimeException) failure;
+            long now = served.getOrDefault(table, 0L);
+            for (Append a : appends) {
+                for (Staged s : a.files()) {
+                    if (((StagedFile) s).generation() != now) {
+                        throw new StoreException("table " + table + " was replaced (uuid id-"
+                                + ((StagedFile) s).generation() + " -> id-" + now + ") after the files of this"
+                                + " commit were written for it; nothing was committed", true, 409, null, null);
+                    }
+                }
+            }
             base = snapshots(table).size();
         }
         Runnable slipIn;

@@ -229,4 +229,62 @@ class TableOutageTest {
         assertThat(committedOffsets(0)).isEqualTo(range(0, 2));
         assertThat(control.status().health()).isEqualTo(Health.OK);
     }
+
+    @Test
+    void a_table_whose_commits_keep_failing_backs_off_alone_while_the_others_commit_on_schedule_and_health_names_it()
+            throws SourceException {
+        String healthy = "lake.t1";
+        String failing = "lake.t2";
+        TableSinkControl own = new TableSinkControl(tally, clock, 1 << 20, POLL, () -> { });
+        TableConsumer routed = new TableConsumer(topic, new LinesCodec(), tables,
+                new TableSettings(TableRouting.byField("table"), RotationPolicy.byCount(1_000), INTERVAL, 100, 100,
+                        ErrorTolerance.ALL), clock, new SinkMetrics() { }, tally);
+        own.register("app/events", routed);
+        tables.failCommitsTo(failing, new StoreException("commit to table lake.t2 failed: Service Unavailable"
+                + " (Status Code: 503)", true, 503, null, null));
+        topic.own(1, false);
+
+        // partition 1 (all of lake.t2) comes 9.5 s after partition 0 (all of lake.t1): the failing table's commits
+        // fall just before the healthy one's are due
+        Instant start = clock.instant();
+        List<Instant> healthyCommits = new ArrayList<>();
+        List<String> flaps = new ArrayList<>();
+        boolean failedOnce = false;
+        int snapshots = 0;
+        for (Duration d = Duration.ZERO; d.compareTo(Duration.ofSeconds(60)) < 0; d = d.plus(POLL)) {
+            if (d.toMillis() % 1_000 == 0) topic.append(0, 1, i -> "table=" + healthy + ";n=" + i);
+            if (d.equals(Duration.ofMillis(9_500))) {
+                topic.own(1, true);
+                topic.append(1, 3, i -> "table=" + failing + ";n=" + i);
+            }
+            routed.step();
+            if (tables.snapshotCount(healthy) != snapshots) {
+                snapshots = tables.snapshotCount(healthy);
+                healthyCommits.add(clock.instant());
+            }
+            failedOnce |= tally.totals().failedCommits() > 0;
+            if (failedOnce) {
+                StatusSnapshot status = own.status();
+                if (status.health() == Health.OK || status.reasons().stream().noneMatch(r -> r.contains(failing))
+                        || status.reasons().stream().anyMatch(r -> r.contains(healthy))) {
+                    flaps.add(Duration.between(start, clock.instant()).toMillis() + " ms: " + status.health() + " "
+                            + status.reasons());
+                }
+            }
+            clock.advance(POLL);
+        }
+
+        assertThat(failedOnce).isTrue();
+        assertThat(flaps).as("while lake.t2 fails, health is degraded naming it (and only it) at every turn")
+                .isEmpty();
+        assertThat(healthyCommits).as("lake.t1 commits every interval").hasSizeGreaterThanOrEqualTo(5);
+        for (int i = 1; i < healthyCommits.size(); i++) {
+            assertThat(Duration.between(healthyCommits.get(i - 1), healthyCommits.get(i)))
+                    .as("lake.t1's commit %d waits for its interval only, not for lake.t2's backoff: %s", i,
+                            healthyCommits)
+                    .isLessThanOrEqualTo(INTERVAL.plus(POLL));
+        }
+        assertThat(tables.committed(failing)).isEmpty();
+        assertThat(topic.stored(1)).isEmpty();
+    }
 }

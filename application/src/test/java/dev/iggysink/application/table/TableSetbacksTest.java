@@ -215,4 +215,114 @@ class TableSetbacksTest {
         assertThat(control.status().health()).isEqualTo(Health.FAILED);
         assertThat(topic.stored(0)).isEmpty();
     }
+
+    private static StoreException lookupForbidden() {
+        return new StoreException("reading the offsets of table lake.events failed: Forbidden: not allowed to load"
+                + " table (403)", false, 403, null, null);
+    }
+
+    @Test
+    void a_lookup_refused_with_403_at_take_up_is_tried_again_and_goes_through() throws SourceException {
+        TableConsumer c = consumer();
+        topic.append(0, 3, i -> "n=" + i);
+        tables.failLookups(lookupForbidden());
+        c.step();
+        assertThat(c.partitions().get(topic.partition(0))).as("one 403 may be a grant still on its way").isNull();
+        StatusSnapshot waiting = control.status();
+        assertThat(waiting.health()).isEqualTo(Health.DEGRADED);
+        assertThat(waiting.reasons()).anySatisfy(r -> assertThat(r).contains("lake.events").contains("403"));
+
+        tables.failLookups(null);
+        clock.advance(INTERVAL);
+        c.step();
+        clock.advance(INTERVAL);
+        c.step();
+        assertThat(offsets(tables.committed(T), 0)).isEqualTo(range(0, 2));
+        assertThat(topic.stored(0)).isEqualTo(OptionalLong.of(2));
+        assertThat(control.status().health()).isEqualTo(Health.OK);
+    }
+
+    @Test
+    void a_lookup_refused_with_403_three_times_at_take_up_halts_the_partition_saying_so() throws SourceException {
+        TableConsumer c = consumer();
+        topic.own(1, false);
+        topic.append(0, 3, i -> "n=" + i);
+        tables.failLookups(lookupForbidden());
+        for (int attempt = 1; attempt <= 3; attempt++) {
+            assertThat(c.partitions().get(topic.partition(0))).as("before attempt %d", attempt).isNull();
+            c.step();
+            clock.advance(Duration.ofMillis(100));
+            c.step();
+            clock.advance(INTERVAL);
+        }
+        assertThat(tables.lookups()).as("three lookups, one per backoff, none after the halt").isEqualTo(3);
+        assertThat(c.partitions().get(topic.partition(0))).isNotNull()
+                .contains("table lake.events").contains("refused with 403 3 times in a row").contains("Forbidden");
+        assertThat(control.status().health()).isEqualTo(Health.FAILED);
+        assertThat(topic.stored(0)).isEmpty();
+    }
+
+    @Test
+    void a_partition_halted_because_its_table_was_dropped_reads_on_once_the_table_is_created_again()
+            throws SourceException {
+        TableConsumer c = consumer();
+        topic.append(0, 3, i -> "n=" + i);
+        c.step();
+        clock.advance(INTERVAL);
+        c.step();
+        assertThat(topic.stored(0)).isEqualTo(OptionalLong.of(2));
+
+        tables.drop(T);
+        topic.append(0, 3, i -> "n=" + i);
+        topic.append(1, 3, i -> "n=" + i);
+        c.step();
+        clock.advance(INTERVAL);
+        c.step();
+        c.step();
+        assertThat(c.partitions().get(topic.partition(0))).isNotNull().contains("was dropped from the catalog");
+        assertThat(c.partitions().get(topic.partition(1))).isNotNull().contains("was dropped from the catalog");
+
+        tables.createAgain(T);
+        for (int i = 0; i < 4; i++) {
+            clock.advance(INTERVAL);
+            c.step();
+            c.step();
+        }
+
+        assertThat(c.partitions()).as("no partition halted").containsOnlyKeys(topic.partition(0), topic.partition(1))
+                .allSatisfy((p, halted) -> assertThat(halted).isNull());
+        assertThat(offsets(tables.committed(T), 0)).as("from the group's offset, into the new table")
+                .isEqualTo(range(3, 5));
+        assertThat(offsets(tables.committed(T), 1)).isEqualTo(range(0, 2));
+        assertThat(topic.stored(0)).isEqualTo(OptionalLong.of(5));
+        assertThat(topic.stored(1)).isEqualTo(OptionalLong.of(2));
+        assertThat(control.status().health()).isEqualTo(Health.OK);
+        assertThat(control.tables().orElseThrow().replacements()).isEqualTo(1);
+        assertThat(control.tables().orElseThrow().replaced()).singleElement().asString()
+                .contains("table lake.events").contains("reading resumes from the group's offset")
+                .contains("app/events/0 at 2").contains("app/events/1 at -1");
+    }
+
+    @Test
+    void a_lookup_refused_with_403_for_a_routed_table_is_tried_again_not_dead_lettered() throws SourceException {
+        TableSettings settings = new TableSettings(TableRouting.byField("table"), RotationPolicy.byCount(3), INTERVAL,
+                100, 100, ErrorTolerance.ALL);
+        TableConsumer c = new TableConsumer(topic, new LinesCodec(), tables, settings, clock, new SinkMetrics() { },
+                tally);
+        control.register("app/events", c);
+        topic.append(0, 3, i -> "table=" + T + ";n=" + i);
+        tables.failLookups(lookupForbidden());
+        c.step();
+        assertThat(c.partitions().get(topic.partition(0))).as("one 403 may be a grant still on its way").isNull();
+        assertThat(tables.deadLetters()).as("a refused lookup is not the record's fault").isEmpty();
+
+        tables.failLookups(null);
+        clock.advance(INTERVAL);
+        c.step();
+        clock.advance(INTERVAL);
+        c.step();
+        assertThat(offsets(tables.committed(T), 0)).isEqualTo(range(0, 2));
+        assertThat(tables.deadLetters()).isEmpty();
+        assertThat(control.status().health()).isEqualTo(Health.OK);
+    }
 }

@@ -119,7 +119,7 @@ class TableSinkControlTest {
         assertThat(failing.health()).isEqualTo(Health.DEGRADED);
         assertThat(failing.reasons()).hasSize(2).anySatisfy(r -> assertThat(r)
                 .contains("1 table commit(s) in a row failed")).anySatisfy(r -> assertThat(r)
-                .startsWith("catalog failing since").contains("read timed out"));
+                .startsWith("catalog, table lake.events failing since").contains("read timed out"));
         assertThat(control.tables().orElseThrow().totals().failedCommits()).isEqualTo(1);
 
         topic.append(0, 3, i -> "m=" + i);

@@ -232,6 +232,11 @@ final class TableCatalog implements Closeable {
         client.createTable(id, schema, spec);
     }
 
+    /** Drops {@code namespace.table} with its files, as an operator would. */
+    void dropTable(String table) {
+        client.dropTable(TableIdentifier.parse(table), true);
+    }
+
     /** The table as the catalog has it now, for a test that writes to it as another writer would. */
     Table table(String table) {
         return client.loadTable(TableIdentifier.parse(table));

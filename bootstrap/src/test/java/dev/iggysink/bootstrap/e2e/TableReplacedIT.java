@@ -103,4 +103,43 @@ class TableReplacedIT extends E2eTest {
             assertThat(sink.waitFor(Duration.ofSeconds(60))).as(sink.logText()).isZero();
         }
     }
+
+    @Test
+    @Timeout(240)
+    void a_partition_halted_because_its_table_was_dropped_reads_on_once_the_table_is_created_again()
+            throws Exception {
+        fx.topic(TOPIC, 1);
+        int port = E2eFixture.freePort();
+        Path config = fx.tableSink(TOPIC, TABLE, "lake_sink").catalog(catalog).batchLength(500).plugin("""
+                commit_interval = "1s"
+                """).admin(port).write("iceberg_dropped");
+        fx.producer.sendJson(fx.stream, TOPIC, 0, 30, i -> "{\"round\":0,\"page\":\"/p/" + i + "\"}");
+        try (SinkProcess sink = SinkProcess.run(config, fx.log("table-dropped"), Map.of())) {
+            await().atMost(WAIT).pollInterval(Duration.ofMillis(200)).until(() -> committed(port) == 29);
+
+            catalog.dropTable(TABLE);
+            fx.producer.sendJson(fx.stream, TOPIC, 0, 30, i -> "{\"round\":1,\"page\":\"/q/" + i + "\"}");
+            await().atMost(WAIT).pollInterval(Duration.ofMillis(200)).until(() -> {
+                HttpResponse<String> health = E2eFixture.admin(port, "/health");
+                return health != null && health.body().contains("was dropped from the catalog");
+            });
+            assertThat(committed(port)).isEqualTo(29);
+
+            // the operator creates the table again: no restart
+            catalog.createTable(TABLE, TableCatalog.clicksSchema(), PartitionSpec.unpartitioned());
+            await().atMost(WAIT).pollInterval(Duration.ofMillis(200)).until(() -> committed(port) == 59);
+            String line = tables(port).get("replaced").get(0).asString();
+            assertThat(line).as(sink.logText()).contains("table " + TABLE + " exists again")
+                    .contains("reading resumes from the group's offset: " + fx.stream + "/" + TOPIC + "/0 at 29");
+            HttpResponse<String> health = E2eFixture.admin(port, "/health");
+            assertThat(health.statusCode()).as(health.body()).isEqualTo(200);
+
+            Map<Long, Integer> expected = new TreeMap<>();
+            for (long o = 30; o < 60; o++) expected.put(o, 1);
+            assertThat(catalog.copies(TABLE)).isEqualTo(Map.of(0, expected));
+
+            sink.terminate();
+            assertThat(sink.waitFor(Duration.ofSeconds(60))).as(sink.logText()).isZero();
+        }
+    }
 }
