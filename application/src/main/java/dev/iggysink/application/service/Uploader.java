@@ -44,6 +44,8 @@ final class Uploader implements AutoCloseable {
     static final Duration PROBE_INTERVAL = Duration.ofSeconds(1);
     /** The HEAD of a key nobody writes: any answer (found or not, even a 403) shows the store is back. */
     static final String PROBE_NAME = ".iggy-sink-probe";
+    /** How long a committed file's claim may wait for others to share its DeleteObjects request. */
+    static final Duration REMOVAL_DELAY = Duration.ofSeconds(10);
 
     /** Hears about one upload: each failed attempt that will be retried, then exactly one end. */
     interface Listener {
@@ -72,6 +74,9 @@ final class Uploader implements AutoCloseable {
     private final OutageTracker outage;
     private final Set<Attempt> waiting = ConcurrentHashMap.newKeySet();
     private final Set<java.util.concurrent.CompletableFuture<Void>> removals = ConcurrentHashMap.newKeySet();
+    /** Claims of committed files not yet removed, in the order of their commits (guarded by itself). */
+    private final java.util.List<String> pendingRemovals = new java.util.ArrayList<>();
+    private Instant oldestPendingRemoval;
     private final AtomicLong objects = new AtomicLong();
     private final AtomicLong bytes = new AtomicLong();
     private final AtomicLong retries = new AtomicLong();
@@ -537,15 +542,43 @@ final class Uploader implements AutoCloseable {
         }
     }
 
-    /** Removes claims that are no longer needed (their files are committed), on a thread of its own, best effort. */
+    /**
+     * Removes claims that are no longer needed (their files are committed), best effort and in batches: one
+     * DeleteObjects request for up to {@link ObjectStore#MAX_DELETE_BATCH} claims, sent on a thread of its own once
+     * that many wait or the oldest has waited {@link #REMOVAL_DELAY}, and at a clean stop. A claim at or below the
+     * committed offset decides nothing (the lookup reads claims only past it), so waiting costs nothing but the
+     * space; one still there refuses an old owner's late claim of that offset, as it did before its commit.
+     */
     void removeClaims(java.util.List<String> keys) {
         if (claims == null || !claims.knownOn() || keys.isEmpty() || giveUp) return;
+        boolean due;
+        synchronized (pendingRemovals) {
+            if (pendingRemovals.isEmpty()) oldestPendingRemoval = clock.instant();
+            pendingRemovals.addAll(keys);
+            due = pendingRemovals.size() >= ObjectStore.MAX_DELETE_BATCH
+                    || !clock.instant().isBefore(oldestPendingRemoval.plus(REMOVAL_DELAY));
+        }
+        if (due) sendRemovals();
+    }
+
+    /** Sends every claim removal waiting, in batches, on the remover thread. */
+    private void sendRemovals() {
+        java.util.List<java.util.List<String>> batches = new java.util.ArrayList<>();
+        synchronized (pendingRemovals) {
+            while (!pendingRemovals.isEmpty()) {
+                int n = Math.min(pendingRemovals.size(), ObjectStore.MAX_DELETE_BATCH);
+                java.util.List<String> batch = java.util.List.copyOf(pendingRemovals.subList(0, n));
+                pendingRemovals.subList(0, n).clear();
+                batches.add(batch);
+            }
+        }
+        if (batches.isEmpty()) return;
         java.util.concurrent.CompletableFuture<Void> done = new java.util.concurrent.CompletableFuture<>();
         removals.add(done);
         try {
             remover.execute(() -> {
                 try {
-                    keys.forEach(claims::remove);
+                    batches.forEach(claims::remove);
                 } finally {
                     removals.remove(done);
                     done.complete(null);
@@ -556,8 +589,12 @@ final class Uploader implements AutoCloseable {
         }
     }
 
-    /** Waits up to {@code timeout} for the claim removals under way, so that a clean stop leaves no claim behind. */
+    /**
+     * Sends the claim removals that wait and waits up to {@code timeout} for them, so that a clean stop leaves no
+     * claim behind.
+     */
     void finishRemovals(Duration timeout) {
+        if (!giveUp) sendRemovals();
         try {
             java.util.concurrent.CompletableFuture.allOf(removals.toArray(new java.util.concurrent.CompletableFuture<?>[0]))
                     .get(timeout.toMillis(), TimeUnit.MILLISECONDS);
