@@ -40,7 +40,9 @@ import software.amazon.awssdk.services.s3.model.CompletedPart;
 import software.amazon.awssdk.services.s3.model.CreateMultipartUploadRequest;
 import software.amazon.awssdk.services.s3.model.HeadObjectResponse;
 import software.amazon.awssdk.services.s3.model.NoSuchKeyException;
+import software.amazon.awssdk.services.s3.model.ObjectIdentifier;
 import software.amazon.awssdk.services.s3.model.PutObjectRequest;
+import software.amazon.awssdk.services.s3.model.S3Error;
 import software.amazon.awssdk.services.s3.model.S3Object;
 
 /**
@@ -217,6 +219,21 @@ public final class AwsS3ObjectStore extends S3WritePath<CompletedPart> {
             s3.deleteObject(b -> b.bucket(bucket).key(key));
         } catch (SdkException e) {
             throw translate("DELETE", key, e);
+        }
+    }
+
+    @Override
+    protected List<String[]> deleteObjects(List<String> keys) throws StoreException {
+        List<ObjectIdentifier> ids = new ArrayList<>(keys.size());
+        for (String key : keys) ids.add(ObjectIdentifier.builder().key(key).build());
+        try {
+            List<String[]> failed = new ArrayList<>();
+            for (S3Error e : s3.deleteObjects(b -> b.bucket(bucket).delete(d -> d.quiet(true).objects(ids))).errors()) {
+                failed.add(new String[] {e.key(), e.code(), e.message()});
+            }
+            return failed;
+        } catch (SdkException e) {
+            throw translate("DELETE OBJECTS", keys.get(0), e);
         }
     }
 
