@@ -3,6 +3,7 @@ package dev.iggysink.application.service;
 import dev.iggysink.application.file.FileBytes;
 import dev.iggysink.application.port.out.ObjectStore;
 import dev.iggysink.application.port.out.SinkMetrics;
+import dev.iggysink.application.port.out.SourceException;
 import dev.iggysink.application.port.out.StoreException;
 import dev.iggysink.application.port.out.StoredObject;
 import dev.iggysink.application.service.UploadResult.Outcome;
@@ -57,6 +58,12 @@ final class Uploader implements AutoCloseable {
         default boolean current() {
             return true;
         }
+
+        /**
+         * The consumer group's committed offset of the upload's partition now (-1 when none): read after a claim is
+         * created, to learn whether another member committed past the file's start meanwhile.
+         */
+        long committedOffset() throws SourceException;
     }
 
     private final ObjectStore store;
@@ -386,12 +393,15 @@ final class Uploader implements AutoCloseable {
                         return false;
                     }
                     if (claim.outcome() == Claims.Outcome.CREATED && !checkedAfterClaim) {
-                        long other = otherCopy();
+                        // A claim is removed only after its member committed past it; a claim created here after
+                        // such a removal is the only way to meet another member's object at this start, and the
+                        // group's offset, read after the create, shows it (ADR 0013).
+                        long committed = committedOffset();
                         checkedAfterClaim = true;
-                        if (other >= 0) {
+                        if (committed >= first) {
                             job.claims().remove(job.claims().key(job.file().partition(), first));
-                            finish(Outcome.SUPERSEDED, "offsets " + first + "-" + other + " are already in an"
-                                    + " object written by another member", false, other);
+                            finish(Outcome.SUPERSEDED, "offsets " + first + "-" + committed + " were committed"
+                                    + " meanwhile by another member", false, committed);
                             return false;
                         }
                     }
@@ -400,6 +410,16 @@ final class Uploader implements AutoCloseable {
             cutSettled = true;
             if (job.file().reason() != RotationReason.DEAD_LETTER) job.settled().complete(true);
             return true;
+        }
+
+        /** The group's committed offset of this file's partition (-1 when none), as the source says now. */
+        private long committedOffset() throws StoreException {
+            try {
+                return listener.committedOffset();
+            } catch (SourceException e) {
+                throw new StoreException("cannot read the committed offset of " + job.file().partition()
+                        + " after claiming " + job.file().key() + ": " + e.getMessage(), true, 0, null, e);
+            }
         }
 
         /**
