@@ -188,8 +188,18 @@ public final class AwsS3ObjectStore extends S3WritePath<CompletedPart> {
     @Override
     protected void putObjectIfAbsent(String key, byte[] content, Map<String, String> metadata)
             throws StoreException {
-        // Through the SDK, not PlainHttpPut: a create is a small body, sent once per file, and the SDK's answer
-        // parsing gives the 412/409 as any other failure.
+        // A claim per file: where the adapter's own PUT path serves (ADR 0009), it spares the SDK's pipeline.
+        if (plainPut != null && checksumBodies && content.length > 0) {
+            FileBytes body = FileBytes.of(content);
+            String checksum;
+            try {
+                checksum = crc32c(body);
+            } catch (IOException e) {
+                throw StoreFailures.withoutAnswer("PUT If-None-Match", bucket, key, e);
+            }
+            plainPut.put("PUT If-None-Match", key, body, "application/octet-stream", checksum, metadata, true);
+            return;
+        }
         PutObjectRequest request = putRequest(key, "application/octet-stream", content.length, metadata)
                 .ifNoneMatch("*").build();
         try {
