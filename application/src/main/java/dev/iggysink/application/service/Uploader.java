@@ -353,8 +353,8 @@ final class Uploader implements AutoCloseable {
          * Decides whether this file's cut stands before it is uploaded; false when it does not (the attempt has ended
          * as {@link Outcome#SUPERSEDED}). With claims, the file's range is claimed: a claim of another member for
          * another range means this file must not be uploaded. A claim this member created may still meet an object
-         * of another range starting here, whose claim was removed after its member committed past it: listing the
-         * file's key start once settles that. Without claims, the partition's first file since the assignment looks
+         * of another range starting here, whose claim was removed after its member committed past it: the group's
+         * committed offset, read once after the create, settles that. Without claims, the partition's first file since the assignment looks
          * for a late copy of the previous owner once. The next file of the partition waits for this answer.
          */
         private boolean settleCut() throws StoreException {
