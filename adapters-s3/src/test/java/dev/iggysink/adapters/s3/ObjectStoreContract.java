@@ -462,6 +462,38 @@ public abstract class ObjectStoreContract {
     }
 
     @Test
+    void a_batch_delete_removes_every_key_named_missing_ones_included_and_nothing_else() throws Exception {
+        List<String> claims = new java.util.ArrayList<>();
+        for (int i = 0; i < 25; i++) {
+            String key = prefix + "claims/" + String.format("00000-%020d.claim", i * 10);
+            assertThat(store().create(key, bytes(10, 60 + i), Map.of("iggy-offsets", i * 10 + "-" + (i * 10 + 9))))
+                    .isTrue();
+            claims.add(key);
+        }
+        String kept = prefix + "claims/00000-99999999999999999999.claim";
+        store().put(kept, chunked(bytes(10, 90)), "application/octet-stream", Map.of("iggy-offsets", "1-2"));
+        List<String> named = new java.util.ArrayList<>(claims);
+        named.add(prefix + "claims/never-written.claim");
+
+        store().delete(named);
+
+        assertThat(store().list(prefix)).containsExactly(new StoredObject(kept, 10));
+        assertThat(store().metadata(claims.get(7))).isEmpty();
+        assertThat(store().create(claims.get(7), bytes(7, 91), Map.of("iggy-offsets", "70-70")))
+                .as("a key deleted in a batch can be created again").isTrue();
+        store().delete(List.of());
+        assertThat(store().list(prefix)).hasSize(2);
+    }
+
+    @Test
+    void a_batch_delete_takes_at_most_a_thousand_keys() {
+        List<String> keys = new java.util.ArrayList<>();
+        for (int i = 0; i <= ObjectStore.MAX_DELETE_BATCH; i++) keys.add(prefix + "k" + i);
+        assertThatThrownBy(() -> store().delete(keys)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("1001 keys");
+    }
+
+    @Test
     void deleting_a_missing_key_is_no_error() throws Exception {
         store().delete(prefix + "never-written");
         store().delete(prefix + "never/written/either");

@@ -274,6 +274,16 @@ final class Claims {
         }
     }
 
+    /** Removes claims no longer needed, in one request (at most {@link ObjectStore#MAX_DELETE_BATCH}); best effort. */
+    void remove(java.util.List<String> keys) {
+        try {
+            store.delete(keys);
+        } catch (StoreException | RuntimeException e) {
+            LOG.log(Level.DEBUG, "could not remove " + keys.size() + " claims (the lifecycle rule on " + NAME
+                    + "/ will): " + e.getMessage());
+        }
+    }
+
     private static String jsonText(String s) {
         StringBuilder sb = new StringBuilder(s.length());
         for (int i = 0; i < s.length(); i++) {

@@ -143,7 +143,7 @@ final class TopicConsumer implements Runnable {
         if (completeness != null && recovery != null) recovery.onRecovered(completeness::recovered);
         this.committer = new Committer(this.source, metrics, uploader, completeness);
         this.relief = new MemoryRelief(budget, name(), clock, uploader::sendingProgress);
-        this.events = new UploadEvents(uploader, controls, name());
+        this.events = new UploadEvents(uploader, controls, name(), this.source);
         this.drain = new Drain(events, committer, clock, settings.delivery().shutdownTimeout(), controls);
         this.fetcher = new Fetcher(stream.stream() + "/" + topic, this.source, budget, stream.batchLength());
         this.lastTurn = clock.instant();

@@ -1,5 +1,7 @@
 package dev.iggysink.application.service;
 
+import dev.iggysink.application.port.out.MessageSource;
+import dev.iggysink.application.port.out.SourceException;
 import java.lang.System.Logger.Level;
 import java.time.Duration;
 import java.util.concurrent.BlockingQueue;
@@ -24,12 +26,15 @@ final class UploadEvents implements Drain.Uploads {
     }
 
     private final Uploader uploader;
+    private final MessageSource source;
     private final Controls controls;
     private final String name;
     private final BlockingQueue<Event> events = new LinkedBlockingQueue<>();
 
-    UploadEvents(Uploader uploader, Controls controls, String name) {
+    /** @param source reads the group's committed offsets for the uploads (thread-safe) */
+    UploadEvents(Uploader uploader, Controls controls, String name, MessageSource source) {
         this.uploader = uploader;
+        this.source = source;
         this.controls = controls;
         this.name = name;
     }
@@ -53,6 +58,11 @@ final class UploadEvents implements Drain.Uploads {
                     @Override
                     public boolean current() {
                         return writer.generation() == generation;
+                    }
+
+                    @Override
+                    public long committedOffset() throws SourceException {
+                        return source.committedOffset(writer.partition()).orElse(-1);
                     }
                 });
             }

@@ -3,6 +3,7 @@ package dev.iggysink.application.service;
 import dev.iggysink.application.file.FileBytes;
 import dev.iggysink.application.port.out.ObjectStore;
 import dev.iggysink.application.port.out.SinkMetrics;
+import dev.iggysink.application.port.out.SourceException;
 import dev.iggysink.application.port.out.StoreException;
 import dev.iggysink.application.port.out.StoredObject;
 import dev.iggysink.application.service.UploadResult.Outcome;
@@ -44,6 +45,8 @@ final class Uploader implements AutoCloseable {
     static final Duration PROBE_INTERVAL = Duration.ofSeconds(1);
     /** The HEAD of a key nobody writes: any answer (found or not, even a 403) shows the store is back. */
     static final String PROBE_NAME = ".iggy-sink-probe";
+    /** How long a committed file's claim may wait for others to share its DeleteObjects request. */
+    static final Duration REMOVAL_DELAY = Duration.ofSeconds(10);
 
     /** Hears about one upload: each failed attempt that will be retried, then exactly one end. */
     interface Listener {
@@ -55,6 +58,12 @@ final class Uploader implements AutoCloseable {
         default boolean current() {
             return true;
         }
+
+        /**
+         * The consumer group's committed offset of the upload's partition now (-1 when none): read after a claim is
+         * created, to learn whether another member committed past the file's start meanwhile.
+         */
+        long committedOffset() throws SourceException;
     }
 
     private final ObjectStore store;
@@ -72,6 +81,9 @@ final class Uploader implements AutoCloseable {
     private final OutageTracker outage;
     private final Set<Attempt> waiting = ConcurrentHashMap.newKeySet();
     private final Set<java.util.concurrent.CompletableFuture<Void>> removals = ConcurrentHashMap.newKeySet();
+    /** Claims of committed files not yet removed, in the order of their commits (guarded by itself). */
+    private final java.util.List<String> pendingRemovals = new java.util.ArrayList<>();
+    private Instant oldestPendingRemoval;
     private final AtomicLong objects = new AtomicLong();
     private final AtomicLong bytes = new AtomicLong();
     private final AtomicLong retries = new AtomicLong();
@@ -341,8 +353,8 @@ final class Uploader implements AutoCloseable {
          * Decides whether this file's cut stands before it is uploaded; false when it does not (the attempt has ended
          * as {@link Outcome#SUPERSEDED}). With claims, the file's range is claimed: a claim of another member for
          * another range means this file must not be uploaded. A claim this member created may still meet an object
-         * of another range starting here, whose claim was removed after its member committed past it: listing the
-         * file's key start once settles that. Without claims, the partition's first file since the assignment looks
+         * of another range starting here, whose claim was removed after its member committed past it: the group's
+         * committed offset, read once after the create, settles that. Without claims, the partition's first file since the assignment looks
          * for a late copy of the previous owner once. The next file of the partition waits for this answer.
          */
         private boolean settleCut() throws StoreException {
@@ -381,12 +393,15 @@ final class Uploader implements AutoCloseable {
                         return false;
                     }
                     if (claim.outcome() == Claims.Outcome.CREATED && !checkedAfterClaim) {
-                        long other = otherCopy();
+                        // A claim is removed only after its member committed past it; a claim created here after
+                        // such a removal is the only way to meet another member's object at this start, and the
+                        // group's offset, read after the create, shows it (ADR 0013).
+                        long committed = committedOffset();
                         checkedAfterClaim = true;
-                        if (other >= 0) {
+                        if (committed >= first) {
                             job.claims().remove(job.claims().key(job.file().partition(), first));
-                            finish(Outcome.SUPERSEDED, "offsets " + first + "-" + other + " are already in an"
-                                    + " object written by another member", false, other);
+                            finish(Outcome.SUPERSEDED, "offsets " + first + "-" + committed + " were committed"
+                                    + " meanwhile by another member", false, committed);
                             return false;
                         }
                     }
@@ -395,6 +410,16 @@ final class Uploader implements AutoCloseable {
             cutSettled = true;
             if (job.file().reason() != RotationReason.DEAD_LETTER) job.settled().complete(true);
             return true;
+        }
+
+        /** The group's committed offset of this file's partition (-1 when none), as the source says now. */
+        private long committedOffset() throws StoreException {
+            try {
+                return listener.committedOffset();
+            } catch (SourceException e) {
+                throw new StoreException("cannot read the committed offset of " + job.file().partition()
+                        + " after claiming " + job.file().key() + ": " + e.getMessage(), true, 0, null, e);
+            }
         }
 
         /**
@@ -537,15 +562,43 @@ final class Uploader implements AutoCloseable {
         }
     }
 
-    /** Removes claims that are no longer needed (their files are committed), on a thread of its own, best effort. */
+    /**
+     * Removes claims that are no longer needed (their files are committed), best effort and in batches: one
+     * DeleteObjects request for up to {@link ObjectStore#MAX_DELETE_BATCH} claims, sent on a thread of its own once
+     * that many wait or the oldest has waited {@link #REMOVAL_DELAY}, and at a clean stop. A claim at or below the
+     * committed offset decides nothing (the lookup reads claims only past it), so waiting costs nothing but the
+     * space; one still there refuses an old owner's late claim of that offset, as it did before its commit.
+     */
     void removeClaims(java.util.List<String> keys) {
         if (claims == null || !claims.knownOn() || keys.isEmpty() || giveUp) return;
+        boolean due;
+        synchronized (pendingRemovals) {
+            if (pendingRemovals.isEmpty()) oldestPendingRemoval = clock.instant();
+            pendingRemovals.addAll(keys);
+            due = pendingRemovals.size() >= ObjectStore.MAX_DELETE_BATCH
+                    || !clock.instant().isBefore(oldestPendingRemoval.plus(REMOVAL_DELAY));
+        }
+        if (due) sendRemovals();
+    }
+
+    /** Sends every claim removal waiting, in batches, on the remover thread. */
+    private void sendRemovals() {
+        java.util.List<java.util.List<String>> batches = new java.util.ArrayList<>();
+        synchronized (pendingRemovals) {
+            while (!pendingRemovals.isEmpty()) {
+                int n = Math.min(pendingRemovals.size(), ObjectStore.MAX_DELETE_BATCH);
+                java.util.List<String> batch = java.util.List.copyOf(pendingRemovals.subList(0, n));
+                pendingRemovals.subList(0, n).clear();
+                batches.add(batch);
+            }
+        }
+        if (batches.isEmpty()) return;
         java.util.concurrent.CompletableFuture<Void> done = new java.util.concurrent.CompletableFuture<>();
         removals.add(done);
         try {
             remover.execute(() -> {
                 try {
-                    keys.forEach(claims::remove);
+                    batches.forEach(claims::remove);
                 } finally {
                     removals.remove(done);
                     done.complete(null);
@@ -556,8 +609,12 @@ final class Uploader implements AutoCloseable {
         }
     }
 
-    /** Waits up to {@code timeout} for the claim removals under way, so that a clean stop leaves no claim behind. */
+    /**
+     * Sends the claim removals that wait and waits up to {@code timeout} for them, so that a clean stop leaves no
+     * claim behind.
+     */
     void finishRemovals(Duration timeout) {
+        if (!giveUp) sendRemovals();
         try {
             java.util.concurrent.CompletableFuture.allOf(removals.toArray(new java.util.concurrent.CompletableFuture<?>[0]))
                     .get(timeout.toMillis(), TimeUnit.MILLISECONDS);

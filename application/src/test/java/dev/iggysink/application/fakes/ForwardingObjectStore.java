@@ -38,6 +38,11 @@ public class ForwardingObjectStore implements ObjectStore {
     }
 
     @Override
+    public void delete(List<String> keys) throws StoreException {
+        to.delete(keys);
+    }
+
+    @Override
     public void probe() throws StoreException {
         to.probe();
     }

@@ -239,6 +239,14 @@ public final class InMemoryObjectStore implements ObjectStore {
         contentTypes.remove(key);
     }
 
+    /** One request for all of {@code keys}, as S3's DeleteObjects: each key counts as one {@link #deleteCalls}. */
+    @Override
+    public synchronized void delete(List<String> keys) throws StoreException {
+        if (keys.size() > MAX_DELETE_BATCH) throw new IllegalArgumentException(keys.size() + " keys in one delete");
+        check("DELETE OBJECTS", keys.isEmpty() ? "" : keys.get(0));
+        for (String key : keys) delete(key);
+    }
+
     /** Seeds an object with user metadata, as another writer would have left it. */
     public synchronized void seed(String key, byte[] content, Map<String, String> meta) {
         objects.put(key, content.clone());

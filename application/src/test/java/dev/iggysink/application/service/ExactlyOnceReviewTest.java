@@ -390,6 +390,39 @@ class ExactlyOnceReviewTest {
         assertThat(store.objects().keySet()).containsExactly(key(0, 149));
     }
 
+    /**
+     * Why a count cut needs its claim too, though every member cuts it alike from an agreed start (issue 46): the
+     * old owner's count cut 50-99 is in flight when the partition moves; the new owner, whose memory budget is
+     * tighter, would cut a file at 50 by memory pressure before offset 99. Without the old owner's claim at 50 both
+     * files land, and offsets 50 on are in two objects; with it, the new owner cuts 50-99 as well (one object).
+     */
+    @Test
+    void an_old_owners_count_cut_in_flight_decides_the_new_owners_cut_at_the_same_start() throws Exception {
+        String payload = "x".repeat(96);
+        store.holdPuts(k -> k.equals(key(50, 99)));
+        source.append(0, 100, i -> payload);
+        SinkService old = start(settings(50, ErrorTolerance.NONE, Duration.ofSeconds(30)), source);
+        await().atMost(WAIT).until(() -> store.heldCalls() == 1 && source.stored(0).orElse(-1) == 49);
+        store.holdNoMore(); // the old owner's PUT stays held
+
+        ScriptedMessageSource next = source.newMember();
+        source.own(0, false);
+        next.own(0, true);
+        SinkSettings roomy = settings(50, ErrorTolerance.NONE, Duration.ofSeconds(5));
+        SinkSettings tight = new SinkSettings(roomy.key(), roomy.name(), true, 0, false, roomy.streams(),
+                roomy.output(), roomy.rotation(), roomy.retry(),
+                new DeliverySettings(3_000, ErrorTolerance.NONE, "_dlq", Duration.ofSeconds(5), 4),
+                roomy.transforms());
+        SinkService fresh = start(tight, next);
+        await().atMost(WAIT).until(() -> next.stored(0).orElse(-1) > 49);
+        store.releaseHeld();
+        old.stop(); // waits for its upload: the held PUT lands now
+        fresh.stop();
+
+        assertThat(coverage()).as("objects %s", store.objects().keySet()).hasSize(100)
+                .allSatisfy((o, n) -> assertThat(n).as("copies of %s", o).isEqualTo(1));
+    }
+
     @Test
     void a_store_that_ignores_conditional_writes_turns_claims_off_and_the_sink_still_writes_every_record()
             throws InterruptedException {

@@ -29,7 +29,8 @@ class UploadEventsTest {
     private final Uploader uploader = new Uploader(store, new RetryPolicy(3,
             new Backoff(Duration.ofSeconds(30), Duration.ofSeconds(30), 0)), InstantSource.system(), SinkMetrics.NONE, 1);
     private final Controls controls = new Controls();
-    private final UploadEvents events = new UploadEvents(uploader, controls, "app/clicks");
+    private final UploadEvents events = new UploadEvents(uploader, controls, "app/clicks",
+            new dev.iggysink.application.fakes.ScriptedMessageSource("app", "clicks", 1));
     private final MemoryBudget budget = new MemoryBudget(1 << 20);
 
     @AfterEach

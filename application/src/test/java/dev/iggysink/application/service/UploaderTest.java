@@ -51,6 +51,11 @@ class UploaderTest {
         public void done(UploadResult result) {
             results.add(result);
         }
+
+        @Override
+        public long committedOffset() {
+            return -1; // one member: nobody else commits
+        }
     }
 
     private Uploader uploader(int concurrency, Duration retryDelay) {

@@ -125,9 +125,18 @@ final class PlainHttpPut implements AutoCloseable {
      */
     void put(String operation, String key, FileBytes content, String contentType, String crc32c,
              Map<String, String> metadata) throws StoreException {
+        put(operation, key, content, contentType, crc32c, metadata, false);
+    }
+
+    /**
+     * {@link #put}, and with {@code ifNoneMatch} a conditional create ({@code If-None-Match: *}, signed): a key
+     * that exists is refused with the store's 412 (409 when two creates race), thrown as any failing answer.
+     */
+    void put(String operation, String key, FileBytes content, String contentType, String crc32c,
+             Map<String, String> metadata, boolean ifNoneMatch) throws StoreException {
         FilePutHttpClient.Head request;
         try {
-            request = signed(key, content.length(), contentType, crc32c, metadata);
+            request = signed(key, content.length(), contentType, crc32c, metadata, ifNoneMatch);
         } catch (RuntimeException e) {
             // The credentials provider found none, or could not reach where they come from.
             throw StoreFailures.withoutAnswer(operation, bucket, key, e);
@@ -161,7 +170,7 @@ final class PlainHttpPut implements AutoCloseable {
     }
 
     private FilePutHttpClient.Head signed(String key, long length, String contentType, String crc32c,
-                                          Map<String, String> metadata) {
+                                          Map<String, String> metadata, boolean ifNoneMatch) {
         String path = bucketPath + SdkHttpUtils.urlEncodeIgnoreSlashes(key);
         // A slash doubled in the key (or leading it) is sent as the SDK sends it, "/%2F", so that a store that
         // cleans paths does not take "a//b" for "a/b"; the signature is over the path as the store decodes it.
@@ -172,6 +181,7 @@ final class PlainHttpPut implements AutoCloseable {
         headers.put(ChecksummedBodySigner.CHECKSUM_HEADER, crc32c);
         headers.put("Expect", "100-continue");
         headers.put("User-Agent", "iggy-s3-sink");
+        if (ifNoneMatch) headers.put("If-None-Match", "*");
         headers.putAll(optionHeaders);
         headers.putAll(AdapterSupport.metadataHeaders(metadata));
         AwsCredentials identity = credentials.resolveCredentials();

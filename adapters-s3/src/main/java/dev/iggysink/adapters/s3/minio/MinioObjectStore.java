@@ -198,6 +198,16 @@ public final class MinioObjectStore extends S3WritePath<Part> {
     }
 
     @Override
+    protected List<String[]> deleteObjects(List<String> keys) throws StoreException {
+        List<String[]> failed = new ArrayList<>();
+        for (io.minio.messages.DeleteError e : await("DELETE OBJECTS", keys.get(0),
+                () -> minio.deleteKeys(bucket, region, keys)).result().errorList()) {
+            failed.add(new String[] {e.objectName(), e.code(), e.message()});
+        }
+        return failed;
+    }
+
+    @Override
     protected String createMultipartUpload(String key, String contentType, Map<String, String> metadata)
             throws StoreException {
         return await("CREATE MULTIPART UPLOAD", key, () -> minio.createMultipartUploadAsync(bucket, region, key,

@@ -6,6 +6,7 @@ import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.Base64;
 import java.util.HexFormat;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 
 import com.google.common.collect.LinkedListMultimap;
@@ -47,6 +48,15 @@ final class SinkMinioClient extends MinioAsyncClient {
                                       Multimap<String, String> headers)
             throws MinioException, GeneralSecurityException, IOException {
         return send(bucket, region, key, content, headers, null);
+    }
+
+    /** One DeleteObjects request in quiet mode: its answer lists only the keys not deleted. */
+    CompletableFuture<io.minio.DeleteObjectsResponse> deleteKeys(String bucket, String region, List<String> keys)
+            throws MinioException, GeneralSecurityException, IOException {
+        List<io.minio.messages.DeleteObject> objects = new java.util.ArrayList<>(keys.size());
+        for (String key : keys) objects.add(new io.minio.messages.DeleteObject(key));
+        return deleteObjectsAsync(bucket, region, objects, true, false, LinkedListMultimap.create(),
+                LinkedListMultimap.create());
     }
 
     /** One UploadPart of a slice of the file; completes with the part's ETag. */

@@ -52,6 +52,12 @@ public abstract class S3WritePath<P> implements ObjectStore {
 
     protected abstract void deleteObject(String key) throws StoreException;
 
+    /**
+     * One DeleteObjects request in quiet mode for {@code keys} (1 to {@link #MAX_DELETE_BATCH}); returns the keys
+     * the store did not delete, each with its error code and message ({@code key, code, message}).
+     */
+    protected abstract List<String[]> deleteObjects(List<String> keys) throws StoreException;
+
     /** Starts a multipart upload with the configured object options and {@code metadata}; returns its upload id. */
     protected abstract String createMultipartUpload(String key, String contentType, Map<String, String> metadata)
             throws StoreException;
@@ -98,6 +104,28 @@ public abstract class S3WritePath<P> implements ObjectStore {
     public final void delete(String key) throws StoreException {
         deleteObject(key);
     }
+
+    /** DeleteObjects: one request for up to 1,000 keys; keys that do not exist count as deleted. */
+    @Override
+    public final void delete(List<String> keys) throws StoreException {
+        if (keys.size() > MAX_DELETE_BATCH) {
+            throw new IllegalArgumentException(keys.size() + " keys in one delete; at most " + MAX_DELETE_BATCH);
+        }
+        if (keys.isEmpty()) return;
+        List<String[]> failed = deleteObjects(keys);
+        if (failed.isEmpty()) return;
+        String[] first = failed.get(0);
+        boolean denied = "AccessDenied".equals(first[1]);
+        boolean retryable = failed.stream().allMatch(f -> RETRYABLE_DELETE_ERRORS.contains(f[1]));
+        throw new StoreException("DELETE OBJECTS " + StoreFailures.location(bucket, first[0]) + ": " + failed.size()
+                + " of " + keys.size() + " keys not deleted, the first " + first[0] + " (" + first[1]
+                + (first[2] == null || first[2].isEmpty() ? "" : ": " + first[2]) + ")", retryable, denied ? 403 : 0,
+                null, null);
+    }
+
+    /** Error codes of one key in a DeleteObjects answer that another attempt may not meet. */
+    private static final java.util.Set<String> RETRYABLE_DELETE_ERRORS = java.util.Set.of("InternalError",
+            "SlowDown", "ServiceUnavailable", "OperationAborted");
 
     @Override
     public final void probe() throws StoreException {

@@ -84,6 +84,37 @@ class PlainHttpPutIT {
                 .extracting(o -> o.key()).containsExactlyInAnyOrder(keys);
     }
 
+    /** Claims go through this path: MinIO must refuse the second create of a key, and keep the first object. */
+    @Test
+    void a_second_conditional_create_of_a_key_is_refused_with_412_and_leaves_the_first() throws Exception {
+        MinioServer minio = MinioServer.shared();
+        String bucket = "plain-put-create";
+        minio.createBucket(bucket);
+        StorageSettings settings = new StorageSettings(bucket, minio.region(), Optional.of(minio.endpoint().toString()),
+                true, Optional.of(minio.accessKey()), Optional.of(Secret.of(minio.secretKey())), StorageClient.AWS,
+                64L << 20, 8L << 20, 2, Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(),
+                Map.of(), Duration.ofSeconds(20));
+        byte[] other = "another body".getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        FilePutHttpClient http = new FilePutHttpClient(Apache5HttpClient.builder().build(), Duration.ofSeconds(5),
+                Duration.ofSeconds(20));
+        try (http; PlainHttpPut put = new PlainHttpPut(settings, StaticCredentialsProvider.create(
+                AwsBasicCredentials.create(minio.accessKey(), minio.secretKey())), http)) {
+            put.put("PUT If-None-Match", "c/0.claim", FileBytes.of(BODY), "application/octet-stream", crc32c(BODY),
+                    Map.of("iggy-offsets", "0-9"), true);
+            StoreException second = catchThrowableOfType(StoreException.class, () -> put.put("PUT If-None-Match",
+                    "c/0.claim", FileBytes.of(other), "application/octet-stream", crc32c(other),
+                    Map.of("iggy-offsets", "0-4"), true));
+
+            assertThat(second).isNotNull();
+            assertThat(second.httpStatus()).isIn(412, 409);
+            assertThat(second.getMessage()).contains("c/0.claim").doesNotContain(minio.secretKey());
+        }
+        assertThat(minio.client().getObjectAsBytes(b -> b.bucket(bucket).key("c/0.claim")).asByteArray())
+                .isEqualTo(BODY);
+        assertThat(minio.client().headObject(b -> b.bucket(bucket).key("c/0.claim")).metadata())
+                .containsEntry("iggy-offsets", "0-9");
+    }
+
     static String crc32c(byte[] content) {
         CRC32C crc = new CRC32C();
         crc.update(content);

@@ -214,6 +214,12 @@ class S3WritePathTest {
         }
 
         @Override
+        protected List<String[]> deleteObjects(List<String> keys) {
+            calls.add("DELETE OBJECTS " + String.join(",", keys));
+            return List.of();
+        }
+
+        @Override
         protected String createMultipartUpload(String key, String contentType, Map<String, String> metadata) {
             calls.add("CREATE " + key + (metadata.isEmpty() ? "" : " " + metadata));
             return "upload-1";

@@ -48,6 +48,29 @@ public interface ObjectStore extends AutoCloseable {
     /** Deletes {@code key}; a key that does not exist is not an error. */
     void delete(String key) throws StoreException;
 
+    /** The most keys one {@link #delete(List)} takes: S3's DeleteObjects takes up to 1,000. */
+    int MAX_DELETE_BATCH = 1000;
+
+    /**
+     * Deletes {@code keys} (at most {@link #MAX_DELETE_BATCH}), in one request where the store has one (S3
+     * DeleteObjects); keys that do not exist are not an error. A key the store would not delete fails the call with
+     * an exception naming it, after the others were deleted. This default deletes them one by one.
+     */
+    default void delete(List<String> keys) throws StoreException {
+        if (keys.size() > MAX_DELETE_BATCH) {
+            throw new IllegalArgumentException(keys.size() + " keys in one delete; at most " + MAX_DELETE_BATCH);
+        }
+        StoreException first = null;
+        for (String key : keys) {
+            try {
+                delete(key);
+            } catch (StoreException e) {
+                if (first == null) first = e;
+            }
+        }
+        if (first != null) throw first;
+    }
+
     /**
      * The startup check: writes an empty object at the bucket-root key {@code .iggy-sink-probe} (the prefix is not
      * applied) and deletes it. A failed write is an error; a failed delete is only logged.
