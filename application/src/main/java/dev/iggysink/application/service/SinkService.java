@@ -206,7 +206,7 @@ public final class SinkService implements SinkControl {
                 }
                 targets.add(new SelfAudit.Target(stream.stream(), topic,
                         audit.listPrefix(prefix, settings.output().pathTemplate(), stream.stream(), topic), dlq,
-                        audit.deadLetterPrefix(prefix, dlq, stream.stream(), topic), claim));
+                        audit.deadLetterPrefix(prefix, dlq, stream.stream(), topic), claim, !claiming));
             }
         }
         SelfAudit self = new SelfAudit(store, targets, statusBoard::values, perMinute, clock, sleeper,
