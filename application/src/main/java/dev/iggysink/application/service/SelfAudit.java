@@ -91,6 +91,9 @@ final class SelfAudit implements Runnable {
     private final ConcurrentLinkedQueue<Committed> queue = new ConcurrentLinkedQueue<>();
     private final AtomicInteger queued = new AtomicInteger();
     private final java.util.concurrent.atomic.AtomicLong skipped = new java.util.concurrent.atomic.AtomicLong();
+    /** Committed objects read back without any stamp: a store that keeps no user metadata; the latest of them. */
+    private long unstamped;
+    private String lastUnstamped;
 
     // Owned by the auditing thread.
     private double tokens;
@@ -215,6 +218,12 @@ final class SelfAudit implements Runnable {
         if (found.isEmpty()) {
             problem = Optional.of(c.key() + " was committed (offsets up to " + c.lastOffset() + " of "
                     + c.partition() + ") and is not in the store");
+        } else if (!c.metadata().isEmpty() && !ObjectStamps.stamped(found.get())
+                && !found.get().containsKey(ObjectStamps.OFFSETS)) {
+            // Present, but the store returned no metadata at all: one that keeps none cannot be judged by it.
+            unstamped++;
+            lastUnstamped = c.key();
+            problem = Optional.empty();
         } else {
             problem = differs(c, found.get());
         }
@@ -447,6 +456,11 @@ final class SelfAudit implements Runnable {
             claims += w.claimsLeft();
         }
         for (Suspect s : suspects.values()) problems.add(s.problem());
+        if (unstamped > 0) {
+            notes.add(unstamped + " committed object(s) came back without x-amz-meta-iggy-* metadata (e.g. "
+                    + lastUnstamped + "): the store keeps no user metadata, or another writer replaced them; their"
+                    + " identity was not checked");
+        }
         status = new AuditStatus(perMinute, Optional.ofNullable(lastRound), rounds, requests, verified, skipped.get(),
                 covered, problems, notes, new AuditStatus.Counts(gaps, overlaps, mismatches, suspects.size(), claims),
                 Optional.ofNullable(lastError));

@@ -188,6 +188,19 @@ class SelfAuditTest {
     }
 
     @Test
+    void a_committed_object_that_comes_back_without_any_metadata_is_a_note_not_a_failure() throws Exception {
+        threeObjectsCommitted();
+
+        // A store that keeps no user metadata returns the object bare.
+        store.seed(LAST, store.objects().get(LAST), Map.of());
+        AuditStatus found = audit();
+
+        assertThat(found.problems()).isEmpty();
+        assertThat(found.notes()).singleElement().asString().contains("without x-amz-meta-iggy-*", LAST);
+        assertThat(sink.status().health()).isEqualTo(Health.OK);
+    }
+
+    @Test
     void a_restored_object_clears_the_finding() throws Exception {
         threeObjectsCommitted();
         audit();
