@@ -323,6 +323,8 @@ final class ConnectorReader {
         }
         int uploadConcurrency = p.intAtLeast("upload_concurrency", 1)
                 .orElse(ObjectSinkKeys.UPLOAD_CONCURRENCY.integer());
+        int selfAudit = p.intAtLeast("self_audit_requests_per_minute", 0)
+                .orElse(ObjectSinkKeys.SELF_AUDIT_REQUESTS_PER_MINUTE.integer());
         long maxBuffered = p.size("max_buffered_bytes").orElse(ObjectSinkKeys.MAX_BUFFERED_BYTES.size());
         if (maxBuffered <= 0) {
             p.error("max_buffered_bytes", "must be greater than 0");
@@ -416,7 +418,7 @@ final class ConnectorReader {
                 finalParquetCodec, finalAvroCodec, placeholder, completionMarker,
                 rotation, maxFileSize, maxMessages, rotateInterval, rotateSchedule, maxOpenFiles,
                 maxAttempts, retryDelay, retryMaxDelay,
-                maxBuffered, tolerance, dlqPrefix, shutdownTimeout, bufferDirectory(p, baseDir)));
+                maxBuffered, tolerance, dlqPrefix, shutdownTimeout, bufferDirectory(p, baseDir), selfAudit));
     }
 
     /**

@@ -113,6 +113,11 @@ final class ObjectSinkKeys {
             + " `{date}` (or `{year}`/`{month}`/`{day}`) and `max_open_files_per_partition = 1`",
             "write a JSON marker listing every object of a folder once all its records are durable and committed"
             + " (docs/delivery.md)");
+    static final ConfigKey SELF_AUDIT_REQUESTS_PER_MINUTE = key("self_audit_requests_per_minute", Type.INTEGER, OURS,
+            DeliverySettings.DEFAULT_SELF_AUDIT_REQUESTS_PER_MINUTE, "0 (off) or more",
+            "store requests a minute the sink's own audit may make: a HEAD of each committed object, then the"
+            + " recent objects of each owned partition checked as `audit` does; findings in `/status`, `/health`"
+            + " and `iggysink_audit_*` (docs/delivery.md)");
     static final ConfigKey ACCEPT_AT_LEAST_ONCE = key("accept_at_least_once", Type.BOOLEAN, OURS, false,
             "required `true` with `max_open_files_per_partition` above 1", "accepts that a record may be in two"
             + " objects after a crash (docs/delivery.md)");

@@ -30,5 +30,5 @@ record PluginConfigDto(
         int maxAttempts, Duration retryDelay, Duration retryMaxDelay,
         // delivery
         long maxBufferedBytes, ErrorTolerance errorsTolerance, String dlqPrefix, Duration shutdownTimeout,
-        String bufferDirectory) {
+        String bufferDirectory, int selfAuditRequestsPerMinute) {
 }

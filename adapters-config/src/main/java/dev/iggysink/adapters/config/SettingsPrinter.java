@@ -184,7 +184,8 @@ public final class SettingsPrinter {
         line(out, "delivery", kv(MAX_BUFFERED_BYTES, d.maxBufferedBytes()),
                 kv(ERRORS_TOLERANCE, d.errorsTolerance()), kv(DLQ_PREFIX, d.dlqPrefix()),
                 kv(SHUTDOWN_TIMEOUT, d.shutdownTimeout()),
-                kv(BUFFER_DIRECTORY, c.buffersOnDisk() ? c.bufferDirectory() : "(heap)"));
+                kv(BUFFER_DIRECTORY, c.buffersOnDisk() ? c.bufferDirectory() : "(heap)"),
+                kv(SELF_AUDIT_REQUESTS_PER_MINUTE, d.selfAuditRequestsPerMinute()));
     }
 
     /**

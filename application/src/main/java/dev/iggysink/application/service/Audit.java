@@ -56,7 +56,7 @@ public final class Audit implements AuditUseCase {
     }
 
     /** The parts of {@code gap} that are not among the sorted {@code offsets}. */
-    private static List<Range> without(Range gap, List<Long> offsets) {
+    static List<Range> without(Range gap, List<Long> offsets) {
         List<Range> out = new ArrayList<>();
         long next = gap.first();
         for (long o : offsets) {

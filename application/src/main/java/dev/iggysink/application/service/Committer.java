@@ -18,6 +18,8 @@ final class Committer {
     private final SinkMetrics metrics;
     private final Uploader uploader;
     private final Completeness completeness;
+    /** Reads back each object a commit passed (the self-audit), or null. */
+    SelfAudit selfAudit;
 
     Committer(MessageSource source, SinkMetrics metrics) {
         this(source, metrics, null);
@@ -57,6 +59,7 @@ final class Committer {
                 metrics.committed(w.partition(), offset.getAsLong());
                 // Claims at or below the committed offset decide nothing any more (see Claims).
                 if (uploader != null) uploader.removeClaims(w.claimsDoneUpTo(offset.getAsLong()));
+                if (selfAudit != null) selfAudit.committed(w.durableUpTo(offset.getAsLong()));
             } catch (PartitionRevokedException e) {
                 w.lost();
             } catch (SourceException e) {

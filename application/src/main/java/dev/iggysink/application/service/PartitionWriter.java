@@ -116,6 +116,11 @@ final class PartitionWriter {
     private long waitingAt = -2;
     /** Told of each durable file of the current generation (completeness markers), or null. */
     private java.util.function.BiConsumer<PartitionWriter, UploadResult> onDurable;
+    /**
+     * This generation's durable objects not yet committed past, when the self-audit checks each committed one (null
+     * otherwise): uploads end in any order, so a commit takes every entry at or below its offset.
+     */
+    private List<SelfAudit.Committed> durableObjects;
 
     private PartitionWriter(PartitionRef partition, long committed, RecordCodec codec, FileLayout layout,
                     RotationPolicy policy, int maxOpenFiles, ErrorTolerance tolerance, String dlqPrefix,
@@ -141,6 +146,11 @@ final class PartitionWriter {
 
     void onDurable(java.util.function.BiConsumer<PartitionWriter, UploadResult> listener) {
         this.onDurable = listener;
+    }
+
+    /** Keeps each durable object until a commit passes it, for {@link #durableUpTo}. */
+    void keepDurableObjects() {
+        if (durableObjects == null) durableObjects = new ArrayList<>();
     }
 
     long position() {
@@ -525,6 +535,10 @@ final class PartitionWriter {
             case DURABLE -> {
                 ledger.durable(first);
                 if (onDurable != null) onDurable.accept(this, result);
+                if (durableObjects != null) {
+                    durableObjects.add(new SelfAudit.Committed(partition, result.job().file().key(),
+                            result.job().file().lastOffset(), result.job().metadata()));
+                }
                 notes.uploaded(result.job().file().key(), clock.instant(), result.took().toMillis());
             }
             case REFUSED -> {
@@ -584,6 +598,18 @@ final class PartitionWriter {
         return done;
     }
 
+    /** The durable objects a commit up to {@code offset} passed (see {@link #keepDurableObjects}); forgotten here. */
+    List<SelfAudit.Committed> durableUpTo(long offset) {
+        if (durableObjects == null || durableObjects.isEmpty()) return List.of();
+        List<SelfAudit.Committed> done = new ArrayList<>();
+        durableObjects.removeIf(c -> {
+            boolean passed = c.lastOffset() <= offset;
+            if (passed) done.add(c);
+            return passed;
+        });
+        return done;
+    }
+
     long lastCommitted() {
         return ledger.lastCommitted();
     }
@@ -619,6 +645,7 @@ final class PartitionWriter {
         claiming = false;
         chainTail = CompletableFuture.completedFuture(true);
         openClaims.clear();
+        if (durableObjects != null) durableObjects.clear();
         forcedFirst = -1;
         forcedLast = -1;
         marks.clear();

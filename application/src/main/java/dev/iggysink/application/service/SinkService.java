@@ -12,6 +12,7 @@ import dev.iggysink.application.settings.FileRotation;
 import dev.iggysink.application.settings.RotationSettings;
 import dev.iggysink.application.settings.SinkSettings;
 import dev.iggysink.application.settings.StreamSettings;
+import dev.iggysink.application.status.AuditStatus;
 import dev.iggysink.application.status.Health;
 import dev.iggysink.application.status.PartitionStatus;
 import dev.iggysink.application.status.StatusSnapshot;
@@ -44,6 +45,8 @@ public final class SinkService implements SinkControl {
      * its waits (an Iggy call, a backoff, an idle wait, a store listing) ends well before.
      */
     static final Duration STUCK_AFTER = Duration.ofMinutes(5);
+    /** Health names at most this many self-audit findings; /status lists them all. */
+    private static final int AUDIT_REASONS = 10;
 
     private final SinkSettings settings;
     private final SourceFactory sources;
@@ -63,6 +66,11 @@ public final class SinkService implements SinkControl {
     private final Map<dev.iggysink.domain.rotation.RotationReason, AtomicLong> rotations = new ConcurrentHashMap<>();
     private final List<TopicConsumer> consumers = new java.util.concurrent.CopyOnWriteArrayList<>();
     private final List<Thread> threads = new ArrayList<>();
+    /** The sink's own audit, when {@code self_audit_requests_per_minute} is above 0; null otherwise. */
+    private volatile SelfAudit selfAudit;
+    private Thread auditThread;
+    /** False in tests that run the self-audit's rounds themselves ({@link #auditNow}). */
+    boolean auditInBackground = true;
 
     /**
      * @throws IllegalArgumentException when two (stream, topic) pairs of {@code settings} would write the same object
@@ -174,7 +182,43 @@ public final class SinkService implements SinkControl {
             }
         }
         controls.topics = consumers.size();
+        startSelfAudit();
         threads.forEach(Thread::start);
+    }
+
+    /** Builds the self-audit over every (stream, topic) and starts its thread, when its budget is above 0. */
+    private void startSelfAudit() {
+        int perMinute = settings.delivery().selfAuditRequestsPerMinute();
+        if (perMinute <= 0) return;
+        String prefix = settings.output().prefix();
+        String dlq = settings.delivery().dlqPrefix();
+        Audit audit = new Audit(store);
+        // Claims are made only with one open file per partition (see TopicConsumer).
+        boolean claiming = settings.rotation().maxOpenFilesPerPartition() == 1;
+        List<SelfAudit.Target> targets = new ArrayList<>();
+        for (StreamSettings stream : settings.streams()) {
+            String space = Claims.space(stream.consumerGroup(), settings.output(), codecs.forStream(stream).extension());
+            for (String topic : stream.topics()) {
+                String claim = "";
+                if (claiming) {
+                    String one = Claims.key(prefix, space, new PartitionRef(stream.stream(), topic, 0), 0);
+                    claim = one.substring(0, one.lastIndexOf('/') + 1);
+                }
+                targets.add(new SelfAudit.Target(stream.stream(), topic,
+                        audit.listPrefix(prefix, settings.output().pathTemplate(), stream.stream(), topic), dlq,
+                        audit.deadLetterPrefix(prefix, dlq, stream.stream(), topic), claim, !claiming));
+            }
+        }
+        SelfAudit self = new SelfAudit(store, targets, statusBoard::values, perMinute, clock, sleeper,
+                () -> controls.stopping);
+        for (TopicConsumer c : consumers) c.selfAudit(self);
+        selfAudit = self;
+        if (!auditInBackground) return;
+        auditThread = new Thread(self, "self-audit");
+        auditThread.setDaemon(true);
+        auditThread.start();
+        LOG.log(Level.INFO, "self-audit on: up to " + perMinute + " store requests a minute (HEAD of each committed"
+                + " object, a listing of each topic every " + SelfAudit.ROUND_INTERVAL.toSeconds() + " s)");
     }
 
     /** Asks every loop to stop polling and drain; returns at once. */
@@ -209,6 +253,7 @@ public final class SinkService implements SinkControl {
         }
         if (!controls.hurry) uploader.finishRemovals(Duration.ofSeconds(5));
         uploader.abandon();
+        if (auditThread != null) auditThread.interrupt();
         List<String> problems = new ArrayList<>();
         boolean clean = controls.fatal.get() == null;
         for (TopicConsumer c : consumers) {
@@ -264,6 +309,20 @@ public final class SinkService implements SinkControl {
         return out;
     }
 
+    @Override
+    public Optional<AuditStatus> audit() {
+        SelfAudit self = selfAudit;
+        return self == null ? Optional.empty() : Optional.of(self.status());
+    }
+
+    /** Runs one self-audit round now, on the calling thread (tests and tools); empty when the self-audit is off. */
+    Optional<AuditStatus> auditNow() throws InterruptedException, dev.iggysink.application.port.out.StoreException {
+        SelfAudit self = selfAudit;
+        if (self == null) return Optional.empty();
+        self.round();
+        return Optional.of(self.status());
+    }
+
     public Optional<String> fatalError() {
         return Optional.ofNullable(controls.fatal.get());
     }
@@ -313,6 +372,17 @@ public final class SinkService implements SinkControl {
         if (storeTrouble.isPresent()) {
             if (health == Health.OK) health = Health.DEGRADED;
             reasons.add(storeTrouble.get());
+        }
+        SelfAudit self = selfAudit;
+        if (self != null) {
+            List<String> found = self.status().problems();
+            if (!found.isEmpty()) {
+                health = Health.FAILED;
+                for (int i = 0; i < Math.min(found.size(), AUDIT_REASONS); i++) reasons.add("self-audit: " + found.get(i));
+                if (found.size() > AUDIT_REASONS) {
+                    reasons.add("self-audit: " + (found.size() - AUDIT_REASONS) + " more finding(s) in /status");
+                }
+            }
         }
         Controls.Pause pause = controls.pause;
         if (pause != null) {

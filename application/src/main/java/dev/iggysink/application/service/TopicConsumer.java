@@ -226,11 +226,17 @@ final class TopicConsumer implements Runnable {
         return false;
     }
 
+    /** Hands each object a commit passes to the self-audit, to be read back; call before the loop starts. */
+    void selfAudit(SelfAudit audit) {
+        committer.selfAudit = audit;
+    }
+
     private PartitionWriter newWriter(PartitionRef p) {
         PartitionWriter w = new PartitionWriter(p, codec, layout, policy,
                 settings.rotation().maxOpenFilesPerPartition(), settings.delivery().errorsTolerance(),
                 settings.delivery().dlqPrefix(), budget, clock, metrics, events.handOff());
         if (completeness != null) w.onDurable(completeness::durable);
+        if (committer.selfAudit != null) w.keepDurableObjects();
         return w;
     }
 

@@ -22,6 +22,7 @@ final class E2eOptions {
                                         default: the sink's, the system temporary directory)
               --upload-concurrency C    sink upload_concurrency and the raw-PUT baseline's threads (default 4)
               --batch-length N          the sink's batch_length, messages per poll (default 1000)
+              --self-audit N            the sink's self_audit_requests_per_minute, 0 = off (default: the sink's)
               --rotate-schedule D       the sink's rotate_schedule_interval, e.g. 1s (default unset)
               --latency                 trickle mode: the sink runs first, messages arrive at --trickle-rate for
                                         --trickle-seconds (defaults 20/s, 8 s; 2 partitions, rotate_schedule 1s);
@@ -52,6 +53,8 @@ final class E2eOptions {
     String compression = "none";
     String maxBufferedBytes;
     String bufferDirectory;
+    /** The sink's self_audit_requests_per_minute; null leaves the sink's default. */
+    Integer selfAudit;
     int uploadConcurrency = 4;
     int batchLength = 1000;
     String name;
@@ -109,6 +112,7 @@ final class E2eOptions {
                 case "--buffer-directory" -> o.bufferDirectory = value(args, ++i, a);
                 case "--upload-concurrency" -> o.uploadConcurrency = Integer.parseInt(value(args, ++i, a));
                 case "--batch-length" -> o.batchLength = Integer.parseInt(value(args, ++i, a));
+                case "--self-audit" -> o.selfAudit = Integer.parseInt(value(args, ++i, a));
                 case "--name" -> o.name = value(args, ++i, a);
                 case "--sink-jar" -> o.sinkJar = value(args, ++i, a);
                 case "--sink-java-opts" -> o.sinkJavaOpts.addAll(List.of(value(args, ++i, a).trim().split("\\s+")));

@@ -148,6 +148,7 @@ public final class EndToEndBench {
             r.put("compression", o.compression);
             r.put("max_buffered_bytes", o.maxBufferedBytes == null ? "default" : o.maxBufferedBytes);
             r.put("buffer_directory", o.bufferDirectory == null ? "default" : o.bufferDirectory);
+            r.put("self_audit_requests_per_minute", o.selfAudit == null ? "default" : o.selfAudit.toString());
             r.put("upload_concurrency", o.uploadConcurrency);
             r.put("iggy", iggy.embedded() ? "embedded" : "external");
             r.put("broker_warmup_s", round(brokerWarmup));
@@ -618,6 +619,7 @@ public final class EndToEndBench {
         if (o.bufferDirectory != null) {
             plugin.append("buffer_directory = \"").append(o.bufferDirectory.replace("\\", "\\\\")).append("\"\n");
         }
+        if (o.selfAudit != null) plugin.append("self_audit_requests_per_minute = ").append(o.selfAudit).append('\n');
         if (o.maxBufferedBytes != null) {
             plugin.append("max_buffered_bytes = \"").append(o.maxBufferedBytes).append("\"\n");
         }

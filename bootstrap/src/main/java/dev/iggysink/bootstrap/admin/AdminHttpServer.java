@@ -434,7 +434,7 @@ public final class AdminHttpServer implements AutoCloseable {
     private List<SinkView> views() {
         return sinks.get().stream()
                 .map(s -> new SinkView(s.key(), s.service().status(), s.service().rotationCounts(),
-                        s.service().tables()))
+                        s.service().tables(), s.service().audit()))
                 .toList();
     }
 

@@ -22,6 +22,7 @@ public final class PrometheusMetrics implements AutoCloseable {
     private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     private final Map<String, MicrometerSinkMetrics> sinks = new ConcurrentHashMap<>();
     private final Map<String, MicrometerTableMetrics> tables = new ConcurrentHashMap<>();
+    private final Map<String, MicrometerAuditMetrics> audits = new ConcurrentHashMap<>();
 
     public PrometheusMetrics() {
         new JvmMemoryMetrics().bindTo(registry);
@@ -47,6 +48,8 @@ public final class PrometheusMetrics implements AutoCloseable {
         for (SinkView v : views) {
             forSink(v.key()).refresh(v.snapshot());
             v.tables().ifPresent(t -> forTables(v.key()).refresh(t));
+            v.audit().ifPresent(a -> audits.computeIfAbsent(v.key(), k -> new MicrometerAuditMetrics(registry, k))
+                    .refresh(a));
         }
         return registry.scrape();
     }

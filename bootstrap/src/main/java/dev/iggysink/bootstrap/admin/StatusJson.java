@@ -1,5 +1,6 @@
 package dev.iggysink.bootstrap.admin;
 
+import dev.iggysink.application.status.AuditStatus;
 import dev.iggysink.application.status.Health;
 import dev.iggysink.application.status.PartitionStatus;
 import dev.iggysink.application.status.StatusSnapshot;
@@ -127,6 +128,8 @@ public final class StatusJson {
             }
             if (s.tables().isPresent()) tables(sink.putObject("tables"), s.tables().get());
             else sink.putNull("tables");
+            if (s.audit().isPresent()) audit(sink.putObject("self_audit"), s.audit().get());
+            else sink.putNull("self_audit");
         }
         return MAPPER.writerWithDefaultPrettyPrinter().writeValueAsString(root);
     }
@@ -244,6 +247,40 @@ public final class StatusJson {
             lane.put("open_records", l.openRecords());
             if (l.halted().isPresent()) lane.put("halted", l.halted().get());
             else lane.putNull("halted");
+        }
+    }
+
+    /** What the sink's own audit last found, and what it covered. */
+    static void audit(ObjectNode n, AuditStatus a) {
+        n.put("requests_per_minute", a.requestsPerMinute());
+        if (a.lastRound().isPresent()) n.put("last_round", a.lastRound().get().toString());
+        else n.putNull("last_round");
+        n.put("rounds", a.rounds());
+        n.put("requests", a.requests());
+        n.put("objects_verified", a.objectsVerified());
+        n.put("verifications_skipped", a.verificationsSkipped());
+        if (a.lastError().isPresent()) n.put("last_error", a.lastError().get());
+        else n.putNull("last_error");
+        ObjectNode counts = n.putObject("findings");
+        counts.put("gaps", a.counts().gaps());
+        counts.put("overlaps", a.counts().overlaps());
+        counts.put("mismatches", a.counts().mismatches());
+        counts.put("unverified", a.counts().unverified());
+        counts.put("claims_left_behind", a.counts().claimsLeftBehind());
+        ArrayNode problems = n.putArray("problems");
+        a.problems().forEach(problems::add);
+        ArrayNode notes = n.putArray("notes");
+        a.notes().forEach(notes::add);
+        ArrayNode covered = n.putArray("covered");
+        for (AuditStatus.Covered c : a.covered()) {
+            ObjectNode w = covered.addObject();
+            w.put("stream", c.stream());
+            w.put("topic", c.topic());
+            w.put("partition", c.partition());
+            w.put("from_offset", c.from());
+            w.put("to_offset", c.to());
+            w.put("objects", c.objects());
+            w.put("at", c.at().toString());
         }
     }
 

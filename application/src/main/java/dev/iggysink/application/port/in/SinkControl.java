@@ -1,5 +1,6 @@
 package dev.iggysink.application.port.in;
 
+import dev.iggysink.application.status.AuditStatus;
 import dev.iggysink.application.status.StatusSnapshot;
 import dev.iggysink.application.status.TableStatus;
 import java.util.Map;
@@ -32,6 +33,11 @@ public interface SinkControl {
 
     /** What a table sink adds to {@link #status()}: its commit totals and lanes; empty for the object sink. */
     default Optional<TableStatus> tables() {
+        return Optional.empty();
+    }
+
+    /** What the sink's own continuous audit found; empty when it is off ({@code self_audit_requests_per_minute = 0}). */
+    default Optional<AuditStatus> audit() {
         return Optional.empty();
     }
 

@@ -1,0 +1,468 @@
+package dev.iggysink.application.service;
+
+import dev.iggysink.application.deadletter.DeadLetters;
+import dev.iggysink.application.port.in.AuditUseCase.PartitionAudit;
+import dev.iggysink.application.port.in.AuditUseCase.Range;
+import dev.iggysink.application.port.out.ObjectStore;
+import dev.iggysink.application.port.out.Sleeper;
+import dev.iggysink.application.port.out.StoreException;
+import dev.iggysink.application.port.out.StoredObject;
+import dev.iggysink.application.status.AuditStatus;
+import dev.iggysink.application.status.PartitionStatus;
+import dev.iggysink.domain.message.PartitionRef;
+import dev.iggysink.domain.naming.KeyRange;
+import dev.iggysink.domain.naming.ObjectKey;
+import java.lang.System.Logger.Level;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.InstantSource;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.BooleanSupplier;
+import java.util.function.Supplier;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * The sink's own continuous audit (issue 48): the checks of {@code audit} ({@link Audit}), run inside the sink on the
+ * recent window of every partition this member owns, within a budget of store requests per minute.
+ *
+ * <p>Two kinds of work share the budget. After each commit, every object the commit passed is read back with one
+ * HEAD and its metadata compared with what was written ({@link ObjectStamps}: offsets, record count, identity of the
+ * first and last record): the PUT's answer proves the object was stored then, not that it is still the same object
+ * once its offsets are committed (a lifecycle rule, an operator, or another writer of the same key may have been
+ * there since). In rounds, each topic's objects are listed and each owned partition's last {@link #WINDOW_OBJECTS}
+ * objects are checked as {@code audit} checks them: gaps up to the group's offset (a deleted object, or a group
+ * offset ahead of the store), overlaps (a duplicate range), objects whose key disagrees with their metadata (read
+ * once per object), and claims left behind past a commit. A window with a finding stays open from where the finding
+ * is until a round finds it clean. Content is not parsed: that is what {@code audit} does with the whole object.
+ *
+ * <p>Runs on its own thread ({@link #run}); {@link #committed} is called by the consumer loops, {@link #status} by
+ * anyone.
+ */
+final class SelfAudit implements Runnable {
+    private static final System.Logger LOG = System.getLogger(SelfAudit.class.getName());
+    /** How many of a partition's most recent objects a round checks (more when a finding keeps the window open). */
+    static final int WINDOW_OBJECTS = 16;
+    /** Rounds start no more often than this; a budget that allows more leaves the rest unspent. */
+    static final Duration ROUND_INTERVAL = Duration.ofSeconds(10);
+    /** Committed objects waiting for their HEAD beyond this are not checked one by one (rounds still list them). */
+    static final int QUEUE_LIMIT = 10_000;
+    /** A LIST request returns at most this many keys. */
+    private static final int KEYS_PER_LIST = 1000;
+    private static final Pattern CLAIM = Pattern.compile("(\\d{5,})-(\\d{20})\\.claim");
+    private static final List<String> STAMPS = List.of(ObjectStamps.OFFSETS, ObjectStamps.RECORDS,
+            ObjectStamps.FIRST, ObjectStamps.LAST);
+
+    /** An object a commit passed, with the metadata it was written with. */
+    record Committed(PartitionRef partition, String key, long lastOffset, Map<String, String> metadata) {
+    }
+
+    /**
+     * One topic: where its objects, dead letters and claims are listed. {@code claimPrefix} is empty when the sink
+     * claims nothing there. {@code interleaved}: several files of a partition are open at once
+     * ({@code max_open_files_per_partition > 1}), so their key ranges overlap by design and an overlap is a note,
+     * not a failure.
+     */
+    record Target(String stream, String topic, String listPrefix, String excludeSegment, String deadLetterPrefix,
+                  String claimPrefix, boolean interleaved) {
+        Target(String stream, String topic, String listPrefix, String excludeSegment, String deadLetterPrefix,
+               String claimPrefix) {
+            this(stream, topic, listPrefix, excludeSegment, deadLetterPrefix, claimPrefix, false);
+        }
+    }
+
+    private final ObjectStore store;
+    private final List<Target> targets;
+    private final Supplier<Collection<PartitionStatus>> partitions;
+    private final int perMinute;
+    private final InstantSource clock;
+    private final Sleeper sleeper;
+    private final BooleanSupplier stopping;
+
+    private final ConcurrentLinkedQueue<Committed> queue = new ConcurrentLinkedQueue<>();
+    private final AtomicInteger queued = new AtomicInteger();
+    private final java.util.concurrent.atomic.AtomicLong skipped = new java.util.concurrent.atomic.AtomicLong();
+    /** Committed objects read back without any stamp: a store that keeps no user metadata; the latest of them. */
+    private long unstamped;
+    private String lastUnstamped;
+
+    // Owned by the auditing thread.
+    private double tokens;
+    private Instant refilledAt;
+    private long rounds;
+    private long requests;
+    private long verified;
+    private Instant lastRound;
+    private String lastError;
+    private final Map<PartitionRef, Window> windows = new LinkedHashMap<>();
+    /** Committed objects not found as written, by key; checked again each round until they are. */
+    private final Map<String, Suspect> suspects = new LinkedHashMap<>();
+    /**
+     * Keys whose metadata was read and found right, with the size they were listed with (-1 until first listed),
+     * per partition; only those of its current window are kept. An object listed with another size is read again.
+     */
+    private final Map<PartitionRef, Map<String, Long>> checked = new HashMap<>();
+    private volatile AuditStatus status;
+
+    /** What the last round found of one partition. */
+    private record Window(Target target, PartitionRef partition, long from, long committed, int objects, Instant at,
+                          List<String> gaps, List<String> overlaps, List<String> mismatches, List<String> notes,
+                          int claimsLeft, long stickyFrom) {
+        boolean failing() {
+            return !gaps.isEmpty() || !overlaps.isEmpty() || !mismatches.isEmpty();
+        }
+    }
+
+    private record Suspect(Committed object, String problem) {
+    }
+
+    private record Listed(KeyRange range, String key, long size) {
+    }
+
+    SelfAudit(ObjectStore store, List<Target> targets, Supplier<Collection<PartitionStatus>> partitions,
+              int requestsPerMinute, InstantSource clock, Sleeper sleeper, BooleanSupplier stopping) {
+        if (requestsPerMinute <= 0) throw new IllegalArgumentException("requestsPerMinute must be > 0");
+        this.store = store;
+        this.targets = List.copyOf(targets);
+        this.partitions = partitions;
+        this.perMinute = requestsPerMinute;
+        this.clock = clock;
+        this.sleeper = sleeper;
+        this.stopping = stopping;
+        this.refilledAt = clock.instant();
+        this.tokens = capacity();
+        this.status = AuditStatus.none(requestsPerMinute);
+    }
+
+    /** Objects a commit passed: each is read back once the budget allows. Called by the consumer loops. */
+    void committed(List<Committed> objects) {
+        for (Committed c : objects) {
+            if (queued.incrementAndGet() > QUEUE_LIMIT) {
+                queued.decrementAndGet();
+                skipped.incrementAndGet();
+                continue;
+            }
+            queue.add(c);
+        }
+    }
+
+    AuditStatus status() {
+        return status;
+    }
+
+    @Override
+    public void run() {
+        while (!stopping.getAsBoolean()) {
+            Instant started = clock.instant();
+            try {
+                round();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            } catch (StoreException | RuntimeException e) {
+                failed(e);
+            }
+            Duration rest = ROUND_INTERVAL.minus(Duration.between(started, clock.instant()));
+            try {
+                if (!rest.isNegative() && !rest.isZero()) sleeper.sleep(rest);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
+        }
+    }
+
+    /** One round: the committed objects waiting to be read back, then every topic's owned partitions. */
+    synchronized void round() throws InterruptedException, StoreException {
+        verifyCommitted();
+        for (Target t : targets) audit(t);
+        rounds++;
+        lastRound = clock.instant();
+        lastError = null;
+        publish();
+    }
+
+    private synchronized void failed(Exception e) {
+        lastError = e.getMessage();
+        LOG.log(Level.WARNING, "self-audit round failed; trying again in " + ROUND_INTERVAL.toSeconds() + " s: "
+                + e.getMessage());
+        publish();
+    }
+
+    private void verifyCommitted() throws InterruptedException, StoreException {
+        // At most half a minute's budget per round, so rounds go on under a steady stream of commits.
+        int allowed = Math.max(1, perMinute / 2);
+        for (int i = 0; i < allowed && !stopping.getAsBoolean(); i++) {
+            Committed c = queue.poll();
+            if (c == null) return;
+            queued.decrementAndGet();
+            verify(c);
+            verified++;
+        }
+    }
+
+    /** Reads {@code c} back; a problem stays open (and is read again each round) until the object is as written. */
+    private boolean verify(Committed c) throws InterruptedException, StoreException {
+        spend(1);
+        Optional<Map<String, String>> found = store.metadata(c.key());
+        Optional<String> problem;
+        if (found.isEmpty()) {
+            problem = Optional.of(c.key() + " was committed (offsets up to " + c.lastOffset() + " of "
+                    + c.partition() + ") and is not in the store");
+        } else if (!c.metadata().isEmpty() && !ObjectStamps.stamped(found.get())
+                && !found.get().containsKey(ObjectStamps.OFFSETS)) {
+            // Present, but the store returned no metadata at all: one that keeps none cannot be judged by it.
+            unstamped++;
+            lastUnstamped = c.key();
+            problem = Optional.empty();
+        } else {
+            problem = differs(c, found.get());
+        }
+        if (problem.isPresent()) {
+            if (!suspects.containsKey(c.key())) LOG.log(Level.ERROR, "self-audit: " + problem.get());
+            suspects.put(c.key(), new Suspect(c, problem.get()));
+            return false;
+        }
+        suspects.remove(c.key());
+        checked.computeIfAbsent(c.partition(), p -> new HashMap<>()).putIfAbsent(c.key(), -1L);
+        return true;
+    }
+
+    private static Optional<String> differs(Committed c, Map<String, String> found) {
+        for (String name : STAMPS) {
+            String wrote = c.metadata().get(name);
+            if (wrote != null && !wrote.equals(found.get(name))) {
+                return Optional.of(c.key() + " is not the object committed: its metadata " + name + " is "
+                        + found.get(name) + ", the sink wrote " + wrote);
+            }
+        }
+        return Optional.empty();
+    }
+
+    private void audit(Target t) throws InterruptedException, StoreException {
+        Map<PartitionRef, Long> owned = new LinkedHashMap<>();
+        for (PartitionStatus s : partitions.get()) {
+            if (s.owned() && s.stream().equals(t.stream()) && s.topic().equals(t.topic())) {
+                owned.put(new PartitionRef(s.stream(), s.topic(), s.partition()), s.committed());
+            }
+        }
+        windows.keySet().removeIf(p -> p.stream().equals(t.stream()) && p.topic().equals(t.topic())
+                && !owned.containsKey(p));
+        checked.keySet().removeIf(p -> !owned.containsKey(p) && p.stream().equals(t.stream())
+                && p.topic().equals(t.topic()));
+        if (owned.isEmpty()) return;
+        for (Suspect s : List.copyOf(suspects.values())) {
+            if (owned.containsKey(s.object().partition())) verify(s.object());
+            else if (s.object().partition().stream().equals(t.stream())
+                    && s.object().partition().topic().equals(t.topic())) suspects.remove(s.object().key());
+        }
+        // The group's offsets are read before the listing: every object they need is in the store by then.
+        List<StoredObject> listed = list(t.listPrefix());
+        Map<Integer, List<Listed>> byPartition = new HashMap<>();
+        for (StoredObject o : listed) {
+            if (!t.excludeSegment().isEmpty() && o.key().contains("/" + t.excludeSegment() + "/")) continue;
+            Optional<KeyRange> r = ObjectKey.parse(o.key());
+            if (r.isEmpty()) continue;
+            byPartition.computeIfAbsent(r.get().partitionId(), k -> new ArrayList<>())
+                    .add(new Listed(r.get(), o.key(), o.size()));
+        }
+        Map<Integer, List<Long>> claims = t.claimPrefix().isEmpty() ? Map.of() : claims(t.claimPrefix());
+        List<StoredObject> letters = null;
+        Instant now = clock.instant();
+        for (Map.Entry<PartitionRef, Long> e : owned.entrySet()) {
+            PartitionRef p = e.getKey();
+            long committed = e.getValue();
+            List<Listed> all = new ArrayList<>(byPartition.getOrDefault(p.partitionId(), List.of()));
+            all.sort(Comparator.comparingLong((Listed a) -> a.range().firstOffset())
+                    .thenComparingLong(a -> a.range().lastOffset()));
+            Window before = windows.get(p);
+            long from = all.isEmpty() ? 0 : all.get(Math.max(0, all.size() - WINDOW_OBJECTS)).range().firstOffset();
+            if (before != null && before.failing()) from = Math.min(from, before.stickyFrom());
+            List<KeyRange> ranges = new ArrayList<>();
+            List<String> keys = new ArrayList<>();
+            List<Long> sizes = new ArrayList<>();
+            for (Listed a : all) {
+                if (a.range().lastOffset() < from) continue;
+                ranges.add(a.range());
+                keys.add(a.key());
+                sizes.add(a.size());
+            }
+            List<String> mismatches = new ArrayList<>();
+            Map<String, Long> known = checked.computeIfAbsent(p, x -> new HashMap<>());
+            known.keySet().retainAll(keys);
+            for (int i = 0; i < keys.size(); i++) {
+                String key = keys.get(i);
+                Long size = known.get(key);
+                if (size != null && size == -1) known.put(key, sizes.get(i)); // read back after its commit
+                if ((size != null && (size == -1 || size.equals(sizes.get(i)))) || suspects.containsKey(key)) {
+                    continue;
+                }
+                known.remove(key);
+                spend(1);
+                Optional<Map<String, String>> metadata = store.metadata(key);
+                if (metadata.isEmpty()) continue; // gone since the listing: the next round sees the gap
+                Optional<String> problem = Audit.metadataProblem(key, ranges.get(i), metadata.get());
+                if (problem.isPresent()) mismatches.add(problem.get());
+                else known.put(key, sizes.get(i));
+            }
+            PartitionAudit coverage = Audit.coverage(p, committed, ranges, keys, mismatches);
+            List<Range> gaps = new ArrayList<>();
+            for (Range g : coverage.gaps()) {
+                if (g.last() < from) continue;
+                gaps.add(new Range(Math.max(from, g.first()), g.last()));
+            }
+            if (!gaps.isEmpty()) {
+                // A dead-lettered record is delivered; its offset is no gap.
+                if (letters == null) letters = list(t.deadLetterPrefix());
+                List<Long> dead = new ArrayList<>();
+                for (StoredObject o : letters) {
+                    DeadLetters.offset(o.key().substring(t.deadLetterPrefix().length()), p.partitionId())
+                            .ifPresent(dead::add);
+                }
+                dead.sort(null);
+                List<Range> left = new ArrayList<>();
+                for (Range g : gaps) left.addAll(Audit.without(g, dead));
+                gaps = left;
+            }
+            List<String> gapLines = new ArrayList<>();
+            for (Range g : gaps) gapLines.add(gapLine(p, g, committed, ranges, keys));
+            List<String> overlapLines = new ArrayList<>();
+            List<String> notes = new ArrayList<>();
+            for (String o : coverage.overlaps()) {
+                if (t.interleaved()) notes.add(p + ": " + o + " (files open at once interleave their ranges)");
+                else overlapLines.add(p + ": " + o);
+            }
+            int claimsLeft = 0;
+            long passed = before == null ? -1 : Math.min(before.committed(), committed);
+            for (long first : claims.getOrDefault(p.partitionId(), List.of())) {
+                // Removed by the commit past it (asynchronously): one left a round after that is left behind.
+                if (first <= passed) {
+                    claimsLeft++;
+                    notes.add(p + ": the claim of the file from offset " + first + " is still in the store,"
+                            + " though offset " + passed + " is committed (a lifecycle rule on the claims prefix"
+                            + " removes it)");
+                }
+            }
+            long sticky = from;
+            for (Range g : gaps) sticky = Math.min(sticky, g.first());
+            Window w = new Window(t, p, from, committed, ranges.size(), now, gapLines, overlapLines, mismatches,
+                    notes, claimsLeft, sticky);
+            if (w.failing() && (before == null || !before.failing())) {
+                LOG.log(Level.ERROR, "self-audit of " + p + " found: " + String.join("; ", problems(w)));
+            } else if (!w.failing() && before != null && before.failing()) {
+                LOG.log(Level.INFO, "self-audit of " + p + " finds it whole again from offset " + from);
+            }
+            windows.put(p, w);
+        }
+    }
+
+    private static List<String> problems(Window w) {
+        List<String> out = new ArrayList<>(w.gaps());
+        out.addAll(w.overlaps());
+        out.addAll(w.mismatches());
+        return out;
+    }
+
+    /** A gap, named by the objects on either side of it. */
+    private static String gapLine(PartitionRef p, Range g, long committed, List<KeyRange> ranges, List<String> keys) {
+        String beforeKey = null;
+        String afterKey = null;
+        for (int i = 0; i < ranges.size(); i++) {
+            if (ranges.get(i).lastOffset() < g.first()) beforeKey = keys.get(i);
+            if (afterKey == null && ranges.get(i).firstOffset() > g.last()) afterKey = keys.get(i);
+        }
+        String offsets = g.first() == g.last() ? "offset " + g.first() + " is" : "offsets " + g + " are";
+        if (afterKey == null && g.last() == committed) {
+            return p + ": the group's offset " + committed + " is ahead of the store: " + offsets + " in no object"
+                    + (beforeKey == null ? " (the partition has no object)" : " after " + beforeKey);
+        }
+        return p + ": " + offsets + " committed and in no object (between " + (beforeKey == null ? "the start"
+                : beforeKey) + " and " + (afterKey == null ? "the group's offset " + committed : afterKey) + ")";
+    }
+
+    /** The first offsets of the claims under {@code prefix}, by partition. */
+    private Map<Integer, List<Long>> claims(String prefix) throws InterruptedException, StoreException {
+        Map<Integer, List<Long>> out = new HashMap<>();
+        for (StoredObject o : list(prefix)) {
+            Matcher m = CLAIM.matcher(o.key().substring(o.key().lastIndexOf('/') + 1));
+            if (!m.matches()) continue;
+            try {
+                out.computeIfAbsent(Integer.parseInt(m.group(1)), k -> new ArrayList<>())
+                        .add(Long.parseLong(m.group(2)));
+            } catch (NumberFormatException ignored) {
+                // not a claim this sink wrote
+            }
+        }
+        return out;
+    }
+
+    private List<StoredObject> list(String prefix) throws InterruptedException, StoreException {
+        spend(1);
+        List<StoredObject> listed = store.list(prefix);
+        // One request per page of keys; the pages past the first are paid after the fact.
+        int pages = (listed.size() + KEYS_PER_LIST - 1) / KEYS_PER_LIST;
+        if (pages > 1) spend(pages - 1);
+        return listed;
+    }
+
+    /** Waits until the budget allows {@code n} more requests, and spends them. */
+    private void spend(int n) throws InterruptedException {
+        refill();
+        while (tokens < Math.min(n, capacity())) {
+            double missing = Math.min(n, capacity()) - tokens;
+            sleeper.sleep(Duration.ofNanos(Math.max(1_000_000L, (long) Math.ceil(missing * 60e9 / perMinute))));
+            refill();
+        }
+        tokens -= n;
+        requests += n;
+    }
+
+    private void refill() {
+        Instant now = clock.instant();
+        long nanos = Duration.between(refilledAt, now).toNanos();
+        if (nanos > 0) {
+            tokens = Math.min(capacity(), tokens + nanos * (perMinute / 60e9));
+            refilledAt = now;
+        }
+    }
+
+    /** A burst of at most ten seconds' budget. */
+    private double capacity() {
+        return Math.max(1, perMinute / 6.0);
+    }
+
+    private void publish() {
+        List<AuditStatus.Covered> covered = new ArrayList<>();
+        List<String> problems = new ArrayList<>();
+        List<String> notes = new ArrayList<>();
+        int gaps = 0, overlaps = 0, mismatches = 0, claims = 0;
+        for (Window w : windows.values()) {
+            covered.add(new AuditStatus.Covered(w.partition().stream(), w.partition().topic(),
+                    w.partition().partitionId(), w.from(), w.committed(), w.objects(), w.at()));
+            problems.addAll(problems(w));
+            notes.addAll(w.notes());
+            gaps += w.gaps().size();
+            overlaps += w.overlaps().size();
+            mismatches += w.mismatches().size();
+            claims += w.claimsLeft();
+        }
+        for (Suspect s : suspects.values()) problems.add(s.problem());
+        if (unstamped > 0) {
+            notes.add(unstamped + " committed object(s) came back without x-amz-meta-iggy-* metadata (e.g. "
+                    + lastUnstamped + "): the store keeps no user metadata, or another writer replaced them; their"
+                    + " identity was not checked");
+        }
+        status = new AuditStatus(perMinute, Optional.ofNullable(lastRound), rounds, requests, verified, skipped.get(),
+                covered, problems, notes, new AuditStatus.Counts(gaps, overlaps, mismatches, suspects.size(), claims),
+                Optional.ofNullable(lastError));
+    }
+}

@@ -1,0 +1,217 @@
+package dev.iggysink.application.service;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.iggysink.application.fakes.InMemoryObjectStore;
+import dev.iggysink.application.fakes.LinesCodec;
+import dev.iggysink.application.fakes.ScriptedMessageSource;
+import dev.iggysink.application.fakes.TestSettings;
+import dev.iggysink.application.port.out.SinkMetrics;
+import dev.iggysink.application.settings.DeliverySettings;
+import dev.iggysink.application.settings.ErrorTolerance;
+import dev.iggysink.application.settings.RotationSettings;
+import dev.iggysink.application.settings.SinkSettings;
+import dev.iggysink.application.settings.StreamSettings;
+import dev.iggysink.application.status.AuditStatus;
+import dev.iggysink.application.status.Health;
+import dev.iggysink.application.status.StatusSnapshot;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.InstantSource;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The sink's own audit (issue 48) over a real pipeline on the in-memory store: each planted fault is found, fails
+ * health naming its keys, and a clean run finds nothing.
+ */
+class SelfAuditTest {
+    private static final Duration WAIT = Duration.ofSeconds(20);
+    private static final String DIR = "iggy/raw/application_logs/api_requests/2026-03-16/14/";
+    private static final String FIRST = DIR + "00000-00000000000000000000-00000000000000000099.jsonl";
+    private static final String MIDDLE = DIR + "00000-00000000000000000100-00000000000000000199.jsonl";
+    private static final String LAST = DIR + "00000-00000000000000000200-00000000000000000299.jsonl";
+
+    private final StreamSettings stream = TestSettings.stream("application_logs", "api_requests");
+    private final InMemoryObjectStore store = new InMemoryObjectStore();
+    private final ScriptedMessageSource source = new ScriptedMessageSource("application_logs", "api_requests", 1);
+    private SinkService sink;
+
+    @AfterEach
+    void stop() throws InterruptedException {
+        if (sink != null) sink.stop();
+    }
+
+    /** A sink of partition 0 with 300 records in three committed objects of 100, its audit run by the test. */
+    private void threeObjectsCommitted() {
+        SinkSettings base = TestSettings.countRotation(stream, 100);
+        DeliverySettings d = base.delivery();
+        SinkSettings settings = new SinkSettings(base.key(), base.name(), true, 0, false, base.streams(),
+                base.output(), base.rotation(), base.retry(), new DeliverySettings(d.maxBufferedBytes(),
+                d.errorsTolerance(), d.dlqPrefix(), d.shutdownTimeout(), d.uploadConcurrency(), 600), List.of());
+        source.append(0, 300, i -> "r" + i);
+        sink = new SinkService(settings, (s, t, g) -> source, s -> new LinesCodec(), store, InstantSource.system(),
+                d2 -> Thread.sleep(Math.min(d2.toMillis(), 20)), SinkMetrics.NONE);
+        sink.auditInBackground = false;
+        sink.start();
+        await().atMost(WAIT).until(() -> source.stored(0).orElse(-1) == 299);
+        assertThat(store.objects()).containsKeys(FIRST, MIDDLE, LAST);
+    }
+
+    private AuditStatus audit() throws Exception {
+        return sink.auditNow().orElseThrow();
+    }
+
+    private StatusSnapshot failedNaming(String... words) {
+        StatusSnapshot status = sink.status();
+        assertThat(status.health()).as("health, reasons %s", status.reasons()).isEqualTo(Health.FAILED);
+        assertThat(status.reasons()).anySatisfy(r -> assertThat(r).startsWith("self-audit: ").contains(words));
+        return status;
+    }
+
+    @Test
+    void a_clean_run_finds_nothing_and_says_what_it_covered() throws Exception {
+        threeObjectsCommitted();
+
+        AuditStatus found = audit();
+        AuditStatus again = audit();
+
+        assertThat(found.problems()).isEmpty();
+        assertThat(found.notes()).isEmpty();
+        assertThat(found.objectsVerified()).as("committed objects read back").isEqualTo(3);
+        assertThat(found.lastRound()).isPresent();
+        assertThat(found.covered()).singleElement().satisfies(c -> {
+            assertThat(c.partition()).isZero();
+            assertThat(c.from()).isZero();
+            assertThat(c.to()).isEqualTo(299);
+            assertThat(c.objects()).isEqualTo(3);
+        });
+        assertThat(again.problems()).isEmpty();
+        // Objects read once are not read again while their listed size stays the same.
+        assertThat(again.requests() - found.requests()).as("requests of the second round").isLessThanOrEqualTo(2);
+        assertThat(sink.status().health()).isEqualTo(Health.OK);
+    }
+
+    @Test
+    void a_deleted_object_is_a_gap_naming_the_objects_around_it() throws Exception {
+        threeObjectsCommitted();
+        audit();
+
+        store.delete(MIDDLE);
+        AuditStatus found = audit();
+
+        assertThat(found.counts().gaps()).isEqualTo(1);
+        assertThat(found.problems()).anySatisfy(p -> assertThat(p).contains("offsets 100-199", FIRST, LAST));
+        failedNaming("offsets 100-199", FIRST, LAST);
+    }
+
+    @Test
+    void a_committed_object_deleted_before_it_was_read_back_is_named() throws Exception {
+        threeObjectsCommitted();
+
+        store.delete(LAST);
+        AuditStatus found = audit();
+
+        assertThat(found.counts().unverified()).isEqualTo(1);
+        failedNaming(LAST, "was committed", "not in the store");
+        // and the listing sees the same loss at the partition's end
+        assertThat(found.problems()).anySatisfy(p -> assertThat(p).contains("offsets 200-299", "after " + MIDDLE));
+    }
+
+    @Test
+    void an_object_with_a_wrong_range_is_a_mismatch() throws Exception {
+        threeObjectsCommitted();
+        audit();
+
+        // The middle object replaced by one that holds half its records (and says so).
+        Map<String, String> half = new HashMap<>(store.metadataOf(MIDDLE));
+        half.put(ObjectStamps.OFFSETS, "100-149");
+        half.put(ObjectStamps.RECORDS, "50");
+        half.put(ObjectStamps.LAST, "149/0/0");
+        store.seed(MIDDLE, "r100\n".repeat(50).getBytes(StandardCharsets.UTF_8), half);
+        AuditStatus found = audit();
+
+        assertThat(found.counts().mismatches()).isEqualTo(1);
+        failedNaming(MIDDLE, "100-149");
+    }
+
+    @Test
+    void a_duplicate_range_is_an_overlap_naming_both_objects() throws Exception {
+        threeObjectsCommitted();
+        audit();
+
+        String copy = DIR + "00000-00000000000000000150-00000000000000000249.jsonl";
+        Map<String, String> stamps = ObjectStamps.of(150, 249, 100, "150/0/0", "249/0/0");
+        store.seed(copy, "x\n".getBytes(StandardCharsets.UTF_8), stamps);
+        AuditStatus found = audit();
+
+        assertThat(found.counts().overlaps()).isPositive();
+        failedNaming(copy, "overlaps");
+    }
+
+    @Test
+    void a_group_offset_ahead_of_the_store_is_found() throws Exception {
+        threeObjectsCommitted();
+        audit();
+
+        // Someone moves the group past what the store holds; the partition comes back to this member from there.
+        source.own(0, false);
+        await().atMost(WAIT).until(() -> sink.status().partitions().stream().noneMatch(p -> p.owned()));
+        source.store(0, 499);
+        source.own(0, true);
+        await().atMost(WAIT).until(() -> sink.status().partitions().stream()
+                .anyMatch(p -> p.owned() && p.committed() == 499));
+        AuditStatus found = audit();
+
+        assertThat(found.counts().gaps()).isEqualTo(1);
+        failedNaming("the group's offset 499 is ahead of the store", "offsets 300-499", "after " + LAST);
+    }
+
+    @Test
+    void a_claim_left_behind_is_noted_without_failing_health() throws Exception {
+        threeObjectsCommitted();
+        audit();
+
+        String space = Claims.space("sink-test", TestSettings.countRotation(stream, 100).output(), "jsonl");
+        String claim = Claims.key("iggy/raw", space, source.partition(0), 100);
+        store.seed(claim, "{}".getBytes(StandardCharsets.UTF_8), Map.of());
+        AuditStatus found = audit();
+
+        assertThat(found.counts().claimsLeftBehind()).isEqualTo(1);
+        assertThat(found.notes()).singleElement().asString().contains("offset 100", "offset 299");
+        assertThat(found.problems()).isEmpty();
+        assertThat(sink.status().health()).isEqualTo(Health.OK);
+    }
+
+    @Test
+    void a_committed_object_that_comes_back_without_any_metadata_is_a_note_not_a_failure() throws Exception {
+        threeObjectsCommitted();
+
+        // A store that keeps no user metadata returns the object bare.
+        store.seed(LAST, store.objects().get(LAST), Map.of());
+        AuditStatus found = audit();
+
+        assertThat(found.problems()).isEmpty();
+        assertThat(found.notes()).singleElement().asString().contains("without x-amz-meta-iggy-*", LAST);
+        assertThat(sink.status().health()).isEqualTo(Health.OK);
+    }
+
+    @Test
+    void a_restored_object_clears_the_finding() throws Exception {
+        threeObjectsCommitted();
+        audit();
+        byte[] content = store.objects().get(MIDDLE);
+        Map<String, String> metadata = store.metadataOf(MIDDLE);
+
+        store.delete(MIDDLE);
+        assertThat(audit().problems()).isNotEmpty();
+        store.seed(MIDDLE, content, metadata);
+
+        assertThat(audit().problems()).isEmpty();
+        assertThat(sink.status().health()).isEqualTo(Health.OK);
+    }
+}
