@@ -66,5 +66,6 @@ final class Committer {
                 w.error("commit failed: " + e.getMessage());
             }
         }
+        if (uploader != null) uploader.removeDueClaims();
     }
 }

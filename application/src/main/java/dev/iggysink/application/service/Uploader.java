@@ -581,6 +581,20 @@ final class Uploader implements AutoCloseable {
         if (due) sendRemovals();
     }
 
+    /**
+     * Sends the claim removals whose batch delay has passed: called on every turn of the consumer's loop, so that a
+     * partition gone quiet after its commit does not keep its claims until its next commit or the stop.
+     */
+    void removeDueClaims() {
+        if (claims == null || giveUp) return;
+        boolean due;
+        synchronized (pendingRemovals) {
+            due = !pendingRemovals.isEmpty()
+                    && !clock.instant().isBefore(oldestPendingRemoval.plus(REMOVAL_DELAY));
+        }
+        if (due) sendRemovals();
+    }
+
     /** Sends every claim removal waiting, in batches, on the remover thread. */
     private void sendRemovals() {
         java.util.List<java.util.List<String>> batches = new java.util.ArrayList<>();

@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 import dev.iggysink.application.fakes.ForwardingObjectStore;
 import dev.iggysink.application.fakes.InMemoryObjectStore;
 import dev.iggysink.application.fakes.LinesCodec;
+import dev.iggysink.application.fakes.ManualClock;
 import dev.iggysink.application.fakes.ScriptedMessageSource;
 import dev.iggysink.application.fakes.TestSettings;
 import dev.iggysink.application.file.FileBytes;
@@ -16,6 +17,7 @@ import dev.iggysink.application.settings.SinkSettings;
 import dev.iggysink.application.settings.StreamSettings;
 import dev.iggysink.domain.naming.ObjectKey;
 import java.time.Duration;
+import java.time.Instant;
 import java.time.InstantSource;
 import java.util.List;
 import java.util.Map;
@@ -137,5 +139,31 @@ class ClaimRequestCountTest {
         System.out.println("claims, steady state: " + breakdown);
         assertThat(shared.claims()).as("claims left after a clean stop").isEmpty();
         assertThat(perFile).as(breakdown).isLessThanOrEqualTo(2.05);
+    }
+
+    /**
+     * Claims wait to be removed in a batch; a partition that goes quiet after its commit must not keep its claims
+     * until the next commit or the stop: they go once the batch delay has passed (the self-audit notes claims left
+     * past a commit).
+     */
+    @Test
+    void a_quiet_partition_s_claims_are_removed_once_the_batch_delay_has_passed() throws Exception {
+        StreamSettings stream = TestSettings.stream("application_logs", "api_requests");
+        SinkSettings settings = TestSettings.countRotation(stream, PER_FILE);
+        InMemoryObjectStore shared = new InMemoryObjectStore();
+        ScriptedMessageSource source = new ScriptedMessageSource("application_logs", "api_requests", 1);
+        ManualClock clock = new ManualClock(Instant.parse("2026-12-05T10:00:00Z"));
+        SinkService sink = new SinkService(settings, (s, t, g) -> source, s -> new LinesCodec(), shared, clock,
+                clock.sleeper(), SinkMetrics.NONE);
+        sink.start();
+        try {
+            source.append(0, 3 * PER_FILE, i -> "record " + i);
+            await().atMost(Duration.ofSeconds(30)).until(() -> source.stored(0).orElse(-1) == 3 * PER_FILE - 1);
+            clock.advance(Duration.ofSeconds(11)); // past the batch delay, with nothing more to commit
+            await().atMost(Duration.ofSeconds(30)).untilAsserted(() ->
+                    assertThat(shared.claims()).as("claims of committed files, the partition quiet").isEmpty());
+        } finally {
+            sink.stop();
+        }
     }
 }
