@@ -294,7 +294,8 @@ public final class IcebergTables implements TableStore {
             }
             Schema schema = template.get().schema();
             try {
-                Table t = catalog.createTable(id, schema, template.get().spec(schema));
+                Table t = catalog.createTable(id, schema, template.get().spec(schema), null,
+                        TableTemplate.WRITE_PROPERTIES);
                 LOG.log(System.Logger.Level.INFO, "created table {0} ({1}, partitioned by {2})", name,
                         template.get().columns(), template.get().partitionSpec());
                 return t;

@@ -55,6 +55,51 @@ class LocalWarehouseTest {
                 Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(), false);
     }
 
+    /** The write properties measured for the sink's own tables (docs/performance.md), and the files they make. */
+    @org.junit.jupiter.api.Test
+    void a_table_the_sink_creates_is_written_without_dictionaries_in_zstd_level_1() throws Exception {
+        CatalogSettings settings = sqlite(dir.resolve("props.db"), dir.resolve("props").toString());
+        TableTemplate template = new TableTemplate(List.of("user string"), List.of());
+        String table = "lake.plain";
+        try (IcebergTables store = new IcebergTables(IcebergCatalogs.open(settings), "sink",
+                Optional.of(template))) {
+            store.open(table);
+            TableStore.RowFile file = store.newFile(table);
+            for (long o = 0; o < 100; o++) {
+                file.append(new Decoded(new SinkRecord(P0, o, DAY_1, DAY_1, new MessageId(0, o + 1), List.of(),
+                        "{\"user\":\"the same user\"}".getBytes(StandardCharsets.UTF_8))));
+            }
+            store.commit(table, List.of(new TableStore.Append(P0, -1, 99, List.of(file.stage()))));
+        }
+        Catalog reader = IcebergCatalogs.open(settings);
+        try {
+            Table t = reader.loadTable(TableIdentifier.parse(table));
+            assertThat(t.properties()).containsEntry("parquet.enable.dictionary", "false")
+                    .containsEntry("write.parquet.compression-level", "1");
+            List<String> chunks = new ArrayList<>();
+            List<Path> dataFiles;
+            try (Stream<Path> files = Files.walk(dir.resolve("props"))) {
+                dataFiles = files.filter(f -> f.toString().endsWith(".parquet")).toList();
+            }
+            assertThat(dataFiles).hasSize(1);
+            for (Path f : dataFiles) {
+                try (org.apache.parquet.hadoop.ParquetFileReader parquet = org.apache.parquet.hadoop.ParquetFileReader
+                        .open(new org.apache.parquet.io.LocalInputFile(f))) {
+                    for (var block : parquet.getFooter().getBlocks()) {
+                        for (var column : block.getColumns()) {
+                            chunks.add(column.getPath().toDotString() + " " + column.getCodec()
+                                    + (column.hasDictionaryPage() ? " dictionary" : ""));
+                        }
+                    }
+                }
+            }
+            assertThat(chunks).contains("user ZSTD", "iggy_offset ZSTD", "iggy_partition_id ZSTD")
+                    .noneMatch(c -> c.endsWith("dictionary"));
+        } finally {
+            ((AutoCloseable) reader).close();
+        }
+    }
+
     @ParameterizedTest(name = "warehouse = {0}")
     @ValueSource(strings = {"file-uri", "absolute-path"})
     void rows_committed_to_a_table_in_a_local_directory_are_read_back_by_iceberg(String form) throws Exception {
