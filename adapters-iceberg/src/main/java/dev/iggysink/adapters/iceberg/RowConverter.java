@@ -212,30 +212,9 @@ final class RowConverter {
                 }
                 return UUID.fromString(text);
             };
-            case DATE -> (p, path) -> {
-                String text = text(p, path, type);
-                try {
-                    return LocalDate.parse(text);
-                } catch (DateTimeParseException e) {
-                    throw unfit(path, type, e);
-                }
-            };
-            case TIME -> (p, path) -> {
-                String text = text(p, path, type);
-                try {
-                    return LocalTime.parse(text);
-                } catch (DateTimeParseException e) {
-                    throw unfit(path, type, e);
-                }
-            };
-            case TIMESTAMP -> (p, path) -> {
-                String text = text(p, path, type);
-                try {
-                    return timestamp((Types.TimestampType) type, text);
-                } catch (DateTimeParseException e) {
-                    throw unfit(path, type, e);
-                }
-            };
+            case DATE -> parsed(type, LocalDate::parse);
+            case TIME -> parsed(type, LocalTime::parse);
+            case TIMESTAMP -> parsed(type, text -> timestamp((Types.TimestampType) type, text));
             case BINARY -> (p, path) -> ByteBuffer.wrap(base64(p, path, type));
             case FIXED -> (p, path) -> {
                 byte[] bytes = base64(p, path, type);
@@ -248,6 +227,18 @@ final class RowConverter {
             default -> (p, path) -> {
                 throw new BadRecordException("field '" + path + "': the column type " + type + " is not supported");
             };
+        };
+    }
+
+    /** A value of ISO text, parsed by {@code parse}. */
+    private static Reader parsed(Type type, java.util.function.Function<String, Object> parse) {
+        return (p, path) -> {
+            String text = text(p, path, type);
+            try {
+                return parse.apply(text);
+            } catch (DateTimeParseException e) {
+                throw unfit(path, type, e);
+            }
         };
     }
 

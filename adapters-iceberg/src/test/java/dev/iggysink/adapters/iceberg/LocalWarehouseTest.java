@@ -64,11 +64,7 @@ class LocalWarehouseTest {
         try (IcebergTables store = new IcebergTables(IcebergCatalogs.open(settings), "sink",
                 Optional.of(template))) {
             store.open(table);
-            TableStore.RowFile file = store.newFile(table);
-            for (long o = 0; o < 1000; o++) {
-                file.append(new Decoded(new SinkRecord(P0, o, DAY_1, DAY_1, new MessageId(0, o + 1), List.of(),
-                        ("{\"user\":\"u" + o + "\"}").getBytes(StandardCharsets.UTF_8))));
-            }
+            TableStore.RowFile file = users(store.newFile(table), 1000, o -> "u" + o);
             assertThat(file.count()).isEqualTo(1000);
             Path data = dir.resolve("retry").resolve("lake").resolve("retry").resolve("data");
             // a file where the data directory goes: no data file can be written under it
@@ -93,6 +89,16 @@ class LocalWarehouseTest {
         } finally {
             ((AutoCloseable) reader).close();
         }
+    }
+
+    /** Appends {@code n} records of offsets 0.. whose payload names {@code user.apply(offset)}. */
+    private static TableStore.RowFile users(TableStore.RowFile file, int n,
+                                            java.util.function.LongFunction<String> user) throws Exception {
+        for (long o = 0; o < n; o++) {
+            file.append(new Decoded(new SinkRecord(P0, o, DAY_1, DAY_1, new MessageId(0, o + 1), List.of(),
+                    ("{\"user\":\"" + user.apply(o) + "\"}").getBytes(StandardCharsets.UTF_8))));
+        }
+        return file;
     }
 
     /** A writer the table's properties refuse fails the staging, as writing the whole file at once did. */
@@ -130,11 +136,7 @@ class LocalWarehouseTest {
         try (IcebergTables store = new IcebergTables(IcebergCatalogs.open(settings), "sink",
                 Optional.of(template))) {
             store.open(table);
-            TableStore.RowFile file = store.newFile(table);
-            for (long o = 0; o < 100; o++) {
-                file.append(new Decoded(new SinkRecord(P0, o, DAY_1, DAY_1, new MessageId(0, o + 1), List.of(),
-                        "{\"user\":\"the same user\"}".getBytes(StandardCharsets.UTF_8))));
-            }
+            TableStore.RowFile file = users(store.newFile(table), 100, o -> "the same user");
             store.commit(table, List.of(new TableStore.Append(P0, -1, 99, List.of(file.stage()))));
         }
         Catalog reader = IcebergCatalogs.open(settings);
