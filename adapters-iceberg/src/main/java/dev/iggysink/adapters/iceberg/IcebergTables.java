@@ -21,6 +21,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import org.apache.iceberg.AppendFiles;
 import org.apache.iceberg.BaseTable;
 import org.apache.iceberg.DataFile;
+import org.apache.iceberg.DataFiles;
 import org.apache.iceberg.FileFormat;
 import org.apache.iceberg.HasTableOperations;
 import org.apache.iceberg.PartitionKey;
@@ -46,6 +47,9 @@ import org.apache.iceberg.exceptions.NotAuthorizedException;
 import org.apache.iceberg.exceptions.ValidationException;
 import org.apache.iceberg.io.CloseableIterable;
 import org.apache.iceberg.io.DataWriter;
+import org.apache.iceberg.io.OutputFile;
+import org.apache.iceberg.io.PositionOutputStream;
+import org.apache.iceberg.inmemory.InMemoryOutputFile;
 import org.apache.iceberg.parquet.Parquet;
 import org.apache.iceberg.types.Types;
 
@@ -132,6 +136,11 @@ public final class IcebergTables implements TableStore {
         }
     }
 
+    /**
+     * A file's rows, written as they arrive: each table partition they fall in has its own Parquet writer into
+     * memory, so a row is held as its encoded, compressed bytes, not as objects. Staging closes the writers once and
+     * puts their bytes into the table's data location; a staging that failed puts the same bytes again.
+     */
     private final class Rows implements RowFile {
         final String name;
         final Table table;
@@ -141,62 +150,149 @@ public final class IcebergTables implements TableStore {
          * file's schema lacks. Iceberg keeps every spec a table had, so a file of an earlier one is still committed.
          */
         final PartitionSpec spec;
-        final List<Record> rows = new ArrayList<>();
-        long heap;
+        /** The transforms take Iceberg's internal values (timestamptz as micros); rows hold Java values. */
+        final InternalRecordWrapper internal;
+        final PartitionKey probe;
+        final Map<PartitionKey, Part> parts = new LinkedHashMap<>();
+        int count;
+        /** Why a row could not be written (a writer the table's properties refuse): staging fails with it. */
+        StoreException broken;
 
         Rows(String name, Table table) {
             this.name = name;
             this.table = table;
             this.converter = new RowConverter(table.schema());
             this.spec = table.spec();
+            this.internal = new InternalRecordWrapper(converter.schema().asStruct());
+            this.probe = new PartitionKey(spec, converter.schema());
         }
 
         @Override
         public void append(DecodedRecord record) throws BadRecordException {
-            rows.add(converter.convert(record.source()));
-            // a row holds about its JSON's size again as objects
-            heap += 2L * record.source().payload().length + 96;
+            Record row = converter.convert(record.source());
+            count++;
+            if (broken != null) return;
+            try {
+                probe.partition(internal.wrap(row));
+                Part part = parts.get(probe);
+                if (part == null) {
+                    PartitionKey key = probe.copy();
+                    part = new Part(table, converter.schema(), spec, key);
+                    parts.put(key, part);
+                }
+                part.writer.write(row);
+            } catch (RuntimeException e) {
+                // the table's, not the record's: the file is never staged, so none of its rows is committed
+                broken = failure("writing a data file of " + name, e);
+            }
         }
 
         @Override
         public int count() {
-            return rows.size();
+            return count;
         }
 
         @Override
         public long heapBytes() {
+            long heap = 0;
+            for (Part p : parts.values()) heap += p.heapBytes();
             return heap;
         }
 
         @Override
         public Staged stage() throws StoreException {
-            Schema schema = converter.schema();
+            if (broken != null) throw broken;
             List<DataFile> written = new ArrayList<>();
             try {
-                // The transforms take Iceberg's internal values (timestamptz as micros); rows hold Java values.
-                InternalRecordWrapper internal = new InternalRecordWrapper(schema.asStruct());
-                Map<PartitionKey, List<Record>> byPartition = new LinkedHashMap<>();
-                for (Record row : rows) {
-                    PartitionKey key = new PartitionKey(spec, schema);
-                    key.partition(internal.wrap(row));
-                    byPartition.computeIfAbsent(key, k -> new ArrayList<>()).add(row);
-                }
-                for (Map.Entry<PartitionKey, List<Record>> part : byPartition.entrySet()) {
-                    written.add(writeDataFile(table, schema, spec, spec.isUnpartitioned() ? null : part.getKey(),
-                            part.getValue()));
-                }
+                for (Part part : parts.values()) written.add(part.put(table, spec));
             } catch (IOException | RuntimeException e) {
                 StagedFiles partial = new StagedFiles(name, table.uuid(), written);
                 IcebergTables.this.discard(partial);
                 throw failure("writing a data file of " + name, e);
             }
-            rows.clear();
+            parts.clear();
+            count = 0;
             return new StagedFiles(name, table.uuid(), written);
         }
 
         @Override
         public void discard() {
-            rows.clear();
+            for (Part p : parts.values()) p.abandon();
+            parts.clear();
+            count = 0;
+        }
+    }
+
+    /** One table partition's Parquet of a file: written into memory, then, once closed, its bytes. */
+    private static final class Part {
+        /** Parquet's page and column buffers of an open writer, beyond the bytes it reports. */
+        private static final long WRITER_BUFFERS = 256 * 1024;
+        final PartitionKey key;
+        final InMemoryOutputFile output = new InMemoryOutputFile();
+        final DataWriter<Record> writer;
+        /** Once closed: the file's bytes, and its description (metrics, partition) with an in-memory location. */
+        byte[] bytes;
+        DataFile local;
+
+        Part(Table table, Schema schema, PartitionSpec spec, PartitionKey key) {
+            this.key = key;
+            this.writer = openWriter(table, schema, spec, spec.isUnpartitioned() ? null : key, output);
+        }
+
+        long heapBytes() {
+            return bytes != null ? bytes.length : writer.length() + WRITER_BUFFERS;
+        }
+
+        /** Puts the file's bytes, under a new name each time, in the table's data location; not committed. */
+        DataFile put(Table table, PartitionSpec spec) throws IOException {
+            if (bytes == null) {
+                writer.close();
+                local = writer.toDataFile();
+                bytes = output.toByteArray();
+            }
+            String location = newLocation(table, spec, spec.isUnpartitioned() ? null : key);
+            try (PositionOutputStream out = table.io().newOutputFile(location).createOrOverwrite()) {
+                out.write(bytes);
+            }
+            return DataFiles.builder(spec).copy(local).withPath(location).withFileSizeInBytes(bytes.length).build();
+        }
+
+        void abandon() {
+            if (bytes != null) return;
+            try {
+                writer.close();
+            } catch (IOException | RuntimeException e) {
+                LOG.log(System.Logger.Level.DEBUG, "closing a discarded writer: {0}", e.getMessage());
+            }
+        }
+    }
+
+    /** Where a new data file of table partition {@code key} (null for an unpartitioned table) goes. */
+    private static String newLocation(Table table, PartitionSpec spec, PartitionKey key) {
+        return location(table, spec, key, UUID.randomUUID().toString());
+    }
+
+    private static String location(Table table, PartitionSpec spec, StructLike key, String name) {
+        String file = FileFormat.PARQUET.addExtension(name);
+        // An unpartitioned spec given to newDataLocation(spec, key, name) makes "data//name", which S3 refuses.
+        return key == null ? table.locationProvider().newDataLocation(file)
+                : table.locationProvider().newDataLocation(spec, key, file);
+    }
+
+    /** Iceberg's own Parquet writer of table partition {@code key} (null: unpartitioned) into {@code output}. */
+    private static DataWriter<Record> openWriter(Table table, Schema schema, PartitionSpec spec, StructLike key,
+                                                 OutputFile output) {
+        try {
+            return Parquet.writeData(output)
+                    .forTable(table)
+                    .schema(schema)
+                    .withSpec(spec)
+                    .withPartition(key)
+                    .createWriterFunc(GenericParquetWriter::create)
+                    .overwrite()
+                    .build();
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
         }
     }
 
@@ -206,7 +302,8 @@ public final class IcebergTables implements TableStore {
      */
     static DataFile writeDataFile(Table table, Schema schema, PartitionSpec spec, PartitionKey key,
                                   List<Record> records) throws IOException {
-        DataWriter<Record> writer = dataWriter(table, schema, spec, key, UUID.randomUUID().toString());
+        DataWriter<Record> writer = openWriter(table, schema, spec, key,
+                table.io().newOutputFile(newLocation(table, spec, key)));
         try (writer) {
             records.forEach(writer::write);
         }
@@ -217,20 +314,8 @@ public final class IcebergTables implements TableStore {
      * A Parquet writer of one data file named {@code name} (plus the extension) in the table's data location, for
      * rows of one table partition ({@code key}; null for an unpartitioned table).
      */
-    static DataWriter<Record> dataWriter(Table table, Schema schema, PartitionSpec spec, StructLike key, String name)
-            throws IOException {
-        String file = FileFormat.PARQUET.addExtension(name);
-        // An unpartitioned spec given to newDataLocation(spec, key, name) makes "data//name", which S3 refuses.
-        String location = key == null ? table.locationProvider().newDataLocation(file)
-                : table.locationProvider().newDataLocation(spec, key, file);
-        return Parquet.writeData(table.io().newOutputFile(location))
-                .forTable(table)
-                .schema(schema)
-                .withSpec(spec)
-                .withPartition(key)
-                .createWriterFunc(GenericParquetWriter::create)
-                .overwrite()
-                .build();
+    static DataWriter<Record> dataWriter(Table table, Schema schema, PartitionSpec spec, StructLike key, String name) {
+        return openWriter(table, schema, spec, key, table.io().newOutputFile(location(table, spec, key, name)));
     }
 
     @Override
@@ -305,7 +390,8 @@ public final class IcebergTables implements TableStore {
             }
             Schema schema = template.get().schema();
             try {
-                Table t = catalog.createTable(id, schema, template.get().spec(schema));
+                Table t = catalog.createTable(id, schema, template.get().spec(schema), null,
+                        TableTemplate.WRITE_PROPERTIES);
                 LOG.log(System.Logger.Level.INFO, "created table {0} ({1}, partitioned by {2})", name,
                         template.get().columns(), template.get().partitionSpec());
                 return t;

@@ -14,6 +14,7 @@ import java.time.ZoneOffset;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.Base64;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -24,28 +25,48 @@ import org.apache.iceberg.data.Record;
 import org.apache.iceberg.types.Type;
 import org.apache.iceberg.types.Types;
 import tools.jackson.core.JacksonException;
-import tools.jackson.databind.DeserializationFeature;
-import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.ObjectMapper;
-import tools.jackson.databind.json.JsonMapper;
+import tools.jackson.core.JsonParser;
+import tools.jackson.core.JsonToken;
+import tools.jackson.core.ObjectReadContext;
+import tools.jackson.core.json.JsonFactory;
 
 /**
  * One table schema's view of a JSON payload: each top-level column takes the payload's field of the same name,
  * converted to the column's type, nested structs, lists and maps alike. Columns named after Iggy's metadata
  * ({@code iggy_offset}, {@code iggy_timestamp}, ...) take the record's metadata instead, when the table has them.
  * Fields the table has no column for are left out. A value that does not convert is a bad record naming the field.
+ *
+ * <p>The payload is read once, token by token, straight into the row: no tree of it is built. How each column is
+ * read is resolved once per schema (a {@link Reader} per column, nested ones per field), not per value.
  */
 final class RowConverter {
-    /** JSON numbers with a fraction as BigDecimal: a double would round a decimal column's digits unseen. */
-    private static final ObjectMapper JSON = JsonMapper.builder()
-            .enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS).build();
+    private static final JsonFactory JSON = new JsonFactory();
     private static final java.util.regex.Pattern UUID_TEXT = java.util.regex.Pattern.compile(
             "[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}");
 
+    /** Reads the value at the parser's current token (not null) for the column or field at {@code path}. */
+    @FunctionalInterface
+    private interface Reader {
+        Object read(JsonParser p, String path) throws BadRecordException;
+    }
+
+    /** A record metadata value in its column's type; a column the metadata does not fit throws. */
+    @FunctionalInterface
+    private interface Metadata {
+        Object of(SinkRecord r) throws BadRecordException;
+    }
+
     private final Schema schema;
+    private final StructReader row;
+    /** Per top-level position: the record's metadata it takes, or null for a payload column. */
+    private final Metadata[] metadata;
 
     RowConverter(Schema schema) {
         this.schema = schema;
+        this.row = new StructReader(schema.asStruct(), true);
+        List<Types.NestedField> columns = schema.columns();
+        this.metadata = new Metadata[columns.size()];
+        for (int i = 0; i < columns.size(); i++) metadata[i] = metadata(columns.get(i));
     }
 
     Schema schema() {
@@ -54,44 +75,60 @@ final class RowConverter {
 
     /** The row of a record whose payload is JSON text. */
     Record convert(SinkRecord source) throws BadRecordException {
-        JsonNode payload;
-        try {
-            payload = JSON.readTree(source.payload());
+        return convert(source, source.payload());
+    }
+
+    /** The row of {@code source} with {@code payload} as its JSON text. */
+    Record convert(SinkRecord source, byte[] payload) throws BadRecordException {
+        try (JsonParser p = JSON.createParser(ObjectReadContext.empty(), payload)) {
+            if (p.nextToken() != JsonToken.START_OBJECT) {
+                if (p.currentToken() != null) wellFormedRest(p);
+                throw new BadRecordException("the payload is not a JSON object, and a table row needs one");
+            }
+            GenericRecord out;
+            try {
+                out = row.readObject(p, null, metadata, source);
+            } catch (BadRecordException bad) {
+                wellFormedRest(p);
+                throw bad;
+            }
+            if (p.nextToken() != null) throw trailing();
+            return out;
         } catch (JacksonException e) {
             throw new BadRecordException("the payload is not JSON: " + e.getOriginalMessage(), e);
         }
-        return convert(source, payload);
     }
 
-    Record convert(SinkRecord source, JsonNode payload) throws BadRecordException {
-        if (payload == null || !payload.isObject()) {
-            throw new BadRecordException("the payload is not a JSON object, and a table row needs one");
+    /**
+     * Reads the rest of a payload found bad before its end: one that is not even JSON is named as such, as it was
+     * when the payload was parsed whole before any value was converted.
+     */
+    private static void wellFormedRest(JsonParser p) throws BadRecordException {
+        p.skipChildren();
+        while (!p.streamReadContext().inRoot()) {
+            if (p.nextToken() == null) throw new BadRecordException("the payload is not JSON: it ends too early");
+            p.skipChildren();
         }
-        GenericRecord row = GenericRecord.create(schema);
-        for (Types.NestedField column : schema.columns()) {
-            Object value = metadata(column, source);
-            if (value == null) value = value(column.type(), payload.get(column.name()), column.name());
-            if (value == null && column.isRequired()) {
-                throw new BadRecordException("field '" + column.name() + "' is missing, and the table requires it");
-            }
-            row.setField(column.name(), value);
-        }
-        return row;
+        if (p.nextToken() != null) throw trailing();
     }
 
-    private static Object metadata(Types.NestedField column, SinkRecord r) throws BadRecordException {
-        Object value = switch (column.name()) {
-            case "iggy_offset" -> r.offset();
-            case "iggy_timestamp" -> micros(r.timestampMicros());
-            case "iggy_origin_timestamp" -> micros(r.originTimestampMicros());
-            case "iggy_partition_id" -> r.partition().partitionId();
-            case "iggy_stream" -> r.partition().stream();
-            case "iggy_topic" -> r.partition().topic();
-            case "iggy_id" -> r.id().toString();
+    private static BadRecordException trailing() {
+        return new BadRecordException("the payload is not JSON: more follows the first value");
+    }
+
+    private static Metadata metadata(Types.NestedField column) {
+        Metadata raw = switch (column.name()) {
+            case "iggy_offset" -> SinkRecord::offset;
+            case "iggy_timestamp" -> r -> micros(r.timestampMicros());
+            case "iggy_origin_timestamp" -> r -> micros(r.originTimestampMicros());
+            case "iggy_partition_id" -> r -> r.partition().partitionId();
+            case "iggy_stream" -> r -> r.partition().stream();
+            case "iggy_topic" -> r -> r.partition().topic();
+            case "iggy_id" -> r -> r.id().toString();
             default -> null;
         };
-        if (value == null) return null;
-        return fitMetadata(column, value);
+        if (raw == null) return null;
+        return r -> fitMetadata(column, raw.of(r));
     }
 
     /** Metadata in the column's own type: a timestamp column of either kind, or a long of microseconds. */
@@ -120,101 +157,142 @@ final class RowConverter {
                 .atOffset(ZoneOffset.UTC);
     }
 
-    private static Object value(Type type, JsonNode node, String path) throws BadRecordException {
-        if (node == null || node.isNull() || node.isMissingNode()) return null;
-        try {
-            return switch (type.typeId()) {
-                case BOOLEAN -> {
-                    if (!node.isBoolean()) throw mismatch(path, node, type);
-                    yield node.booleanValue();
-                }
-                case INTEGER -> {
-                    if (!node.isIntegralNumber() || !node.canConvertToInt()) throw mismatch(path, node, type);
-                    yield node.intValue();
-                }
-                case LONG -> {
-                    if (!node.isIntegralNumber() || !node.canConvertToLong()) throw mismatch(path, node, type);
-                    yield node.longValue();
-                }
-                case FLOAT -> {
-                    if (!node.isNumber()) throw mismatch(path, node, type);
-                    float f = node.decimalValue().floatValue();
-                    if (!Float.isFinite(f)) throw outOfRange(path, node, type);
-                    yield f;
-                }
-                case DOUBLE -> {
-                    if (!node.isNumber()) throw mismatch(path, node, type);
-                    double d = node.decimalValue().doubleValue();
-                    if (!Double.isFinite(d)) throw outOfRange(path, node, type);
-                    yield d;
-                }
-                case DECIMAL -> decimal((Types.DecimalType) type, node, path);
-                case STRING -> {
-                    if (node.isString()) yield node.stringValue();
-                    if (node.isNumber() || node.isBoolean()) yield node.asString();
-                    throw mismatch(path, node, type);
-                }
-                case UUID -> {
-                    // UUID.fromString also takes short groups ("1-1-1-1-1"), which no writer of UUIDs means
-                    String text = text(node, path, type);
-                    if (!UUID_TEXT.matcher(text).matches()) {
-                        throw new BadRecordException("field '" + path + "' is \"" + text + "\", not a UUID"
-                                + " (8-4-4-4-12 hex digits), which the column type uuid needs");
-                    }
-                    yield UUID.fromString(text);
-                }
-                case DATE -> LocalDate.parse(text(node, path, type));
-                case TIME -> LocalTime.parse(text(node, path, type));
-                case TIMESTAMP -> timestamp((Types.TimestampType) type, text(node, path, type));
-                case BINARY -> ByteBuffer.wrap(Base64.getDecoder().decode(text(node, path, type)));
-                case FIXED -> {
-                    byte[] bytes = Base64.getDecoder().decode(text(node, path, type));
-                    if (bytes.length != ((Types.FixedType) type).length()) throw mismatch(path, node, type);
-                    yield bytes;
-                }
-                case STRUCT -> struct(type.asStructType(), node, path);
-                case LIST -> list(type.asListType(), node, path);
-                case MAP -> map(type.asMapType(), node, path);
-                default -> throw new BadRecordException("field '" + path + "': the column type " + type
-                        + " is not supported");
+    /** How a value of {@code type} is read; JSON null is null whatever the type, and is handled by the caller. */
+    private static Reader reader(Type type) {
+        return switch (type.typeId()) {
+            case BOOLEAN -> (p, path) -> switch (p.currentToken()) {
+                case VALUE_TRUE -> Boolean.TRUE;
+                case VALUE_FALSE -> Boolean.FALSE;
+                default -> throw mismatch(path, p, type);
             };
-        } catch (DateTimeParseException | IllegalArgumentException | ArithmeticException | JacksonException e) {
-            throw new BadRecordException("field '" + path + "' does not fit the column type " + type + ": "
-                    + e.getMessage(), e);
+            case INTEGER -> (p, path) -> {
+                if (p.currentToken() != JsonToken.VALUE_NUMBER_INT
+                        || p.getNumberType() != JsonParser.NumberType.INT) {
+                    throw mismatch(path, p, type);
+                }
+                return p.getIntValue();
+            };
+            case LONG -> (p, path) -> {
+                if (p.currentToken() != JsonToken.VALUE_NUMBER_INT
+                        || p.getNumberType() == JsonParser.NumberType.BIG_INTEGER) {
+                    throw mismatch(path, p, type);
+                }
+                return p.getLongValue();
+            };
+            case FLOAT -> (p, path) -> {
+                if (!p.currentToken().isNumeric()) throw mismatch(path, p, type);
+                BigDecimal exact = p.getDecimalValue();
+                float f = exact.floatValue();
+                if (!Float.isFinite(f)) throw outOfRange(path, exact, type);
+                return f;
+            };
+            case DOUBLE -> (p, path) -> {
+                if (!p.currentToken().isNumeric()) throw mismatch(path, p, type);
+                // correctly rounded from the text, as the decimal's doubleValue is
+                double d = p.getDoubleValue();
+                if (!Double.isFinite(d)) throw outOfRange(path, p.getDecimalValue(), type);
+                // -0.0 as 0.0, as it always was: the value went through a BigDecimal, which has no negative zero
+                return d == 0.0 ? 0.0 : d;
+            };
+            case DECIMAL -> (p, path) -> decimal((Types.DecimalType) type, p, path);
+            case STRING -> (p, path) -> switch (p.currentToken()) {
+                case VALUE_STRING -> p.getString();
+                case VALUE_NUMBER_INT -> p.getNumberValue().toString();
+                case VALUE_NUMBER_FLOAT -> p.getDecimalValue().toString();
+                case VALUE_TRUE -> "true";
+                case VALUE_FALSE -> "false";
+                default -> throw mismatch(path, p, type);
+            };
+            case UUID -> (p, path) -> {
+                // UUID.fromString also takes short groups ("1-1-1-1-1"), which no writer of UUIDs means
+                String text = text(p, path, type);
+                if (!UUID_TEXT.matcher(text).matches()) {
+                    throw new BadRecordException("field '" + path + "' is \"" + text + "\", not a UUID"
+                            + " (8-4-4-4-12 hex digits), which the column type uuid needs");
+                }
+                return UUID.fromString(text);
+            };
+            case DATE -> parsed(type, LocalDate::parse);
+            case TIME -> parsed(type, LocalTime::parse);
+            case TIMESTAMP -> parsed(type, text -> timestamp((Types.TimestampType) type, text));
+            case BINARY -> (p, path) -> ByteBuffer.wrap(base64(p, path, type));
+            case FIXED -> (p, path) -> {
+                byte[] bytes = base64(p, path, type);
+                if (bytes.length != ((Types.FixedType) type).length()) throw mismatch(path, p, type);
+                return bytes;
+            };
+            case STRUCT -> new StructReader(type.asStructType(), false);
+            case LIST -> list(type.asListType());
+            case MAP -> map(type.asMapType());
+            default -> (p, path) -> {
+                throw new BadRecordException("field '" + path + "': the column type " + type + " is not supported");
+            };
+        };
+    }
+
+    /** A value of ISO text, parsed by {@code parse}. */
+    private static Reader parsed(Type type, java.util.function.Function<String, Object> parse) {
+        return (p, path) -> {
+            String text = text(p, path, type);
+            try {
+                return parse.apply(text);
+            } catch (DateTimeParseException e) {
+                throw unfit(path, type, e);
+            }
+        };
+    }
+
+    private static byte[] base64(JsonParser p, String path, Type type) throws BadRecordException {
+        String text = text(p, path, type);
+        try {
+            return Base64.getDecoder().decode(text);
+        } catch (IllegalArgumentException e) {
+            throw unfit(path, type, e);
         }
+    }
+
+    private static BadRecordException unfit(String path, Type type, RuntimeException e) {
+        return new BadRecordException("field '" + path + "' does not fit the column type " + type + ": "
+                + e.getMessage(), e);
     }
 
     /**
      * A JSON number or text at the column's scale: more digits after the point than the scale, or before it than
      * precision minus scale, would change the value, so they are refused rather than rounded.
      */
-    private static BigDecimal decimal(Types.DecimalType type, JsonNode node, String path) throws BadRecordException {
+    private static BigDecimal decimal(Types.DecimalType type, JsonParser p, String path) throws BadRecordException {
         BigDecimal given;
-        if (node.isNumber()) {
-            given = node.decimalValue();
-        } else if (node.isString()) {
+        JsonToken t = p.currentToken();
+        if (t.isNumeric()) {
+            given = p.getDecimalValue();
+        } else if (t == JsonToken.VALUE_STRING) {
+            String text = p.getString();
             try {
-                given = new BigDecimal(node.stringValue());
+                given = new BigDecimal(text);
             } catch (NumberFormatException e) {
-                throw new BadRecordException("field '" + path + "' is \"" + node.stringValue() + "\", not a decimal"
+                throw new BadRecordException("field '" + path + "' is \"" + text + "\", not a decimal"
                         + " number, which the column type " + type + " needs");
             }
         } else {
-            throw mismatch(path, node, type);
+            throw mismatch(path, p, type);
         }
-        // Judged on the digits alone: setScale of "1e999999999" would build a billion-digit number first.
-        BigDecimal digits = given.stripTrailingZeros();
-        if (digits.scale() > type.scale()) {
-            throw new BadRecordException("field '" + path + "' is " + shortText(given) + ", which has more digits"
-                    + " after the point than the column type " + type + " keeps (" + type.scale()
-                    + "): rounding would change it");
+        try {
+            // Judged on the digits alone: setScale of "1e999999999" would build a billion-digit number first.
+            BigDecimal digits = given.stripTrailingZeros();
+            if (digits.scale() > type.scale()) {
+                throw new BadRecordException("field '" + path + "' is " + shortText(given) + ", which has more"
+                        + " digits after the point than the column type " + type + " keeps (" + type.scale()
+                        + "): rounding would change it");
+            }
+            if (digits.signum() != 0 && digits.precision() - digits.scale() > type.precision() - type.scale()) {
+                throw new BadRecordException("field '" + path + "' is " + shortText(given) + ", which has more"
+                        + " digits before the point than the column type " + type + " holds ("
+                        + (type.precision() - type.scale()) + ")");
+            }
+            return given.setScale(type.scale(), RoundingMode.UNNECESSARY);
+        } catch (ArithmeticException e) {
+            throw unfit(path, type, e);
         }
-        if (digits.signum() != 0 && digits.precision() - digits.scale() > type.precision() - type.scale()) {
-            throw new BadRecordException("field '" + path + "' is " + shortText(given) + ", which has more digits"
-                    + " before the point than the column type " + type + " holds ("
-                    + (type.precision() - type.scale()) + ")");
-        }
-        return given.setScale(type.scale(), RoundingMode.UNNECESSARY);
     }
 
     private static String shortText(BigDecimal v) {
@@ -222,9 +300,9 @@ final class RowConverter {
         return plain.length() > 80 ? plain.substring(0, 80) + "..." : plain;
     }
 
-    private static BadRecordException outOfRange(String path, JsonNode node, Type type) {
-        return new BadRecordException("field '" + path + "' is " + node.decimalValue() + ", beyond the range of the"
-                + " column type " + type);
+    private static BadRecordException outOfRange(String path, BigDecimal value, Type type) {
+        return new BadRecordException("field '" + path + "' is " + value + ", beyond the range of the column type "
+                + type);
     }
 
     private static Object timestamp(Types.TimestampType type, String text) {
@@ -242,65 +320,136 @@ final class RowConverter {
         }
     }
 
-    private static String text(JsonNode node, String path, Type type) throws BadRecordException {
-        if (!node.isString()) throw mismatch(path, node, type);
-        return node.stringValue();
+    private static String text(JsonParser p, String path, Type type) throws BadRecordException {
+        if (p.currentToken() != JsonToken.VALUE_STRING) throw mismatch(path, p, type);
+        return p.getString();
     }
 
-    private static Record struct(Types.StructType type, JsonNode node, String path) throws BadRecordException {
-        if (!node.isObject()) throw mismatch(path, node, type);
-        GenericRecord out = GenericRecord.create(type);
-        for (Types.NestedField f : type.fields()) {
-            String at = path + "." + f.name();
-            Object v = value(f.type(), node.get(f.name()), at);
-            if (v == null && f.isRequired()) throw new BadRecordException("field '" + at + "' is missing");
-            out.setField(f.name(), v);
-        }
-        return out;
+    /** Reads the value after the current token: null for JSON null, else {@code reader}'s. */
+    private static Object next(JsonParser p, Reader reader, String path) throws BadRecordException {
+        JsonToken t = p.nextToken();
+        if (t == null) throw new BadRecordException("the payload is not JSON: it ends inside a value");
+        return t == JsonToken.VALUE_NULL ? null : reader.read(p, path);
     }
 
-    private static List<Object> list(Types.ListType type, JsonNode node, String path) throws BadRecordException {
-        if (!node.isArray()) throw mismatch(path, node, type);
-        List<Object> out = new ArrayList<>(node.size());
-        for (int i = 0; i < node.size(); i++) {
-            Object v = value(type.elementType(), node.get(i), path + "[" + i + "]");
-            if (v == null && type.isElementRequired()) {
-                throw new BadRecordException("field '" + path + "[" + i + "]' is null in a list of required values");
+    /** A struct's fields by name, each with its reader and position; the row itself is the top-level struct. */
+    private static final class StructReader implements Reader {
+        private final Types.StructType type;
+        private final Map<String, Integer> positions = new HashMap<>();
+        private final Reader[] readers;
+        private final List<Types.NestedField> fields;
+        /** An empty row of the struct: copying it skips the name index Iceberg looks up for each new record. */
+        private final GenericRecord empty;
+        private final boolean top;
+
+        StructReader(Types.StructType type, boolean top) {
+            this.type = type;
+            this.top = top;
+            this.fields = type.fields();
+            this.readers = new Reader[fields.size()];
+            for (int i = 0; i < fields.size(); i++) {
+                positions.put(fields.get(i).name(), i);
+                readers[i] = reader(fields.get(i).type());
             }
-            out.add(v);
+            this.empty = GenericRecord.create(type);
         }
-        return out;
-    }
 
-    private static Map<Object, Object> map(Types.MapType type, JsonNode node, String path) throws BadRecordException {
-        if (!node.isObject()) throw mismatch(path, node, type);
-        if (type.keyType().typeId() != Type.TypeID.STRING) {
-            throw new BadRecordException("field '" + path + "': maps with keys of type " + type.keyType()
-                    + " are not supported (JSON object keys are strings)");
+        @Override
+        public Object read(JsonParser p, String path) throws BadRecordException {
+            if (p.currentToken() != JsonToken.START_OBJECT) throw mismatch(path, p, type);
+            return readObject(p, path, null, null);
         }
-        Map<Object, Object> out = new LinkedHashMap<>();
-        for (Map.Entry<String, JsonNode> e : node.properties()) {
-            Object v = value(type.valueType(), e.getValue(), path + "." + e.getKey());
-            if (v == null && type.isValueRequired()) {
-                throw new BadRecordException("field '" + path + "." + e.getKey() + "' is null in a map of required values");
+
+        /** Reads the object whose start is the current token; {@code metadata} (the row only) fills its columns. */
+        GenericRecord readObject(JsonParser p, String path, Metadata[] metadata, SinkRecord source)
+                throws BadRecordException {
+            GenericRecord out = empty.copy();
+            String name;
+            while ((name = p.nextName()) != null) {
+                Integer at = positions.get(name);
+                if (at == null || (metadata != null && metadata[at] != null)) {
+                    p.nextToken();
+                    p.skipChildren();
+                    continue;
+                }
+                out.set(at, next(p, readers[at], top ? name : path + "." + name));
             }
-            out.put(e.getKey(), v);
+            if (p.currentToken() != JsonToken.END_OBJECT) {
+                throw new BadRecordException("the payload is not JSON: it ends inside an object");
+            }
+            for (int i = 0; i < fields.size(); i++) {
+                if (metadata != null && metadata[i] != null) {
+                    out.set(i, metadata[i].of(source));
+                    continue;
+                }
+                if (out.get(i) == null && fields.get(i).isRequired()) {
+                    Types.NestedField f = fields.get(i);
+                    throw new BadRecordException(top
+                            ? "field '" + f.name() + "' is missing, and the table requires it"
+                            : "field '" + path + "." + f.name() + "' is missing");
+                }
+            }
+            return out;
         }
-        return out;
     }
 
-    private static BadRecordException mismatch(String path, JsonNode node, Type type) {
-        return new BadRecordException("field '" + path + "' is " + describe(node) + ", which does not fit the column"
-                + " type " + type);
+    private static Reader list(Types.ListType type) {
+        Reader element = reader(type.elementType());
+        boolean required = type.isElementRequired();
+        return (p, path) -> {
+            if (p.currentToken() != JsonToken.START_ARRAY) throw mismatch(path, p, type);
+            List<Object> out = new ArrayList<>();
+            for (JsonToken t = p.nextToken(); t != JsonToken.END_ARRAY; t = p.nextToken()) {
+                if (t == null) throw new BadRecordException("the payload is not JSON: it ends inside an array");
+                String at = path + "[" + out.size() + "]";
+                Object v = t == JsonToken.VALUE_NULL ? null : element.read(p, at);
+                if (v == null && required) {
+                    throw new BadRecordException("field '" + at + "' is null in a list of required values");
+                }
+                out.add(v);
+            }
+            return out;
+        };
     }
 
-    private static String describe(JsonNode node) {
-        if (node.isString()) return "a string";
-        if (node.isIntegralNumber()) return "an integer";
-        if (node.isNumber()) return "a number";
-        if (node.isBoolean()) return "a boolean";
-        if (node.isArray()) return "an array";
-        if (node.isObject()) return "an object";
-        return "a " + node.getNodeType().name().toLowerCase(java.util.Locale.ROOT);
+    private static Reader map(Types.MapType type) {
+        Reader value = reader(type.valueType());
+        boolean stringKeys = type.keyType().typeId() == Type.TypeID.STRING;
+        boolean required = type.isValueRequired();
+        return (p, path) -> {
+            if (p.currentToken() != JsonToken.START_OBJECT) throw mismatch(path, p, type);
+            if (!stringKeys) {
+                throw new BadRecordException("field '" + path + "': maps with keys of type " + type.keyType()
+                        + " are not supported (JSON object keys are strings)");
+            }
+            Map<Object, Object> out = new LinkedHashMap<>();
+            String key;
+            while ((key = p.nextName()) != null) {
+                String at = path + "." + key;
+                Object v = next(p, value, at);
+                if (v == null && required) {
+                    throw new BadRecordException("field '" + at + "' is null in a map of required values");
+                }
+                out.put(key, v);
+            }
+            return out;
+        };
+    }
+
+    private static BadRecordException mismatch(String path, JsonParser p, Type type) {
+        return new BadRecordException("field '" + path + "' is " + describe(p.currentToken()) + ", which does not fit"
+                + " the column type " + type);
+    }
+
+    private static String describe(JsonToken t) {
+        return switch (t) {
+            case VALUE_STRING -> "a string";
+            case VALUE_NUMBER_INT -> "an integer";
+            case VALUE_NUMBER_FLOAT -> "a number";
+            case VALUE_TRUE, VALUE_FALSE -> "a boolean";
+            case START_ARRAY -> "an array";
+            case START_OBJECT -> "an object";
+            default -> "a " + t.name().toLowerCase(java.util.Locale.ROOT);
+        };
     }
 }

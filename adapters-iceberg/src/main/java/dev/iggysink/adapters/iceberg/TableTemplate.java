@@ -34,6 +34,17 @@ public record TableTemplate(List<String> columns, List<String> partitionSpec, bo
             "truncate", "an int, long, decimal, string or binary column");
     private static final List<String> IGGY_COLUMNS = List.of("iggy_offset", "iggy_partition_id", "iggy_timestamp");
 
+    /**
+     * Set on the tables the sink creates, read by Iceberg's Parquet writer (any writer's, the sink's included) from
+     * the table's properties. Dictionary encoding off: for a log line or an id, each value is hashed into a
+     * dictionary that never pays, about half the writer's CPU, and zstd alone made files no larger. zstd at level 1:
+     * less CPU than the default 3, files of the same size. Figures in docs/performance.md; a table owner may change
+     * either, and the sink writes by the table's properties as they are.
+     */
+    static final java.util.Map<String, String> WRITE_PROPERTIES = java.util.Map.of(
+            "parquet.enable.dictionary", "false",
+            "write.parquet.compression-level", "1");
+
     public TableTemplate {
         columns = List.copyOf(columns);
         partitionSpec = List.copyOf(partitionSpec);

@@ -55,6 +55,119 @@ class LocalWarehouseTest {
                 Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(), false);
     }
 
+    /** Rows are written into Parquet as they arrive; a staging that failed puts the same rows again. */
+    @org.junit.jupiter.api.Test
+    void a_staging_that_failed_puts_every_row_appended_before_it_again() throws Exception {
+        CatalogSettings settings = sqlite(dir.resolve("retry.db"), dir.resolve("retry").toString());
+        TableTemplate template = new TableTemplate(List.of("user string"), List.of());
+        String table = "lake.retry";
+        try (IcebergTables store = new IcebergTables(IcebergCatalogs.open(settings), "sink",
+                Optional.of(template))) {
+            store.open(table);
+            TableStore.RowFile file = users(store.newFile(table), 1000, o -> "u" + o);
+            assertThat(file.count()).isEqualTo(1000);
+            Path data = dir.resolve("retry").resolve("lake").resolve("retry").resolve("data");
+            // a file where the data directory goes: no data file can be written under it
+            Files.createDirectories(data.getParent());
+            Files.writeString(data, "in the way");
+            org.assertj.core.api.Assertions.assertThatThrownBy(file::stage)
+                    .isInstanceOf(dev.iggysink.application.port.out.StoreException.class);
+            Files.delete(data);
+            TableStore.Staged staged = file.stage();
+            store.commit(table, List.of(new TableStore.Append(P0, -1, 999, List.of(staged))));
+        }
+        Catalog reader = IcebergCatalogs.open(settings);
+        try {
+            List<Long> offsets = new ArrayList<>();
+            try (CloseableIterable<Record> read = IcebergGenerics.read(reader.loadTable(TableIdentifier.parse(table)))
+                    .build()) {
+                read.forEach(r -> offsets.add((Long) r.getField("iggy_offset")));
+            }
+            offsets.sort(Comparator.naturalOrder());
+            assertThat(offsets).hasSize(1000).doesNotHaveDuplicates();
+            assertThat(offsets.get(999)).isEqualTo(999L);
+        } finally {
+            ((AutoCloseable) reader).close();
+        }
+    }
+
+    /** Appends {@code n} records of offsets 0.. whose payload names {@code user.apply(offset)}. */
+    private static TableStore.RowFile users(TableStore.RowFile file, int n,
+                                            java.util.function.LongFunction<String> user) throws Exception {
+        for (long o = 0; o < n; o++) {
+            file.append(new Decoded(new SinkRecord(P0, o, DAY_1, DAY_1, new MessageId(0, o + 1), List.of(),
+                    ("{\"user\":\"" + user.apply(o) + "\"}").getBytes(StandardCharsets.UTF_8))));
+        }
+        return file;
+    }
+
+    /** A writer the table's properties refuse fails the staging, as writing the whole file at once did. */
+    @org.junit.jupiter.api.Test
+    void a_table_property_the_parquet_writer_refuses_fails_the_staging_for_good_naming_it() throws Exception {
+        CatalogSettings settings = sqlite(dir.resolve("refused.db"), dir.resolve("refused").toString());
+        Catalog catalog = IcebergCatalogs.open(settings);
+        try {
+            catalog.createTable(TableIdentifier.parse("lake.refused"), new org.apache.iceberg.Schema(
+                    org.apache.iceberg.types.Types.NestedField.required(1, "iggy_offset",
+                            org.apache.iceberg.types.Types.LongType.get())), org.apache.iceberg.PartitionSpec
+                    .unpartitioned(), Map.of("write.parquet.page-size-bytes", "0"));
+        } finally {
+            ((AutoCloseable) catalog).close();
+        }
+        try (IcebergTables store = new IcebergTables(IcebergCatalogs.open(settings), "sink")) {
+            TableStore.RowFile file = store.newFile("lake.refused");
+            file.append(new Decoded(new SinkRecord(P0, 0, DAY_1, DAY_1, new MessageId(0, 1), List.of(),
+                    "{}".getBytes(StandardCharsets.UTF_8))));
+            assertThat(file.count()).isEqualTo(1);
+            org.assertj.core.api.Assertions.assertThatThrownBy(file::stage)
+                    .isInstanceOfSatisfying(dev.iggysink.application.port.out.StoreException.class,
+                            e -> assertThat(e.retryable()).isFalse())
+                    .hasMessageContaining("writing a data file of lake.refused")
+                    .hasMessageContaining("Page size must be > 0");
+        }
+    }
+
+    /** The write properties measured for the sink's own tables (docs/performance.md), and the files they make. */
+    @org.junit.jupiter.api.Test
+    void a_table_the_sink_creates_is_written_without_dictionaries_in_zstd_level_1() throws Exception {
+        CatalogSettings settings = sqlite(dir.resolve("props.db"), dir.resolve("props").toString());
+        TableTemplate template = new TableTemplate(List.of("user string"), List.of());
+        String table = "lake.plain";
+        try (IcebergTables store = new IcebergTables(IcebergCatalogs.open(settings), "sink",
+                Optional.of(template))) {
+            store.open(table);
+            TableStore.RowFile file = users(store.newFile(table), 100, o -> "the same user");
+            store.commit(table, List.of(new TableStore.Append(P0, -1, 99, List.of(file.stage()))));
+        }
+        Catalog reader = IcebergCatalogs.open(settings);
+        try {
+            Table t = reader.loadTable(TableIdentifier.parse(table));
+            assertThat(t.properties()).containsEntry("parquet.enable.dictionary", "false")
+                    .containsEntry("write.parquet.compression-level", "1");
+            List<String> chunks = new ArrayList<>();
+            List<Path> dataFiles;
+            try (Stream<Path> files = Files.walk(dir.resolve("props"))) {
+                dataFiles = files.filter(f -> f.toString().endsWith(".parquet")).toList();
+            }
+            assertThat(dataFiles).hasSize(1);
+            for (Path f : dataFiles) {
+                try (org.apache.parquet.hadoop.ParquetFileReader parquet = org.apache.parquet.hadoop.ParquetFileReader
+                        .open(new org.apache.parquet.io.LocalInputFile(f))) {
+                    for (var block : parquet.getFooter().getBlocks()) {
+                        for (var column : block.getColumns()) {
+                            chunks.add(column.getPath().toDotString() + " " + column.getCodec()
+                                    + (column.hasDictionaryPage() ? " dictionary" : ""));
+                        }
+                    }
+                }
+            }
+            assertThat(chunks).contains("user ZSTD", "iggy_offset ZSTD", "iggy_partition_id ZSTD")
+                    .noneMatch(c -> c.endsWith("dictionary"));
+        } finally {
+            ((AutoCloseable) reader).close();
+        }
+    }
+
     @ParameterizedTest(name = "warehouse = {0}")
     @ValueSource(strings = {"file-uri", "absolute-path"})
     void rows_committed_to_a_table_in_a_local_directory_are_read_back_by_iceberg(String form) throws Exception {

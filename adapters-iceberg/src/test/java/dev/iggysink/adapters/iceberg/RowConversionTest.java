@@ -236,6 +236,51 @@ class RowConversionTest {
                 arguments("iggy_stream", Types.LongType.get()));
     }
 
+    /** The payload is read token by token into the row: what it skips and what it keeps, as a whole parse did. */
+    @org.junit.jupiter.api.Test
+    void fields_without_a_column_are_skipped_whatever_their_shape_and_a_repeated_field_keeps_its_last_value()
+            throws Exception {
+        RowConverter converter = new RowConverter(new Schema(Types.NestedField.optional(2, "v", Types.LongType.get()),
+                Types.NestedField.optional(3, "w", Types.StringType.get())));
+        Record row = converter.convert(record("{\"skip\":{\"a\":[1,{\"b\":null}],\"c\":\"}\"},\"v\":1,"
+                + "\"more\":[[],{},\"]\"],\"w\":\"a\\\"b\\u00e9\",\"v\":2}").source());
+        assertThat(row.getField("v")).isEqualTo(2L);
+        assertThat(row.getField("w")).isEqualTo("a\"b\u00e9");
+    }
+
+    @org.junit.jupiter.api.Test
+    void a_payload_field_named_like_a_metadata_column_is_skipped_whatever_its_shape() throws Exception {
+        RowConverter converter = new RowConverter(new Schema(
+                Types.NestedField.required(1, "iggy_offset", Types.LongType.get()),
+                Types.NestedField.optional(2, "v", Types.LongType.get())));
+        Record row = converter.convert(record("{\"iggy_offset\":{\"a\":[1]},\"v\":7}").source());
+        assertThat(row.getField("iggy_offset")).isEqualTo(0L);
+        assertThat(row.getField("v")).isEqualTo(7L);
+    }
+
+    @org.junit.jupiter.api.Test
+    void rows_of_one_converter_share_no_values() throws Exception {
+        Types.StructType point = Types.StructType.of(Types.NestedField.optional(10, "x", Types.IntegerType.get()));
+        RowConverter converter = new RowConverter(new Schema(Types.NestedField.optional(2, "v", point),
+                Types.NestedField.optional(3, "w", Types.IntegerType.get())));
+        Record first = converter.convert(record("{\"v\":{\"x\":1},\"w\":1}").source());
+        Record second = converter.convert(record("{\"v\":{}}").source());
+        assertThat(((Record) first.getField("v")).getField("x")).isEqualTo(1);
+        assertThat(first.getField("w")).isEqualTo(1);
+        assertThat(((Record) second.getField("v")).getField("x")).isNull();
+        assertThat(second.getField("w")).isNull();
+    }
+
+    /** A value that does not fit is found before the payload's end; a payload that is not JSON is still named so. */
+    @ParameterizedTest(name = "payload [{0}]")
+    @org.junit.jupiter.params.provider.ValueSource(strings = {"{\"v\":\"x\",", "{\"v\":\"x\"} {}",
+            "{\"v\":[\"x\",", "{\"v\":{\"a\":1}", "[1,", "{\"v\":1}]", ""})
+    void a_payload_that_is_not_json_is_named_so_even_after_a_value_that_does_not_fit(String json) {
+        RowConverter converter = new RowConverter(new Schema(Types.NestedField.optional(2, "v", Types.LongType.get())));
+        assertThatThrownBy(() -> converter.convert(record(json).source())).isInstanceOf(BadRecordException.class)
+                .hasMessageContaining(json.isEmpty() ? "not a JSON object" : "the payload is not JSON");
+    }
+
     private static Decoded record(String json) {
         return new Decoded(new SinkRecord(P0, 0, 0, 0, new MessageId(0, 1), List.of(),
                 json.getBytes(StandardCharsets.UTF_8)));
