@@ -18,8 +18,8 @@ import software.amazon.awssdk.services.s3.model.S3Object;
 
 /**
  * Issue 48 item 2 for the Iceberg table sink, with the fat jar, an SQLite catalog and MinIO: records that lack a
- * required column become dead letters under {@code errors_tolerance = "all"}; after a config fix (a transform adds
- * the field) {@code redrive} makes them rows with their original offsets. A dead letter put back as a crash between
+ * required column become dead letters under {@code errors_tolerance = "all"}; after a fix (the column made optional
+ * in the table and in the file) {@code redrive} makes them rows with their original offsets. A dead letter put back as a crash between
  * the commit and its delete leaves it is only finished by a second run, not written again. The audit is clean and
  * Iceberg's own reader finds each offset once.
  */
@@ -52,14 +52,17 @@ class TableRedriveIT extends E2eTest {
         }
         E2eFixture.AuditResult before = fx.audit(strict);
         assertThat(before.output()).contains("dead_lettered=2");
+        CliResult unfixed = redrive(strict);
+        assertThat(unfixed.code()).as(unfixed.output()).isEqualTo(1);
+        assertThat(unfixed.output()).contains("field 'amount' is missing, and the table requires it")
+                .contains("REDRIVE: 0 redriven, 0 finished from an earlier run, 0 already delivered, 2 still failing");
 
-        // The fix: a transform fills the missing field.
-        Path fixed = fx.tableSink(TOPIC, TABLE, "lake_redrive").plugin(STRICT + """
-
-                [transforms.add_fields]
-                enabled = true
-                fields = [{ key = "amount", value = { static = -1 } }]
-                """).write("fixed");
+        // The fix: the table's amount becomes optional, and so does the file's column for a table made anew.
+        try (TableCatalog catalog = TableCatalog.sqlite(fx)) {
+            catalog.table(TABLE).updateSchema().makeColumnOptional("amount").commit();
+        }
+        Path fixed = fx.tableSink(TOPIC, TABLE, "lake_redrive").plugin(STRICT.replace("\"amount long required\"",
+                "\"amount long\"")).write("fixed");
         CliResult dry = redrive(fixed, "--dry-run");
         assertThat(dry.code()).as(dry.output()).isZero();
         assertThat(dry.output()).contains("would redrive " + letters.substring("warehouse/".length())
