@@ -34,8 +34,9 @@ import picocli.CommandLine.Option;
 
 /**
  * Brings dead letters home: each one the current configuration decodes goes to the object the sink would have written
- * for it (or, for an Iceberg table sink, as a row to its tables), once, and its dead letter moves below {@code <dlq>/redriven/} with a note (ADR 0018). Reads the group's
- * offsets without joining it, so it runs beside a live sink; dead letters above the committed offset are left to it.
+ * for it (for an Iceberg table sink: as a row to each of its tables), once, and its dead letter moves below
+ * {@code <dlq>/redriven/} with a note (ADR 0018). Reads the group's offsets without joining it, so it runs beside a
+ * live sink; dead letters above the committed offset are left to it.
  */
 @Command(name = "redrive", mixinStandardHelpOptions = true,
         description = "Write dead letters that decode now to where the sink would have put them, exactly once.",
