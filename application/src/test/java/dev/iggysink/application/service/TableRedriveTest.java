@@ -336,4 +336,21 @@ class TableRedriveTest {
         assertThat(tables.deadLetters()).doesNotContainKey(letterKey(P1, 3))
                 .containsKey(DeadLetters.redrivenKey("", "_dlq", letterKey(P1, 3)));
     }
+
+    @Test
+    void many_dead_letters_go_in_commits_of_a_bounded_batch_each_naming_its_own() throws Exception {
+        InMemoryTables tables = new InMemoryTables();
+        int count = 2 * TableRedrive.BATCH + 1;
+        for (long o = 0; o < count; o++) letter(tables, record(P1, o, "{\"n\":" + o + "}"), OLD);
+        int before = tables.snapshotCount(TABLE);
+
+        List<Redrive.Outcome> outcomes = new TableRedrive(tables, new LinesCodec(), TableRouting.fixed(TABLE), "_dlq",
+                STREAM, TOPIC, CLOCK).run(p -> OptionalLong.of(count - 1), Redrive.Filter.ALL, false);
+
+        assertThat(outcomes).hasSize(count).allMatch(o -> o.action() == Redrive.Action.REDRIVEN);
+        assertThat(tables.snapshotCount(TABLE) - before).isEqualTo(3);
+        assertThat(rowsOf(tables, TABLE, P1)).hasSize(count).doesNotHaveDuplicates();
+        assertThat(tables.redriven(TABLE)).hasSize(count);
+        assertThat(tables.durableOffsets(TABLE, List.of(P1))).isEmpty();
+    }
 }
