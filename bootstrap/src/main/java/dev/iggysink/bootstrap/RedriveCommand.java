@@ -4,13 +4,17 @@ import dev.iggysink.adapters.config.ConfigError;
 import dev.iggysink.adapters.config.ConfigResult;
 import dev.iggysink.adapters.config.ConnectorConfig;
 import dev.iggysink.adapters.config.ConnectorConfigLoader;
+import dev.iggysink.adapters.config.TableConnectorConfig;
 import dev.iggysink.adapters.config.TableConnectorReader;
 import dev.iggysink.adapters.format.RecordCodecs;
+import dev.iggysink.adapters.iceberg.IcebergTables;
+import dev.iggysink.adapters.iceberg.TableChecks;
 import dev.iggysink.adapters.iggy.IggyGroupOffsets;
 import dev.iggysink.application.port.out.ObjectStore;
 import dev.iggysink.application.port.out.SourceException;
 import dev.iggysink.application.port.out.StoreException;
 import dev.iggysink.application.service.Redrive;
+import dev.iggysink.application.service.TableRedrive;
 import dev.iggysink.application.settings.SinkSettings;
 import dev.iggysink.application.settings.StreamSettings;
 import dev.iggysink.domain.message.PartitionRef;
@@ -30,8 +34,9 @@ import picocli.CommandLine.Option;
 
 /**
  * Brings dead letters home: each one the current configuration decodes goes to the object the sink would have written
- * for it, once, and its dead letter moves below {@code <dlq>/redriven/} with a note (ADR 0018). Reads the group's
- * offsets without joining it, so it runs beside a live sink; dead letters above the committed offset are left to it.
+ * for it (for an Iceberg table sink: as a row to each of its tables), once, and its dead letter moves below
+ * {@code <dlq>/redriven/} with a note (ADR 0018). Reads the group's offsets without joining it, so it runs beside a
+ * live sink; dead letters above the committed offset are left to it.
  */
 @Command(name = "redrive", mixinStandardHelpOptions = true,
         description = "Write dead letters that decode now to where the sink would have put them, exactly once.",
@@ -76,11 +81,16 @@ final class RedriveCommand implements Callable<Integer> {
             err.flush();
             return ExitCodes.CONFIG;
         }
+        Map<Redrive.Action, Integer> counts = new EnumMap<>(Redrive.Action.class);
         if (TableConnectorReader.isTableSink(config)) {
-            err.println("redrive: " + config + " is an Iceberg table sink; redrive writes the dead letters of S3 sinks"
-                    + " only (docs/adr/0018-redrive-writes-once-per-dead-letter.md)");
-            err.flush();
-            return ExitCodes.CONFIG;
+            TableConnectorReader.Result table = TableConnectorReader.load(config, System.getenv());
+            if (table.connector().isEmpty()) {
+                for (ConfigError e : table.errors()) out.println("config error: " + e);
+                out.flush();
+                return ExitCodes.CONFIG;
+            }
+            Optional<Integer> failed = tableSink(table.connector().get(), filter, out, err, counts);
+            return failed.isPresent() ? failed.get() : summary(out, counts);
         }
         ConfigResult result = ConnectorConfigLoader.load(config, System.getenv());
         if (!result.ok()) {
@@ -88,7 +98,6 @@ final class RedriveCommand implements Callable<Integer> {
             out.flush();
             return ExitCodes.CONFIG;
         }
-        Map<Redrive.Action, Integer> counts = new EnumMap<>(Redrive.Action.class);
         for (ConnectorConfig sink : result.sinks()) {
             try {
                 redrive(sink, filter, out, counts);
@@ -99,10 +108,14 @@ final class RedriveCommand implements Callable<Integer> {
                         + e.getMessage());
             }
         }
-        if (!result.tableSinks().isEmpty()) {
-            out.println("skipped " + result.tableSinks().size() + " Iceberg table sink(s): redrive writes the dead"
-                    + " letters of S3 sinks only");
+        for (TableConnectorConfig t : result.tableSinks()) {
+            Optional<Integer> failed = tableSink(t, filter, out, err, counts);
+            if (failed.isPresent()) return failed.get();
         }
+        return summary(out, counts);
+    }
+
+    private int summary(PrintWriter out, Map<Redrive.Action, Integer> counts) {
         int left = counts.getOrDefault(Redrive.Action.STILL_FAILS, 0)
                 + counts.getOrDefault(Redrive.Action.NOT_COMMITTED, 0);
         out.println((dryRun ? "REDRIVE DRY RUN (nothing written): " : "REDRIVE: ")
@@ -113,6 +126,46 @@ final class RedriveCommand implements Callable<Integer> {
                 + counts.getOrDefault(Redrive.Action.NOT_COMMITTED, 0) + " not yet committed by the sink");
         out.flush();
         return left == 0 ? ExitCodes.OK : ExitCodes.INCOMPLETE;
+    }
+
+    /**
+     * Redrives the dead letters of one Iceberg table sink into its tables (ADR 0018, table sink); the exit code when
+     * it had to stop.
+     */
+    private Optional<Integer> tableSink(TableConnectorConfig c, Redrive.Filter filter, PrintWriter out,
+                                        PrintWriter err, Map<Redrive.Action, Integer> counts) {
+        try {
+            for (StreamSettings st : c.streams()) {
+                if (stream != null && !stream.equals(st.stream())) continue;
+                try (IcebergTables store = IcebergTables.open(TableSinkRunner.catalog(c.catalog()),
+                        st.consumerGroup(), TableSinkRunner.template(c), c.table().dlqPrefix())) {
+                    for (String t : st.topics()) {
+                        if (topic != null && !topic.equals(t)) continue;
+                        try (IggyGroupOffsets group = new IggyGroupOffsets(SinkAssembly.iggy(c.iggy()), st.stream(),
+                                t, st.consumerGroup(), SinkAssembly.IGGY_CALL_TIMEOUT)) {
+                            TableRedrive redrive = new TableRedrive(store, TableSinkRunner.codec(c, st),
+                                    c.table().routing(), c.table().dlqPrefix(), st.stream(), t,
+                                    InstantSource.system());
+                            print(redrive.run(p -> committed(group, p), filter, dryRun), out, counts);
+                        }
+                    }
+                }
+            }
+        } catch (SourceException | Unreadable e) {
+            return Optional.of(failed(out, err, e.getMessage()));
+        } catch (StoreException | RuntimeException e) {
+            return Optional.of(failed(out, err, "the catalog at " + TableChecks.where(TableSinkRunner.catalog(
+                    c.catalog())) + ": " + e.getMessage()));
+        }
+        return Optional.empty();
+    }
+
+    private void print(List<Redrive.Outcome> outcomes, PrintWriter out, Map<Redrive.Action, Integer> counts) {
+        for (Redrive.Outcome o : outcomes) {
+            counts.merge(o.action(), 1, Integer::sum);
+            out.println(line(o));
+        }
+        out.flush();
     }
 
     private static int failed(PrintWriter out, PrintWriter err, String why) {
@@ -162,12 +215,7 @@ final class RedriveCommand implements Callable<Integer> {
                         Redrive redrive = new Redrive(store,
                                 RecordCodecs.forStream(st, s.output(), s.transforms()), s.output(),
                                 s.delivery().dlqPrefix(), st.stream(), t, InstantSource.system());
-                        List<Redrive.Outcome> outcomes = redrive.run(p -> committed(group, p), filter, dryRun);
-                        for (Redrive.Outcome o : outcomes) {
-                            counts.merge(o.action(), 1, Integer::sum);
-                            out.println(line(o));
-                        }
-                        out.flush();
+                        print(redrive.run(p -> committed(group, p), filter, dryRun), out, counts);
                     }
                 }
             }

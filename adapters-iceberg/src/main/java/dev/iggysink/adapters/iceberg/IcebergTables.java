@@ -694,6 +694,63 @@ public final class IcebergTables implements TableStore {
     }
 
     @Override
+    public Optional<byte[]> readDeadLetter(String key) throws StoreException {
+        return warehouse.isPresent() ? warehouse.get().read(key) : Optional.empty();
+    }
+
+    @Override
+    public void deleteDeadLetter(String key) throws StoreException {
+        deadLetterPlace().delete(key);
+    }
+
+    /**
+     * A plain append (Iceberg retries it on a concurrent commit: appending never conflicts) that sets no offset
+     * property, so the map stays as the sink's last commit left it.
+     */
+    @Override
+    public void commitRedriven(String name, List<Staged> files, Collection<String> letters) throws StoreException {
+        Table t = current(name, "reading table " + name + " before a redrive commit");
+        for (Staged s : files) {
+            UUID written = ((StagedFiles) s).tableId;
+            if (!java.util.Objects.equals(written, t.uuid())) {
+                throw new StoreException("table " + name + " was replaced (uuid " + written + " -> " + t.uuid()
+                        + ") after the redriven rows were written for it; nothing was committed", true, 409, null,
+                        null);
+            }
+        }
+        try {
+            AppendFiles append = t.newAppend();
+            for (Staged s : files) ((StagedFiles) s).files.forEach(append::appendFile);
+            append.set(OffsetMap.REDRIVEN, String.join("\n", letters));
+            append.commit();
+        } catch (CommitStateUnknownException e) {
+            if (redriven(name).containsAll(letters)) return;
+            throw new StoreException("redrive commit to table " + name + ": the catalog did not say whether it took"
+                    + " it (" + e.getMessage() + ")", true, 0, null, e);
+        } catch (ValidationException e) {
+            throw new StoreException("redrive commit to table " + name + " refused: " + e.getMessage(), false, 400,
+                    null, e);
+        } catch (RuntimeException e) {
+            throw failure("redrive commit to table " + name, e);
+        }
+    }
+
+    @Override
+    public Set<String> redriven(String name) throws StoreException {
+        Table t = current(name, "reading the history of table " + name);
+        Set<String> out = new HashSet<>();
+        try {
+            for (Snapshot s : t.snapshots()) {
+                String letters = s.summary() == null ? null : s.summary().get(OffsetMap.REDRIVEN);
+                if (letters != null && !letters.isEmpty()) out.addAll(List.of(letters.split("\n")));
+            }
+        } catch (RuntimeException e) {
+            throw failure("reading the history of table " + name, e);
+        }
+        return out;
+    }
+
+    @Override
     public void discard(Staged staged) {
         StagedFiles s = (StagedFiles) staged;
         Table t = tables.get(s.table);

@@ -23,6 +23,11 @@ import tools.jackson.databind.node.ObjectNode;
 final class OffsetMap {
     static final String PREFIX = "iggy.offsets.";
     static final String COMMIT_ID = "iggy.commit-id";
+    /**
+     * The dead letters (keys, one a line) whose records a redrive snapshot appended. Such a snapshot carries no map
+     * and no commit id: the map is looked up through it, as through another writer's.
+     */
+    static final String REDRIVEN = "iggy.redriven";
     private static final ObjectMapper JSON = JsonMapper.builder().build();
 
     private OffsetMap() {

@@ -104,6 +104,34 @@ public final class WarehouseFiles implements AutoCloseable {
         return location;
     }
 
+    /** The content at {@code key}; empty when nothing is there. */
+    Optional<byte[]> read(String key) throws StoreException {
+        String location = location(key);
+        try {
+            org.apache.iceberg.io.InputFile in = io.newInputFile(location);
+            if (!in.exists()) return Optional.empty();
+            try (java.io.InputStream stream = in.newStream()) {
+                return Optional.of(stream.readAllBytes());
+            }
+        } catch (org.apache.iceberg.exceptions.NotFoundException | java.io.FileNotFoundException gone) {
+            return Optional.empty();
+        } catch (IOException | RuntimeException e) {
+            throw failure("reading " + location, e);
+        }
+    }
+
+    /** Deletes what is at {@code key}; nothing there is no failure. */
+    void delete(String key) throws StoreException {
+        String location = location(key);
+        try {
+            io.deleteFile(location);
+        } catch (org.apache.iceberg.exceptions.NotFoundException gone) {
+            // already gone: what was asked for
+        } catch (RuntimeException e) {
+            throw failure("deleting " + location, e);
+        }
+    }
+
     /** The keys below {@code prefix}, relative to the warehouse. */
     List<String> keys(String prefix) throws StoreException {
         List<String> keys = new ArrayList<>();

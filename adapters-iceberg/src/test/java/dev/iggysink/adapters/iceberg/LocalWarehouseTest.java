@@ -233,4 +233,58 @@ class LocalWarehouseTest {
         assertThat(p).containsEntry("io-impl", "org.apache.iceberg.aws.s3.S3FileIO").containsEntry("warehouse",
                 warehouse);
     }
+
+    private static Decoded row(long offset) {
+        return new Decoded(new SinkRecord(P0, offset, DAY_1, DAY_1, new MessageId(0, offset + 1), List.of(),
+                ("{\"user\":\"u" + offset + "\"}").getBytes(StandardCharsets.UTF_8)));
+    }
+
+    @org.junit.jupiter.api.Test
+    void a_redrive_commit_adds_rows_and_names_its_dead_letters_but_leaves_the_offset_map() throws Exception {
+        CatalogSettings settings = sqlite(dir.resolve("catalog.db"), dir.resolve("warehouse").toString());
+        TableTemplate template = new TableTemplate(List.of("user string required"), List.of());
+        String table = "lake.events";
+        String letter = "_dlq/app/events/00000-00000000000000000001.json";
+        try (IcebergTables store = IcebergTables.open(settings, "sink", Optional.of(template), "_dlq")) {
+            store.open(table);
+            TableStore.RowFile file = store.newFile(table);
+            file.append(row(0));
+            file.append(row(2));
+            store.commit(table, List.of(new TableStore.Append(P0, -1, 2, List.of(file.stage()))));
+            store.writeDeadLetter(letter, "{}".getBytes(StandardCharsets.UTF_8));
+            assertThat(store.readDeadLetter(letter)).hasValueSatisfying(c -> assertThat(c).isEqualTo("{}".getBytes(
+                    StandardCharsets.UTF_8)));
+            assertThat(store.redriven(table)).isEmpty();
+
+            TableStore.RowFile redriven = store.newFile(table);
+            redriven.append(row(1));
+            store.commitRedriven(table, List.of(redriven.stage()), List.of(letter, "_dlq/app/events/x.json"));
+            store.deleteDeadLetter(letter);
+            store.deleteDeadLetter(letter);
+
+            assertThat(store.readDeadLetter(letter)).isEmpty();
+            assertThat(store.redriven(table)).containsExactlyInAnyOrder(letter, "_dlq/app/events/x.json");
+            assertThat(store.durableOffsets(table, List.of(P0))).isEqualTo(Map.of(P0, 2L));
+            assertThat(store.rowOffsets(table, List.of(P0)).orElseThrow().get(P0)).containsExactlyInAnyOrder(0L, 1L,
+                    2L);
+            // the sink's next commit finds the map through the redrive snapshot and moves it on
+            TableStore.RowFile next = store.newFile(table);
+            next.append(row(3));
+            assertThat(store.commit(table, List.of(new TableStore.Append(P0, 2, 3, List.of(next.stage()))))
+                    .committed()).containsExactly(P0);
+            assertThat(store.durableOffsets(table, List.of(P0))).isEqualTo(Map.of(P0, 3L));
+            assertThat(store.redriven(table)).contains(letter);
+        }
+        Catalog reader = IcebergCatalogs.open(settings);
+        try {
+            List<Object> users = new ArrayList<>();
+            try (CloseableIterable<Record> read = IcebergGenerics.read(reader.loadTable(TableIdentifier.parse(table)))
+                    .build()) {
+                read.forEach(r -> users.add(r.getField("user")));
+            }
+            assertThat(users).containsExactlyInAnyOrder("u0", "u1", "u2", "u3");
+        } finally {
+            ((AutoCloseable) reader).close();
+        }
+    }
 }

@@ -208,7 +208,8 @@ public final class Redrive {
         return Optional.empty();
     }
 
-    private static OptionalInt partitionOf(String name) {
+    /** The partition a dead letter's name below its topic prefix starts with. */
+    static OptionalInt partitionOf(String name) {
         int dash = name.indexOf('-');
         if (dash < 1 || name.indexOf('/') >= 0) return OptionalInt.empty();
         try {

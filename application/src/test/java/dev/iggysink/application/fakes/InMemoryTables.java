@@ -32,7 +32,11 @@ public final class InMemoryTables implements TableStore {
     /** One data file: the offsets of one partition's records it holds. */
     public record DataFile(int id, PartitionRef partition, List<Long> offsets) { }
 
-    private record Snapshot(Map<PartitionRef, Long> map, List<DataFile> added) { }
+    private record Snapshot(Map<PartitionRef, Long> map, List<DataFile> added, Set<String> redriven) {
+        Snapshot(Map<PartitionRef, Long> map, List<DataFile> added) {
+            this(map, added, Set.of());
+        }
+    }
 
     private final Map<String, List<Snapshot>> tables = new HashMap<>();
     private final Map<String, Map<Integer, Long>> completeBefore = new HashMap<>();
@@ -502,6 +506,52 @@ public final class InMemoryTables implements TableStore {
     public synchronized void foreignRows(String table, PartitionRef partition, List<Long> offsets) {
         snapshots(table).add(new Snapshot(Map.of(), List.of(new DataFile(ids.incrementAndGet(), partition,
                 List.copyOf(offsets)))));
+    }
+
+    @Override
+    public synchronized java.util.Optional<byte[]> readDeadLetter(String key) throws StoreException {
+        if (storeDown != null) throw storeDown;
+        byte[] content = deadLetters.get(key);
+        return java.util.Optional.ofNullable(content == null ? null : content.clone());
+    }
+
+    @Override
+    public synchronized void deleteDeadLetter(String key) throws StoreException {
+        if (storeDown != null) throw storeDown;
+        deadLetters.remove(key);
+    }
+
+    /** Snapshots that made no offset map move, as {@link #commitRedriven} makes them. */
+    @Override
+    public void commitRedriven(String table, List<Staged> files, Collection<String> letters) throws StoreException {
+        callCatalog("commit to table " + table);
+        synchronized (this) {
+            notDropped(table);
+            Exception failure = commitFailures.poll();
+            if (failure instanceof StoreException e) throw e;
+            if (failure != null) throw (RuntimeException) failure;
+            List<DataFile> added = new ArrayList<>();
+            for (Staged s : files) {
+                DataFile f = ((StagedFile) s).file();
+                if (discardedIds.contains(f.id())) throw new AssertionError("committing discarded file " + f);
+                if (!committedIds.add(f.id())) throw new AssertionError("committing file twice: " + f);
+                added.add(f);
+            }
+            snapshots(table).add(new Snapshot(Map.of(), added, Set.copyOf(letters)));
+            commits++;
+            if (landThenTimeOut > 0) {
+                landThenTimeOut--;
+                throw new StoreException("commit to " + table + ": read timed out", true, 0, null, null);
+            }
+        }
+    }
+
+    @Override
+    public synchronized Set<String> redriven(String table) throws StoreException {
+        callCatalog("reading the history of table " + table);
+        Set<String> out = new HashSet<>();
+        for (Snapshot s : snapshots(table)) out.addAll(s.redriven());
+        return out;
     }
 
     @Override

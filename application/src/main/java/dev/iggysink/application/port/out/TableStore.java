@@ -185,6 +185,29 @@ public interface TableStore extends AutoCloseable {
     /** The keys of the dead letters below {@code prefix} (relative to the warehouse, as written), for {@code audit}. */
     List<String> deadLetterKeys(String prefix) throws StoreException;
 
+    /**
+     * The content of the dead letter (or redrive note) at {@code key}, relative to the warehouse as written; empty when
+     * there is none. For {@code redrive}.
+     */
+    java.util.Optional<byte[]> readDeadLetter(String key) throws StoreException;
+
+    /** Deletes the dead letter (or note) at {@code key}; one already gone is no failure. For {@code redrive}. */
+    void deleteDeadLetter(String key) throws StoreException;
+
+    /**
+     * Appends {@code files} to the table in one snapshot that leaves its offset map as it is and names the dead
+     * letters whose records they hold in its summary ({@code iggy.redriven}), so that {@link #redriven} finds them
+     * however the call ended. An outcome the catalog left unknown is looked up in the table's history before this
+     * throws. For {@code redrive} (ADR 0018).
+     *
+     * @throws StoreException not committed, or (when {@link StoreException#retryable()}) perhaps committed: look the
+     *                        letters up with {@link #redriven} before trying again
+     */
+    void commitRedriven(String table, List<Staged> files, Collection<String> letters) throws StoreException;
+
+    /** The dead letters that snapshots of the table's history name as redriven into it ({@link #commitRedriven}). */
+    Set<String> redriven(String table) throws StoreException;
+
     /** Deletes staged data files that will never be committed; failures are only logged. */
     void discard(Staged files);
 

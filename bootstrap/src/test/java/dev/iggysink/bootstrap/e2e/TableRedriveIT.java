@@ -1,0 +1,116 @@
+package dev.iggysink.bootstrap.e2e;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.LongStream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import software.amazon.awssdk.core.sync.RequestBody;
+import software.amazon.awssdk.services.s3.model.S3Object;
+
+/**
+ * Issue 48 item 2 for the Iceberg table sink, with the fat jar, an SQLite catalog and MinIO: records that lack a
+ * required column become dead letters under {@code errors_tolerance = "all"}; after a fix (the column made optional
+ * in the table and in the file) {@code redrive} makes them rows with their original offsets. A dead letter put back as a crash between
+ * the commit and its delete leaves it is only finished by a second run, not written again. The audit is clean and
+ * Iceberg's own reader finds each offset once.
+ */
+class TableRedriveIT extends E2eTest {
+    private static final String TOPIC = "payments";
+    private static final String TABLE = "lake.payments";
+    private static final int COUNT = 12;
+    private static final String STRICT = """
+            create_tables = true
+            table_columns = ["amount long required"]
+            commit_interval = "1s"
+            errors_tolerance = "all"
+            """;
+
+    @Test
+    @Timeout(180)
+    void dead_letters_redriven_after_a_fix_become_rows_once_and_a_second_run_finishes_without_writing()
+            throws Exception {
+        fx.topic(TOPIC, 1);
+        // offsets 3 and 7 lack the required amount
+        fx.producer.sendJson(fx.stream, TOPIC, 0, COUNT, i -> i == 3 || i == 7 ? "{\"note\":\"n" + i + "\"}"
+                : "{\"amount\":" + i + "}");
+        Path strict = fx.tableConfig(TOPIC, TABLE, "lake_redrive", STRICT);
+        String letters = "warehouse/_dlq/" + fx.stream + "/" + TOPIC + "/";
+        try (SinkProcess sink = SinkProcess.run(strict, fx.log("table-redrive"), Map.of())) {
+            await().atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofMillis(500))
+                    .until(() -> keys(letters).size() == 2);
+            sink.terminate();
+            assertThat(sink.waitFor(Duration.ofSeconds(60))).as(sink.logText()).isZero();
+        }
+        E2eFixture.AuditResult before = fx.audit(strict);
+        assertThat(before.output()).contains("dead_lettered=2");
+        CliResult unfixed = redrive(strict);
+        assertThat(unfixed.code()).as(unfixed.output()).isEqualTo(1);
+        assertThat(unfixed.output()).contains("field 'amount' is missing, and the table requires it")
+                .contains("REDRIVE: 0 redriven, 0 finished from an earlier run, 0 already delivered, 2 still failing");
+
+        // The fix: the table's amount becomes optional, and so does the file's column for a table made anew.
+        try (TableCatalog catalog = TableCatalog.sqlite(fx)) {
+            catalog.table(TABLE).updateSchema().makeColumnOptional("amount").commit();
+        }
+        Path fixed = fx.tableSink(TOPIC, TABLE, "lake_redrive").plugin(STRICT.replace("\"amount long required\"",
+                "\"amount long\"")).write("fixed");
+        CliResult dry = redrive(fixed, "--dry-run");
+        assertThat(dry.code()).as(dry.output()).isZero();
+        assertThat(dry.output()).contains("would redrive " + letters.substring("warehouse/".length())
+                + "00000-00000000000000000003.json -> " + TABLE)
+                .contains("REDRIVE DRY RUN (nothing written): 2 would be redriven");
+        assertThat(keys("warehouse/_dlq/redriven/")).isEmpty();
+
+        String seven = letters + "00000-00000000000000000007.json";
+        String letterSeven = fx.read(seven);
+        CliResult first = redrive(fixed);
+        assertThat(first.code()).as(first.output()).isZero();
+        assertThat(first.output()).contains("REDRIVE: 2 redriven, 0 finished from an earlier run, 0 already"
+                + " delivered, 0 still failing");
+        assertThat(keys(letters)).isEmpty();
+        assertThat(keys("warehouse/_dlq/redriven/" + fx.stream + "/" + TOPIC + "/")).hasSize(2);
+
+        // As a kill between the commit and the dead letter's delete would leave it.
+        fx.minio.client().putObject(b -> b.bucket(fx.bucket).key(seven), RequestBody.fromString(letterSeven));
+        CliResult second = redrive(fixed);
+        assertThat(second.code()).as(second.output()).isZero();
+        assertThat(second.output()).contains("REDRIVE: 0 redriven, 1 finished from an earlier run");
+        assertThat(keys(letters)).isEmpty();
+
+        try (TableCatalog catalog = TableCatalog.sqlite(fx)) {
+            Map<Long, Integer> copies = catalog.copies(TABLE).get(0);
+            assertThat(copies.keySet()).containsExactlyElementsOf(LongStream.range(0, COUNT).boxed().toList());
+            assertThat(copies).allSatisfy((offset, n) -> assertThat(n).as("rows of offset %d", offset).isOne());
+        }
+        E2eFixture.AuditResult audit = fx.audit(fixed);
+        assertThat(audit.exitCode()).as(audit.output()).isZero();
+        assertThat(audit.output()).contains("committed=" + (COUNT - 1) + " ").contains("rows=" + COUNT + " gaps=[]")
+                .contains("AUDIT OK: every committed offset is in its tables exactly once");
+    }
+
+    private record CliResult(int code, String output) {
+    }
+
+    private static CliResult redrive(Path config, String... more) {
+        StringWriter out = new StringWriter();
+        var cl = dev.iggysink.bootstrap.TestAccess.commandLine();
+        cl.setOut(new PrintWriter(out));
+        cl.setErr(new PrintWriter(out));
+        List<String> args = new ArrayList<>(List.of("redrive", "--config", config.toString()));
+        args.addAll(List.of(more));
+        return new CliResult(cl.execute(args.toArray(String[]::new)), out.toString());
+    }
+
+    private List<String> keys(String prefix) {
+        return fx.objects().stream().map(S3Object::key).filter(k -> k.startsWith(prefix)).toList();
+    }
+}
