@@ -49,5 +49,7 @@ class TableSinkTransformsTest {
         assertThat(decoded.fieldText("id")).contains("7");
         assertThat(decoded.fieldText("secret")).isEmpty();
         assertThat(decoded.fieldText("source")).contains("iggy");
+        // what the table's row is made from
+        assertThat(new String(decoded.json(), StandardCharsets.UTF_8)).isEqualTo("{\"id\":7,\"source\":\"iggy\"}");
     }
 }

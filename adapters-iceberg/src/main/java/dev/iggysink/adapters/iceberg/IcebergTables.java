@@ -169,7 +169,7 @@ public final class IcebergTables implements TableStore {
 
         @Override
         public void append(DecodedRecord record) throws BadRecordException {
-            Record row = converter.convert(record.source());
+            Record row = converter.convert(record.source(), record.json());
             count++;
             if (broken != null) return;
             try {

@@ -91,6 +91,52 @@ class LocalWarehouseTest {
         }
     }
 
+    /**
+     * A row is made from the payload as the connector file's transforms left it (what the codec decoded), not from
+     * the bytes Iggy delivered: a field the transforms deleted is not in the table, one they added is.
+     */
+    @org.junit.jupiter.api.Test
+    void a_row_is_made_from_the_transformed_payload_not_the_delivered_bytes() throws Exception {
+        CatalogSettings settings = sqlite(dir.resolve("transformed.db"), dir.resolve("transformed").toString());
+        TableTemplate template = new TableTemplate(List.of("user string", "secret string"), List.of());
+        String table = "lake.transformed";
+        try (IcebergTables store = new IcebergTables(IcebergCatalogs.open(settings), "sink",
+                Optional.of(template))) {
+            store.open(table);
+            TableStore.RowFile file = store.newFile(table);
+            SinkRecord delivered = new SinkRecord(P0, 0, DAY_1, DAY_1, new MessageId(0, 1), List.of(),
+                    "{\"user\":\"u0\",\"secret\":\"hunter2\"}".getBytes(StandardCharsets.UTF_8));
+            file.append(new DecodedRecord() {
+                @Override
+                public SinkRecord source() {
+                    return delivered;
+                }
+
+                @Override
+                public Optional<String> fieldText(String dottedPath) {
+                    return Optional.empty();
+                }
+
+                @Override
+                public byte[] json() {
+                    return "{\"user\":\"U0\"}".getBytes(StandardCharsets.UTF_8);
+                }
+            });
+            store.commit(table, List.of(new TableStore.Append(P0, -1, 0, List.of(file.stage()))));
+        }
+        Catalog reader = IcebergCatalogs.open(settings);
+        try (CloseableIterable<Record> read = IcebergGenerics.read(reader.loadTable(TableIdentifier.parse(table)))
+                .build()) {
+            List<Record> rows = new ArrayList<>();
+            read.forEach(rows::add);
+            assertThat(rows).hasSize(1);
+            assertThat(rows.get(0).getField("user")).isEqualTo("U0");
+            assertThat(rows.get(0).getField("secret")).as("a field the transforms deleted").isNull();
+        } finally {
+            ((AutoCloseable) reader).close();
+        }
+    }
+
     /** Appends {@code n} records of offsets 0.. whose payload names {@code user.apply(offset)}. */
     private static TableStore.RowFile users(TableStore.RowFile file, int n,
                                             java.util.function.LongFunction<String> user) throws Exception {

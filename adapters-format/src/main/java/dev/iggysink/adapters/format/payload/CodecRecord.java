@@ -1,5 +1,6 @@
 package dev.iggysink.adapters.format.payload;
 
+import dev.iggysink.adapters.format.buffer.ByteBuf;
 import dev.iggysink.adapters.format.json.JsonOut;
 import dev.iggysink.adapters.format.json.RawJson;
 import dev.iggysink.application.port.out.DecodedRecord;
@@ -46,6 +47,24 @@ public final class CodecRecord implements DecodedRecord {
         }
         if (v == null || v instanceof Map || v instanceof List) return Optional.empty();
         return Optional.ofNullable(JsonOut.scalarText(v));
+    }
+
+    /** The payload the files show, as JSON bytes: a transformed document printed with its keys in their order. */
+    @Override
+    public byte[] json() {
+        if (payload instanceof Payload.Printed printed) return printed.bytes();
+        if (payload instanceof Payload.Raw raw) return raw.bytes();
+        if (payload instanceof Payload.Text text) return text.text().getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        if (payload instanceof Payload.JsonDoc doc) {
+            ByteBuf out = new ByteBuf(256);
+            try {
+                JsonOut.value(out, doc.value(), JsonOut.Keys.INSERTION);
+                return out.toByteArray();
+            } finally {
+                out.release();
+            }
+        }
+        return source.payload();
     }
 
     private Object root() {

@@ -12,4 +12,12 @@ public interface DecodedRecord {
      * variables; empty when the payload is not an object or the field is missing or not a scalar.
      */
     Optional<String> fieldText(String dottedPath);
+
+    /**
+     * The payload as a JSON document after the connector file's transforms, as bytes: what a table row is made from.
+     * The delivered bytes when nothing changed them.
+     */
+    default byte[] json() {
+        return source().payload();
+    }
 }
