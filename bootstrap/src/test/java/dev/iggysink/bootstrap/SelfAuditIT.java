@@ -109,39 +109,9 @@ class SelfAuditIT {
     }
 
     private String config() {
-        return """
-                type = "sink"
-                key = "s3"
-                enabled = true
-                version = 0
-                name = "S3 sink"
-                path = "target/release/libiggy_connector_s3_sink"
-
-                [iggy]
-                address = "%s"
-                username = "iggy"
-                password = "iggy"
-
-                [[streams]]
-                stream = "%s"
-                topics = ["%s"]
-                schema = "json"
-                batch_length = 1000
-                poll_interval = "5ms"
-                consumer_group = "g1"
-
-                [plugin_config]
-                bucket = "%s"
-                region = "us-east-1"
-                endpoint = "%s"
-                access_key_id = "%s"
-                secret_access_key = "%s"
+        return S3SinkFiles.text(iggy.address(), stream, TOPIC, "g1", minio, bucket, """
                 path_template = "{stream}/{topic}"
-                retry_delay = "100ms"
-                shutdown_timeout = "20s"
-                file_rotation = "messages"
                 max_messages_per_file = 100
-                """.formatted(iggy.address(), stream, TOPIC, bucket, minio.endpoint(), minio.accessKey(),
-                minio.secretKey());
+                """);
     }
 }

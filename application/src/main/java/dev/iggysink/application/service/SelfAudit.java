@@ -112,6 +112,8 @@ final class SelfAudit implements Runnable {
      */
     private final Map<PartitionRef, Map<String, Long>> checked = new HashMap<>();
     private volatile AuditStatus status;
+    /** Claims the uploader will still delete (their batch waits or is on its way): not left behind. */
+    private volatile java.util.function.Predicate<String> removalPending = key -> false;
 
     /** What the last round found of one partition. */
     private record Window(Target target, PartitionRef partition, long from, long committed, int objects, Instant at,
@@ -389,10 +391,16 @@ final class SelfAudit implements Runnable {
                 : beforeKey) + " and " + (afterKey == null ? "the group's offset " + committed : afterKey) + ")";
     }
 
-    /** The first offsets of the claims under {@code prefix}, by partition. */
+    /** Tells which claims the sink is still deleting (in batches, ADR 0013), so that they are not noted. */
+    void removalPending(java.util.function.Predicate<String> pending) {
+        this.removalPending = pending;
+    }
+
+    /** The first offsets of the claims under {@code prefix}, by partition, but those the sink is still deleting. */
     private Map<Integer, List<Long>> claims(String prefix) throws InterruptedException, StoreException {
         Map<Integer, List<Long>> out = new HashMap<>();
         for (StoredObject o : list(prefix)) {
+            if (removalPending.test(o.key())) continue;
             Matcher m = CLAIM.matcher(o.key().substring(o.key().lastIndexOf('/') + 1));
             if (!m.matches()) continue;
             try {

@@ -211,6 +211,7 @@ public final class SinkService implements SinkControl {
         }
         SelfAudit self = new SelfAudit(store, targets, statusBoard::values, perMinute, clock, sleeper,
                 () -> controls.stopping);
+        self.removalPending(uploader::removalPending);
         for (TopicConsumer c : consumers) c.selfAudit(self);
         selfAudit = self;
         if (!auditInBackground) return;

@@ -83,6 +83,8 @@ final class Uploader implements AutoCloseable {
     private final Set<java.util.concurrent.CompletableFuture<Void>> removals = ConcurrentHashMap.newKeySet();
     /** Claims of committed files not yet removed, in the order of their commits (guarded by itself). */
     private final java.util.List<String> pendingRemovals = new java.util.ArrayList<>();
+    /** Claims whose batch delete has been handed to the remover and has not finished yet. */
+    private final java.util.Set<String> removing = java.util.concurrent.ConcurrentHashMap.newKeySet();
     private Instant oldestPendingRemoval;
     private final AtomicLong objects = new AtomicLong();
     private final AtomicLong bytes = new AtomicLong();
@@ -595,6 +597,14 @@ final class Uploader implements AutoCloseable {
         if (due) sendRemovals();
     }
 
+    /** Whether the claim {@code key} waits for its batch delete or is being deleted. */
+    boolean removalPending(String key) {
+        if (removing.contains(key)) return true;
+        synchronized (pendingRemovals) {
+            return pendingRemovals.contains(key);
+        }
+    }
+
     /** Sends every claim removal waiting, in batches, on the remover thread. */
     private void sendRemovals() {
         java.util.List<java.util.List<String>> batches = new java.util.ArrayList<>();
@@ -602,6 +612,7 @@ final class Uploader implements AutoCloseable {
             while (!pendingRemovals.isEmpty()) {
                 int n = Math.min(pendingRemovals.size(), ObjectStore.MAX_DELETE_BATCH);
                 java.util.List<String> batch = java.util.List.copyOf(pendingRemovals.subList(0, n));
+                removing.addAll(batch); // before they leave the pending list: removalPending never misses one
                 pendingRemovals.subList(0, n).clear();
                 batches.add(batch);
             }
@@ -614,11 +625,13 @@ final class Uploader implements AutoCloseable {
                 try {
                     batches.forEach(claims::remove);
                 } finally {
+                    batches.forEach(removing::removeAll);
                     removals.remove(done);
                     done.complete(null);
                 }
             });
         } catch (RuntimeException rejected) {
+            batches.forEach(removing::removeAll);
             removals.remove(done); // stopping: the lifecycle rule on the claims prefix removes them
         }
     }

@@ -177,12 +177,14 @@ class SelfAuditTest {
         audit();
 
         String space = Claims.space("sink-test", TestSettings.countRotation(stream, 100).output(), "jsonl");
-        String claim = Claims.key("iggy/raw", space, source.partition(0), 100);
+        // A claim no file of this member starts at (a member killed after its claim): the claims of this member's
+        // committed files wait for their batch delete and are not left behind.
+        String claim = Claims.key("iggy/raw", space, source.partition(0), 150);
         store.seed(claim, "{}".getBytes(StandardCharsets.UTF_8), Map.of());
         AuditStatus found = audit();
 
         assertThat(found.counts().claimsLeftBehind()).isEqualTo(1);
-        assertThat(found.notes()).singleElement().asString().contains("offset 100", "offset 299");
+        assertThat(found.notes()).singleElement().asString().contains("offset 150", "offset 299");
         assertThat(found.problems()).isEmpty();
         assertThat(sink.status().health()).isEqualTo(Health.OK);
     }
