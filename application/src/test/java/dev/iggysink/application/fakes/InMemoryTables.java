@@ -40,6 +40,8 @@ public final class InMemoryTables implements TableStore {
 
     private final Map<String, List<Snapshot>> tables = new HashMap<>();
     private final Map<String, Map<Integer, Long>> completeBefore = new HashMap<>();
+    /** Rows other writers deleted, by table and partition ({@link #foreignDelete}). */
+    private final Map<String, Map<PartitionRef, List<Long>>> deletedRows = new HashMap<>();
     private final Set<String> missing = new HashSet<>();
     private final Set<String> dropped = new HashSet<>();
     private final Set<Integer> committedIds = new HashSet<>();
@@ -499,7 +501,21 @@ public final class InMemoryTables implements TableStore {
                 out.computeIfAbsent(f.partition(), k -> new ArrayList<>()).addAll(f.offsets());
             }
         }
+        for (Map.Entry<PartitionRef, List<Long>> gone : deletedRows.getOrDefault(table, Map.of()).entrySet()) {
+            List<Long> rows = out.get(gone.getKey());
+            if (rows != null) for (Long o : gone.getValue()) rows.remove(o);
+        }
         return java.util.Optional.of(out);
+    }
+
+    /**
+     * Deletes the rows of {@code partition} at {@code offsets} from {@code table}, as another writer's delete commit
+     * would (one row per offset), leaving the offset map as it is.
+     */
+    public synchronized void foreignDelete(String table, PartitionRef partition, List<Long> offsets) {
+        snapshots(table).add(new Snapshot(Map.of(), List.of()));
+        deletedRows.computeIfAbsent(table, k -> new HashMap<>()).computeIfAbsent(partition, k -> new ArrayList<>())
+                .addAll(offsets);
     }
 
     /** Adds a data file to {@code table} as another writer would (a copy, a repair), outside the protocol. */
