@@ -21,6 +21,7 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BooleanSupplier;
+import java.util.function.Function;
 
 /**
  * The table sink's own continuous audit (issue 48), the counterpart of the object sink's: within a budget of catalog
@@ -62,7 +63,11 @@ public final class TableSelfAudit implements Runnable {
     private record Lane(String table, PartitionRef partition) {
     }
 
-    private final TableStore store;
+    /** One table as one store (a consumer group's catalog connection) reaches it. */
+    private record Target(TableStore store, String table) {
+    }
+
+    private final Function<String, TableStore> stores;
     private final int perMinute;
     private final InstantSource clock;
     private final Sleeper sleeper;
@@ -92,8 +97,14 @@ public final class TableSelfAudit implements Runnable {
 
     public TableSelfAudit(TableStore store, int requestsPerMinute, InstantSource clock, Sleeper sleeper,
                           BooleanSupplier stopping) {
+        this(stream -> store, requestsPerMinute, clock, sleeper, stopping);
+    }
+
+    /** @param stores the store of each stream's tables (each consumer group has its own) */
+    public TableSelfAudit(Function<String, TableStore> stores, int requestsPerMinute, InstantSource clock,
+                          Sleeper sleeper, BooleanSupplier stopping) {
         if (requestsPerMinute <= 0) throw new IllegalArgumentException("requestsPerMinute must be > 0");
-        this.store = store;
+        this.stores = stores;
         this.perMinute = requestsPerMinute;
         this.clock = clock;
         this.sleeper = sleeper;
@@ -159,9 +170,10 @@ public final class TableSelfAudit implements Runnable {
     }
 
     private void verifyCommits() throws InterruptedException, StoreException {
-        Map<String, Map<PartitionRef, Commit>> byTable = new LinkedHashMap<>();
+        Map<Target, Map<PartitionRef, Commit>> byTable = new LinkedHashMap<>();
         for (Commit s : suspects.values()) {
-            byTable.computeIfAbsent(s.table(), k -> new LinkedHashMap<>()).put(s.partition(), s);
+            byTable.computeIfAbsent(target(s.table(), s.partition()), k -> new LinkedHashMap<>())
+                    .put(s.partition(), s);
         }
         for (Commit c; (c = queue.poll()) != null; ) {
             queued.decrementAndGet();
@@ -170,13 +182,13 @@ public final class TableSelfAudit implements Runnable {
                 w.addLast(s);
                 if (w.size() > WINDOW_FILES) w.removeFirst();
             }
-            byTable.computeIfAbsent(c.table(), k -> new LinkedHashMap<>()).merge(c.partition(), c,
+            byTable.computeIfAbsent(target(c.table(), c.partition()), k -> new LinkedHashMap<>()).merge(c.partition(), c,
                     (a, b) -> a.last() >= b.last() ? a : b);
         }
-        for (Map.Entry<String, Map<PartitionRef, Commit>> e : byTable.entrySet()) {
+        for (Map.Entry<Target, Map<PartitionRef, Commit>> e : byTable.entrySet()) {
             if (stopping.getAsBoolean()) return;
             spend(1);
-            Map<PartitionRef, Long> map = store.durableOffsets(e.getKey(), e.getValue().keySet());
+            Map<PartitionRef, Long> map = e.getKey().store().durableOffsets(e.getKey().table(), e.getValue().keySet());
             for (Commit c : e.getValue().values()) {
                 Lane lane = new Lane(c.table(), c.partition());
                 Long found = map.get(c.partition());
@@ -194,16 +206,22 @@ public final class TableSelfAudit implements Runnable {
         }
     }
 
+    private Target target(String table, PartitionRef partition) {
+        return new Target(stores.apply(partition.stream()), table);
+    }
+
     private static String mapProblem(Commit c, Long found) {
         return "table " + c.table() + ": the offset map of " + c.partition() + " holds "
                 + (found == null ? "nothing" : found) + ", the sink committed it up to " + c.last();
     }
 
     private void auditRows() throws InterruptedException, StoreException {
-        Map<String, List<Lane>> byTable = new LinkedHashMap<>();
-        for (Lane l : windows.keySet()) byTable.computeIfAbsent(l.table(), k -> new ArrayList<>()).add(l);
+        Map<Target, List<Lane>> byTable = new LinkedHashMap<>();
+        for (Lane l : windows.keySet()) {
+            byTable.computeIfAbsent(target(l.table(), l.partition()), k -> new ArrayList<>()).add(l);
+        }
         notes.clear();
-        for (Map.Entry<String, List<Lane>> e : byTable.entrySet()) {
+        for (Map.Entry<Target, List<Lane>> e : byTable.entrySet()) {
             if (stopping.getAsBoolean()) return;
             long from = Long.MAX_VALUE;
             List<PartitionRef> partitions = new ArrayList<>();
@@ -212,10 +230,11 @@ public final class TableSelfAudit implements Runnable {
                 from = Math.min(from, windows.get(l).peekFirst().first());
             }
             spend(1);
-            Optional<Map<PartitionRef, List<Long>>> rows = store.rowOffsets(e.getKey(), partitions, from);
+            String table = e.getKey().table();
+            Optional<Map<PartitionRef, List<Long>>> rows = e.getKey().store().rowOffsets(table, partitions, from);
             Instant now = clock.instant();
             if (rows.isEmpty()) {
-                notes.add("table " + e.getKey() + " has no iggy_offset and iggy_partition_id columns: its rows were"
+                notes.add("table " + table + " has no iggy_offset and iggy_partition_id columns: its rows were"
                         + " not checked");
                 continue;
             }

@@ -508,6 +508,11 @@ public final class InMemoryTables implements TableStore {
         return java.util.Optional.of(out);
     }
 
+    /** Sets {@code partition}'s offset map entry of {@code table} as another writer's snapshot would (a rollback). */
+    public synchronized void foreignMap(String table, PartitionRef partition, long offset) {
+        snapshots(table).add(new Snapshot(Map.of(partition, offset), List.of()));
+    }
+
     /**
      * Deletes the rows of {@code partition} at {@code offsets} from {@code table}, as another writer's delete commit
      * would (one row per offset), leaving the offset map as it is.

@@ -101,4 +101,19 @@ class TableSelfAuditTest {
         assertThat(control.audit().orElseThrow().problems()).isEmpty();
         assertThat(control.status().health()).isEqualTo(Health.OK);
     }
+
+    @Test
+    void a_map_entry_found_behind_the_commit_fails_health_until_it_holds_the_commit_again() throws Exception {
+        commitSome();
+        tables.foreignMap(T, P0, 2L);
+        audit.round();
+        StatusSnapshot s = control.status();
+        assertThat(s.health()).isEqualTo(Health.FAILED);
+        assertThat(s.reasons()).anySatisfy(r -> assertThat(r).contains(T)
+                .contains("the offset map of app/events/0 holds 2, the sink committed it up to 6"));
+        assertThat(control.audit().orElseThrow().counts().unverified()).isEqualTo(1);
+        tables.foreignMap(T, P0, 6L);
+        audit.round();
+        assertThat(control.status().health()).isEqualTo(Health.OK);
+    }
 }
