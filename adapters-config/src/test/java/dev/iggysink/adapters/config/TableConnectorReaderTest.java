@@ -255,8 +255,8 @@ class TableConnectorReaderTest {
     void the_self_audit_budget_is_on_by_default_zero_turns_it_off_and_a_negative_one_is_named(@TempDir Path dir)
             throws Exception {
         String warehouse = "warehouse = \"s3://lake/warehouse\"\n";
-        TableConnectorConfig unset = TableConnectorReader.load(restSinkWithDeadLetters(dir.resolve("a.toml"), warehouse),
-                Map.of()).connector().orElseThrow();
+        TableConnectorConfig unset = TableConnectorReader.load(
+                restSinkWithDeadLetters(dir.resolve("a.toml"), warehouse), Map.of()).connector().orElseThrow();
         assertThat(unset.selfAuditRequestsPerMinute()).isEqualTo(600);
         assertThat(SettingsPrinter.redacted(unset)).contains("self_audit_requests_per_minute=600");
         assertThat(TableConnectorReader.load(restSinkWithDeadLetters(dir.resolve("b.toml"),
