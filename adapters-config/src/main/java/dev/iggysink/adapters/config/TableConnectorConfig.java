@@ -15,12 +15,12 @@ public record TableConnectorConfig(String key, String name, boolean enabled, Lis
                                    java.util.Optional<Creation> creation, List<TransformSettings> transforms,
                                    int selfAuditRequestsPerMinute) {
 
-    /** With the self-audit's default budget. */
+    /** With the self-audit off, as a sink built in code without the connector file has it. */
     public TableConnectorConfig(String key, String name, boolean enabled, List<StreamSettings> streams,
                                 TableSettings table, CatalogConfig catalog, IggyConfig iggy, AdminConfig admin,
                                 java.util.Optional<Creation> creation, List<TransformSettings> transforms) {
         this(key, name, enabled, streams, table, catalog, iggy, admin, creation, transforms,
-                TableSinkKeys.SELF_AUDIT_REQUESTS_PER_MINUTE.integer());
+                0);
     }
 
     /**
