@@ -92,6 +92,8 @@ public final class TableSelfAudit implements Runnable {
     private final Map<Lane, List<String>> gaps = new LinkedHashMap<>();
     private final Map<Lane, List<String>> overlaps = new LinkedHashMap<>();
     private final Map<Lane, Instant> checkedAt = new HashMap<>();
+    /** How many replacements of each table its store had found when a round last looked ({@link #forgetReplaced}). */
+    private final Map<Target, Long> generations = new HashMap<>();
     private final List<String> notes = new ArrayList<>();
     private volatile AuditStatus status;
 
@@ -154,6 +156,7 @@ public final class TableSelfAudit implements Runnable {
 
     /** One round: the maps of the tables committed to since the last round, then the rows of every window. */
     public synchronized void round() throws InterruptedException, StoreException {
+        forgetReplaced();
         verifyCommits();
         auditRows();
         rounds++;
@@ -189,6 +192,7 @@ public final class TableSelfAudit implements Runnable {
             if (stopping.getAsBoolean()) return;
             spend(1);
             Map<PartitionRef, Long> map = e.getKey().store().durableOffsets(e.getKey().table(), e.getValue().keySet());
+            if (replaced(e.getKey())) continue;
             for (Commit c : e.getValue().values()) {
                 Lane lane = new Lane(c.table(), c.partition());
                 Long found = map.get(c.partition());
@@ -204,6 +208,39 @@ public final class TableSelfAudit implements Runnable {
                 suspectLines.put(lane, line);
             }
         }
+    }
+
+    /**
+     * A table dropped and created again holds none of what was committed to the one before: what this audit expected
+     * of it is forgotten (with the commits waiting, which may be of either; they go unchecked).
+     */
+    private void forgetReplaced() {
+        java.util.Set<Target> seen = new java.util.HashSet<>();
+        for (Lane l : windows.keySet()) seen.add(target(l.table(), l.partition()));
+        for (Commit c : queue) seen.add(target(c.table(), c.partition()));
+        for (Target t : seen) replaced(t);
+    }
+
+    /** Whether {@code t}'s store found the table replaced since the last look; if so, forgets what it expected. */
+    private boolean replaced(Target t) {
+        long now = t.store().replacement(t.table()).map(TableStore.Replacement::count).orElse(0L);
+        Long before = generations.put(t, now);
+        if (before == null || before == now) return false;
+        LOG.log(Level.INFO, "table self-audit: table " + t.table() + " was replaced; its window starts again");
+        java.util.function.Predicate<Lane> gone = l -> l.table().equals(t.table())
+                && target(l.table(), l.partition()).equals(t);
+        windows.keySet().removeIf(gone);
+        suspects.keySet().removeIf(gone);
+        suspectLines.keySet().removeIf(gone);
+        gaps.keySet().removeIf(gone);
+        overlaps.keySet().removeIf(gone);
+        checkedAt.keySet().removeIf(gone);
+        queue.removeIf(c -> {
+            boolean drop = gone.test(new Lane(c.table(), c.partition()));
+            if (drop) queued.decrementAndGet();
+            return drop;
+        });
+        return true;
     }
 
     private Target target(String table, PartitionRef partition) {
@@ -232,6 +269,7 @@ public final class TableSelfAudit implements Runnable {
             spend(1);
             String table = e.getKey().table();
             Optional<Map<PartitionRef, List<Long>>> rows = e.getKey().store().rowOffsets(table, partitions, from);
+            if (replaced(e.getKey())) continue; // found by this very read: the rows are of the new table
             Instant now = clock.instant();
             if (rows.isEmpty()) {
                 notes.add("table " + table + " has no iggy_offset and iggy_partition_id columns: its rows were"

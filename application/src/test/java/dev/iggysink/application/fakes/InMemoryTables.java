@@ -495,6 +495,14 @@ public final class InMemoryTables implements TableStore {
     @Override
     public synchronized java.util.Optional<Map<PartitionRef, List<Long>>> rowOffsets(String table,
                                                                                     Collection<PartitionRef> partitions) {
+        // As the real store, reading the rows refreshes the table and so finds a replacement.
+        if (!dropped.contains(table)) {
+            try {
+                refresh(table);
+            } catch (StoreException e) {
+                throw new IllegalStateException(e);
+            }
+        }
         Map<PartitionRef, List<Long>> out = new LinkedHashMap<>();
         for (DataFile f : committed(table)) {
             if (partitions.contains(f.partition())) {

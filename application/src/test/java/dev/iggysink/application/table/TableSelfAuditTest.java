@@ -116,4 +116,14 @@ class TableSelfAuditTest {
         audit.round();
         assertThat(control.status().health()).isEqualTo(Health.OK);
     }
+
+    @Test
+    void a_table_dropped_and_created_again_is_no_finding_of_the_rows_the_old_one_held() throws Exception {
+        commitSome();
+        audit.round();
+        tables.replace(T);
+        audit.round();
+        assertThat(control.audit().orElseThrow().problems()).isEmpty();
+        assertThat(control.status().health()).isNotEqualTo(Health.FAILED);
+    }
 }
