@@ -304,7 +304,9 @@ public final class TableSelfAudit implements Runnable {
             if (present < s.count()) {
                 gapLines.add("table " + lane.table() + ", " + lane.partition() + ": " + (s.count() - present)
                         + " committed row(s) of offsets " + s.first() + "-" + s.last() + " are not in the table"
-                        + " (no row at " + listed(missing) + ")");
+                        + (missing.size() == s.count() - present ? " (no row at " + listed(missing) + ")"
+                        // the others lie in a dead letter or another table
+                        : " (they are among the offsets without a row here: " + listed(missing) + ")"));
             }
         }
         List<String> overlapLines = new ArrayList<>();

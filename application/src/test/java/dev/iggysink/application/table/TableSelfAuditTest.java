@@ -126,4 +126,25 @@ class TableSelfAuditTest {
         assertThat(control.audit().orElseThrow().problems()).isEmpty();
         assertThat(control.status().health()).isNotEqualTo(Health.FAILED);
     }
+
+    @Test
+    void records_of_other_tables_and_dead_letters_between_a_files_rows_are_no_gap() throws Exception {
+        ScriptedMessageSource routed = new ScriptedMessageSource("app", "routed", 1);
+        TableConsumer c = new TableConsumer(routed, new LinesCodec(), tables,
+                new TableSettings(TableRouting.byField("table"), RotationPolicy.byCount(10), INTERVAL, 100, 100,
+                        ErrorTolerance.ALL), clock, new SinkMetrics() { }, tally);
+        c.selfAudit(audit);
+        routed.append(0, List.of("table=lake.a;n=0", "table=lake.b;n=1", "n=2", "table=lake.a;n=3"));
+        c.step();
+        c.drain();
+        PartitionRef p = new PartitionRef("app", "routed", 0);
+        audit.round();
+        assertThat(audit.status().problems()).isEmpty();
+        assertThat(audit.status().covered()).hasSize(2);
+
+        tables.foreignDelete("lake.a", p, List.of(3L));
+        audit.round();
+        assertThat(audit.status().problems()).singleElement().asString().contains("lake.a").contains(p.toString())
+                .contains("1 committed row(s) of offsets 0-3").contains("among the offsets without a row here: [1, 2, 3]");
+    }
 }
