@@ -21,6 +21,7 @@ import dev.iggysink.application.service.HeapFit;
 import dev.iggysink.application.table.IdlePacing;
 import dev.iggysink.application.table.TableConsumer;
 import dev.iggysink.application.table.TableSettings;
+import dev.iggysink.application.table.TableSelfAudit;
 import dev.iggysink.application.table.TableSinkControl;
 import dev.iggysink.application.table.TableTally;
 import java.time.Duration;
@@ -214,11 +215,26 @@ final class TableSinkRunner {
                     t.setDaemon(true);
                     return t;
                 });
+        TableSelfAudit selfAudit = null;
+        if (config.selfAuditRequestsPerMinute() > 0) {
+            Map<String, IcebergTables> byStream = new HashMap<>();
+            for (StreamSettings s : config.streams()) byStream.put(s.stream(), stores.get(s.consumerGroup()));
+            selfAudit = new TableSelfAudit(byStream::get, config.selfAuditRequestsPerMinute(), InstantSource.system(),
+                    d -> Thread.sleep(d.toMillis(), d.toNanosPart() % 1_000_000), stop::get);
+            control.selfAudit(selfAudit);
+            Thread audit = new Thread(selfAudit, "table-self-audit");
+            audit.setDaemon(true);
+            audit.start();
+            LOG.info("sink {}: self-audit on: up to {} catalog and store requests a minute (the offset map of each"
+                    + " table committed to, the recent rows of each partition)", config.key(),
+                    config.selfAuditRequestsPerMinute());
+        }
         List<Thread> loops = new ArrayList<>();
         for (StreamSettings s : config.streams()) {
             for (String topic : s.topics()) {
                 IcebergTables store = stores.get(s.consumerGroup());
-                Thread t = new Thread(() -> loop(s, topic, store, stager), "table-" + s.stream() + "-" + topic);
+                TableSelfAudit audit = selfAudit;
+                Thread t = new Thread(() -> loop(s, topic, store, stager, audit), "table-" + s.stream() + "-" + topic);
                 t.start();
                 loops.add(t);
             }
@@ -234,13 +250,15 @@ final class TableSinkRunner {
         return RecordCodecs.forStream(s, OutputSettings.jsonLines("", "{stream}"), config.transforms());
     }
 
-    private void loop(StreamSettings s, String topic, IcebergTables store, java.util.concurrent.Executor stager) {
+    private void loop(StreamSettings s, String topic, IcebergTables store, java.util.concurrent.Executor stager,
+                      TableSelfAudit selfAudit) {
         RecordCodec codec = codec(config, s);
         MessageSource source = new IggyMessageSource(SinkAssembly.iggy(config.iggy()), s.stream(), topic,
                 s.consumerGroup(), SinkAssembly.IGGY_CALL_TIMEOUT);
         TableConsumer consumer = new TableConsumer(source, codec, store, perTopic(config, budget(config)),
                 InstantSource.system(),
                 metrics, tally, stager);
+        if (selfAudit != null) consumer.selfAudit(selfAudit);
         String name = s.stream() + "/" + topic;
         control.register(name, consumer);
         Duration backoff = Duration.ofMillis(100);

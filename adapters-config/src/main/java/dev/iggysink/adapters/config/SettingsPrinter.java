@@ -96,7 +96,8 @@ public final class SettingsPrinter {
                 kv(TableSinkKeys.MAX_MESSAGES_PER_FILE, t.rotation().maxRecords()),
                 kv(TableSinkKeys.MAX_BUFFERED_BYTES, t.maxBufferedBytes()));
         line(out, "delivery", kv(TableSinkKeys.ERRORS_TOLERANCE, t.errors()),
-                kv(TableSinkKeys.DLQ_PREFIX, t.dlqPrefix()), kv(TableSinkKeys.DLQ_LOCATION, k.dlqLocation()));
+                kv(TableSinkKeys.DLQ_PREFIX, t.dlqPrefix()), kv(TableSinkKeys.DLQ_LOCATION, k.dlqLocation()),
+                kv(TableSinkKeys.SELF_AUDIT_REQUESTS_PER_MINUTE, c.selfAuditRequestsPerMinute()));
         admin(out, c.admin());
         line(out, "transforms", c.transforms().isEmpty() ? "none" : c.transforms().stream()
                 .map(SettingsPrinter::transform).collect(Collectors.joining(", ")) + " (applied in this order)");

@@ -12,7 +12,16 @@ import java.util.Objects;
  */
 public record TableConnectorConfig(String key, String name, boolean enabled, List<StreamSettings> streams,
                                    TableSettings table, CatalogConfig catalog, IggyConfig iggy, AdminConfig admin,
-                                   java.util.Optional<Creation> creation, List<TransformSettings> transforms) {
+                                   java.util.Optional<Creation> creation, List<TransformSettings> transforms,
+                                   int selfAuditRequestsPerMinute) {
+
+    /** With the self-audit off, as a sink built in code without the connector file has it. */
+    public TableConnectorConfig(String key, String name, boolean enabled, List<StreamSettings> streams,
+                                TableSettings table, CatalogConfig catalog, IggyConfig iggy, AdminConfig admin,
+                                java.util.Optional<Creation> creation, List<TransformSettings> transforms) {
+        this(key, name, enabled, streams, table, catalog, iggy, admin, creation, transforms,
+                0);
+    }
 
     /**
      * {@code create_tables = true}: how a missing table is created, {@code table_columns} ({@code "name type"} or
@@ -41,5 +50,6 @@ public record TableConnectorConfig(String key, String name, boolean enabled, Lis
         Objects.requireNonNull(admin, "admin");
         Objects.requireNonNull(creation, "creation");
         transforms = List.copyOf(transforms);
+        if (selfAuditRequestsPerMinute < 0) throw new IllegalArgumentException("selfAuditRequestsPerMinute < 0");
     }
 }

@@ -153,6 +153,7 @@ public final class TableConnectorReader {
         Optional<TableSettings> table = Optional.empty();
         Optional<CatalogConfig> catalog = Optional.empty();
         Optional<TableConnectorConfig.Creation> creation = Optional.empty();
+        int selfAudit = TableSinkKeys.SELF_AUDIT_REQUESTS_PER_MINUTE.integer();
         if (!top.has("plugin_config")) {
             top.error("plugin_config", "required table is missing");
         } else {
@@ -163,6 +164,7 @@ public final class TableConnectorReader {
             table = tableSettings(p, batch);
             catalog = catalog(p).map(c -> besideTheFile(c, baseDir));
             creation = creation(p);
+            selfAudit = p.intAtLeast("self_audit_requests_per_minute", 0).orElse(selfAudit);
             if (table.map(t -> t.errors() == ErrorTolerance.ALL).orElse(false)
                     && catalog.map(c -> namedWarehouse(c) && c.dlqLocation().isEmpty()).orElse(false)) {
                 problems.warning(p.path("warehouse") + " \"" + catalog.get().warehouse() + "\" is a REST catalog's"
@@ -179,7 +181,7 @@ public final class TableConnectorReader {
             return Optional.empty();
         }
         return Optional.of(new TableConnectorConfig(key.get(), name.get(), enabled.get(), streams, table.get(),
-                catalog.get(), iggy.get(), admin.get(), creation, transforms));
+                catalog.get(), iggy.get(), admin.get(), creation, transforms, selfAudit));
     }
 
     private static Optional<TableSettings> tableSettings(Table p, int batchLength) {

@@ -122,6 +122,12 @@ final class TableSinkKeys {
             "`" + Durations.format(RetrySettings.DEFAULT_MAX_DELAY) + "` (at least `retry_delay`)",
             "greater than 0, at least `retry_delay`", "the longest wait between two calls to a failing catalog or"
                     + " store");
+    static final ConfigKey SELF_AUDIT_REQUESTS_PER_MINUTE = key("self_audit_requests_per_minute", Type.INTEGER, OURS,
+            dev.iggysink.application.settings.DeliverySettings.DEFAULT_SELF_AUDIT_REQUESTS_PER_MINUTE,
+            "", "0 (off) or more", "catalog and store requests a minute the sink's own audit may make: each table"
+            + " committed to has its offset map read back, then the rows of the recent files of each partition"
+            + " checked for gaps and overlaps; findings in `/status`, `/health` and `iggysink_audit_*`"
+            + " (docs/tables.md)");
 
     /** The names the reader knows; any other is reported as unknown. */
     static final List<String> NAMES = SECTION.names();

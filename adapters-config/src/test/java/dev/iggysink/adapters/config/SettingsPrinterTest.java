@@ -74,7 +74,8 @@ class SettingsPrinterTest {
                         + "create_tables=false table_columns=- partition_spec=- evolve_tables=false\n")
                 .contains("  commits: commit_interval=30s max_files_per_commit=64 max_file_size=128MiB "
                         + "max_messages_per_file=- max_buffered_bytes=64MiB\n")
-                .contains("  delivery: errors_tolerance=none dlq_prefix=_dlq dlq_location=-\n")
+                .contains("  delivery: errors_tolerance=none dlq_prefix=_dlq dlq_location=- "
+                        + "self_audit_requests_per_minute=600\n")
                 .contains("  transforms: none")
                 .doesNotContain("password\"").doesNotContain("=password");
         assertThat(SettingsPrinter.redactedLine(c)).doesNotContain("\n")

@@ -250,4 +250,21 @@ class TableConnectorReaderTest {
                 """), Map.of()).connector().orElseThrow().catalog();
         assertThat(rest.warehouse()).as("a REST warehouse is a name the server knows").isEqualTo("warehouse");
     }
+
+    @Test
+    void the_self_audit_budget_is_on_by_default_zero_turns_it_off_and_a_negative_one_is_named(@TempDir Path dir)
+            throws Exception {
+        String warehouse = "warehouse = \"s3://lake/warehouse\"\n";
+        TableConnectorConfig unset = TableConnectorReader.load(
+                restSinkWithDeadLetters(dir.resolve("a.toml"), warehouse), Map.of()).connector().orElseThrow();
+        assertThat(unset.selfAuditRequestsPerMinute()).isEqualTo(600);
+        assertThat(SettingsPrinter.redacted(unset)).contains("self_audit_requests_per_minute=600");
+        assertThat(TableConnectorReader.load(restSinkWithDeadLetters(dir.resolve("b.toml"),
+                warehouse + "self_audit_requests_per_minute = 0\n"), Map.of()).connector().orElseThrow()
+                .selfAuditRequestsPerMinute()).isZero();
+        TableConnectorReader.Result bad = TableConnectorReader.load(restSinkWithDeadLetters(dir.resolve("c.toml"),
+                warehouse + "self_audit_requests_per_minute = -1\nmax_files_per_commit = 0\n"), Map.of());
+        assertThat(bad.errors()).extracting(ConfigError::path)
+                .contains("plugin_config.self_audit_requests_per_minute", "plugin_config.max_files_per_commit");
+    }
 }

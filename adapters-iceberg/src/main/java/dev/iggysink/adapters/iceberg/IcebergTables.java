@@ -645,6 +645,13 @@ public final class IcebergTables implements TableStore {
     @Override
     public Optional<Map<PartitionRef, List<Long>>> rowOffsets(String name, Collection<PartitionRef> partitions)
             throws StoreException {
+        return rowOffsets(name, partitions, Long.MIN_VALUE);
+    }
+
+    /** Reads only the data files whose {@code iggy_offset} bounds reach {@code from}, and the rows at or past it. */
+    @Override
+    public Optional<Map<PartitionRef, List<Long>>> rowOffsets(String name, Collection<PartitionRef> partitions,
+                                                              long from) throws StoreException {
         Table t = current(name, "reading the rows of table " + name);
         try {
             Schema schema = t.schema();
@@ -655,11 +662,15 @@ public final class IcebergTables implements TableStore {
             List<String> columns = named ? List.of("iggy_offset", "iggy_partition_id", "iggy_stream", "iggy_topic")
                     : List.of("iggy_offset", "iggy_partition_id");
             Map<PartitionRef, List<Long>> out = new HashMap<>();
-            try (CloseableIterable<Record> rows = IcebergGenerics.read(t).select(columns).build()) {
+            IcebergGenerics.ScanBuilder scan = IcebergGenerics.read(t).select(columns);
+            if (from != Long.MIN_VALUE) {
+                scan = scan.where(org.apache.iceberg.expressions.Expressions.greaterThanOrEqual("iggy_offset", from));
+            }
+            try (CloseableIterable<Record> rows = scan.build()) {
                 for (Record r : rows) {
                     Object offset = r.getField("iggy_offset");
                     Object id = r.getField("iggy_partition_id");
-                    if (!(offset instanceof Number o) || !(id instanceof Number i)) continue;
+                    if (!(offset instanceof Number o) || !(id instanceof Number i) || o.longValue() < from) continue;
                     for (PartitionRef p : partitions) {
                         if (p.partitionId() != i.intValue()) continue;
                         if (named && (!p.stream().equals(r.getField("iggy_stream"))

@@ -89,6 +89,8 @@ public final class TableConsumer {
     private final Map<String, dev.iggysink.application.status.TableStatus.Watermark> watermarks =
             new java.util.concurrent.ConcurrentHashMap<>();
     private volatile TableView view;
+    /** Told what each commit set, when the self-audit is on. */
+    private volatile TableSelfAudit selfAudit;
     /**
      * Partitions this member owns but has not taken up, because the catalog failed to say what their tables hold:
      * the group's offset of each, so that /status keeps listing them and their lag while the catalog is retried.
@@ -124,6 +126,11 @@ public final class TableConsumer {
         this.metrics = metrics;
         this.tally = tally;
         this.view = new TableView(List.of(), List.of(), 0, clock.instant());
+    }
+
+    /** From now on, tells {@code audit} what each commit set (the self-audit, issue 48). */
+    public void selfAudit(TableSelfAudit audit) {
+        this.selfAudit = audit;
     }
 
     /** A file of one table for one partition: open while records come, then sealed and staged. */
@@ -830,14 +837,19 @@ public final class TableConsumer {
                 appends.stream().filter(a -> result.committed().contains(a.partition()))
                         .map(a -> a.partition().partitionId() + ":" + a.last()).toList(),
                 took.toMillis(), result.conflicts());
+        List<TableSelfAudit.Commit> audited = new ArrayList<>();
         for (TableStore.Append a : appends) {
             Part part = parts.get(a.partition());
             if (part == null) continue;
             Lane lane = part.lanes.get(table);
             if (result.committed().contains(a.partition())) {
+                List<TableSelfAudit.Span> spans = new ArrayList<>();
                 for (int i = counts.get(a.partition()); i > 0; i--) {
-                    tally.rowsCommitted(lane.sealed.removeFirst().file.recordCount());
+                    OpenFile done = lane.sealed.removeFirst().file;
+                    tally.rowsCommitted(done.recordCount());
+                    spans.add(new TableSelfAudit.Span(done.firstOffset(), done.lastOffset(), done.recordCount()));
                 }
+                audited.add(new TableSelfAudit.Commit(table, a.partition(), a.last(), spans));
                 lane.expected = a.last();
             } else if (result.refused().containsKey(a.partition())) {
                 reset(part, "table " + table + " holds offsets up to " + result.refused().get(a.partition())
@@ -845,6 +857,8 @@ public final class TableConsumer {
                         true);
             }
         }
+        TableSelfAudit self = selfAudit;
+        if (self != null && !audited.isEmpty()) self.committed(audited);
     }
 
     /** Whether the lane's open file holds records. */

@@ -49,6 +49,9 @@ public final class TableSinkControl implements SinkControl {
     private final AtomicLong skipped = new AtomicLong();
     private final AtomicReference<Pause> pause = new AtomicReference<>();
     private volatile boolean stopping;
+    private volatile TableSelfAudit selfAudit;
+    /** At most this many self-audit findings are reasons of health; the rest are counted, all are in /status. */
+    static final int AUDIT_REASONS = 10;
 
     private record Pause(Instant since, String requestedBy) { }
 
@@ -76,6 +79,17 @@ public final class TableSinkControl implements SinkControl {
     public void register(String loop, TableConsumer consumer) {
         consumer.pause(pause.get() != null);
         consumers.add(new Loop(loop, consumer));
+    }
+
+    /** The sink's own audit (issue 48): its findings fail health and its status is {@link #audit()}. */
+    public void selfAudit(TableSelfAudit audit) {
+        this.selfAudit = audit;
+    }
+
+    @Override
+    public Optional<dev.iggysink.application.status.AuditStatus> audit() {
+        TableSelfAudit self = selfAudit;
+        return self == null ? Optional.empty() : Optional.of(self.status());
     }
 
     /** Iggy fails for the loop {@code loop} and is retried ({@code why}), or, with {@code null}, answers again. */
@@ -196,6 +210,17 @@ public final class TableSinkControl implements SinkControl {
                 health = Health.FAILED;
                 reasons.add("partition " + p.stream() + "/" + p.topic() + "/" + p.partition() + " halted: "
                         + p.lastError().orElse("?"));
+            }
+        }
+        TableSelfAudit self = selfAudit;
+        if (self != null) {
+            List<String> found = self.status().problems();
+            if (!found.isEmpty()) {
+                health = Health.FAILED;
+                for (int i = 0; i < Math.min(found.size(), AUDIT_REASONS); i++) reasons.add("self-audit: " + found.get(i));
+                if (found.size() > AUDIT_REASONS) {
+                    reasons.add("self-audit: " + (found.size() - AUDIT_REASONS) + " more finding(s) in /status");
+                }
             }
         }
         TableStatus.Totals totals = tally.totals();

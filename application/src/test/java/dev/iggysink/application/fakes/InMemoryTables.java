@@ -40,6 +40,8 @@ public final class InMemoryTables implements TableStore {
 
     private final Map<String, List<Snapshot>> tables = new HashMap<>();
     private final Map<String, Map<Integer, Long>> completeBefore = new HashMap<>();
+    /** Rows other writers deleted, by table and partition ({@link #foreignDelete}). */
+    private final Map<String, Map<PartitionRef, List<Long>>> deletedRows = new HashMap<>();
     private final Set<String> missing = new HashSet<>();
     private final Set<String> dropped = new HashSet<>();
     private final Set<Integer> committedIds = new HashSet<>();
@@ -493,13 +495,40 @@ public final class InMemoryTables implements TableStore {
     @Override
     public synchronized java.util.Optional<Map<PartitionRef, List<Long>>> rowOffsets(String table,
                                                                                     Collection<PartitionRef> partitions) {
+        // As the real store, reading the rows refreshes the table and so finds a replacement.
+        if (!dropped.contains(table)) {
+            try {
+                refresh(table);
+            } catch (StoreException e) {
+                throw new IllegalStateException(e);
+            }
+        }
         Map<PartitionRef, List<Long>> out = new LinkedHashMap<>();
         for (DataFile f : committed(table)) {
             if (partitions.contains(f.partition())) {
                 out.computeIfAbsent(f.partition(), k -> new ArrayList<>()).addAll(f.offsets());
             }
         }
+        for (Map.Entry<PartitionRef, List<Long>> gone : deletedRows.getOrDefault(table, Map.of()).entrySet()) {
+            List<Long> rows = out.get(gone.getKey());
+            if (rows != null) for (Long o : gone.getValue()) rows.remove(o);
+        }
         return java.util.Optional.of(out);
+    }
+
+    /** Sets {@code partition}'s offset map entry of {@code table} as another writer's snapshot would (a rollback). */
+    public synchronized void foreignMap(String table, PartitionRef partition, long offset) {
+        snapshots(table).add(new Snapshot(Map.of(partition, offset), List.of()));
+    }
+
+    /**
+     * Deletes the rows of {@code partition} at {@code offsets} from {@code table}, as another writer's delete commit
+     * would (one row per offset), leaving the offset map as it is.
+     */
+    public synchronized void foreignDelete(String table, PartitionRef partition, List<Long> offsets) {
+        snapshots(table).add(new Snapshot(Map.of(), List.of()));
+        deletedRows.computeIfAbsent(table, k -> new HashMap<>()).computeIfAbsent(partition, k -> new ArrayList<>())
+                .addAll(offsets);
     }
 
     /** Adds a data file to {@code table} as another writer would (a copy, a repair), outside the protocol. */

@@ -130,6 +130,14 @@ class TableAdminIT extends E2eTest {
             }
             assertThat(partition(port, 0).get("committed").asLong()).isEqualTo(49);
             assertThat(E2eFixture.admin(port, "/health").statusCode()).isEqualTo(200);
+            // the self-audit (on by default) reads the table's map and rows back and finds both partitions whole
+            await().atMost(WAIT).pollInterval(Duration.ofMillis(250))
+                    .until(() -> sink(port).get("self_audit").get("covered").size() == 2);
+            JsonNode audit = sink(port).get("self_audit");
+            assertThat(audit.get("problems").size()).isZero();
+            assertThat(audit.get("objects_verified").asLong()).isPositive();
+            assertThat(E2eFixture.admin(port, "/health").statusCode()).isEqualTo(200);
+            assertThat(metric(port, "iggysink_audit_rounds_total", "")).isPositive();
 
             assertThat(metric(port, "iggysink_table_commits_total", "")).isPositive();
             assertThat(metric(port, "iggysink_table_rows_total", "")).isEqualTo(100);

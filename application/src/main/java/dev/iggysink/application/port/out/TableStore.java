@@ -172,6 +172,24 @@ public interface TableStore extends AutoCloseable {
             throws StoreException;
 
     /**
+     * As {@link #rowOffsets(String, Collection)}, only the rows whose {@code iggy_offset} is at least {@code from}: the
+     * self-audit reads the recent window of each partition, not the whole table. A store that can filter its files by
+     * the column's bounds reads only those that may hold such rows.
+     */
+    default java.util.Optional<Map<PartitionRef, List<Long>>> rowOffsets(String table,
+                                                                        Collection<PartitionRef> partitions, long from)
+            throws StoreException {
+        java.util.Optional<Map<PartitionRef, List<Long>>> all = rowOffsets(table, partitions);
+        if (all.isEmpty()) return all;
+        Map<PartitionRef, List<Long>> out = new java.util.HashMap<>();
+        all.get().forEach((p, offsets) -> {
+            List<Long> kept = offsets.stream().filter(o -> o >= from).toList();
+            if (!kept.isEmpty()) out.put(p, kept);
+        });
+        return java.util.Optional.of(out);
+    }
+
+    /**
      * Writes the dead letter of a bad record at {@code key}, relative to the warehouse and not to a table (a record
      * that names no table has a dead letter too), replacing one of the same key: a replay rewrites it. Durable when
      * this returns.

@@ -1,0 +1,394 @@
+package dev.iggysink.application.table;
+
+import dev.iggysink.application.port.out.Sleeper;
+import dev.iggysink.application.port.out.StoreException;
+import dev.iggysink.application.port.out.TableStore;
+import dev.iggysink.application.status.AuditStatus;
+import dev.iggysink.domain.message.PartitionRef;
+import java.lang.System.Logger.Level;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.InstantSource;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.BooleanSupplier;
+import java.util.function.Function;
+
+/**
+ * The table sink's own continuous audit (issue 48), the counterpart of the object sink's: within a budget of catalog
+ * and store requests per minute, each round first reads the offset map of every table a commit went to since the last
+ * round (one lookup per table) and checks that it holds what the commits set, then reads the rows of the recent
+ * window of each partition this member committed ({@link TableStore#rowOffsets(String, java.util.Collection, long)},
+ * one read per table) and checks them against the files committed: a committed offset with no row is a gap (another
+ * writer deleted it), an offset held by two rows an overlap (another writer appended a copy). A commit's answer proves
+ * the snapshot was made, not that the table still holds its rows once the group's offset moved past them.
+ *
+ * <p>A file's records need not be contiguous (a dead letter, or a record routed to another table, sits between
+ * them): a file from {@code first} to {@code last} holding {@code count} records lacks rows only when fewer than
+ * {@code count} offsets of that range have one.
+ *
+ * <p>{@link #committed} is called by the consumer loops, {@link #run} on the audit's own thread, {@link #status} by
+ * anyone.
+ */
+public final class TableSelfAudit implements Runnable {
+    private static final System.Logger LOG = System.getLogger(TableSelfAudit.class.getName());
+    /** How many of a partition's most recent committed files a round checks. */
+    static final int WINDOW_FILES = 16;
+    /** Rounds start no more often than this. */
+    static final Duration ROUND_INTERVAL = Duration.ofSeconds(10);
+    /** Commits waiting for their check beyond this are not checked one by one (rounds still read their rows). */
+    static final int QUEUE_LIMIT = 10_000;
+    private static final int LISTED = 20;
+
+    /** One committed file of a partition: its first and last offset and how many records (rows) it holds. */
+    public record Span(long first, long last, long count) {
+    }
+
+    /** What one commit set for one partition of one table: its map entry {@code last}, and the files it appended. */
+    public record Commit(String table, PartitionRef partition, long last, List<Span> files) {
+        public Commit {
+            files = List.copyOf(files);
+        }
+    }
+
+    private record Lane(String table, PartitionRef partition) {
+    }
+
+    /** One table as one store (a consumer group's catalog connection) reaches it. */
+    private record Target(TableStore store, String table) {
+    }
+
+    private final Function<String, TableStore> stores;
+    private final int perMinute;
+    private final InstantSource clock;
+    private final Sleeper sleeper;
+    private final BooleanSupplier stopping;
+
+    private final ConcurrentLinkedQueue<Commit> queue = new ConcurrentLinkedQueue<>();
+    private final AtomicInteger queued = new AtomicInteger();
+    private final AtomicLong skipped = new AtomicLong();
+
+    // Owned by the auditing thread.
+    private double tokens;
+    private Instant refilledAt;
+    private long rounds;
+    private long requests;
+    private long verified;
+    private Instant lastRound;
+    private String lastError;
+    private final Map<Lane, Deque<Span>> windows = new LinkedHashMap<>();
+    /** Commits whose map entry was not found as set, by lane; checked again each round until it is. */
+    private final Map<Lane, Commit> suspects = new LinkedHashMap<>();
+    private final Map<Lane, String> suspectLines = new LinkedHashMap<>();
+    private final Map<Lane, List<String>> gaps = new LinkedHashMap<>();
+    private final Map<Lane, List<String>> overlaps = new LinkedHashMap<>();
+    private final Map<Lane, Instant> checkedAt = new HashMap<>();
+    /** How many replacements of each table its store had found when a round last looked ({@link #forgetReplaced}). */
+    private final Map<Target, Long> generations = new HashMap<>();
+    private final List<String> notes = new ArrayList<>();
+    private volatile AuditStatus status;
+
+    public TableSelfAudit(TableStore store, int requestsPerMinute, InstantSource clock, Sleeper sleeper,
+                          BooleanSupplier stopping) {
+        this(stream -> store, requestsPerMinute, clock, sleeper, stopping);
+    }
+
+    /** @param stores the store of each stream's tables (each consumer group has its own) */
+    public TableSelfAudit(Function<String, TableStore> stores, int requestsPerMinute, InstantSource clock,
+                          Sleeper sleeper, BooleanSupplier stopping) {
+        if (requestsPerMinute <= 0) throw new IllegalArgumentException("requestsPerMinute must be > 0");
+        this.stores = stores;
+        this.perMinute = requestsPerMinute;
+        this.clock = clock;
+        this.sleeper = sleeper;
+        this.stopping = stopping;
+        this.refilledAt = clock.instant();
+        this.tokens = capacity();
+        this.status = AuditStatus.none(requestsPerMinute);
+    }
+
+    /** What a commit set; checked at the next round. Called by the consumer loops. */
+    public void committed(List<Commit> commits) {
+        for (Commit c : commits) {
+            if (queued.incrementAndGet() > QUEUE_LIMIT) {
+                queued.decrementAndGet();
+                skipped.incrementAndGet();
+                continue;
+            }
+            queue.add(c);
+        }
+    }
+
+    public AuditStatus status() {
+        return status;
+    }
+
+    @Override
+    public void run() {
+        while (!stopping.getAsBoolean()) {
+            Instant started = clock.instant();
+            try {
+                round();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            } catch (StoreException | RuntimeException e) {
+                failed(e);
+            }
+            Duration rest = ROUND_INTERVAL.minus(Duration.between(started, clock.instant()));
+            try {
+                if (!rest.isNegative() && !rest.isZero()) sleeper.sleep(rest);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
+        }
+    }
+
+    /** One round: the maps of the tables committed to since the last round, then the rows of every window. */
+    public synchronized void round() throws InterruptedException, StoreException {
+        forgetReplaced();
+        verifyCommits();
+        auditRows();
+        rounds++;
+        lastRound = clock.instant();
+        lastError = null;
+        publish();
+    }
+
+    private synchronized void failed(Exception e) {
+        lastError = e.getMessage();
+        LOG.log(Level.WARNING, "table self-audit round failed; trying again in " + ROUND_INTERVAL.toSeconds()
+                + " s: " + e.getMessage());
+        publish();
+    }
+
+    private void verifyCommits() throws InterruptedException, StoreException {
+        Map<Target, Map<PartitionRef, Commit>> byTable = new LinkedHashMap<>();
+        for (Commit s : suspects.values()) {
+            byTable.computeIfAbsent(target(s.table(), s.partition()), k -> new LinkedHashMap<>())
+                    .put(s.partition(), s);
+        }
+        for (Commit c; (c = queue.poll()) != null; ) {
+            queued.decrementAndGet();
+            Deque<Span> w = windows.computeIfAbsent(new Lane(c.table(), c.partition()), k -> new ArrayDeque<>());
+            for (Span s : c.files()) {
+                w.addLast(s);
+                if (w.size() > WINDOW_FILES) w.removeFirst();
+            }
+            byTable.computeIfAbsent(target(c.table(), c.partition()), k -> new LinkedHashMap<>()).merge(c.partition(), c,
+                    (a, b) -> a.last() >= b.last() ? a : b);
+        }
+        for (Map.Entry<Target, Map<PartitionRef, Commit>> e : byTable.entrySet()) {
+            if (stopping.getAsBoolean()) return;
+            spend(1);
+            Map<PartitionRef, Long> map = e.getKey().store().durableOffsets(e.getKey().table(), e.getValue().keySet());
+            if (replaced(e.getKey())) continue;
+            for (Commit c : e.getValue().values()) {
+                Lane lane = new Lane(c.table(), c.partition());
+                Long found = map.get(c.partition());
+                verified++;
+                if (found != null && found >= c.last()) {
+                    suspects.remove(lane);
+                    suspectLines.remove(lane);
+                    continue;
+                }
+                String line = mapProblem(c, found);
+                if (!suspects.containsKey(lane)) LOG.log(Level.ERROR, "table self-audit: " + line);
+                suspects.put(lane, c);
+                suspectLines.put(lane, line);
+            }
+        }
+    }
+
+    /**
+     * A table dropped and created again holds none of what was committed to the one before: what this audit expected
+     * of it is forgotten (with the commits waiting, which may be of either; they go unchecked).
+     */
+    private void forgetReplaced() {
+        java.util.Set<Target> seen = new java.util.HashSet<>();
+        for (Lane l : windows.keySet()) seen.add(target(l.table(), l.partition()));
+        for (Commit c : queue) seen.add(target(c.table(), c.partition()));
+        for (Target t : seen) replaced(t);
+    }
+
+    /** Whether {@code t}'s store found the table replaced since the last look; if so, forgets what it expected. */
+    private boolean replaced(Target t) {
+        long now = t.store().replacement(t.table()).map(TableStore.Replacement::count).orElse(0L);
+        Long before = generations.put(t, now);
+        if (before == null || before == now) return false;
+        LOG.log(Level.INFO, "table self-audit: table " + t.table() + " was replaced; its window starts again");
+        java.util.function.Predicate<Lane> gone = l -> l.table().equals(t.table())
+                && target(l.table(), l.partition()).equals(t);
+        windows.keySet().removeIf(gone);
+        suspects.keySet().removeIf(gone);
+        suspectLines.keySet().removeIf(gone);
+        gaps.keySet().removeIf(gone);
+        overlaps.keySet().removeIf(gone);
+        checkedAt.keySet().removeIf(gone);
+        queue.removeIf(c -> {
+            boolean drop = gone.test(new Lane(c.table(), c.partition()));
+            if (drop) queued.decrementAndGet();
+            return drop;
+        });
+        return true;
+    }
+
+    private Target target(String table, PartitionRef partition) {
+        return new Target(stores.apply(partition.stream()), table);
+    }
+
+    private static String mapProblem(Commit c, Long found) {
+        return "table " + c.table() + ": the offset map of " + c.partition() + " holds "
+                + (found == null ? "nothing" : found) + ", the sink committed it up to " + c.last();
+    }
+
+    private void auditRows() throws InterruptedException, StoreException {
+        Map<Target, List<Lane>> byTable = new LinkedHashMap<>();
+        for (Lane l : windows.keySet()) {
+            byTable.computeIfAbsent(target(l.table(), l.partition()), k -> new ArrayList<>()).add(l);
+        }
+        notes.clear();
+        for (Map.Entry<Target, List<Lane>> e : byTable.entrySet()) {
+            if (stopping.getAsBoolean()) return;
+            long from = Long.MAX_VALUE;
+            List<PartitionRef> partitions = new ArrayList<>();
+            for (Lane l : e.getValue()) {
+                partitions.add(l.partition());
+                from = Math.min(from, windows.get(l).peekFirst().first());
+            }
+            spend(1);
+            String table = e.getKey().table();
+            Optional<Map<PartitionRef, List<Long>>> rows = e.getKey().store().rowOffsets(table, partitions, from);
+            if (replaced(e.getKey())) continue; // found by this very read: the rows are of the new table
+            Instant now = clock.instant();
+            if (rows.isEmpty()) {
+                notes.add("table " + table + " has no iggy_offset and iggy_partition_id columns: its rows were"
+                        + " not checked");
+                continue;
+            }
+            for (Lane l : e.getValue()) {
+                check(l, rows.get().getOrDefault(l.partition(), List.of()));
+                checkedAt.put(l, now);
+            }
+        }
+    }
+
+    /** Compares the rows of one lane's window with the files committed to it. */
+    private void check(Lane lane, List<Long> rows) {
+        Map<Long, Integer> held = new HashMap<>();
+        for (long o : rows) held.merge(o, 1, Integer::sum);
+        List<String> gapLines = new ArrayList<>();
+        List<Long> doubled = new ArrayList<>();
+        for (Span s : windows.get(lane)) {
+            List<Long> missing = new ArrayList<>();
+            long present = 0;
+            for (long o = s.first(); o <= s.last(); o++) {
+                Integer n = held.get(o);
+                if (n == null) {
+                    missing.add(o);
+                    continue;
+                }
+                present++;
+                if (n > 1) doubled.add(o);
+            }
+            if (present < s.count()) {
+                gapLines.add("table " + lane.table() + ", " + lane.partition() + ": " + (s.count() - present)
+                        + " committed row(s) of offsets " + s.first() + "-" + s.last() + " are not in the table"
+                        + (missing.size() == s.count() - present ? " (no row at " + listed(missing) + ")"
+                        // the others lie in a dead letter or another table
+                        : " (they are among the offsets without a row here: " + listed(missing) + ")"));
+            }
+        }
+        List<String> overlapLines = new ArrayList<>();
+        if (!doubled.isEmpty()) {
+            overlapLines.add("table " + lane.table() + ", " + lane.partition() + ": offset(s) " + listed(doubled)
+                    + " are held by more than one row");
+        }
+        boolean was = gaps.containsKey(lane) || overlaps.containsKey(lane);
+        put(gaps, lane, gapLines);
+        put(overlaps, lane, overlapLines);
+        boolean is = !gapLines.isEmpty() || !overlapLines.isEmpty();
+        if (is && !was) {
+            List<String> all = new ArrayList<>(gapLines);
+            all.addAll(overlapLines);
+            LOG.log(Level.ERROR, "table self-audit found: " + String.join("; ", all));
+        } else if (!is && was) {
+            LOG.log(Level.INFO, "table self-audit finds " + lane.partition() + " in " + lane.table()
+                    + " whole again");
+        }
+    }
+
+    private static void put(Map<Lane, List<String>> m, Lane lane, List<String> lines) {
+        if (lines.isEmpty()) m.remove(lane);
+        else m.put(lane, lines);
+    }
+
+    private static String listed(List<Long> offsets) {
+        List<Long> head = offsets.subList(0, Math.min(LISTED, offsets.size()));
+        String out = head.toString();
+        return offsets.size() > LISTED ? out + " and " + (offsets.size() - LISTED) + " more" : out;
+    }
+
+    /** Waits until the budget allows {@code n} more requests, and spends them. */
+    private void spend(int n) throws InterruptedException {
+        refill();
+        while (tokens < Math.min(n, capacity())) {
+            double missing = Math.min(n, capacity()) - tokens;
+            sleeper.sleep(Duration.ofNanos(Math.max(1_000_000L, (long) Math.ceil(missing * 60e9 / perMinute))));
+            refill();
+        }
+        tokens -= n;
+        requests += n;
+    }
+
+    private void refill() {
+        Instant now = clock.instant();
+        long nanos = Duration.between(refilledAt, now).toNanos();
+        if (nanos > 0) {
+            tokens = Math.min(capacity(), tokens + nanos * (perMinute / 60e9));
+            refilledAt = now;
+        }
+    }
+
+    /** A burst of at most ten seconds' budget. */
+    private double capacity() {
+        return Math.max(1, perMinute / 6.0);
+    }
+
+    private void publish() {
+        List<AuditStatus.Covered> covered = new ArrayList<>();
+        List<String> problems = new ArrayList<>();
+        int gapCount = 0;
+        int overlapCount = 0;
+        for (Map.Entry<Lane, Deque<Span>> e : windows.entrySet()) {
+            Lane l = e.getKey();
+            Instant at = checkedAt.get(l);
+            if (at == null) continue;
+            covered.add(new AuditStatus.Covered(l.partition().stream(), l.partition().topic(),
+                    l.partition().partitionId(), e.getValue().peekFirst().first(), e.getValue().peekLast().last(),
+                    e.getValue().size(), at));
+        }
+        for (List<String> g : gaps.values()) {
+            problems.addAll(g);
+            gapCount += g.size();
+        }
+        for (List<String> o : overlaps.values()) {
+            problems.addAll(o);
+            overlapCount += o.size();
+        }
+        problems.addAll(suspectLines.values());
+        status = new AuditStatus(perMinute, Optional.ofNullable(lastRound), rounds, requests, verified, skipped.get(),
+                covered, problems, notes, new AuditStatus.Counts(gapCount, overlapCount, 0, suspects.size(), 0),
+                Optional.ofNullable(lastError));
+    }
+}
