@@ -5,6 +5,7 @@ import dev.iggysink.application.port.out.StoreException;
 import dev.iggysink.application.port.out.TableStore;
 import dev.iggysink.application.status.AuditStatus;
 import dev.iggysink.domain.message.PartitionRef;
+import dev.iggysink.domain.retry.RequestBudget;
 import java.lang.System.Logger.Level;
 import java.time.Duration;
 import java.time.Instant;
@@ -78,10 +79,8 @@ public final class TableSelfAudit implements Runnable {
     private final AtomicLong skipped = new AtomicLong();
 
     // Owned by the auditing thread.
-    private double tokens;
-    private Instant refilledAt;
+    private final RequestBudget budget;
     private long rounds;
-    private long requests;
     private long verified;
     private Instant lastRound;
     private String lastError;
@@ -111,8 +110,7 @@ public final class TableSelfAudit implements Runnable {
         this.clock = clock;
         this.sleeper = sleeper;
         this.stopping = stopping;
-        this.refilledAt = clock.instant();
-        this.tokens = capacity();
+        this.budget = new RequestBudget(requestsPerMinute, clock.instant());
         this.status = AuditStatus.none(requestsPerMinute);
     }
 
@@ -339,30 +337,10 @@ public final class TableSelfAudit implements Runnable {
         return offsets.size() > LISTED ? out + " and " + (offsets.size() - LISTED) + " more" : out;
     }
 
+
     /** Waits until the budget allows {@code n} more requests, and spends them. */
     private void spend(int n) throws InterruptedException {
-        refill();
-        while (tokens < Math.min(n, capacity())) {
-            double missing = Math.min(n, capacity()) - tokens;
-            sleeper.sleep(Duration.ofNanos(Math.max(1_000_000L, (long) Math.ceil(missing * 60e9 / perMinute))));
-            refill();
-        }
-        tokens -= n;
-        requests += n;
-    }
-
-    private void refill() {
-        Instant now = clock.instant();
-        long nanos = Duration.between(refilledAt, now).toNanos();
-        if (nanos > 0) {
-            tokens = Math.min(capacity(), tokens + nanos * (perMinute / 60e9));
-            refilledAt = now;
-        }
-    }
-
-    /** A burst of at most ten seconds' budget. */
-    private double capacity() {
-        return Math.max(1, perMinute / 6.0);
+        for (Duration wait; !(wait = budget.trySpend(n, clock.instant())).isZero(); ) sleeper.sleep(wait);
     }
 
     private void publish() {
@@ -387,7 +365,7 @@ public final class TableSelfAudit implements Runnable {
             overlapCount += o.size();
         }
         problems.addAll(suspectLines.values());
-        status = new AuditStatus(perMinute, Optional.ofNullable(lastRound), rounds, requests, verified, skipped.get(),
+        status = new AuditStatus(perMinute, Optional.ofNullable(lastRound), rounds, budget.spent(), verified, skipped.get(),
                 covered, problems, notes, new AuditStatus.Counts(gapCount, overlapCount, 0, suspects.size(), 0),
                 Optional.ofNullable(lastError));
     }
