@@ -64,6 +64,10 @@ public final class TableSelfAudit implements Runnable {
     private record Lane(String table, PartitionRef partition) {
     }
 
+    /** A commit with the replacement count its table's store held when the commit was made. */
+    private record Stamped(Commit commit, long generation) {
+    }
+
     /** One table as one store (a consumer group's catalog connection) reaches it. */
     private record Target(TableStore store, String table) {
     }
@@ -74,7 +78,7 @@ public final class TableSelfAudit implements Runnable {
     private final Sleeper sleeper;
     private final BooleanSupplier stopping;
 
-    private final ConcurrentLinkedQueue<Commit> queue = new ConcurrentLinkedQueue<>();
+    private final ConcurrentLinkedQueue<Stamped> queue = new ConcurrentLinkedQueue<>();
     private final AtomicInteger queued = new AtomicInteger();
     private final AtomicLong skipped = new AtomicLong();
 
@@ -91,7 +95,10 @@ public final class TableSelfAudit implements Runnable {
     private final Map<Lane, List<String>> gaps = new LinkedHashMap<>();
     private final Map<Lane, List<String>> overlaps = new LinkedHashMap<>();
     private final Map<Lane, Instant> checkedAt = new HashMap<>();
-    /** How many replacements of each table its store had found when a round last looked ({@link #forgetReplaced}). */
+    /**
+     * How many replacements of each table its store had found for what the windows hold: first the count a commit
+     * was made under (a round's first look may come after a replacement, so it cannot set it), then what a round saw.
+     */
     private final Map<Target, Long> generations = new HashMap<>();
     private final List<String> notes = new ArrayList<>();
     private volatile AuditStatus status;
@@ -122,7 +129,7 @@ public final class TableSelfAudit implements Runnable {
                 skipped.incrementAndGet();
                 continue;
             }
-            queue.add(c);
+            queue.add(new Stamped(c, generation(target(c.table(), c.partition()))));
         }
     }
 
@@ -176,8 +183,18 @@ public final class TableSelfAudit implements Runnable {
             byTable.computeIfAbsent(target(s.table(), s.partition()), k -> new LinkedHashMap<>())
                     .put(s.partition(), s);
         }
-        for (Commit c; (c = queue.poll()) != null; ) {
+        for (Stamped q; (q = queue.poll()) != null; ) {
             queued.decrementAndGet();
+            Commit c = q.commit();
+            Target t = target(c.table(), c.partition());
+            Long known = generations.putIfAbsent(t, q.generation());
+            if (known != null && known > q.generation()) continue; // made to a table replaced since: unchecked
+            if (known != null && known < q.generation()) {
+                // the windows hold commits to the table this one replaced
+                generations.put(t, q.generation());
+                forget(t);
+                byTable.remove(t);
+            }
             Deque<Span> w = windows.computeIfAbsent(new Lane(c.table(), c.partition()), k -> new ArrayDeque<>());
             for (Span s : c.files()) {
                 w.addLast(s);
@@ -215,16 +232,26 @@ public final class TableSelfAudit implements Runnable {
     private void forgetReplaced() {
         java.util.Set<Target> seen = new java.util.HashSet<>();
         for (Lane l : windows.keySet()) seen.add(target(l.table(), l.partition()));
-        for (Commit c : queue) seen.add(target(c.table(), c.partition()));
         for (Target t : seen) replaced(t);
     }
 
     /** Whether {@code t}'s store found the table replaced since the last look; if so, forgets what it expected. */
     private boolean replaced(Target t) {
-        long now = t.store().replacement(t.table()).map(TableStore.Replacement::count).orElse(0L);
+        long now = generation(t);
         Long before = generations.put(t, now);
         if (before == null || before == now) return false;
         LOG.log(Level.INFO, "table self-audit: table " + t.table() + " was replaced; its window starts again");
+        forget(t);
+        return true;
+    }
+
+    private static long generation(Target t) {
+        return t.store().replacement(t.table()).map(TableStore.Replacement::count).orElse(0L);
+    }
+
+    /** Forgets what this audit expected of {@code t}, with the commits waiting that were made before its count. */
+    private void forget(Target t) {
+        long now = generations.getOrDefault(t, 0L);
         java.util.function.Predicate<Lane> gone = l -> l.table().equals(t.table())
                 && target(l.table(), l.partition()).equals(t);
         windows.keySet().removeIf(gone);
@@ -233,12 +260,11 @@ public final class TableSelfAudit implements Runnable {
         gaps.keySet().removeIf(gone);
         overlaps.keySet().removeIf(gone);
         checkedAt.keySet().removeIf(gone);
-        queue.removeIf(c -> {
-            boolean drop = gone.test(new Lane(c.table(), c.partition()));
+        queue.removeIf(q -> {
+            boolean drop = q.generation() < now && gone.test(new Lane(q.commit().table(), q.commit().partition()));
             if (drop) queued.decrementAndGet();
             return drop;
         });
-        return true;
     }
 
     private Target target(String table, PartitionRef partition) {

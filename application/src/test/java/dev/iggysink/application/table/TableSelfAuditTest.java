@@ -128,6 +128,23 @@ class TableSelfAuditTest {
     }
 
     @Test
+    void a_table_replaced_before_the_first_round_looked_at_it_is_no_finding_of_the_commits_to_the_old_one()
+            throws Exception {
+        commitSome();
+        tables.replace(T);
+        // the consumer's next commit finds the new table before the audit's first round has looked at it
+        topic.append(0, 3, i -> "late=" + i);
+        clock.advance(INTERVAL);
+        consumer.step();
+        clock.advance(INTERVAL);
+        consumer.step();
+        assertThat(tables.replacement(T)).isPresent();
+        audit.round();
+        assertThat(control.audit().orElseThrow().problems()).isEmpty();
+        assertThat(control.status().health()).isNotEqualTo(Health.FAILED);
+    }
+
+    @Test
     void records_of_other_tables_and_dead_letters_between_a_files_rows_are_no_gap() throws Exception {
         ScriptedMessageSource routed = new ScriptedMessageSource("app", "routed", 1);
         TableConsumer c = new TableConsumer(routed, new LinesCodec(), tables,
