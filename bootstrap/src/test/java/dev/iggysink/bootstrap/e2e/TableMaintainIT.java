@@ -16,8 +16,6 @@ import org.apache.iceberg.DataFile;
 import org.apache.iceberg.FileScanTask;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.io.CloseableIterable;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -27,24 +25,16 @@ import org.junit.jupiter.api.Timeout;
  * deleted while no sink runs, and a restart. Every offset ends up in the table exactly once (Iceberg's reader),
  * {@code audit} is OK, and every file the table references is still there.
  */
-class TableMaintainIT extends E2eTest {
+class TableMaintainIT extends SqliteTableTest {
     private static final String TOPIC = "views";
     private static final String TABLE = "lake.views";
     private static final int PARTITIONS = 2;
     private static final int PER_ROUND = 10;
     private static final int MAX_ROUNDS = 400;
 
-    private TableCatalog catalog;
-
-    @BeforeEach
-    void createTable() {
-        catalog = TableCatalog.sqlite(fx);
+    @Override
+    void createTables(TableCatalog catalog) {
         catalog.createTable(TABLE, TableCatalog.clicksSchema());
-    }
-
-    @AfterEach
-    void closeCatalog() throws IOException {
-        if (catalog != null) catalog.close();
     }
 
     private static CliResult maintain(Path config, String... args) {
@@ -87,7 +77,8 @@ class TableMaintainIT extends E2eTest {
             for (int i = 0; i < 2; i++) {
                 // until the sink has committed two more small files of one partition
                 await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(500)).until(() ->
-                        maintain(config, "--dry-run", "--no-expire", "--no-orphans").output().contains("would compact"));
+                        maintain(config, "--dry-run", "--no-expire", "--no-orphans").output()
+                                .contains("would compact"));
                 // the grace period keeps the running sink's files that wait for their commit out of reach
                 CliResult run = maintain(config, "--expire-older-than", "1ms", "--orphans-older-than", "1h");
                 assertThat(run.code()).as(run.output()).isZero();
