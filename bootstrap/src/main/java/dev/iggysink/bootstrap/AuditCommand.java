@@ -1,7 +1,6 @@
 package dev.iggysink.bootstrap;
 
 import dev.iggysink.adapters.config.ConnectorConfig;
-import dev.iggysink.adapters.config.ConfigError;
 import dev.iggysink.adapters.config.ConfigResult;
 import dev.iggysink.adapters.config.ConnectorConfigLoader;
 import dev.iggysink.adapters.config.TableConnectorConfig;
@@ -17,14 +16,10 @@ import dev.iggysink.application.settings.SinkSettings;
 import dev.iggysink.application.settings.StreamSettings;
 import dev.iggysink.domain.message.PartitionRef;
 import java.io.PrintWriter;
-import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.OptionalLong;
 import java.util.TreeMap;
-import java.util.concurrent.Callable;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -38,13 +33,7 @@ import picocli.CommandLine.Option;
         description = "Check the bucket against the committed offsets: coverage, gaps, overlaps. Exit 1 on a gap.",
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {ExitCodes.AUDIT_HELP_0, ExitCodes.AUDIT_HELP_1, ExitCodes.HELP_2, ExitCodes.AUDIT_HELP_3})
-final class AuditCommand implements Callable<Integer> {
-    @CommandLine.Spec
-    CommandLine.Model.CommandSpec spec;
-
-    @Option(names = {"-c", "--config"}, required = true, description = "connector file or runtime config.toml")
-    Path config;
-
+final class AuditCommand extends ConfigFileCommand {
     @Option(names = "--no-content", description = "trust keys; do not read objects to check their offsets")
     boolean noContent;
 
@@ -54,11 +43,7 @@ final class AuditCommand implements Callable<Integer> {
         PrintWriter err = spec.commandLine().getErr();
         if (TableConnectorReader.isTableSink(config)) return TableAuditRun.run(config, out, err);
         ConfigResult result = ConnectorConfigLoader.load(config, System.getenv());
-        if (!result.ok()) {
-            for (ConfigError e : result.errors()) out.println("config error: " + e);
-            out.flush();
-            return ExitCodes.CONFIG;
-        }
+        if (!result.ok()) return configErrors(out, result.errors());
         int code = result.sinks().isEmpty() ? ExitCodes.OK : auditObjectSinks(result.sinks(), out, err);
         // A runtime config's table sinks, each as audit of its own file would; the exit code is the worst of all.
         for (TableConnectorConfig t : result.tableSinks()) {
@@ -74,7 +59,7 @@ final class AuditCommand implements Callable<Integer> {
             String failure = null;
             try {
                 audit(s, out, totals);
-            } catch (SourceException | Unreadable e) {
+            } catch (SourceException | CommittedOffsets.Unreadable e) {
                 failure = e.getMessage();
             } catch (StoreException e) {
                 failure = "the object store at " + SinkAssembly.storeEndpoint(s.storage()) + ": " + e.getMessage();
@@ -142,7 +127,7 @@ final class AuditCommand implements Callable<Integer> {
                         String dlq = audit.deadLetterPrefix(s.output().prefix(), s.delivery().dlqPrefix(),
                                 stream.stream(), topic);
                         List<AuditUseCase.PartitionAudit> audits = audit.audit(prefix, s.delivery().dlqPrefix(), dlq,
-                                partitions, p -> committed(offsets, p),
+                                partitions, p -> CommittedOffsets.of(offsets, p),
                                 noContent ? (k, c) -> Optional.empty() : (k, c) -> inside(k, c, totals.unchecked));
                         for (AuditUseCase.PartitionAudit a : audits) {
                             totals.ok &= a.ok();
@@ -154,22 +139,6 @@ final class AuditCommand implements Callable<Integer> {
                     }
                 }
             }
-        }
-    }
-
-    /** A committed offset that could not be read; carries the source's one-line message. */
-    private static final class Unreadable extends RuntimeException {
-        private static final long serialVersionUID = 1L;
-        Unreadable(SourceException e) {
-            super(e.getMessage(), e);
-        }
-    }
-
-    private static OptionalLong committed(IggyGroupOffsets offsets, PartitionRef p) {
-        try {
-            return offsets.committedOffset(p);
-        } catch (SourceException e) {
-            throw new Unreadable(e);
         }
     }
 

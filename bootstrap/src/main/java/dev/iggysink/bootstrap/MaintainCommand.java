@@ -1,6 +1,5 @@
 package dev.iggysink.bootstrap;
 
-import dev.iggysink.adapters.config.ConfigError;
 import dev.iggysink.adapters.config.TableConnectorConfig;
 import dev.iggysink.adapters.config.TableConnectorReader;
 import dev.iggysink.adapters.iceberg.CatalogSettings;
@@ -83,10 +82,8 @@ final class MaintainCommand implements Callable<Integer> {
         PrintWriter err = spec.commandLine().getErr();
         TableConnectorReader.Result result = TableConnectorReader.load(config, System.getenv());
         if (result.connector().isEmpty()) {
-            for (ConfigError e : result.errors()) out.println("config error: " + e);
             if (result.errors().isEmpty()) out.println("config error: " + config + " is not an Iceberg table sink");
-            out.flush();
-            return ExitCodes.CONFIG;
+            return ConfigFileCommand.configErrors(out, result.errors());
         }
         if (retainLast < 1) {
             out.println("config error: --retain-last must be at least 1 (the current snapshot), was " + retainLast);

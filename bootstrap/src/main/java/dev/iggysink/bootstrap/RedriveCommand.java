@@ -1,6 +1,5 @@
 package dev.iggysink.bootstrap;
 
-import dev.iggysink.adapters.config.ConfigError;
 import dev.iggysink.adapters.config.ConfigResult;
 import dev.iggysink.adapters.config.ConnectorConfig;
 import dev.iggysink.adapters.config.ConnectorConfigLoader;
@@ -17,18 +16,13 @@ import dev.iggysink.application.service.Redrive;
 import dev.iggysink.application.service.TableRedrive;
 import dev.iggysink.application.settings.SinkSettings;
 import dev.iggysink.application.settings.StreamSettings;
-import dev.iggysink.domain.message.PartitionRef;
 import java.io.PrintWriter;
-import java.nio.file.Path;
 import java.time.InstantSource;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalInt;
-import java.util.OptionalLong;
-import java.util.concurrent.Callable;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -43,13 +37,7 @@ import picocli.CommandLine.Option;
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {ExitCodes.REDRIVE_HELP_0, ExitCodes.REDRIVE_HELP_1, ExitCodes.HELP_2,
                 ExitCodes.AUDIT_HELP_3})
-final class RedriveCommand implements Callable<Integer> {
-    @CommandLine.Spec
-    CommandLine.Model.CommandSpec spec;
-
-    @Option(names = {"-c", "--config"}, required = true, description = "connector file or runtime config.toml")
-    Path config;
-
+final class RedriveCommand extends ConfigFileCommand {
     @Option(names = "--dry-run", description = "say what would happen; write nothing")
     boolean dryRun;
 
@@ -84,24 +72,16 @@ final class RedriveCommand implements Callable<Integer> {
         Map<Redrive.Action, Integer> counts = new EnumMap<>(Redrive.Action.class);
         if (TableConnectorReader.isTableSink(config)) {
             TableConnectorReader.Result table = TableConnectorReader.load(config, System.getenv());
-            if (table.connector().isEmpty()) {
-                for (ConfigError e : table.errors()) out.println("config error: " + e);
-                out.flush();
-                return ExitCodes.CONFIG;
-            }
+            if (table.connector().isEmpty()) return configErrors(out, table.errors());
             Optional<Integer> failed = tableSink(table.connector().get(), filter, out, err, counts);
             return failed.isPresent() ? failed.get() : summary(out, counts);
         }
         ConfigResult result = ConnectorConfigLoader.load(config, System.getenv());
-        if (!result.ok()) {
-            for (ConfigError e : result.errors()) out.println("config error: " + e);
-            out.flush();
-            return ExitCodes.CONFIG;
-        }
+        if (!result.ok()) return configErrors(out, result.errors());
         for (ConnectorConfig sink : result.sinks()) {
             try {
                 redrive(sink, filter, out, counts);
-            } catch (SourceException | Unreadable e) {
+            } catch (SourceException | CommittedOffsets.Unreadable e) {
                 return failed(out, err, e.getMessage());
             } catch (StoreException e) {
                 return failed(out, err, "the object store at " + SinkAssembly.storeEndpoint(sink.storage()) + ": "
@@ -146,12 +126,12 @@ final class RedriveCommand implements Callable<Integer> {
                             TableRedrive redrive = new TableRedrive(store, TableSinkRunner.codec(c, st),
                                     c.table().routing(), c.table().dlqPrefix(), st.stream(), t,
                                     InstantSource.system());
-                            print(redrive.run(p -> committed(group, p), filter, dryRun), out, counts);
+                            print(redrive.run(p -> CommittedOffsets.of(group, p), filter, dryRun), out, counts);
                         }
                     }
                 }
             }
-        } catch (SourceException | Unreadable e) {
+        } catch (SourceException | CommittedOffsets.Unreadable e) {
             return Optional.of(failed(out, err, e.getMessage()));
         } catch (StoreException | RuntimeException e) {
             return Optional.of(failed(out, err, "the catalog at " + TableChecks.where(TableSinkRunner.catalog(
@@ -215,7 +195,7 @@ final class RedriveCommand implements Callable<Integer> {
                         Redrive redrive = new Redrive(store,
                                 RecordCodecs.forStream(st, s.output(), s.transforms()), s.output(),
                                 s.delivery().dlqPrefix(), st.stream(), t, InstantSource.system());
-                        print(redrive.run(p -> committed(group, p), filter, dryRun), out, counts);
+                        print(redrive.run(p -> CommittedOffsets.of(group, p), filter, dryRun), out, counts);
                     }
                 }
             }
@@ -233,21 +213,5 @@ final class RedriveCommand implements Callable<Integer> {
             case NOT_COMMITTED -> "not yet committed " + o.letter() + ": " + o.detail()
                     + "; run redrive again once the sink has committed past it";
         };
-    }
-
-    /** A committed offset that could not be read; carries the source's one-line message. */
-    private static final class Unreadable extends RuntimeException {
-        private static final long serialVersionUID = 1L;
-        Unreadable(SourceException e) {
-            super(e.getMessage(), e);
-        }
-    }
-
-    private static OptionalLong committed(IggyGroupOffsets offsets, PartitionRef p) {
-        try {
-            return offsets.committedOffset(p);
-        } catch (SourceException e) {
-            throw new Unreadable(e);
-        }
     }
 }

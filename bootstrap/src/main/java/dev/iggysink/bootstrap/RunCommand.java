@@ -13,17 +13,14 @@ import dev.iggysink.bootstrap.admin.ManagedSink;
 import dev.iggysink.bootstrap.admin.PrometheusMetrics;
 import java.io.IOException;
 import java.io.PrintWriter;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.Callable;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -32,16 +29,10 @@ import picocli.CommandLine.Option;
         description = "Run the sink(s) of a connector file or runtime config until stopped (SIGTERM/SIGINT).",
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {ExitCodes.RUN_HELP_0, ExitCodes.RUN_HELP_1, ExitCodes.RUN_HELP_2, ExitCodes.RUN_HELP_3})
-final class RunCommand implements Callable<Integer> {
+final class RunCommand extends ConfigFileCommand {
     private static final Logger LOG = LoggerFactory.getLogger(RunCommand.class);
     /** After this long without an answer from a service at start, say so (and again each time it passes). */
     static final Duration SLOW_ANSWER = Duration.ofSeconds(10);
-
-    @CommandLine.Spec
-    CommandLine.Model.CommandSpec spec;
-
-    @Option(names = {"-c", "--config"}, required = true, description = "connector file or runtime config.toml")
-    Path config;
 
     @Option(names = "--status-interval", defaultValue = "30s", converter = DurationConverter.class,
             description = "how often to log the status line, e.g. 30s, 5m, 1h (default ${DEFAULT-VALUE})")

@@ -1,6 +1,5 @@
 package dev.iggysink.bootstrap;
 
-import dev.iggysink.adapters.config.ConfigError;
 import dev.iggysink.adapters.config.TableConnectorConfig;
 import dev.iggysink.adapters.config.TableConnectorReader;
 import dev.iggysink.adapters.iceberg.IcebergTables;
@@ -29,11 +28,7 @@ final class TableAuditRun {
 
     static int run(Path config, PrintWriter out, PrintWriter err) {
         TableConnectorReader.Result result = TableConnectorReader.load(config, System.getenv());
-        if (result.connector().isEmpty()) {
-            for (ConfigError e : result.errors()) out.println("config error: " + e);
-            out.flush();
-            return ExitCodes.CONFIG;
-        }
+        if (result.connector().isEmpty()) return ConfigFileCommand.configErrors(out, result.errors());
         return audit(result.connector().get(), "", out, err);
     }
 

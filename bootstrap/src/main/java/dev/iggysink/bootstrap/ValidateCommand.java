@@ -10,9 +10,6 @@ import dev.iggysink.adapters.config.TableConnectorConfig;
 import dev.iggysink.adapters.config.TableConnectorReader;
 import dev.iggysink.adapters.iceberg.TableChecks;
 import java.io.PrintWriter;
-import java.nio.file.Path;
-import java.util.concurrent.Callable;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -26,13 +23,7 @@ import picocli.CommandLine.Option;
         exitCodeListHeading = "%nExit codes:%n", exitCodeList = {" 0:the configuration is valid", ExitCodes.HELP_2
                 + ", or a table the sink cannot write", " 3:the catalog or the warehouse's store did not"
                 + " answer, or the catalog refused our credentials"})
-final class ValidateCommand implements Callable<Integer> {
-    @CommandLine.Spec
-    CommandLine.Model.CommandSpec spec;
-
-    @Option(names = {"-c", "--config"}, required = true, description = "connector file or runtime config.toml")
-    Path config;
-
+final class ValidateCommand extends ConfigFileCommand {
     @Option(names = "--print", description = "also print the effective configuration (secrets redacted)")
     boolean print;
 

@@ -8,8 +8,6 @@ import dev.iggysink.application.port.out.TableStore;
 import dev.iggysink.domain.message.MessageId;
 import dev.iggysink.domain.message.PartitionRef;
 import dev.iggysink.domain.message.SinkRecord;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -28,15 +26,16 @@ import org.apache.iceberg.data.IcebergGenerics;
 import org.apache.iceberg.data.Record;
 import org.apache.iceberg.io.CloseableIterable;
 import org.apache.iceberg.types.Types;
-import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import picocli.CommandLine;
 
 /**
  * {@code maintain} on the zero-install catalog (JDBC on SQLite, a local warehouse) of a table a sink committed to in
  * many small files and where a crash left a data file it never committed: one run compacts the files, expires the old
- * snapshots and deletes the orphan, and the table still holds every offset once with its map intact.
+ * snapshots and deletes the orphan, and the table still holds every offset once with its map intact. The tests that
+ * only read the table (a dry run, the grace period, command-line errors) share one table; each checks it is unchanged
+ * where a change could hide.
  */
 class MaintainCommandTest {
     private static final PartitionRef P0 = new PartitionRef("app", "events", 0);
@@ -47,17 +46,31 @@ class MaintainCommandTest {
     private static final int COMMITS = 20;
     private static final int PER_COMMIT = 10;
 
+    /** The table of the tests that only read it, made once; the test that changes it makes its own. */
+    @TempDir
+    static Path sharedDir;
+    private static Lake shared;
+
     @TempDir
     Path dir;
-    private Path db;
-    private Path warehouse;
-    private Path file;
-    private Path orphan;
 
     private record Decoded(SinkRecord source) implements DecodedRecord {
         @Override
         public Optional<String> fieldText(String dottedPath) {
             return Optional.empty();
+        }
+    }
+
+    /** The catalog's database, its warehouse, the sink's connector file and the orphan a crash left. */
+    private record Lake(Path db, Path warehouse, Path file, Path orphan) {
+        List<Path> dataFiles() throws Exception {
+            try (Stream<Path> files = Files.walk(warehouse)) {
+                return files.filter(f -> f.toString().endsWith(".parquet")).sorted().toList();
+            }
+        }
+
+        Table table() {
+            return TableSinkFiles.openCatalog(db, warehouse).loadTable(TableIdentifier.parse("lake.events"));
         }
     }
 
@@ -70,49 +83,41 @@ class MaintainCommandTest {
         return rows.stage();
     }
 
-    @BeforeEach
-    void aTableOfManySmallFilesAndAnOrphan() throws Exception {
-        db = dir.resolve("catalog.db");
-        warehouse = dir.resolve("warehouse");
+    /** A table a sink committed to in many small files, and the orphan a crash left, in {@code dir}. */
+    private static Lake aTableOfManySmallFilesAndAnOrphan(Path dir) throws Exception {
+        Path db = dir.resolve("catalog.db");
+        Path warehouse = dir.resolve("warehouse");
+        Lake lake = new Lake(db, warehouse, dir.resolve("lake.toml"), null);
         Catalog catalog = TableSinkFiles.openSqlite(db, warehouse);
         catalog.createTable(TableIdentifier.parse("lake.events"), SCHEMA, PartitionSpec.unpartitioned());
+        Path orphan;
         try (IcebergTables sink = new IcebergTables(catalog, "sink")) {
             for (int c = 0; c < COMMITS; c++) {
                 long first = (long) c * PER_COMMIT;
                 sink.commit("lake.events", List.of(new TableStore.Append(P0, first - 1, first + PER_COMMIT - 1,
                         List.of(stage(sink, first, first + PER_COMMIT - 1)))));
             }
-            List<Path> before = dataFiles();
+            List<Path> before = lake.dataFiles();
             // what a kill -9 between the write and the commit leaves behind
             stage(sink, COMMITS * PER_COMMIT, COMMITS * PER_COMMIT + 9);
-            List<Path> after = new ArrayList<>(dataFiles());
+            List<Path> after = new ArrayList<>(lake.dataFiles());
             after.removeAll(before);
             orphan = after.get(0);
         }
-        file = dir.resolve("lake.toml");
-        Files.writeString(file, TableSinkFiles.text(TableSinkFiles.stream("app", List.of("events"), "sink"),
+        Files.writeString(lake.file(), TableSinkFiles.text(TableSinkFiles.stream("app", List.of("events"), "sink"),
                 "\"lake.events\"", TableSinkFiles.sqliteCatalog(db, warehouse), ""));
+        return new Lake(db, warehouse, lake.file(), orphan);
     }
 
-    private List<Path> dataFiles() throws Exception {
-        try (Stream<Path> files = Files.walk(warehouse)) {
-            return files.filter(f -> f.toString().endsWith(".parquet")).sorted().toList();
-        }
+    @BeforeAll
+    static void aSharedTable() throws Exception {
+        shared = aTableOfManySmallFilesAndAnOrphan(sharedDir);
     }
 
-    private record Run(int code, String out, String err) {
-    }
-
-    private static Run maintain(String... args) {
-        CommandLine cl = Main.commandLine();
-        StringWriter out = new StringWriter();
-        StringWriter err = new StringWriter();
-        cl.setOut(new PrintWriter(out));
-        cl.setErr(new PrintWriter(err));
+    private static CliRun maintain(String... args) {
         List<String> all = new ArrayList<>(List.of("maintain"));
         all.addAll(List.of(args));
-        int code = cl.execute(all.toArray(String[]::new));
-        return new Run(code, out.toString(), err.toString());
+        return CliRun.execute(all.toArray(String[]::new));
     }
 
     private List<Long> offsets(Table t) throws Exception {
@@ -126,7 +131,9 @@ class MaintainCommandTest {
 
     @Test
     void one_run_compacts_expires_and_deletes_the_orphan_and_the_table_keeps_every_offset_once() throws Exception {
-        Run run = maintain("--config", file.toString(), "--expire-older-than", "1ms", "--orphans-older-than", "1ms");
+        Lake lake = aTableOfManySmallFilesAndAnOrphan(dir);
+        CliRun run = maintain("--config", lake.file().toString(), "--expire-older-than", "1ms", "--orphans-older-than",
+                "1ms");
 
         assertThat(run.err()).isEmpty();
         assertThat(run.code()).isEqualTo(0);
@@ -135,47 +142,47 @@ class MaintainCommandTest {
                 // the files the compaction replaced are in no snapshot once the ones before it expired
                 "lake.events: orphan files: " + (COMMITS + 1) + " of " + (COMMITS + 2) + " file(s)",
                 ", " + (COMMITS + 1) + " deleted");
-        assertThat(orphan).doesNotExist();
-        assertThat(dataFiles()).hasSize(1);
-        try (IcebergTables restarted = new IcebergTables(TableSinkFiles.openCatalog(db, warehouse), "sink")) {
+        assertThat(lake.orphan()).doesNotExist();
+        assertThat(lake.dataFiles()).hasSize(1);
+        try (IcebergTables restarted = new IcebergTables(TableSinkFiles.openCatalog(lake.db(), lake.warehouse()),
+                "sink")) {
             assertThat(restarted.durableOffsets("lake.events", List.of(P0)))
                     .isEqualTo(Map.of(P0, (long) COMMITS * PER_COMMIT - 1));
         }
-        Table t = TableSinkFiles.openCatalog(db, warehouse).loadTable(TableIdentifier.parse("lake.events"));
+        Table t = lake.table();
         assertThat(offsets(t)).isEqualTo(LongStream.range(0, COMMITS * PER_COMMIT).boxed().toList());
 
-        assertThat(maintain("--config", file.toString(), "--orphans-older-than", "1ms").out())
+        assertThat(maintain("--config", lake.file().toString(), "--orphans-older-than", "1ms").out())
                 .contains("compaction: nothing to compact", "expired 0 of 1 snapshot(s)", "orphan files: 0 of 1");
     }
 
     @Test
     void a_dry_run_says_what_it_would_do_and_changes_nothing() throws Exception {
-        List<Path> before = dataFiles();
-        Run run = maintain("--config", file.toString(), "--dry-run", "--expire-older-than", "1ms",
+        List<Path> before = shared.dataFiles();
+        CliRun run = maintain("--config", shared.file().toString(), "--dry-run", "--expire-older-than", "1ms",
                 "--orphans-older-than", "1ms");
 
         assertThat(run.code()).isEqualTo(0);
         assertThat(run.out()).contains("compaction: would compact: " + COMMITS + " file(s)",
                 "would expire " + (COMMITS - 1) + " of " + COMMITS + " snapshot(s), 1 left",
                 "orphan files: 1 of " + (COMMITS + 1) + " file(s)", "not deleted (dry run)");
-        assertThat(dataFiles()).isEqualTo(before);
-        Table t = TableSinkFiles.openCatalog(db, warehouse).loadTable(TableIdentifier.parse("lake.events"));
-        assertThat(t.snapshots()).hasSize(COMMITS);
+        assertThat(shared.dataFiles()).isEqualTo(before);
+        assertThat(shared.table().snapshots()).hasSize(COMMITS);
     }
 
     @Test
     void a_fresh_orphan_is_left_alone_within_the_grace_period() {
-        Run run = maintain("--config", file.toString(), "--no-compact", "--no-expire");
+        CliRun run = maintain("--config", shared.file().toString(), "--no-compact", "--no-expire");
 
         assertThat(run.code()).isEqualTo(0);
         assertThat(run.out()).contains("orphan files: 0 of " + (COMMITS + 1) + " file(s)").doesNotContain("compaction");
-        assertThat(orphan).exists();
+        assertThat(shared.orphan()).exists();
     }
 
     @Test
     void a_wrong_size_or_retention_is_a_command_line_error() {
-        assertThat(maintain("--config", file.toString(), "--target-file-size", "big").code()).isEqualTo(2);
-        Run zero = maintain("--config", file.toString(), "--retain-last", "0");
+        assertThat(maintain("--config", shared.file().toString(), "--target-file-size", "big").code()).isEqualTo(2);
+        CliRun zero = maintain("--config", shared.file().toString(), "--retain-last", "0");
         assertThat(zero.code()).isEqualTo(2);
         assertThat(zero.out()).contains("--retain-last must be at least 1");
     }

@@ -2,8 +2,6 @@ package dev.iggysink.adapters.config;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -12,22 +10,17 @@ import org.junit.jupiter.api.io.TempDir;
 /** The keys of catalogs on AWS: the Glue catalog, and a REST catalog whose requests are signed with SigV4. */
 class AwsCatalogKeysTest {
 
-    private static TableConnectorReader.Result read(Path dir, String pluginConfig) throws IOException {
-        Path file = Files.writeString(dir.resolve("lake.toml"), """
-                type = "sink"
-                key = "lake"
-                enabled = true
-                version = 0
-                name = "lake"
-                path = "iceberg_sink"
-                [[streams]]
-                stream = "s"
-                topics = ["t"]
-                schema = "json"
-                [plugin_config]
-                tables = ["lake.events"]
-                """ + pluginConfig);
-        return TableConnectorReader.load(file, Map.of());
+    /** The REST catalog of S3 Tables, signing for its service. */
+    private static final String S3_TABLES = """
+            catalog_type = "rest"
+            uri = "https://s3tables.us-east-1.amazonaws.com/iceberg"
+            warehouse = "arn:aws:s3tables:us-east-1:111122223333:bucket/lake"
+            catalog_sigv4 = true
+            catalog_signing_name = "s3tables"
+            """;
+
+    private static TableConnectorReader.Result read(Path dir, String pluginConfig) {
+        return TableConnectorReader.load(TestFiles.tableSink(dir.resolve("lake.toml"), pluginConfig), Map.of());
     }
 
     @Test
@@ -79,14 +72,7 @@ class AwsCatalogKeysTest {
 
     @Test
     void a_rest_catalog_on_aws_signs_with_sigv4_for_the_named_service_and_region(@TempDir Path dir) throws Exception {
-        TableConnectorReader.Result result = read(dir, """
-                catalog_type = "rest"
-                uri = "https://s3tables.us-east-1.amazonaws.com/iceberg"
-                warehouse = "arn:aws:s3tables:us-east-1:111122223333:bucket/lake"
-                catalog_sigv4 = true
-                catalog_signing_name = "s3tables"
-                catalog_region = "us-east-1"
-                """);
+        TableConnectorReader.Result result = read(dir, S3_TABLES + "catalog_region = \"us-east-1\"\n");
         assertThat(result.errors()).isEmpty();
         CatalogConfig c = result.connector().orElseThrow().catalog();
         assertThat(c.aws().sigv4()).isTrue();
@@ -118,14 +104,7 @@ class AwsCatalogKeysTest {
     @Test
     void an_s3_tables_bucket_arn_is_a_warehouse_name_so_dead_letters_are_warned_of(@TempDir Path dir)
             throws Exception {
-        TableConnectorReader.Result result = read(dir, """
-                catalog_type = "rest"
-                uri = "https://s3tables.us-east-1.amazonaws.com/iceberg"
-                warehouse = "arn:aws:s3tables:us-east-1:111122223333:bucket/lake"
-                catalog_sigv4 = true
-                catalog_signing_name = "s3tables"
-                errors_tolerance = "all"
-                """);
+        TableConnectorReader.Result result = read(dir, S3_TABLES + "errors_tolerance = \"all\"\n");
         assertThat(result.errors()).isEmpty();
         assertThat(result.warnings()).anySatisfy(w -> assertThat(w).startsWith("plugin_config.warehouse")
                 .contains("is a REST catalog's warehouse name, not a location").contains("dlq_location"));

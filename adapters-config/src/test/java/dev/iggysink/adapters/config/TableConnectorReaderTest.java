@@ -20,23 +20,8 @@ class TableConnectorReaderTest {
         return Path.of(TableConnectorReaderTest.class.getResource("/iceberg/" + name).toURI());
     }
 
-    /** Writes a table sink file to {@code file}: one stream into lake.events, then {@code pluginConfig}. */
-    private static Path tableSink(Path file, String pluginConfig) throws IOException {
-        Files.writeString(file, """
-                type = "sink"
-                key = "lake"
-                enabled = true
-                version = 0
-                name = "lake"
-                path = "iceberg_sink"
-                [[streams]]
-                stream = "s"
-                topics = ["t"]
-                schema = "json"
-                [plugin_config]
-                tables = ["lake.events"]
-                """ + pluginConfig);
-        return file;
+    private static Path tableSink(Path file, String pluginConfig) {
+        return TestFiles.tableSink(file, pluginConfig);
     }
 
     /** {@link #tableSink} on a REST catalog, bad records to dead letters, then {@code lines}. */

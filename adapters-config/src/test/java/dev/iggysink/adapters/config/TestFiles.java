@@ -39,6 +39,24 @@ final class TestFiles {
         }
     }
 
+    /** Writes a table sink file to {@code file}: one stream into lake.events, then {@code pluginConfig}. */
+    static Path tableSink(Path file, String pluginConfig) {
+        return write(file.getParent(), file.getFileName().toString(), """
+                type = "sink"
+                key = "lake"
+                enabled = true
+                version = 0
+                name = "lake"
+                path = "iceberg_sink"
+                [[streams]]
+                stream = "s"
+                topics = ["t"]
+                schema = "json"
+                [plugin_config]
+                tables = ["lake.events"]
+                """ + pluginConfig);
+    }
+
     /** The upstream guide's connector file (seed/s3.toml) with one exact line replaced (the line must exist, so a stale edit fails loudly). */
     static String seedWith(String line, String replacement) {
         String seed = read("seed/s3.toml");

@@ -31,17 +31,11 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
-import org.apache.iceberg.CatalogProperties;
-import org.apache.iceberg.catalog.Catalog;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.jdbc.JdbcCatalog;
-import org.apache.iceberg.rest.RESTCatalogAdapter;
-import org.apache.iceberg.rest.RESTCatalogServlet;
 import org.eclipse.jetty.ee10.servlet.FilterHolder;
 import org.eclipse.jetty.ee10.servlet.ServletContextHandler;
 import org.eclipse.jetty.ee10.servlet.ServletHolder;
-import org.eclipse.jetty.server.Server;
-import org.eclipse.jetty.server.ServerConnector;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -64,7 +58,7 @@ class RestCatalogAuthIT {
     private static final String CLIENT_SECRET = "client-" + Long.toHexString(System.nanoTime()) + "-s3cret";
     private static final PartitionRef P0 = new PartitionRef("app", "events", 0);
 
-    private Server server;
+    private LocalRestCatalog catalog;
     private JdbcCatalog backend;
     private String uri;
     private String tokenUri;
@@ -78,16 +72,15 @@ class RestCatalogAuthIT {
 
     @BeforeAll
     void startServer(@TempDir Path dir) throws Exception {
-        // The server's warehouse, a file: URI: the client's FileIO follows its scheme (IcebergCatalogs).
-        warehouse = dir.resolve("warehouse").toUri().toString();
-        backend = new JdbcCatalog();
-        backend.initialize("auth_backend", Map.of(
-                CatalogProperties.URI, "jdbc:sqlite:file:" + dir.resolve("backend.db"),
-                CatalogProperties.WAREHOUSE_LOCATION, warehouse,
-                CatalogProperties.FILE_IO_IMPL, LocalFileIO.class.getName(),
-                "jdbc.schema-version", "V1"));
-        ServletContextHandler context = new ServletContextHandler();
-        context.addServlet(new ServletHolder(new RESTCatalogServlet(new RESTCatalogAdapter(backend))), "/*");
+        catalog = LocalRestCatalog.start(dir, "auth_backend", context -> addAuth(context));
+        backend = catalog.backend;
+        warehouse = catalog.warehouse;
+        uri = catalog.uri() + "/";
+        tokenUri = uri + "oauth/tokens";
+    }
+
+    /** The token endpoint, and the filter that lets only requests with the token through to the catalog. */
+    private void addAuth(ServletContextHandler context) {
         context.addServlet(new ServletHolder(new TokenEndpoint(tokensIssued)), "/oauth/tokens");
         context.addFilter(new FilterHolder((request, response, chain) -> {
             HttpServletRequest http = (HttpServletRequest) request;
@@ -106,15 +99,6 @@ class RestCatalogAuthIT {
                         + "\"type\":\"NotAuthorizedException\",\"code\":401}}");
             }
         }), "/*", EnumSet.of(DispatcherType.REQUEST));
-        server = new Server();
-        ServerConnector connector = new ServerConnector(server);
-        connector.setHost("127.0.0.1");
-        connector.setPort(0);
-        server.addConnector(connector);
-        server.setHandler(context);
-        server.start();
-        uri = "http://127.0.0.1:" + connector.getLocalPort() + "/";
-        tokenUri = uri + "oauth/tokens";
     }
 
     /** Issues {@link #TOKEN} for the client credentials grant of the right client; 401 otherwise. */
@@ -152,8 +136,7 @@ class RestCatalogAuthIT {
 
     @AfterAll
     void stopServer() throws Exception {
-        server.stop();
-        backend.close();
+        catalog.close();
     }
 
     @BeforeEach

@@ -16,19 +16,11 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import org.apache.iceberg.CatalogProperties;
 import org.apache.iceberg.catalog.Catalog;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.data.IcebergGenerics;
 import org.apache.iceberg.data.Record;
 import org.apache.iceberg.io.CloseableIterable;
-import org.apache.iceberg.jdbc.JdbcCatalog;
-import org.apache.iceberg.rest.RESTCatalogAdapter;
-import org.apache.iceberg.rest.RESTCatalogServlet;
-import org.eclipse.jetty.ee10.servlet.ServletContextHandler;
-import org.eclipse.jetty.ee10.servlet.ServletHolder;
-import org.eclipse.jetty.server.Server;
-import org.eclipse.jetty.server.ServerConnector;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -49,39 +41,22 @@ class RestSigV4IT {
     private static final String REGION = "eu-west-1";
     private static final PartitionRef P0 = new PartitionRef("app", "events", 0);
 
-    private Server server;
-    private JdbcCatalog backend;
+    private LocalRestCatalog catalog;
     private SigV4Proxy proxy;
     private String warehouse;
     private int tableNumber;
 
     @BeforeAll
     void start(@TempDir Path dir) throws Exception {
-        warehouse = dir.resolve("warehouse").toUri().toString();
-        backend = new JdbcCatalog();
-        backend.initialize("sigv4_backend", Map.of(
-                CatalogProperties.URI, "jdbc:sqlite:file:" + dir.resolve("backend.db"),
-                CatalogProperties.WAREHOUSE_LOCATION, warehouse,
-                CatalogProperties.FILE_IO_IMPL, LocalFileIO.class.getName(),
-                "jdbc.schema-version", "V1"));
-        ServletContextHandler context = new ServletContextHandler();
-        context.addServlet(new ServletHolder(new RESTCatalogServlet(new RESTCatalogAdapter(backend))), "/*");
-        server = new Server();
-        ServerConnector connector = new ServerConnector(server);
-        connector.setHost("127.0.0.1");
-        connector.setPort(0);
-        server.addConnector(connector);
-        server.setHandler(context);
-        server.start();
-        proxy = SigV4Proxy.start(URI.create("http://127.0.0.1:" + connector.getLocalPort()), KEY_ID, SECRET,
-                SERVICE, REGION);
+        catalog = LocalRestCatalog.start(dir, "sigv4_backend", context -> { });
+        warehouse = catalog.warehouse;
+        proxy = SigV4Proxy.start(URI.create(catalog.uri()), KEY_ID, SECRET, SERVICE, REGION);
     }
 
     @AfterAll
     void stop() throws Exception {
         proxy.close();
-        server.stop();
-        backend.close();
+        catalog.close();
     }
 
     private CatalogSettings settings(String secret, boolean sigv4, String signingName) {

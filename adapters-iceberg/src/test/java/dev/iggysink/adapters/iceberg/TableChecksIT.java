@@ -4,14 +4,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.iggysink.application.settings.Secret;
 import jakarta.servlet.DispatcherType;
+import jakarta.servlet.Filter;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.nio.file.Path;
 import java.util.EnumSet;
-import java.util.Map;
 import java.util.List;
 import java.util.Optional;
-import org.apache.iceberg.CatalogProperties;
 import org.apache.iceberg.HasTableOperations;
 import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Schema;
@@ -20,15 +19,8 @@ import org.apache.iceberg.catalog.Catalog;
 import org.apache.iceberg.catalog.Namespace;
 import org.apache.iceberg.catalog.SupportsNamespaces;
 import org.apache.iceberg.catalog.TableIdentifier;
-import org.apache.iceberg.jdbc.JdbcCatalog;
-import org.apache.iceberg.rest.RESTCatalogAdapter;
-import org.apache.iceberg.rest.RESTCatalogServlet;
 import org.apache.iceberg.types.Types;
 import org.eclipse.jetty.ee10.servlet.FilterHolder;
-import org.eclipse.jetty.ee10.servlet.ServletContextHandler;
-import org.eclipse.jetty.ee10.servlet.ServletHolder;
-import org.eclipse.jetty.server.Server;
-import org.eclipse.jetty.server.ServerConnector;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -216,16 +208,7 @@ class TableChecksIT extends AllCatalogs {
      */
     @Test
     void a_rest_catalog_that_fails_loading_a_table_with_a_5xx_did_not_answer(@TempDir Path dir) throws Exception {
-        JdbcCatalog backend = new JdbcCatalog();
-        backend.initialize("down_backend", Map.of(
-                CatalogProperties.URI, "jdbc:sqlite:file:" + dir.resolve("backend.db"),
-                CatalogProperties.WAREHOUSE_LOCATION, dir.resolve("warehouse").toUri().toString(),
-                CatalogProperties.FILE_IO_IMPL, LocalFileIO.class.getName(),
-                "jdbc.schema-version", "V1"));
-        String name = newTable(backend, "stored", GOOD);
-        ServletContextHandler context = new ServletContextHandler();
-        context.addServlet(new ServletHolder(new RESTCatalogServlet(new RESTCatalogAdapter(backend))), "/*");
-        context.addFilter(new FilterHolder((request, response, chain) -> {
+        Filter failingLoads = (request, response, chain) -> {
             String path = ((HttpServletRequest) request).getRequestURI();
             if (path.contains("/tables/")) {
                 // Iceberg's client retries a 5xx five times, about 30 s in all, a 503 after its Retry-After: 5 s here
@@ -234,14 +217,12 @@ class TableChecksIT extends AllCatalogs {
             } else {
                 chain.doFilter(request, response);
             }
-        }), "/*", EnumSet.of(DispatcherType.REQUEST));
-        Server server = new Server(0);
-        server.setHandler(context);
-        server.start();
-        try {
-            int port = ((ServerConnector) server.getConnectors()[0]).getLocalPort();
-            CatalogSettings rest = new CatalogSettings("rest", "down", "http://127.0.0.1:" + port,
-                    dir.resolve("warehouse").toUri().toString(), Optional.empty(), Optional.empty(), Optional.empty(),
+        };
+        try (LocalRestCatalog down = LocalRestCatalog.start(dir, "down_backend", context -> context.addFilter(
+                new FilterHolder(failingLoads), "/*", EnumSet.of(DispatcherType.REQUEST)))) {
+            String name = newTable(down.backend, "stored", GOOD);
+            CatalogSettings rest = new CatalogSettings("rest", "down", down.uri(),
+                    down.warehouse, Optional.empty(), Optional.empty(), Optional.empty(),
                     Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(),
                     Optional.empty(), false);
 
@@ -251,9 +232,6 @@ class TableChecksIT extends AllCatalogs {
             assertThat(report.problems()).singleElement().asString().contains("table " + name)
                     .contains("cannot be loaded");
             assertThat(report.unanswered()).as("run waits for it, validate exits 3").isTrue();
-        } finally {
-            server.stop();
-            backend.close();
         }
     }
 }

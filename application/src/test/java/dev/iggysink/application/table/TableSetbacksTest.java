@@ -38,11 +38,43 @@ class TableSetbacksTest {
             () -> { });
 
     private TableConsumer consumer() {
-        TableSettings settings = new TableSettings(TableRouting.fixed(T), RotationPolicy.byCount(3), INTERVAL, 100,
-                100, ErrorTolerance.ALL);
+        return consumer(TableRouting.fixed(T));
+    }
+
+    private TableConsumer consumer(TableRouting routing) {
+        TableSettings settings = new TableSettings(routing, RotationPolicy.byCount(3), INTERVAL, 100, 100,
+                ErrorTolerance.ALL);
         TableConsumer c = new TableConsumer(topic, new LinesCodec(), tables, settings, clock, new SinkMetrics() { },
                 tally);
         control.register("app/events", c);
+        return c;
+    }
+
+    /** {@code n} commit intervals, a step of the loop after each. */
+    private void intervals(TableConsumer c, int n) throws SourceException {
+        for (int i = 0; i < n; i++) {
+            clock.advance(INTERVAL);
+            c.step();
+        }
+    }
+
+    /**
+     * Offsets 0-2 of partition 0 committed; then the table is dropped for good while offsets 3-5 of partition 0 and
+     * 0-2 of partition 1 arrive and the loop tries to commit them.
+     */
+    private TableConsumer aTableDroppedAfterACommit() throws SourceException {
+        TableConsumer c = consumer();
+        topic.append(0, 3, i -> "n=" + i);
+        c.step();
+        intervals(c, 1);
+        assertThat(topic.stored(0)).isEqualTo(OptionalLong.of(2));
+
+        tables.drop(T);
+        topic.append(0, 3, i -> "n=" + i);
+        topic.append(1, 3, i -> "n=" + i);
+        c.step();
+        intervals(c, 1);
+        c.step();
         return c;
     }
 
@@ -156,20 +188,7 @@ class TableSetbacksTest {
     @Test
     void a_table_dropped_for_good_halts_the_partitions_held_and_those_taken_up_after_naming_it()
             throws SourceException {
-        TableConsumer c = consumer();
-        topic.append(0, 3, i -> "n=" + i);
-        c.step();
-        clock.advance(INTERVAL);
-        c.step();
-        assertThat(topic.stored(0)).isEqualTo(OptionalLong.of(2));
-
-        tables.drop(T);
-        topic.append(0, 3, i -> "n=" + i);
-        topic.append(1, 3, i -> "n=" + i);
-        c.step();
-        clock.advance(INTERVAL);
-        c.step();
-        c.step();
+        TableConsumer c = aTableDroppedAfterACommit();
 
         assertThat(c.partitions().get(topic.partition(0))).isNotNull()
                 .contains("table lake.events refused the commit of offsets 3-5")
@@ -233,10 +252,7 @@ class TableSetbacksTest {
         assertThat(waiting.reasons()).anySatisfy(r -> assertThat(r).contains("lake.events").contains("403"));
 
         tables.failLookups(null);
-        clock.advance(INTERVAL);
-        c.step();
-        clock.advance(INTERVAL);
-        c.step();
+        intervals(c, 2);
         assertThat(offsets(tables.committed(T), 0)).isEqualTo(range(0, 2));
         assertThat(topic.stored(0)).isEqualTo(OptionalLong.of(2));
         assertThat(control.status().health()).isEqualTo(Health.OK);
@@ -265,20 +281,7 @@ class TableSetbacksTest {
     @Test
     void a_partition_halted_because_its_table_was_dropped_reads_on_once_the_table_is_created_again()
             throws SourceException {
-        TableConsumer c = consumer();
-        topic.append(0, 3, i -> "n=" + i);
-        c.step();
-        clock.advance(INTERVAL);
-        c.step();
-        assertThat(topic.stored(0)).isEqualTo(OptionalLong.of(2));
-
-        tables.drop(T);
-        topic.append(0, 3, i -> "n=" + i);
-        topic.append(1, 3, i -> "n=" + i);
-        c.step();
-        clock.advance(INTERVAL);
-        c.step();
-        c.step();
+        TableConsumer c = aTableDroppedAfterACommit();
         assertThat(c.partitions().get(topic.partition(0))).isNotNull().contains("was dropped from the catalog");
         assertThat(c.partitions().get(topic.partition(1))).isNotNull().contains("was dropped from the catalog");
 
@@ -305,11 +308,7 @@ class TableSetbacksTest {
 
     @Test
     void a_lookup_refused_with_403_for_a_routed_table_is_tried_again_not_dead_lettered() throws SourceException {
-        TableSettings settings = new TableSettings(TableRouting.byField("table"), RotationPolicy.byCount(3), INTERVAL,
-                100, 100, ErrorTolerance.ALL);
-        TableConsumer c = new TableConsumer(topic, new LinesCodec(), tables, settings, clock, new SinkMetrics() { },
-                tally);
-        control.register("app/events", c);
+        TableConsumer c = consumer(TableRouting.byField("table"));
         topic.append(0, 3, i -> "table=" + T + ";n=" + i);
         tables.failLookups(lookupForbidden());
         c.step();
@@ -317,10 +316,7 @@ class TableSetbacksTest {
         assertThat(tables.deadLetters()).as("a refused lookup is not the record's fault").isEmpty();
 
         tables.failLookups(null);
-        clock.advance(INTERVAL);
-        c.step();
-        clock.advance(INTERVAL);
-        c.step();
+        intervals(c, 2);
         assertThat(offsets(tables.committed(T), 0)).isEqualTo(range(0, 2));
         assertThat(tables.deadLetters()).isEmpty();
         assertThat(control.status().health()).isEqualTo(Health.OK);

@@ -9,8 +9,6 @@ import dev.iggysink.testkit.iggy.IggyEndpoint;
 import dev.iggysink.testkit.iggy.IggyProducer;
 import dev.iggysink.testkit.s3.MinioServer;
 import java.io.IOException;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -353,13 +351,8 @@ final class E2eFixture implements AutoCloseable {
     }
 
     private AuditResult audit(Path config, boolean keysOnly) {
-        StringWriter out = new StringWriter();
-        var cl = dev.iggysink.bootstrap.TestAccess.commandLine();
-        cl.setOut(new PrintWriter(out));
-        cl.setErr(new PrintWriter(out));
-        int code = keysOnly ? cl.execute("audit", "--config", config.toString(), "--no-content")
-                : cl.execute("audit", "--config", config.toString());
-        return new AuditResult(code, out.toString());
+        CliResult run = keysOnly ? CliResult.run("audit", config, "--no-content") : CliResult.run("audit", config);
+        return new AuditResult(run.code(), run.output());
     }
 
     record AuditResult(int exitCode, String output) {

@@ -3,11 +3,8 @@ package dev.iggysink.bootstrap.e2e;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -95,17 +92,8 @@ class RedriveIT extends E2eTest {
         assertThat(third.output()).contains("REDRIVE: 0 redriven, 0 finished");
     }
 
-    private record CliResult(int code, String output) {
-    }
-
     private static CliResult redrive(Path config, String... more) {
-        StringWriter out = new StringWriter();
-        var cl = dev.iggysink.bootstrap.TestAccess.commandLine();
-        cl.setOut(new PrintWriter(out));
-        cl.setErr(new PrintWriter(out));
-        List<String> args = new ArrayList<>(List.of("redrive", "--config", config.toString()));
-        args.addAll(List.of(more));
-        return new CliResult(cl.execute(args.toArray(String[]::new)), out.toString());
+        return CliResult.run("redrive", config, more);
     }
 
     private List<String> letters(String prefix) {

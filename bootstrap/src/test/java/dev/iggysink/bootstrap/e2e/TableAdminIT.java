@@ -16,8 +16,6 @@ import java.util.regex.Pattern;
 import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.types.Types;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import tools.jackson.databind.JsonNode;
@@ -28,27 +26,19 @@ import tools.jackson.databind.json.JsonMapper;
  * and {@code /metrics} follow the commits and the lag while records flow, pause/flush/resume act on the loops, and a
  * bad record under {@code errors_tolerance = none} halts its partition and fails {@code /health}.
  */
-class TableAdminIT extends E2eTest {
+class TableAdminIT extends SqliteTableTest {
     private static final String TOPIC = "orders";
     private static final String TABLE = "lake.orders";
     private static final Duration WAIT = Duration.ofSeconds(60);
     private static final JsonMapper JSON = JsonMapper.builder().build();
 
-    private TableCatalog catalog;
-
-    @BeforeEach
-    void createTable() {
-        catalog = TableCatalog.sqlite(fx);
+    @Override
+    void createTables(TableCatalog catalog) {
         catalog.createTable(TABLE, new Schema(
                 Types.NestedField.required(1, "iggy_offset", Types.LongType.get()),
                 Types.NestedField.required(2, "iggy_partition_id", Types.IntegerType.get()),
                 Types.NestedField.required(3, "iggy_timestamp", Types.TimestampType.withZone()),
                 Types.NestedField.required(4, "amount", Types.LongType.get())), PartitionSpec.unpartitioned());
-    }
-
-    @AfterEach
-    void closeCatalog() throws IOException {
-        if (catalog != null) catalog.close();
     }
 
     private Path config(int port) throws IOException {

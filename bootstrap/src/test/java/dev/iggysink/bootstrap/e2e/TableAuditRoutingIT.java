@@ -3,12 +3,9 @@ package dev.iggysink.bootstrap.e2e;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -16,22 +13,14 @@ import org.junit.jupiter.api.Timeout;
  * {@code audit} of a table sink that routes by a record field: the sink ignores {@code tables} then, so the audit
  * checks the tables whose offset maps name the topic, their rows together, and not the table {@code tables} lists.
  */
-class TableAuditRoutingIT extends E2eTest {
+class TableAuditRoutingIT extends SqliteTableTest {
     private static final String TOPIC = "routed";
 
-    private TableCatalog catalog;
-
-    @BeforeEach
-    void createTables() {
-        catalog = TableCatalog.sqlite(fx);
+    @Override
+    void createTables(TableCatalog catalog) {
         for (String t : new String[] {"lake.left", "lake.right", "lake.listed"}) {
             catalog.createTable(t, TableCatalog.clicksSchema());
         }
-    }
-
-    @AfterEach
-    void closeCatalog() throws IOException {
-        if (catalog != null) catalog.close();
     }
 
     @Test

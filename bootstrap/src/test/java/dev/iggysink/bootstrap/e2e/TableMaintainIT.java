@@ -6,8 +6,6 @@ import static org.awaitility.Awaitility.await;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -18,8 +16,6 @@ import org.apache.iceberg.DataFile;
 import org.apache.iceberg.FileScanTask;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.io.CloseableIterable;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -29,37 +25,20 @@ import org.junit.jupiter.api.Timeout;
  * deleted while no sink runs, and a restart. Every offset ends up in the table exactly once (Iceberg's reader),
  * {@code audit} is OK, and every file the table references is still there.
  */
-class TableMaintainIT extends E2eTest {
+class TableMaintainIT extends SqliteTableTest {
     private static final String TOPIC = "views";
     private static final String TABLE = "lake.views";
     private static final int PARTITIONS = 2;
     private static final int PER_ROUND = 10;
     private static final int MAX_ROUNDS = 400;
 
-    private TableCatalog catalog;
-
-    @BeforeEach
-    void createTable() {
-        catalog = TableCatalog.sqlite(fx);
+    @Override
+    void createTables(TableCatalog catalog) {
         catalog.createTable(TABLE, TableCatalog.clicksSchema());
     }
 
-    @AfterEach
-    void closeCatalog() throws IOException {
-        if (catalog != null) catalog.close();
-    }
-
-    private record Run(int code, String out) {
-    }
-
-    private static Run maintain(Path config, String... args) {
-        StringWriter out = new StringWriter();
-        var cl = dev.iggysink.bootstrap.TestAccess.commandLine();
-        cl.setOut(new PrintWriter(out));
-        cl.setErr(new PrintWriter(out));
-        List<String> all = new ArrayList<>(List.of("maintain", "--config", config.toString()));
-        all.addAll(List.of(args));
-        return new Run(cl.execute(all.toArray(String[]::new)), out.toString());
+    private static CliResult maintain(Path config, String... args) {
+        return CliResult.run("maintain", config, args);
     }
 
     private List<DataFile> dataFiles() throws IOException {
@@ -98,20 +77,21 @@ class TableMaintainIT extends E2eTest {
             for (int i = 0; i < 2; i++) {
                 // until the sink has committed two more small files of one partition
                 await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(500)).until(() ->
-                        maintain(config, "--dry-run", "--no-expire", "--no-orphans").out().contains("would compact"));
+                        maintain(config, "--dry-run", "--no-expire", "--no-orphans").output()
+                                .contains("would compact"));
                 // the grace period keeps the running sink's files that wait for their commit out of reach
-                Run run = maintain(config, "--expire-older-than", "1ms", "--orphans-older-than", "1h");
-                assertThat(run.code()).as(run.out()).isZero();
-                assertThat(run.out()).contains("lake.views: compaction: committed: ", "lake.views: expired ",
+                CliResult run = maintain(config, "--expire-older-than", "1ms", "--orphans-older-than", "1h");
+                assertThat(run.code()).as(run.output()).isZero();
+                assertThat(run.output()).contains("lake.views: compaction: committed: ", "lake.views: expired ",
                         "lake.views: orphan files: 0 of ");
             }
             a.kill9();
             orphan = plantOrphan();
         }
         // with no sink running, no grace period is needed: the planted file and whatever the kill left go
-        Run orphans = maintain(config, "--no-compact", "--no-expire", "--orphans-older-than", "1ms");
-        assertThat(orphans.code()).as(orphans.out()).isZero();
-        assertThat(orphans.out()).containsPattern("orphan files: [1-9]\\d* of \\d+ file\\(s\\)");
+        CliResult orphans = maintain(config, "--no-compact", "--no-expire", "--orphans-older-than", "1ms");
+        assertThat(orphans.code()).as(orphans.output()).isZero();
+        assertThat(orphans.output()).containsPattern("orphan files: [1-9]\\d* of \\d+ file\\(s\\)");
         Table t = catalog.table(TABLE);
         assertThat(t.io().newInputFile(orphan).exists()).isFalse();
 
@@ -120,8 +100,8 @@ class TableMaintainIT extends E2eTest {
             long perPartition = rounds.finish();
             await().atMost(Duration.ofSeconds(120)).pollInterval(Duration.ofMillis(500))
                     .until(() -> catalog.rows(TABLE) >= perPartition * PARTITIONS);
-            Run last = maintain(config, "--expire-older-than", "1ms", "--orphans-older-than", "1h");
-            assertThat(last.code()).as(last.out()).isZero();
+            CliResult last = maintain(config, "--expire-older-than", "1ms", "--orphans-older-than", "1h");
+            assertThat(last.code()).as(last.output()).isZero();
             b.terminate();
             assertThat(b.waitFor(Duration.ofSeconds(60))).as("graceful stop of b:\n%s", b.logText()).isZero();
             fx.assertTableComplete(config, catalog, TABLE, TOPIC, "maintain_sink", PARTITIONS, perPartition);

@@ -3,15 +3,12 @@ package dev.iggysink.bootstrap.e2e;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import java.io.IOException;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
 import java.util.TreeMap;
 import org.apache.iceberg.PartitionSpec;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import tools.jackson.databind.JsonNode;
@@ -22,23 +19,15 @@ import tools.jackson.databind.json.JsonMapper;
  * sink goes on into the new table without a restart, from the group's offset, and {@code /status} says what
  * happened. Rows are read back by Iceberg's own reader.
  */
-class TableReplacedIT extends E2eTest {
+class TableReplacedIT extends SqliteTableTest {
     private static final String TOPIC = "clicks";
     private static final String TABLE = "lake.clicks";
     private static final Duration WAIT = Duration.ofSeconds(90);
     private static final JsonMapper JSON = JsonMapper.builder().build();
 
-    private TableCatalog catalog;
-
-    @BeforeEach
-    void createTable() {
-        catalog = TableCatalog.sqlite(fx);
+    @Override
+    void createTables(TableCatalog catalog) {
         catalog.createTable(TABLE, TableCatalog.clicksSchema(), PartitionSpec.unpartitioned());
-    }
-
-    @AfterEach
-    void closeCatalog() throws IOException {
-        if (catalog != null) catalog.close();
     }
 
     /** The table sink in {@code /status}; null while nothing answers or it is not listed yet. */

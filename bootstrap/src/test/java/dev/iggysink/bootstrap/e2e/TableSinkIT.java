@@ -10,8 +10,6 @@ import java.time.Duration;
 import java.util.Map;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.data.Record;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -21,24 +19,16 @@ import org.junit.jupiter.api.Timeout;
  * keep arriving; one is killed with -9 (its staged files never committed), one stops gracefully, the last one
  * finishes. Every offset must be in the table exactly once and the group's offsets at the end.
  */
-class TableSinkIT extends E2eTest {
+class TableSinkIT extends SqliteTableTest {
     private static final String TOPIC = "clicks";
     private static final String TABLE = "lake.clicks";
     private static final int PARTITIONS = 4;
     private static final int PER_ROUND = 20;
     private static final int MAX_ROUNDS = 400;
 
-    private TableCatalog catalog;
-
-    @BeforeEach
-    void createTable() {
-        catalog = TableCatalog.sqlite(fx);
+    @Override
+    void createTables(TableCatalog catalog) {
         catalog.createTable(TABLE, TableCatalog.clicksSchema());
-    }
-
-    @AfterEach
-    void closeCatalog() throws IOException {
-        if (catalog != null) catalog.close();
     }
 
     private Path config() throws IOException {
