@@ -187,12 +187,13 @@ class LateRecordsTest {
         minuteZeroMarked(old);
         source.recordTimeMicros(START + 2_000_000L);
         source.append(0, List.of("late", "late"));
-        await().atMost(WAIT).until(() -> old.status().partitions().stream()
-                .anyMatch(p -> p.bufferedRecords() == 2));
+        await().atMost(WAIT).until(() -> old.status().partitions().stream().anyMatch(p -> p.position() == 4));
         store.holdPuts(k -> k.startsWith(LATE + "/"));
         source.failAllCommits(new SourceException("commit timed out", true));
-        old.flush();
-        await().atMost(WAIT).until(() -> store.heldCalls() == 1);
+        await().atMost(WAIT).until(() -> {
+            old.flush();
+            return store.heldCalls() == 1;
+        });
         store.holdNoMore();
         assertThat(store.claims()).hasSize(1);
         old.hurryStop();
