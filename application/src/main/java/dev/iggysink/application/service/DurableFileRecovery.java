@@ -54,7 +54,7 @@ import java.util.WeakHashMap;
  * <p>Cost per assignment: one poll of one record and one LIST per file found, plus one HEAD and one more one-record
  * poll (its last record) per file found (and, without metadata, two ranged GETs of a json file's ends, or one GET of
  * a compressed, avro or parquet file), plus one poll, one LIST and one HEAD (the claim) for the first offset that
- * has no file. Only with one open file per partition: with several, files interleave and the one holding {@code c+1}
+ * has no file (with {@code late_path}, one more LIST there, of its late/ folder). Only with one open file per partition: with several, files interleave and the one holding {@code c+1}
  * may hold later offsets that other, not durable, files surround (at-least-once there, as the README says).
  */
 final class DurableFileRecovery {

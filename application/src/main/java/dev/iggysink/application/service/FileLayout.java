@@ -74,7 +74,7 @@ final class FileLayout {
      * Where a late record's file goes instead of {@code directory}: {@code late/} inserted after the template's
      * fixed part ({@code events/{stream}/{topic}/} and the like), so the folder of the window follows it
      * ({@code events/s/t/late/2026-12-05/13/}) and whatever lists the topic's objects (audit, the self-audit) lists
-     * them too. It has one segment more than any folder the template renders, so it never names one of them.
+     * them too.
      */
     String lateDirectory(PartitionRef partition, String directory) {
         String d = ObjectKey.trimSlashes(directory);

@@ -7,6 +7,7 @@ import dev.iggysink.application.fakes.InMemoryObjectStore;
 import dev.iggysink.application.fakes.LinesCodec;
 import dev.iggysink.application.fakes.ScriptedMessageSource;
 import dev.iggysink.application.fakes.TestSettings;
+import dev.iggysink.application.port.in.AuditUseCase;
 import dev.iggysink.application.port.out.SinkMetrics;
 import dev.iggysink.application.port.out.SourceException;
 import dev.iggysink.application.port.out.StoreException;
@@ -35,6 +36,8 @@ import java.util.Optional;
 import java.util.TreeMap;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 /**
  * {@code late_records = "late_path"} (ADR 0016): a file whose first record's window its partition had already passed
@@ -175,6 +178,39 @@ class LateRecordsTest {
         assertThat(dataIn(LATE)).containsExactly(LATE + "/00000-00000000000000000002-00000000000000000003.jsonl",
                 LATE + "/00000-00000000000000000004-00000000000000000005.jsonl");
         assertThat(Markers.versionOf(store.objects().get(FOLDER + "/" + MARKER))).isEqualTo(1);
+
+        // audit lists the topic's objects, late/ among them: every offset delivered once.
+        Audit audit = new Audit(store);
+        List<AuditUseCase.PartitionAudit> audits = audit.audit(
+                audit.listPrefix("iggy/raw", "{stream}/{topic}/{date}/{hour}/{minute}", "application_logs",
+                        "api_requests"), "_dlq", audit.deadLetterPrefix("iggy/raw", "_dlq", "application_logs",
+                        "api_requests"), List.of(source.partition(0)), p -> source.stored(0), (k, c) -> Optional.empty());
+        assertThat(audits).singleElement().satisfies(a -> {
+            assertThat(a.ok()).isTrue();
+            assertThat(a.overlaps()).isEmpty();
+            assertThat(a.objects()).isEqualTo(3);
+            assertThat(a.covered()).containsExactly(new AuditUseCase.Range(0, 5));
+        });
+    }
+
+    /** A late folder sits under the template's fixed part, so audit's listing of the topic finds it. */
+    @ParameterizedTest(name = "prefix \"{0}\", template {1}")
+    @CsvSource(delimiter = '|', emptyValue = "", textBlock = """
+            out | {stream}/{topic}/{date}/{hour} | out/app_logs/api_requests/late/2026-12-05/10
+            ''  | {stream}/{topic}/{date}        | app_logs/api_requests/late/2026-12-05
+            out | {date}/{stream}/{topic}        | out/late/2026-12-05/app_logs/api_requests
+            a/b | lake/{topic}/{date}/{hour}     | a/b/lake/api_requests/late/2026-12-05/10
+            """)
+    void a_late_folder_is_inside_the_topics_listing(String prefix, String template, String expected) {
+        OutputSettings output = OutputSettings.jsonLines(prefix, template);
+        FileLayout layout = new FileLayout(output, "jsonl");
+        PartitionRef p = new PartitionRef("app_logs", "api_requests", 0);
+        String directory = dev.iggysink.domain.naming.PathTemplate.parse(template).render(p, START,
+                ZoneId.of("UTC"), dev.iggysink.domain.naming.FieldLookup.NONE, "__missing__");
+        String key = layout.key(layout.lateDirectory(p, directory), p, 0, 0);
+        assertThat(key).isEqualTo(ObjectKey.of(prefix, expected.substring(prefix.isEmpty() ? 0 : prefix.length() + 1),
+                0, 0, 0, "jsonl"));
+        assertThat(key).startsWith(new Audit(store).listPrefix(prefix, template, "app_logs", "api_requests"));
     }
 
     /**
