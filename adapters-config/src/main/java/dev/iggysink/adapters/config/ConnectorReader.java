@@ -3,6 +3,7 @@ package dev.iggysink.adapters.config;
 import dev.iggysink.application.settings.Compression;
 import dev.iggysink.application.settings.ErrorTolerance;
 import dev.iggysink.application.settings.FileRotation;
+import dev.iggysink.application.settings.LateRecords;
 import dev.iggysink.application.settings.OutputFormat;
 import dev.iggysink.application.settings.PayloadSchema;
 import dev.iggysink.application.settings.RetrySettings;
@@ -60,6 +61,8 @@ final class ConnectorReader {
     private static final Map<String, String> SSE = Map.of("aes256", "AES256", "aws:kms", "aws:kms");
     private static final Map<String, String> PARQUET_CODECS = Map.of("snappy", "snappy", "zstd", "zstd",
             "gzip", "gzip", "lz4_raw", "lz4_raw", "none", "none", "uncompressed", "none");
+    private static final Map<String, LateRecords> LATE_RECORDS = Map.of("rewrite_marker", LateRecords.REWRITE_MARKER,
+            "late_path", LateRecords.LATE_PATH);
     private static final Map<String, String> AVRO_CODECS = Map.of("null", "null", "none", "null",
             "deflate", "deflate", "snappy", "snappy", "zstd", "zstd");
     private static final Set<String> CANNED_ACLS = Set.of("private", "public-read", "public-read-write",
@@ -377,6 +380,7 @@ final class ConnectorReader {
                     + p.path("max_open_files_per_partition") + " = 1: delivery is exactly once");
         }
         Optional<String> completionMarker = completionMarker(p, pathTemplate, maxOpenFiles);
+        LateRecords lateRecords = lateRecords(p, completionMarker);
         Optional<String> parquetCodec = p.choice("parquet_codec", PARQUET_CODECS, true,
                 "snappy, zstd, gzip, lz4_raw, none");
         Optional<String> avroCodec = p.choice("avro_codec", AVRO_CODECS, true, "null, deflate, snappy, zstd");
@@ -415,7 +419,7 @@ final class ConnectorReader {
                 requestTimeout, credentials);
         return Optional.of(new PluginConfigDto(storage, uploadConcurrency,
                 prefix, pathTemplate, format, compression, includeMetadata, includeHeaders, timezone, schema,
-                finalParquetCodec, finalAvroCodec, placeholder, completionMarker,
+                finalParquetCodec, finalAvroCodec, placeholder, completionMarker, lateRecords,
                 rotation, maxFileSize, maxMessages, rotateInterval, rotateSchedule, maxOpenFiles,
                 maxAttempts, retryDelay, retryMaxDelay,
                 maxBuffered, tolerance, dlqPrefix, shutdownTimeout, bufferDirectory(p, baseDir), selfAudit));
@@ -446,6 +450,20 @@ final class ConnectorReader {
                     + " open files a file after a crash is not found again, so a folder's file list is not known)");
         }
         return given;
+    }
+
+    /**
+     * {@code late_records}: what happens to a record whose folder's window its partition had already passed (ADR
+     * 0016); {@code late_path} needs markers, since without them no record is late.
+     */
+    private static LateRecords lateRecords(Table p, Optional<String> completionMarker) {
+        LateRecords rule = p.choice("late_records", LATE_RECORDS, true, "rewrite_marker, late_path")
+                .orElse(LateRecords.REWRITE_MARKER);
+        if (rule == LateRecords.LATE_PATH && completionMarker.isEmpty()) {
+            p.error("late_records", "\"late_path\" needs " + p.path("completion_marker")
+                    + " (without markers no record is late)");
+        }
+        return rule;
     }
 
     /**

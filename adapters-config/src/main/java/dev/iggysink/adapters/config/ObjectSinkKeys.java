@@ -113,6 +113,10 @@ final class ObjectSinkKeys {
             + " `{date}` (or `{year}`/`{month}`/`{day}`) and `max_open_files_per_partition = 1`",
             "write a JSON marker listing every object of a folder once all its records are durable and committed"
             + " (docs/delivery.md)");
+    static final ConfigKey LATE_RECORDS = key("late_records", Type.CHOICE, OURS, "rewrite_marker",
+            "`rewrite_marker`, `late_path`; any case; `late_path` needs `completion_marker`",
+            "a record whose folder's window its partition had already passed: into its folder, the marker rewritten as"
+            + " `version` + 1; or into the topic's `late/` folder, the marker left as it is (docs/delivery.md)");
     static final ConfigKey SELF_AUDIT_REQUESTS_PER_MINUTE = key("self_audit_requests_per_minute", Type.INTEGER, OURS,
             DeliverySettings.DEFAULT_SELF_AUDIT_REQUESTS_PER_MINUTE, "0 (off) or more",
             "store requests a minute the sink's own audit may make: a HEAD of each committed object, then the"

@@ -47,6 +47,12 @@ class BadConfigTest {
                         "plugin_config.completion_marker: needs plugin_config.max_open_files_per_partition = 1 (with"
                                 + " several open files a file after a crash is not found again, so a folder's file"
                                 + " list is not known)"),
+                bad("region = \"us-east-1\"", "region = \"us-east-1\"\ncompletion_marker = \"_SUCCESS\"\n"
+                                + "late_records = \"late\"",
+                        "plugin_config.late_records: \"late\" is not one of rewrite_marker, late_path"),
+                bad("region = \"us-east-1\"", "region = \"us-east-1\"\nlate_records = \"late_path\"",
+                        "plugin_config.late_records: \"late_path\" needs plugin_config.completion_marker (without"
+                                + " markers no record is late)"),
                 bad("schema = \"json\"", "schema = \"jsn\"",
                         "streams[0].schema: \"jsn\" is not one of json, raw, text, proto, flat_buffer, avro"),
                 bad("region = \"us-east-1\"", "region = \"us-east-1\"\naccess_key_id = \"AKID\"",

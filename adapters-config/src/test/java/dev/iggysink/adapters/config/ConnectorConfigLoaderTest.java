@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.iggysink.application.settings.Compression;
 import dev.iggysink.application.settings.ErrorTolerance;
 import dev.iggysink.application.settings.FileRotation;
+import dev.iggysink.application.settings.LateRecords;
 import dev.iggysink.application.settings.OutputFormat;
 import dev.iggysink.application.settings.PayloadSchema;
 import dev.iggysink.application.settings.Secret;
@@ -72,6 +73,16 @@ class ConnectorConfigLoaderTest {
                 "region = \"us-east-1\"\ncompletion_marker = \"_SUCCESS\""));
         assertThat(onlySink(ConnectorConfigLoader.load(file, Map.of())).sink().output().completionMarker())
                 .contains("_SUCCESS");
+    }
+
+    @Test
+    void late_records_rewrite_the_marker_unless_late_path_is_chosen() {
+        assertThat(onlySink(ConnectorConfigLoader.load(TestFiles.resource("seed/s3.toml"), Map.of())).sink().output()
+                .lateRecords()).isEqualTo(LateRecords.REWRITE_MARKER);
+        Path file = TestFiles.write(tmp, "late.toml", TestFiles.seedWith("region = \"us-east-1\"",
+                "region = \"us-east-1\"\ncompletion_marker = \"_COMPLETE\"\nlate_records = \"Late_Path\""));
+        assertThat(onlySink(ConnectorConfigLoader.load(file, Map.of())).sink().output().lateRecords())
+                .isEqualTo(LateRecords.LATE_PATH);
     }
 
     @Test

@@ -55,6 +55,26 @@ final class Claims {
     record Result(Outcome outcome, long claimedLast) {
     }
 
+    /**
+     * The claim's metadata naming the CRC32C of the claimed file's key: one range can go to two keys (its folder, or
+     * the topic's late/ folder when late records are routed there), and only the same key is the same object.
+     */
+    static final String KEY_CRC = "iggy-key-crc32c";
+
+    /** A claim read back: the last offset it names and the CRC32C of its file's key (empty in older claims). */
+    record Claimed(long last, Optional<String> keyCrc) {
+        /** Whether the claimed file has {@code key} (a claim that does not say is taken as having it). */
+        boolean names(String key) {
+            return keyCrc.isEmpty() || keyCrc.get().equals(Claims.keyCrc(key));
+        }
+    }
+
+    static String keyCrc(String key) {
+        java.util.zip.CRC32C crc = new java.util.zip.CRC32C();
+        crc.update(key.getBytes(StandardCharsets.UTF_8));
+        return String.format("%08x", crc.getValue());
+    }
+
     /** Whether the store honours conditional writes: one answer for every claim space of a sink. */
     private static final class Decision {
         /** Null until probed with a clean answer. */
@@ -228,14 +248,18 @@ final class Claims {
         String key = key(partition, first);
         byte[] body = ("{\"first\":" + first + ",\"last\":" + last + ",\"key\":\"" + jsonText(fileKey) + "\"}\n")
                 .getBytes(StandardCharsets.UTF_8);
-        Map<String, String> meta = firstStamp == null ? Map.of(ObjectStamps.OFFSETS, first + "-" + last)
-                : Map.of(ObjectStamps.OFFSETS, first + "-" + last, ObjectStamps.FIRST, firstStamp);
+        Map<String, String> meta = firstStamp == null
+                ? Map.of(ObjectStamps.OFFSETS, first + "-" + last, KEY_CRC, keyCrc(fileKey))
+                : Map.of(ObjectStamps.OFFSETS, first + "-" + last, ObjectStamps.FIRST, firstStamp,
+                        KEY_CRC, keyCrc(fileKey));
         // A claim removed between the refused create and the read (its member committed past it) is created again.
         for (int attempt = 0; attempt < 3; attempt++) {
             if (store.create(key, body, meta)) return new Result(Outcome.CREATED, last);
-            OptionalLong theirs = claimedLast(partition, first, null);
+            Optional<Claimed> theirs = claimed(partition, first, null);
             if (theirs.isEmpty()) continue;
-            return new Result(theirs.getAsLong() == last ? Outcome.SAME_CUT : Outcome.OTHER_CUT, theirs.getAsLong());
+            // The same range under another key (a folder and late/) would be two objects: only one may go up.
+            boolean same = theirs.get().last() == last && theirs.get().names(fileKey);
+            return new Result(same ? Outcome.SAME_CUT : Outcome.OTHER_CUT, theirs.get().last());
         }
         throw new StoreException("the claim " + key + " was refused but could not be read, three times", true, 0,
                 null, null);
@@ -247,21 +271,27 @@ final class Claims {
      * the topic names another record, decides nothing, and is removed.
      */
     OptionalLong claimedLast(PartitionRef partition, long first, String firstStamp) throws StoreException {
+        Optional<Claimed> claimed = claimed(partition, first, firstStamp);
+        return claimed.isEmpty() ? OptionalLong.empty() : OptionalLong.of(claimed.get().last());
+    }
+
+    /** As {@link #claimedLast}, with the claimed file's key CRC. */
+    Optional<Claimed> claimed(PartitionRef partition, long first, String firstStamp) throws StoreException {
         Optional<Map<String, String>> meta = store.metadata(key(partition, first));
-        if (meta.isEmpty()) return OptionalLong.empty();
+        if (meta.isEmpty()) return Optional.empty();
         String theirs = meta.get().get(ObjectStamps.FIRST);
         if (firstStamp != null && theirs != null && !theirs.equals(firstStamp)) {
             LOG.log(Level.INFO, "the claim " + key(partition, first) + " was made for another record (" + theirs
                     + ", the partition's record is " + firstStamp + "): an earlier life of the topic left it; removed");
             remove(key(partition, first));
-            return OptionalLong.empty();
+            return Optional.empty();
         }
         Optional<long[]> range = ObjectStamps.offsets(meta.get());
         if (range.isEmpty() || range.get()[0] != first) {
             throw new StoreException("the claim " + key(partition, first) + " does not name its range (metadata "
                     + ObjectStamps.OFFSETS + " = " + meta.get().get(ObjectStamps.OFFSETS) + ")", false, 0, null, null);
         }
-        return OptionalLong.of(range.get()[1]);
+        return Optional.of(new Claimed(range.get()[1], Optional.ofNullable(meta.get().get(KEY_CRC))));
     }
 
     /** Removes a claim that is no longer needed; a failure leaves it to the lifecycle rule. */

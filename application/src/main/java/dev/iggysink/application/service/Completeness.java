@@ -71,6 +71,8 @@ final class Completeness {
         /** What the previous owner's progress said complete-before was, at the offset it covered. */
         long inheritedBefore = Long.MIN_VALUE;
         long inheritedAt = Long.MIN_VALUE;
+        /** What the partition's newest progress said at the assignment, inherited or not: markers may follow it. */
+        long progressBefore = Long.MIN_VALUE;
 
         Track(long generation) {
             this.generation = generation;
@@ -168,9 +170,10 @@ final class Completeness {
      * partition's progress first, so no commit ever runs ahead of the progress (ADR 0016).
      */
     void recovered(PartitionRef partition, String key, long size, long first, long last, Map<String, String> meta,
-                   boolean deadLetter) throws StoreException {
+                   boolean deadLetter, boolean late) throws StoreException {
         try {
-            listRecovered(partition, key, size, first, last, meta, deadLetter);
+            // A file under late/ belongs to no folder's marker: only the offsets it reaches are published.
+            listRecovered(partition, key, size, first, last, meta, deadLetter || late);
         } catch (StoreException e) {
             // A failure here says nothing about LIST: the assignment waits and tries again.
             throw e.retryable() ? e : new StoreException("publishing the progress of " + partition + " failed: "
@@ -237,6 +240,7 @@ final class Completeness {
         t.groupOffset = groupOffset;
         Optional<PartitionProgress> before = readProgress(p.partitionId());
         t.loaded = true;
+        t.progressBefore = before.map(PartitionProgress::completeBeforeMicros).orElse(Long.MIN_VALUE);
         boolean inherits = before.isPresent() ? before.get().listedUpTo() >= groupOffset : groupOffset < 0;
         // Without a progress that lists the files up to the group's offset, knownSince stands for those before it.
         t.reach = inherits ? before.map(PartitionProgress::listedUpTo).orElse(-1L) : groupOffset;
@@ -308,6 +312,12 @@ final class Completeness {
         Track t = tracks.get(w.partition());
         if (t == null || t.generation != w.generation()) return;
         var file = result.job().file();
+        if (w.routedLate(file.key())) {
+            LOG.log(Level.WARNING, "late records: " + file.key() + " holds offsets " + file.firstOffset() + "-"
+                    + file.lastOffset() + " of " + w.partition() + ", whose window its partition had already passed;"
+                    + " it went under late/ and the folder's marker stays as it is (late_records = \"late_path\")");
+            return;
+        }
         if (file.reason() == RotationReason.DEAD_LETTER) return;
         long lastMicros = stampMicros(result.job().metadata().get(ObjectStamps.LAST));
         if (t.knownSince == Long.MAX_VALUE) t.knownSince = file.firstTimestampMicros();
@@ -315,6 +325,22 @@ final class Completeness {
                 file.partition().partitionId(), file.firstOffset(), file.lastOffset(), file.recordCount(),
                 result.bytes(), result.crc32c(), file.firstTimestampMicros(),
                 lastMicros < 0 ? file.firstTimestampMicros() : lastMicros));
+    }
+
+    /**
+     * The rule of {@code late_records = "late_path"}: a record that opens a file is late when its window ends at or
+     * before a time its partition has passed: a complete-before time its progress said (this member's or the
+     * previous owner's), or a record read before it in this generation (whose file may be committed and published
+     * before this one). So no file ever goes to a folder whose marker its partition's progress may already allow:
+     * the folder's marker is never rewritten, and the late file goes under late/ instead.
+     */
+    boolean late(PartitionWriter w, long recordMicros, long latestBefore) {
+        long passed = latestBefore;
+        Track t = tracks.get(w.partition());
+        if (t != null && t.generation == w.generation()) {
+            passed = Math.max(passed, Math.max(t.publishedBefore, Math.max(t.inheritedBefore, t.progressBefore)));
+        }
+        return passed != Long.MIN_VALUE && template.window(recordMicros, zone)[1] <= passed;
     }
 
     /**

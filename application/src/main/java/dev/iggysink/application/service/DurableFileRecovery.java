@@ -42,13 +42,19 @@ import java.util.WeakHashMap;
  * only where nothing in it can be compared (raw, json without {@code include_metadata}) is it trusted by key, and
  * that is said once per prefix in a warning.
  *
+ * <p>With {@code late_records = "late_path"} a file may instead be in the topic's late/ folder
+ * ({@link FileLayout#lateDirectory}): a member routes a file there when its first record is late, and another member
+ * (or the same after a restart) may judge the same record otherwise. So when nothing starts at {@code c+1} in the
+ * record's folder, the late/ folder of it is listed too (a second LIST), and a claim says which of the two keys its
+ * file has ({@link Claims#KEY_CRC}), so the member that adopts the cut writes the same object.
+ *
  * <p>When no object starts at {@code c+1} but a claim does ({@link Claims}), another member cut that file and may
  * still upload it: this member must cut the same file, and the answer says where it ends.
  *
  * <p>Cost per assignment: one poll of one record and one LIST per file found, plus one HEAD and one more one-record
  * poll (its last record) per file found (and, without metadata, two ranged GETs of a json file's ends, or one GET of
  * a compressed, avro or parquet file), plus one poll, one LIST and one HEAD (the claim) for the first offset that
- * has no file. Only with one open file per partition: with several, files interleave and the one holding {@code c+1}
+ * has no file (with {@code late_path}, one more LIST there, of its late/ folder). Only with one open file per partition: with several, files interleave and the one holding {@code c+1}
  * may hold later offsets that other, not durable, files surround (at-least-once there, as the README says).
  */
 final class DurableFileRecovery {
@@ -63,7 +69,11 @@ final class DurableFileRecovery {
      * Where the lookup ended: the offset committed last; a claimed cut the partition's next file must follow
      * ({@code claimedFirst}..{@code claimedLast}, or -1s); or why the partition must halt ({@code stale}).
      */
-    record Result(long committed, long claimedFirst, long claimedLast, Optional<String> stale) {
+    record Result(long committed, long claimedFirst, long claimedLast, Optional<String> stale, boolean claimedLate) {
+        Result(long committed, long claimedFirst, long claimedLast, Optional<String> stale) {
+            this(committed, claimedFirst, claimedLast, stale, false);
+        }
+
         static Result at(long committed) {
             return new Result(committed, -1, -1, Optional.empty());
         }
@@ -82,7 +92,7 @@ final class DurableFileRecovery {
     /** A file found durable, about to be committed by the lookup. */
     interface Recovered {
         void recovered(PartitionRef partition, String key, long size, long first, long last,
-                       Map<String, String> metadata, boolean deadLetter) throws StoreException;
+                       Map<String, String> metadata, boolean deadLetter, boolean late) throws StoreException;
     }
 
     void onRecovered(Recovered listener) {
@@ -115,9 +125,11 @@ final class DurableFileRecovery {
             Found found = durableFileFrom(partition, record);
             if (found == null) {
                 if (claimsOn) {
-                    OptionalLong claimed = claims.claimedLast(partition, record.offset(), ObjectStamps.stamp(record));
+                    Optional<Claims.Claimed> claimed = claims.claimed(partition, record.offset(),
+                            ObjectStamps.stamp(record));
                     if (claimed.isPresent()) {
-                        return new Result(c, record.offset(), claimed.getAsLong(), Optional.empty());
+                        return new Result(c, record.offset(), claimed.get().last(), Optional.empty(),
+                                claimedLate(partition, record, claimed.get()));
                     }
                 }
                 return Result.at(c);
@@ -134,7 +146,7 @@ final class DurableFileRecovery {
             // Completeness markers list the file before its commit (ADR 0016).
             if (recovered != null) {
                 recovered.recovered(partition, found.key, found.size, record.offset(), last, found.metadata,
-                        found.deadLetter);
+                        found.deadLetter, found.late);
             }
             source.commit(partition, last);
             LOG.log(Level.INFO, "partition " + partition + ": offsets " + record.offset() + "-" + last
@@ -146,7 +158,21 @@ final class DurableFileRecovery {
     }
 
     /** A durable object starting at a record: its key, last offset, and metadata (empty when it has none). */
-    private record Found(String key, long size, long last, Map<String, String> metadata, boolean deadLetter) {
+    private record Found(String key, long size, long last, Map<String, String> metadata, boolean deadLetter,
+                         boolean late) {
+    }
+
+    /** Whether the claimed file starting at {@code record} is the one in the late/ folder of its window. */
+    private boolean claimedLate(PartitionRef partition, SinkRecord record, Claims.Claimed claimed) {
+        if (!layout.latePath() || claimed.keyCrc().isEmpty()) return false;
+        try {
+            String directory = layout.directory(partition, codec.decode(record));
+            String lateKey = layout.key(layout.lateDirectory(partition, directory), partition, record.offset(),
+                    claimed.last());
+            return claimed.names(lateKey);
+        } catch (BadRecordException e) {
+            return false;
+        }
     }
 
     /** The durable file starting at {@code record}, or null when there is none. */
@@ -161,6 +187,21 @@ final class DurableFileRecovery {
             // Its key cannot be stored: the record was a bad record, and only a dead letter can hold it.
             return deadLetters ? deadLetter(record) : null;
         }
+        Found found = durableFileIn(directory, partition, record, false);
+        if (found == null && layout.latePath()) {
+            String late = layout.lateDirectory(partition, directory);
+            if (layout.keyProblem(late, partition, record.offset()).isEmpty()) {
+                found = durableFileIn(late, partition, record, true);
+            }
+        }
+        if (found != null) return found;
+        // A record that decoded but could not be written (e.g. its key was too long) is a dead letter.
+        return deadLetters ? deadLetter(record) : null;
+    }
+
+    /** The durable file of {@code partition} starting at {@code record} in {@code directory}, or null. */
+    private Found durableFileIn(String directory, PartitionRef partition, SinkRecord record, boolean late)
+            throws StoreException {
         StoredObject object = null;
         long last = -1;
         for (StoredObject o : store.list(layout.keyStart(directory, partition, record.offset()))) {
@@ -171,18 +212,15 @@ final class DurableFileRecovery {
                 object = o;
             }
         }
-        if (object != null) {
-            Optional<Map<String, String>> meta = store.metadata(object.key());
-            if (meta.isPresent()) return new Found(object.key(), object.size(), last, meta.get(), false);
-        }
-        // A record that decoded but could not be written (e.g. its key was too long) is a dead letter.
-        return deadLetters ? deadLetter(record) : null;
+        if (object == null) return null;
+        Optional<Map<String, String>> meta = store.metadata(object.key());
+        return meta.isPresent() ? new Found(object.key(), object.size(), last, meta.get(), false, late) : null;
     }
 
     private Found deadLetter(SinkRecord record) throws StoreException {
         String key = DeadLetters.key(layout.prefix(), dlqPrefix, record);
         Optional<Map<String, String>> meta = store.metadata(key);
-        return meta.map(m -> new Found(key, -1, record.offset(), m, true)).orElse(null);
+        return meta.map(m -> new Found(key, -1, record.offset(), m, true, false)).orElse(null);
     }
 
     /** Why {@code found} must not be trusted as holding the partition's records from {@code first} on, if so. */

@@ -1,6 +1,7 @@
 package dev.iggysink.application.service;
 
 import dev.iggysink.application.port.out.DecodedRecord;
+import dev.iggysink.application.settings.LateRecords;
 import dev.iggysink.application.settings.OutputSettings;
 import dev.iggysink.domain.message.PartitionRef;
 import dev.iggysink.domain.naming.KeyRules;
@@ -59,5 +60,29 @@ final class FileLayout {
 
     String prefix() {
         return output.prefix();
+    }
+
+    /** The folder under the topic's own part of the template that holds late records ({@code late_path}). */
+    static final String LATE = "late";
+
+    /** Whether late records go to {@link #lateDirectory} (markers on and {@code late_records = "late_path"}). */
+    boolean latePath() {
+        return output.completionMarker().isPresent() && output.lateRecords() == LateRecords.LATE_PATH;
+    }
+
+    /**
+     * Where a late record's file goes instead of {@code directory}: {@code late/} inserted after the template's
+     * fixed part ({@code events/{stream}/{topic}/} and the like), so the folder of the window follows it
+     * ({@code events/s/t/late/2026-12-05/13/}) and whatever lists the topic's objects (audit, the self-audit) lists
+     * them too.
+     */
+    String lateDirectory(PartitionRef partition, String directory) {
+        String d = ObjectKey.trimSlashes(directory);
+        String fixed = template.fixedPrefix(partition.stream(), partition.topic());
+        String head = ObjectKey.trimSlashes(fixed.substring(0, fixed.lastIndexOf('/') + 1));
+        if (!head.isEmpty() && d.startsWith(head + "/")) {
+            return head + "/" + LATE + "/" + d.substring(head.length() + 1);
+        }
+        return d.isEmpty() ? LATE : LATE + "/" + d;
     }
 }

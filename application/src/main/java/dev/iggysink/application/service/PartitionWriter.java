@@ -53,6 +53,8 @@ final class PartitionWriter {
         long lastTimestamp;
         /** Dead letters of records inside this file's range: the file is uploaded only once they are durable. */
         List<CompletableFuture<Boolean>> deadLetters;
+        /** The file goes under the topic's late/ folder ({@code late_records = "late_path"}). */
+        boolean late;
 
         Slot(OpenFile file, FileEncoder encoder) {
             this.file = file;
@@ -116,6 +118,20 @@ final class PartitionWriter {
     private long waitingAt = -2;
     /** Told of each durable file of the current generation (completeness markers), or null. */
     private java.util.function.BiConsumer<PartitionWriter, UploadResult> onDurable;
+
+    /** Whether a record that opens a file is late ({@code late_records = "late_path"}, ADR 0016). */
+    interface LateRule {
+        /** {@code latestBefore}: the latest time of a record this generation put in a file before it. */
+        boolean late(PartitionWriter writer, long recordMicros, long latestBefore);
+    }
+
+    private LateRule lateRule;
+    /** The latest time of a record this generation put in a file. */
+    private long latestMicros = Long.MIN_VALUE;
+    /** Keys of this generation's files that went under late/ and are not durable yet. */
+    private final java.util.Set<String> routedLate = new java.util.HashSet<>();
+    /** Whether the claimed cut adopted at assignment went under late/. */
+    private boolean forcedLate;
     /**
      * This generation's durable objects not yet committed past, when the self-audit checks each committed one (null
      * otherwise): uploads end in any order, so a commit takes every entry at or below its offset.
@@ -146,6 +162,15 @@ final class PartitionWriter {
 
     void onDurable(java.util.function.BiConsumer<PartitionWriter, UploadResult> listener) {
         this.onDurable = listener;
+    }
+
+    void lateRule(LateRule rule) {
+        this.lateRule = rule;
+    }
+
+    /** Whether the file {@code key} of this generation went under late/; asked once, when it is durable. */
+    boolean routedLate(String key) {
+        return routedLate.remove(key);
     }
 
     /** Keeps each durable object until a commit passes it, for {@link #durableUpTo}. */
@@ -237,12 +262,17 @@ final class PartitionWriter {
         }
         if (slot == null) {
             if (directory == null) directory = layout.directory(partition, decoded);
+            // A claimed cut keeps the folder its member chose; otherwise the rule decides, from what was read before.
+            boolean late = forcedFirst >= 0 && record.offset() == forcedFirst ? forcedLate
+                    : lateRule != null && lateRule.late(this, record.timestampMicros(), latestMicros);
+            if (late) directory = layout.lateDirectory(partition, directory);
             Optional<String> keyProblem = layout.keyProblem(directory, partition, record.offset());
             if (keyProblem.isPresent()) {
                 badRecord(record, new BadRecordException(keyProblem.get()));
                 return;
             }
             slot = openSlot(directory);
+            slot.late = late;
         }
         long recordBytes;
         try {
@@ -261,6 +291,7 @@ final class PartitionWriter {
         slot.lastId = record.id();
         slot.lastTimestamp = record.timestampMicros();
         slot.file.add(record.offset(), record.timestampMicros(), recordBytes);
+        latestMicros = Math.max(latestMicros, record.timestampMicros());
         ledger.read(record.offset());
         // The budget holds what the heap carries: the record bytes, or the encoder's buffer when it runs ahead. Only
         // ever more: an encoder's own figure may drop (Parquet compresses a page), and the heap it held until then
@@ -390,6 +421,7 @@ final class PartitionWriter {
         String key = layout.key(slot.file.directory(), partition, slot.file.firstOffset(), slot.file.lastOffset());
         SealedFile file = slot.file.seal(key, reason);
         ledger.sealed(file);
+        if (slot.late) routedLate.add(key);
         // The file keeps its share of the budget until its upload ends; framing and compression run on the upload
         // thread (the encoder is handed over and no longer touched here).
         // The supplier lets go of the encoder once it finished the file, so the encoder's buffer is garbage while
@@ -648,6 +680,9 @@ final class PartitionWriter {
         if (durableObjects != null) durableObjects.clear();
         forcedFirst = -1;
         forcedLast = -1;
+        forcedLate = false;
+        latestMicros = Long.MIN_VALUE;
+        routedLate.clear();
         marks.clear();
         waitingAt = -2;
     }
@@ -666,6 +701,12 @@ final class PartitionWriter {
      * it does not), and the cut a claim found at assignment decided ({@code first}..{@code last}), or -1s.
      */
     void assigned(Claims claimFiles, long first, long last) {
+        assigned(claimFiles, first, last, false);
+    }
+
+    /** As {@link #assigned(Claims, long, long)}; {@code late}: the claimed file went under late/. */
+    void assigned(Claims claimFiles, long first, long last, boolean late) {
+        forcedLate = first >= 0 && late;
         claims = claimFiles;
         claiming = claimFiles != null && maxOpenFiles <= 1;
         forcedFirst = first;

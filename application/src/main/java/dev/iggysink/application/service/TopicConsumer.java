@@ -236,6 +236,7 @@ final class TopicConsumer implements Runnable {
                 settings.rotation().maxOpenFilesPerPartition(), settings.delivery().errorsTolerance(),
                 settings.delivery().dlqPrefix(), budget, clock, metrics, events.handOff());
         if (completeness != null) w.onDurable(completeness::durable);
+        if (completeness != null && layout.latePath()) w.lateRule(completeness::late);
         if (committer.selfAudit != null) w.keepDurableObjects();
         return w;
     }
@@ -392,7 +393,7 @@ final class TopicConsumer implements Runnable {
             w.haltFor(found.stale().get());
             return;
         }
-        w.assigned(claimFiles ? claims : null, found.claimedFirst(), found.claimedLast());
+        w.assigned(claimFiles ? claims : null, found.claimedFirst(), found.claimedLast(), found.claimedLate());
         LOG.log(Level.INFO, "partition " + w.partition() + " assigned; reading from offset " + (committed + 1));
     }
 

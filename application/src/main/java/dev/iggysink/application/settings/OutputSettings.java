@@ -8,11 +8,21 @@ import java.util.Optional;
  * Where and how files are written. {@code prefix} is already trimmed of {@code /} (empty = none).
  * {@code parquetCodec}: snappy, zstd, gzip, lz4_raw, none. {@code avroCodec}: null, deflate, snappy, zstd.
  * {@code completionMarker}: the name of each folder's completeness marker (ADR 0016); empty when none is written.
+ * {@code lateRecords}: where a record whose folder its partition had already passed goes (ADR 0016).
  */
 public record OutputSettings(String prefix, String pathTemplate, OutputFormat format, Compression compression,
                              boolean includeMetadata, boolean includeHeaders, ZoneId timezone,
                              Optional<String> avroSchemaJson, String parquetCodec, String avroCodec,
-                             String missingFieldPlaceholder, Optional<String> completionMarker) {
+                             String missingFieldPlaceholder, Optional<String> completionMarker,
+                             LateRecords lateRecords) {
+    public OutputSettings(String prefix, String pathTemplate, OutputFormat format, Compression compression,
+                          boolean includeMetadata, boolean includeHeaders, ZoneId timezone,
+                          Optional<String> avroSchemaJson, String parquetCodec, String avroCodec,
+                          String missingFieldPlaceholder, Optional<String> completionMarker) {
+        this(prefix, pathTemplate, format, compression, includeMetadata, includeHeaders, timezone, avroSchemaJson,
+                parquetCodec, avroCodec, missingFieldPlaceholder, completionMarker, LateRecords.REWRITE_MARKER);
+    }
+
     public OutputSettings(String prefix, String pathTemplate, OutputFormat format, Compression compression,
                           boolean includeMetadata, boolean includeHeaders, ZoneId timezone,
                           Optional<String> avroSchemaJson, String parquetCodec, String avroCodec,
@@ -23,6 +33,7 @@ public record OutputSettings(String prefix, String pathTemplate, OutputFormat fo
 
     public OutputSettings {
         Objects.requireNonNull(completionMarker, "completionMarker");
+        Objects.requireNonNull(lateRecords, "lateRecords");
         Objects.requireNonNull(prefix, "prefix");
         Objects.requireNonNull(pathTemplate, "pathTemplate");
         Objects.requireNonNull(format, "format");

@@ -15,6 +15,7 @@ import dev.iggysink.application.port.out.SourceException;
 import dev.iggysink.application.port.out.StoreException;
 import dev.iggysink.application.settings.DeliverySettings;
 import dev.iggysink.application.settings.ErrorTolerance;
+import dev.iggysink.application.settings.LateRecords;
 import dev.iggysink.application.settings.OutputFormat;
 import dev.iggysink.application.settings.OutputSettings;
 import dev.iggysink.application.settings.Compression;
@@ -70,8 +71,23 @@ class CompletenessModelTest {
         return seeds;
     }
 
+    /**
+     * Seeds of the model with a server clock that steps back, with late_path; {@code -Dlate.seeds=N} runs N seeds
+     * and {@code -Dlate.rule=rewrite_marker} the default rule instead (not in the build: see ADR 0016).
+     */
+    static List<org.junit.jupiter.params.provider.Arguments> lateSeeds() {
+        List<org.junit.jupiter.params.provider.Arguments> out = new ArrayList<>();
+        List<Long> seeds = seeds();
+        LateRecords rule = "rewrite_marker".equals(System.getProperty("late.rule")) ? LateRecords.REWRITE_MARKER
+                : LateRecords.LATE_PATH;
+        for (int i = 0; i < Math.min(Integer.getInteger("late.seeds", 8), seeds.size()); i++) {
+            out.add(org.junit.jupiter.params.provider.Arguments.of(seeds.get(i), rule));
+        }
+        return out;
+    }
+
     /** A thousand times the wall clock's pace, from {@link #BASE}. */
-    private static final class FastClock implements InstantSource {
+    static final class FastClock implements InstantSource {
         private final long start = System.nanoTime();
 
         @Override
@@ -90,6 +106,8 @@ class CompletenessModelTest {
         final ScriptedMessageSource group;
         final List<String> violations = new CopyOnWriteArrayList<>();
         final Map<String, byte[]> firstVersions = new java.util.concurrent.ConcurrentHashMap<>();
+        /** Markers written again after their creation (the default rule for late records does that). */
+        final List<String> rewritten = new CopyOnWriteArrayList<>();
 
         WatchedStore(InMemoryObjectStore shared, ScriptedMessageSource group) {
             super(shared);
@@ -108,6 +126,13 @@ class CompletenessModelTest {
                 violations.addAll(found);
             }
             return created;
+        }
+
+        @Override
+        public void put(String key, FileBytes content, String contentType, Map<String, String> metadata)
+                throws StoreException {
+            if (key.endsWith("/" + MARKER)) rewritten.add(key);
+            super.put(key, content, contentType, metadata);
         }
 
         private synchronized List<String> check(String key, byte[] content) {
@@ -192,10 +217,14 @@ class CompletenessModelTest {
     private final FastClock clock = new FastClock();
 
     private SinkSettings settings(long count, Optional<String> marker) {
+        return settings(count, marker, LateRecords.REWRITE_MARKER);
+    }
+
+    private SinkSettings settings(long count, Optional<String> marker, LateRecords late) {
         return new SinkSettings("s3", "S3 sink", true, 0, false, List.of(stream),
                 new OutputSettings("iggy/raw", "{stream}/{topic}/{date}/{hour}/{minute}", OutputFormat.JSON_LINES,
                         Compression.NONE, true, false, ZoneId.of("UTC"), Optional.empty(), "snappy", "null",
-                        "__missing__", marker),
+                        "__missing__", marker, late),
                 RotationSettings.messages(count), new RetrySettings(3, Duration.ofMillis(10),
                 RetrySettings.DEFAULT_MAX_DELAY),
                 // 300 s on the fast clock: 300 ms of waiting for uploads at a graceful stop
@@ -205,12 +234,31 @@ class CompletenessModelTest {
     @ParameterizedTest(name = "seed {0}")
     @MethodSource("seeds")
     void a_marker_lists_exactly_its_folders_durable_committed_objects(long seed) throws Exception {
+        model(seed, LateRecords.REWRITE_MARKER, false);
+    }
+
+    /**
+     * The same interleavings with a server clock that steps back now and then (a record stamped up to three minutes
+     * before the clock), and once more at the end, into a window long marked. Late records follow the configured
+     * rule: with {@code late_path} each goes under late/, every marker checked at its creation is its only version
+     * (never rewritten), and no folder's object is left out; with the default the last version of each marker lists
+     * exactly its folder's objects, late ones too, and nothing goes under late/. Every offset is in exactly one
+     * object either way, through kills and moves between a late file and its commit.
+     */
+    @ParameterizedTest(name = "seed {0}, {1}")
+    @MethodSource("lateSeeds")
+    void late_records_follow_the_configured_rule(long seed, LateRecords rule) throws Exception {
+        model(seed, rule, true);
+    }
+
+    private void model(long seed, LateRecords rule, boolean stepBack) throws Exception {
+        boolean latePath = rule == LateRecords.LATE_PATH;
         Random random = new Random(seed);
         InMemoryObjectStore shared = new InMemoryObjectStore();
         int partitions = 3;
         ScriptedMessageSource group = new ScriptedMessageSource("application_logs", "api_requests", partitions);
         WatchedStore store = new WatchedStore(shared, group);
-        SinkSettings settings = settings(random.nextBoolean() ? 7 : 1000, Optional.of(MARKER));
+        SinkSettings settings = settings(random.nextBoolean() ? 7 : 1000, Optional.of(MARKER), rule);
         List<Member> members = new ArrayList<>();
         members.add(new Member(group, store));
         members.add(new Member(group.newMember(), store));
@@ -229,7 +277,9 @@ class CompletenessModelTest {
                 int p = random.nextInt(partitions);
                 if (r < 0.3) {
                     int n = 1 + random.nextInt(20);
-                    group.recordTimeMicros(clock.micros());
+                    long at = clock.micros();
+                    if (stepBack && random.nextInt(4) == 0) at -= (30 + random.nextInt(150)) * 1_000_000L;
+                    group.recordTimeMicros(at);
                     group.append(p, n, i -> "r" + i);
                     appended[p] += n;
                 } else if (r < 0.4) {
@@ -284,13 +334,41 @@ class CompletenessModelTest {
                         + "; violations " + store.violations + "; partitions " + last.status().partitions()
                         + "; progress\n" + progress, e);
             }
+            if (stepBack) {
+                // Partition 0 again at the first minute, long after its window was passed and marked.
+                group.recordTimeMicros(ChronoUnit.MICROS.between(Instant.EPOCH, BASE) + 1_000_000L);
+                group.append(0, List.of("late", "late"));
+                appended[0] += 2;
+                try {
+                    await().atMost(WAIT).until(() -> {
+                        last.flush();
+                        return group.stored(0).orElse(-1) == appended[0] - 1 && markersListTheirFolders(shared)
+                                && (!latePath || shared.objects().keySet().stream().anyMatch(k -> isLate(k)));
+                    });
+                } catch (org.awaitility.core.ConditionTimeoutException e) {
+                    Map<String, String> listed = new TreeMap<>();
+                    markers(shared).forEach((f, m) -> listed.put(f, Markers.objectsOf(m, f).stream()
+                            .map(FileEntry::key).toList().toString()));
+                    throw new AssertionError("seed " + seed + ", " + rule + ": committed " + group.stored(0)
+                            + " of " + (appended[0] - 1) + "; unmarked " + last.status().unmarked() + "; objects "
+                            + shared.objects().keySet().stream().filter(k -> ObjectKey.parse(k).isPresent()).toList()
+                            + "; markers " + listed, e);
+                }
+            }
             assertThat(last.status().reasons()).as("seed %d", seed).isEmpty();
             assertThat(last.status().unmarked()).as("seed %d", seed).isEmpty();
         } finally {
             last.stop();
         }
 
-        assertThat(store.violations).as("seed %d: markers checked as they were created", seed).isEmpty();
+        // The default rule lists a late file by a later version: its first version may have been written without it.
+        if (latePath || !stepBack) {
+            assertThat(store.violations).as("seed %d: markers checked as they were created", seed).isEmpty();
+        }
+        if (latePath) assertThat(store.rewritten).as("seed %d: markers written again", seed).isEmpty();
+        if (!latePath) {
+            assertThat(shared.objects().keySet()).as("seed %d: nothing under late/", seed).noneMatch(k -> isLate(k));
+        }
         Map<String, byte[]> objects = shared.objects();
         Map<String, byte[]> markers = markers(shared);
         assertThat(markers.keySet()).as("seed %d: one marker per folder holding records", seed)
@@ -314,7 +392,10 @@ class CompletenessModelTest {
                 records += f.records();
             }
             assertThat(new String(e.getValue(), StandardCharsets.UTF_8)).as("seed %d", seed)
-                    .contains("\"version\": 1,", "\"records\": " + records + ",");
+                    .contains("\"records\": " + records + ",");
+            if (latePath || !stepBack) {
+                assertThat(Markers.versionOf(e.getValue())).as("seed %d: version of %s", seed, folder).isEqualTo(1);
+            }
             assertThat(Markers.versionOf(store.firstVersions.get(folder + "/" + MARKER))).isEqualTo(1);
         }
         Map<String, Integer> copies = new TreeMap<>();
@@ -439,10 +520,33 @@ class CompletenessModelTest {
         return out;
     }
 
+    /** Folders holding data objects, late/ apart (no marker lists late files). */
     private static Set<String> folders(InMemoryObjectStore store) {
         Set<String> out = new TreeSet<>();
-        for (String k : store.objects().keySet()) if (ObjectKey.parse(k).isPresent()) out.add(FileEntry.folderOf(k));
+        for (String k : store.objects().keySet()) {
+            if (ObjectKey.parse(k).isPresent() && !isLate(k)) out.add(FileEntry.folderOf(k));
+        }
         return out;
+    }
+
+    private static boolean isLate(String key) {
+        return ObjectKey.parse(key).isPresent() && key.startsWith("iggy/raw/application_logs/api_requests/late/");
+    }
+
+    /** Every folder has a marker, and its newest version lists exactly the folder's objects. */
+    private static boolean markersListTheirFolders(InMemoryObjectStore store) {
+        Map<String, byte[]> markers = markers(store);
+        if (!markers.keySet().equals(folders(store))) return false;
+        for (Map.Entry<String, byte[]> e : markers.entrySet()) {
+            Set<String> listed = new TreeSet<>();
+            for (FileEntry f : Markers.objectsOf(e.getValue(), e.getKey())) listed.add(f.key());
+            Set<String> inFolder = new TreeSet<>();
+            for (String k : store.objects().keySet()) {
+                if (ObjectKey.parse(k).isPresent() && FileEntry.folderOf(k).equals(e.getKey())) inFolder.add(k);
+            }
+            if (!listed.equals(inFolder)) return false;
+        }
+        return true;
     }
 
     private SinkService start(SinkSettings settings, ScriptedMessageSource source, ObjectStore store) {

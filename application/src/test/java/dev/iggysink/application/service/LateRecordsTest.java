@@ -1,0 +1,296 @@
+package dev.iggysink.application.service;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.iggysink.application.fakes.InMemoryObjectStore;
+import dev.iggysink.application.fakes.LinesCodec;
+import dev.iggysink.application.fakes.ScriptedMessageSource;
+import dev.iggysink.application.fakes.TestSettings;
+import dev.iggysink.application.port.in.AuditUseCase;
+import dev.iggysink.application.port.out.SinkMetrics;
+import dev.iggysink.application.port.out.SourceException;
+import dev.iggysink.application.port.out.StoreException;
+import dev.iggysink.application.settings.Compression;
+import dev.iggysink.application.settings.DeliverySettings;
+import dev.iggysink.application.settings.ErrorTolerance;
+import dev.iggysink.application.settings.LateRecords;
+import dev.iggysink.application.settings.OutputFormat;
+import dev.iggysink.application.settings.OutputSettings;
+import dev.iggysink.application.settings.RetrySettings;
+import dev.iggysink.application.settings.RotationSettings;
+import dev.iggysink.application.settings.SinkSettings;
+import dev.iggysink.application.settings.StreamSettings;
+import dev.iggysink.domain.completeness.FileEntry;
+import dev.iggysink.domain.completeness.Markers;
+import dev.iggysink.domain.message.PartitionRef;
+import dev.iggysink.domain.naming.ObjectKey;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneId;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/**
+ * {@code late_records = "late_path"} (ADR 0016): a file whose first record's window its partition had already passed
+ * goes under the topic's late/ folder, the marker of the old folder stays as it was, and the key lookup at
+ * assignment finds such a file (a second LIST, and the claim's key) so that a member killed between the late file
+ * and its commit leaves every record in exactly one object.
+ */
+class LateRecordsTest {
+    private static final Duration WAIT = Duration.ofSeconds(30);
+    private static final String MARKER = "_COMPLETE";
+    private static final Instant BASE = Instant.parse("2026-12-05T10:00:00Z");
+    private static final long START = ChronoUnit.MICROS.between(Instant.EPOCH, BASE);
+    private static final String TOPIC = "iggy/raw/application_logs/api_requests/";
+    private static final String FOLDER = TOPIC + "2026-12-05/10/00";
+    private static final String LATE = TOPIC + "late/2026-12-05/10/00";
+
+    private final StreamSettings stream = TestSettings.stream("application_logs", "api_requests");
+    private final CompletenessModelTest.FastClock clock = new CompletenessModelTest.FastClock();
+    private final InMemoryObjectStore store = new InMemoryObjectStore();
+    private final ScriptedMessageSource source = new ScriptedMessageSource("application_logs", "api_requests", 1);
+    private final List<SinkService> sinks = new ArrayList<>();
+
+    @AfterEach
+    void stopAll() throws InterruptedException {
+        store.releaseHeld();
+        for (SinkService s : sinks) s.hurryStop();
+        for (SinkService s : sinks) s.awaitStopped();
+    }
+
+    private SinkSettings settings(long count, LateRecords rule) {
+        return new SinkSettings("s3", "S3 sink", true, 0, false, List.of(stream),
+                new OutputSettings("iggy/raw", "{stream}/{topic}/{date}/{hour}/{minute}", OutputFormat.JSON_LINES,
+                        Compression.NONE, true, false, ZoneId.of("UTC"), Optional.empty(), "snappy", "null",
+                        "__missing__", Optional.of(MARKER), rule),
+                RotationSettings.messages(count), new RetrySettings(3, Duration.ofMillis(10),
+                RetrySettings.DEFAULT_MAX_DELAY),
+                new DeliverySettings(64L << 20, ErrorTolerance.NONE, "_dlq", Duration.ofSeconds(300), 4), List.of());
+    }
+
+    private SinkService start(SinkSettings settings) {
+        return start(settings, source);
+    }
+
+    private SinkService start(SinkSettings settings, ScriptedMessageSource member) {
+        SinkService sink = new SinkService(settings, (s, t, g) -> member, s -> new LinesCodec(), store, clock,
+                d -> Thread.sleep(Math.min(d.toMillis(), 20)), SinkMetrics.NONE);
+        sinks.add(sink);
+        sink.start();
+        return sink;
+    }
+
+    /** Minute 0 gets two records and its marker; returns the marker's bytes. */
+    private byte[] minuteZeroMarked(SinkService sink) {
+        source.own(0, true);
+        source.recordTimeMicros(START + 1_000_000L);
+        source.append(0, List.of("a", "b"));
+        await().atMost(WAIT).until(() -> {
+            sink.flush();
+            return store.objects().containsKey(FOLDER + "/" + MARKER);
+        });
+        return store.objects().get(FOLDER + "/" + MARKER);
+    }
+
+    /** Data objects under {@code folder}, by key. */
+    private List<String> dataIn(String folder) {
+        return store.objects().keySet().stream()
+                .filter(k -> ObjectKey.parse(k).isPresent() && FileEntry.folderOf(k).equals(folder)).toList();
+    }
+
+    /** How many data objects hold each offset. */
+    private Map<Long, Integer> copies() {
+        Map<Long, Integer> seen = new TreeMap<>();
+        store.objects().forEach((k, bytes) -> {
+            if (ObjectKey.parse(k).isEmpty()) return;
+            for (long o : LinesCodec.offsets(bytes)) seen.merge(o, 1, Integer::sum);
+        });
+        return seen;
+    }
+
+    @Test
+    void a_late_record_goes_under_late_and_the_marker_of_its_folder_stays_as_it_was() throws Exception {
+        SinkService sink = start(settings(2, LateRecords.LATE_PATH));
+        byte[] first = minuteZeroMarked(sink);
+
+        // minute 0 again, long after its folder was marked (the server's clock stepped back)
+        source.recordTimeMicros(START + 2_000_000L);
+        source.append(0, List.of("late", "late"));
+        await().atMost(WAIT).until(() -> source.stored(0).orElse(-1) == 3);
+        // Two more publish intervals: a rewrite of the marker would have happened by now.
+        long after = clock.micros() + 25_000_000L;
+        await().atMost(WAIT).until(() -> clock.micros() > after);
+
+        assertThat(store.objects().get(FOLDER + "/" + MARKER)).as("the marker is not rewritten").isEqualTo(first);
+        assertThat(Markers.versionOf(first)).isEqualTo(1);
+        assertThat(dataIn(FOLDER)).singleElement().asString().endsWith("-00000000000000000000-00000000000000000001.jsonl");
+        assertThat(dataIn(LATE)).singleElement().asString()
+                .isEqualTo(LATE + "/00000-00000000000000000002-00000000000000000003.jsonl");
+        assertThat(store.objects().keySet()).as("late/ gets no marker").noneMatch(k -> k.contains("/late/")
+                && k.endsWith(MARKER));
+        assertThat(copies()).containsOnlyKeys(0L, 1L, 2L, 3L).allSatisfy((o, n) -> assertThat(n).isEqualTo(1));
+    }
+
+    @Test
+    void by_default_a_late_record_goes_to_its_folder_and_the_marker_is_rewritten() throws Exception {
+        SinkService sink = start(settings(2, LateRecords.REWRITE_MARKER));
+        minuteZeroMarked(sink);
+        source.recordTimeMicros(START + 2_000_000L);
+        source.append(0, List.of("late", "late"));
+        await().atMost(WAIT).until(() -> Markers.versionOf(store.objects().get(FOLDER + "/" + MARKER)) == 2);
+        assertThat(dataIn(FOLDER)).hasSize(2);
+        assertThat(store.objects().keySet()).noneMatch(k -> k.contains("/late/"));
+    }
+
+    /**
+     * A member is killed after its late file is durable and before its commit; the claim of that file is gone (the
+     * lifecycle rule removed it). The next owner cuts differently (two more late records wait), so only the key
+     * lookup's second LIST, of the late/ folder, keeps offsets 2-3 in one object.
+     */
+    @Test
+    void a_late_file_whose_commit_was_lost_is_found_under_late_at_assignment_and_not_written_again()
+            throws Exception {
+        killedAfterALateFile();
+        store.claims().keySet().forEach(k -> {
+            try {
+                store.delete(k);
+            } catch (StoreException e) {
+                throw new IllegalStateException(e);
+            }
+        });
+
+        SinkService next = nextOwnerWithTwoMoreLateRecords(source);
+        await().atMost(WAIT).until(() -> {
+            next.flush();
+            return source.stored(0).orElse(-1) == 5;
+        });
+        assertThat(copies()).as("every offset in exactly one object").containsOnlyKeys(0L, 1L, 2L, 3L, 4L, 5L)
+                .allSatisfy((o, n) -> assertThat(n).as("copies of offset %d", o).isEqualTo(1));
+        assertThat(dataIn(LATE)).containsExactly(LATE + "/00000-00000000000000000002-00000000000000000003.jsonl",
+                LATE + "/00000-00000000000000000004-00000000000000000005.jsonl");
+        assertThat(Markers.versionOf(store.objects().get(FOLDER + "/" + MARKER))).isEqualTo(1);
+
+        // audit lists the topic's objects, late/ among them: every offset delivered once.
+        Audit audit = new Audit(store);
+        List<AuditUseCase.PartitionAudit> audits = audit.audit(
+                audit.listPrefix("iggy/raw", "{stream}/{topic}/{date}/{hour}/{minute}", "application_logs",
+                        "api_requests"), "_dlq", audit.deadLetterPrefix("iggy/raw", "_dlq", "application_logs",
+                        "api_requests"), List.of(source.partition(0)), p -> source.stored(0), (k, c) -> Optional.empty());
+        assertThat(audits).singleElement().satisfies(a -> {
+            assertThat(a.ok()).isTrue();
+            assertThat(a.overlaps()).isEmpty();
+            assertThat(a.objects()).isEqualTo(3);
+            assertThat(a.covered()).containsExactly(new AuditUseCase.Range(0, 5));
+        });
+    }
+
+    /** A late folder sits under the template's fixed part, so audit's listing of the topic finds it. */
+    @ParameterizedTest(name = "prefix \"{0}\", template {1}")
+    @CsvSource(delimiter = '|', emptyValue = "", textBlock = """
+            out | {stream}/{topic}/{date}/{hour} | out/app_logs/api_requests/late/2026-12-05/10
+            ''  | {stream}/{topic}/{date}        | app_logs/api_requests/late/2026-12-05
+            out | {date}/{stream}/{topic}        | out/late/2026-12-05/app_logs/api_requests
+            a/b | lake/{topic}/{date}/{hour}     | a/b/lake/api_requests/late/2026-12-05/10
+            """)
+    void a_late_folder_is_inside_the_topics_listing(String prefix, String template, String expected) {
+        OutputSettings output = OutputSettings.jsonLines(prefix, template);
+        FileLayout layout = new FileLayout(output, "jsonl");
+        PartitionRef p = new PartitionRef("app_logs", "api_requests", 0);
+        String directory = dev.iggysink.domain.naming.PathTemplate.parse(template).render(p, START,
+                ZoneId.of("UTC"), dev.iggysink.domain.naming.FieldLookup.NONE, "__missing__");
+        String key = layout.key(layout.lateDirectory(p, directory), p, 0, 0);
+        assertThat(key).isEqualTo(ObjectKey.of(prefix, expected.substring(prefix.isEmpty() ? 0 : prefix.length() + 1),
+                0, 0, 0, "jsonl"));
+        assertThat(key).startsWith(new Audit(store).listPrefix(prefix, template, "app_logs", "api_requests"));
+    }
+
+    /**
+     * The same kill, the claim still there (and the late file held in flight, as an old owner's PUT may be): the
+     * next owner adopts the claimed cut and its folder, late/, so the held PUT lands on the very same object.
+     */
+    @Test
+    void a_claimed_late_cut_is_adopted_with_its_folder() throws Exception {
+        SinkService old = start(settings(1000, LateRecords.LATE_PATH));
+        minuteZeroMarked(old);
+        // Held before the records arrive: a flush asked for earlier may seal their file at once.
+        store.holdPuts(k -> k.startsWith(LATE + "/"));
+        source.failAllCommits(new SourceException("commit timed out", true));
+        source.recordTimeMicros(START + 2_000_000L);
+        source.append(0, List.of("late", "late"));
+        await().atMost(WAIT).until(() -> {
+            old.flush();
+            return store.heldCalls() == 1;
+        });
+        store.holdNoMore();
+        assertThat(store.claims()).hasSize(1);
+        old.hurryStop();
+
+        // The partition moves to another member while the old owner's PUT is in flight.
+        ScriptedMessageSource member = source.newMember();
+        source.own(0, false);
+        member.own(0, true);
+        SinkService next = nextOwnerWithTwoMoreLateRecords(member);
+        await().atMost(WAIT).until(() -> {
+            next.flush();
+            return member.stored(0).orElse(-1) == 5;
+        });
+        store.releaseHeld();
+        old.awaitStopped();
+        assertThat(copies()).as("every offset in exactly one object").containsOnlyKeys(0L, 1L, 2L, 3L, 4L, 5L)
+                .allSatisfy((o, n) -> assertThat(n).as("copies of offset %d", o).isEqualTo(1));
+        assertThat(dataIn(LATE)).containsExactly(LATE + "/00000-00000000000000000002-00000000000000000003.jsonl",
+                LATE + "/00000-00000000000000000004-00000000000000000005.jsonl");
+        assertThat(dataIn(FOLDER)).hasSize(1);
+    }
+
+    /** Same range, another key (its folder, or late/): two objects, so the second claim is told another cut. */
+    @Test
+    void a_claim_for_the_same_range_under_another_key_is_another_cut() throws StoreException {
+        Claims claims = new Claims(store, "iggy/raw").in("s1");
+        PartitionRef p = source.partition(0);
+        String inFolder = ObjectKey.of("iggy/raw", "a/t/2026-12-05/10/00", 0, 0, 9, "jsonl");
+        String inLate = ObjectKey.of("iggy/raw", "a/t/late/2026-12-05/10/00", 0, 0, 9, "jsonl");
+        assertThat(claims.claim(p, 0, 9, inLate, null).outcome()).isEqualTo(Claims.Outcome.CREATED);
+        assertThat(claims.claim(p, 0, 9, inFolder, null).outcome()).isEqualTo(Claims.Outcome.OTHER_CUT);
+        assertThat(claims.claim(p, 0, 9, inLate, null).outcome()).isEqualTo(Claims.Outcome.SAME_CUT);
+        assertThat(claims.claimed(p, 0, null)).hasValueSatisfying(c -> {
+            assertThat(c.last()).isEqualTo(9);
+            assertThat(c.names(inLate)).isTrue();
+            assertThat(c.names(inFolder)).isFalse();
+        });
+    }
+
+    /** Minute 0 marked, then two late records flushed into a durable late file whose commit never lands; killed. */
+    private void killedAfterALateFile() throws Exception {
+        SinkService sink = start(settings(1000, LateRecords.LATE_PATH));
+        minuteZeroMarked(sink);
+        source.failAllCommits(new SourceException("commit timed out", true));
+        source.recordTimeMicros(START + 2_000_000L);
+        source.append(0, List.of("late", "late"));
+        await().atMost(WAIT).until(() -> {
+            sink.flush();
+            return dataIn(LATE).size() == 1;
+        });
+        sink.hurryStop();
+        sink.awaitStopped();
+        sinks.remove(sink);
+        assertThat(source.stored(0)).hasValue(1);
+    }
+
+    /** Commits work again; two more records of minute 0 arrive, and {@code member} starts a sink. */
+    private SinkService nextOwnerWithTwoMoreLateRecords(ScriptedMessageSource member) {
+        source.failAllCommits(null);
+        source.recordTimeMicros(START + 3_000_000L);
+        source.append(0, List.of("late", "late"));
+        return start(settings(1000, LateRecords.LATE_PATH), member);
+    }
+}
