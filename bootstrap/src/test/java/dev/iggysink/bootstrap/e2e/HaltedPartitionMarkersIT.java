@@ -83,49 +83,64 @@ class HaltedPartitionMarkersIT {
         String folder0 = folder(h0);
         String folder1 = folder(h1);
         String folder2 = folder(h2);
+        String halt = "bad record at stream " + fx.stream + ", topic " + TOPIC + ", partition " + HALTED
+                + ", offset " + 2 * PER_FILE;
         try (SinkProcess sink = SinkProcess.run(config, fx.log("sink"), Map.of())) {
-            await().atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofMillis(500))
-                    .until(() -> markers().contains(folder0));
-            assertThat(Markers.objectsOf(fx.read(folder0 + "/" + MARKER).getBytes(StandardCharsets.UTF_8), folder0))
-                    .extracting(FileEntry::partition).containsExactlyInAnyOrder(0, 1, 2);
-
-            // Mid-run, partition 1 meets a record that cannot be written (offset 20) and halts; the others go on.
+            // Mid-run: once partition 1's progress says its hour-1 file is committed, with nothing more to read,
+            // it meets a record that cannot be written (offset 20) and halts. Partitions 0 and 2 go on into hour 2
+            // and so pass hour 1.
+            await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(500))
+                    .until(() -> progressCommitted(HALTED) == 2L * PER_FILE - 1);
             brokerTime.set(h1.plus(20, ChronoUnit.MINUTES));
             fx.producer.sendJson(fx.stream, TOPIC, HALTED, 1, i -> "{\"broken\": ");
-            String halt = "bad record at stream " + fx.stream + ", topic " + TOPIC + ", partition " + HALTED
-                    + ", offset " + 2 * PER_FILE;
-            await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(300)).until(() -> {
-                HttpResponse<String> health = E2eFixture.admin(port, "/health");
-                return health != null && health.statusCode() == 503 && health.body().contains(halt);
-            });
-            assertThat(JSON.readTree(E2eFixture.admin(port, "/health").body()).get("status").asText())
-                    .isEqualTo("failed");
-
-            // Hour 2: partitions 0 and 2 pass hour 1 with their records; partition 1 writes nothing more.
             brokerTime.set(h2.plus(10, ChronoUnit.MINUTES));
             sendToEvery(List.of(0, 1, 2), 2 * PER_FILE);
-            await().atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofSeconds(1)).until(() -> {
-                Map<Integer, Long> committed = fx.committedOffsets(config);
-                return Long.valueOf(3L * PER_FILE - 1).equals(committed.get(0))
-                        && Long.valueOf(3L * PER_FILE - 1).equals(committed.get(2))
-                        && unmarked().stream().anyMatch(u -> u.contains("folder " + folder1 + " ")
-                        && u.contains("partition " + HALTED + " ") && u.contains(halt));
+
+            await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(300)).untilAsserted(() -> {
+                HttpResponse<String> health = E2eFixture.admin(port, "/health");
+                assertThat(health).as("/health answers").isNotNull();
+                assertThat(health.statusCode()).as("/health: %s", health.body()).isEqualTo(503);
+                JsonNode body = JSON.readTree(health.body());
+                assertThat(body.get("status").asText()).isEqualTo("failed");
+                assertThat(body.get("reasons").toString()).contains(halt);
             });
-            // What /status says is the state of the store.
-            Set<String> markers = markers();
+            await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(500)).untilAsserted(() -> {
+                assertThat(markers()).as("markers").contains(folder0);
+                assertThat(unmarked()).as("/status: the oldest unmarked folder and why").singleElement()
+                        .asString().contains("folder " + folder1 + " ", "partition " + HALTED + " ", halt);
+            });
+            // What /status says is the state of the store: the folders partition 1 had passed are marked, the
+            // others wait for it while partitions 0 and 2 have passed them.
             assertThat(unmarked()).as("/status: the oldest unmarked folder and why").singleElement().asString()
                     .contains(TOPIC + ": folder " + folder1 + " (" + h1 + " to " + h2 + ") is not marked yet: partition "
-                            + HALTED + " is complete only up to " + h1.plus(10, ChronoUnit.MINUTES) + " at offset "
-                            + (2 * PER_FILE - 1), "halted", halt);
-            assertThat(markers).as("markers: the folders partition 1 has passed, and only those")
+                            + HALTED + " is complete only up to " + h1.plus(10, ChronoUnit.MINUTES).toString()
+                            .substring(0, 16), " at offset " + (2 * PER_FILE - 1) + "; it is held: " + halt);
+            assertThat(markers()).as("markers: the folders partition 1 has passed, and only those")
                     .containsExactly(folder0);
+            assertThat(Markers.objectsOf(fx.read(folder0 + "/" + MARKER).getBytes(StandardCharsets.UTF_8), folder0))
+                    .extracting(FileEntry::partition).containsExactlyInAnyOrder(0, 1, 2);
             assertThat(partitionsIn(folder1)).as("hour 1 holds every partition's file").containsExactly(0, 1, 2);
             assertThat(partitionsIn(folder2)).as("the others' records keep landing in hour 2")
                     .containsExactly(0, 2);
-            assertThat(fx.committedOffsets(config).get(HALTED)).as("the halted partition's offset")
-                    .isEqualTo(2L * PER_FILE - 1);
+            Map<Integer, Long> committed = fx.committedOffsets(config);
+            assertThat(committed).as("group offsets").containsEntry(0, 3L * PER_FILE - 1)
+                    .containsEntry(HALTED, 2L * PER_FILE - 1).containsEntry(2, 3L * PER_FILE - 1);
             assertThat(sink.alive()).as("a halted partition stops only itself: %s", sink.logText()).isTrue();
         }
+    }
+
+    /** The committed offset partition {@code p}'s newest progress object names (ADR 0016's key), or -2 without one. */
+    private long progressCommitted(int p) {
+        long committed = -2;
+        String part = String.format("/%05d/", p);
+        for (S3Object o : fx.objects()) {
+            String k = o.key();
+            if (k.startsWith("_progress/") && k.contains(part) && k.endsWith(".progress")) {
+                String name = k.substring(k.lastIndexOf('/') + 1, k.length() - ".progress".length());
+                committed = Math.max(committed, Long.parseLong(name.substring(name.indexOf('-') + 1)) - 1);
+            }
+        }
+        return committed;
     }
 
     private void sendToEvery(List<Integer> partitions, int from) {
