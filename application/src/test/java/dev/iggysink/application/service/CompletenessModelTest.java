@@ -404,6 +404,10 @@ class CompletenessModelTest {
                                     + " offset 2"));
             assertThat(markers(shared).keySet()).as("the halted partition holds back the later folder")
                     .containsExactly(first);
+            // The progress says which partition waits for the clock and which is held.
+            await().atMost(WAIT).until(() -> progress(shared, 0).idle() && progress(shared, 2).idle());
+            assertThat(progress(shared, 1).idle()).as("a halted partition is never idle").isFalse();
+            assertThat(progress(shared, 1).heldBy()).hasValueSatisfying(h -> assertThat(h).contains("offset 2"));
         } finally {
             sink.stop();
         }
@@ -473,6 +477,15 @@ class CompletenessModelTest {
             if (k.endsWith("/" + MARKER)) out.put(k.substring(0, k.length() - MARKER.length() - 1), v);
         });
         return out;
+    }
+
+    /** The newest progress object of {@code partition}. */
+    private static dev.iggysink.domain.completeness.PartitionProgress progress(InMemoryObjectStore store,
+                                                                               int partition) {
+        String key = new TreeSet<>(store.objects().keySet()).descendingSet().stream()
+                .filter(k -> k.contains("/_progress/") && k.contains(String.format("/%05d/", partition)))
+                .findFirst().orElseThrow();
+        return dev.iggysink.domain.completeness.PartitionProgress.decode(store.objects().get(key)).orElseThrow();
     }
 
     private static Set<String> folders(InMemoryObjectStore store) {
