@@ -65,6 +65,9 @@ final class Completeness {
         long publishedCommitted = Long.MIN_VALUE;
         /** The complete-before time that progress said, so an unchanged one is not written again. */
         long publishedBefore = Long.MIN_VALUE;
+        /** The halt that progress said, so a halt that changes nothing else is still published. */
+        Optional<String> publishedHeld = Optional.empty();
+        boolean publishedIdle;
         Instant publishedAt = Instant.MIN;
         /** The key of the progress object this member published last for the partition. */
         String publishedKey;
@@ -385,16 +388,23 @@ final class Completeness {
                 // Nothing was read since the gap: every record up to it was stamped before the end was read.
                 t.knownSince = ends.get(w.partition())[1] + SKEW.toNanos() / 1_000L;
             }
-            if (upTo == t.published && committed == t.publishedCommitted && before == t.publishedBefore) continue;
+            Optional<String> held = w.haltReason();
+            boolean idle = idle(w, committed);
+            if (upTo == t.published && committed == t.publishedCommitted && before == t.publishedBefore
+                    && held.equals(t.publishedHeld) && idle == t.publishedIdle) {
+                continue;
+            }
             List<FileEntry> files = new ArrayList<>();
             for (FileEntry f : t.files.values()) if (f.lastOffset() <= upTo) files.add(f);
             PartitionProgress progress = new PartitionProgress(w.partition().partitionId(), committed, upTo, before,
-                    t.knownSince, w.haltReason(), files);
+                    t.knownSince, held, idle, files);
             try {
                 publish(t, progress);
                 t.published = upTo;
                 t.publishedCommitted = committed;
                 t.publishedBefore = before;
+                t.publishedHeld = held;
+                t.publishedIdle = idle;
                 t.publishedAt = now;
                 published = true;
             } catch (StoreException e) {

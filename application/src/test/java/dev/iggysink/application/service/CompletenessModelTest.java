@@ -455,6 +455,46 @@ class CompletenessModelTest {
     }
 
     /**
+     * A partition that halts mid-run, after its progress was published and while nothing else of it changes (all it
+     * read is committed, the bad record is the next): the folders written after the halt wait for it, and the status
+     * says it is held and why, not only how far it is complete.
+     */
+    @Test
+    void a_partition_halting_after_its_progress_was_published_is_named_held_by_the_status() throws Exception {
+        InMemoryObjectStore shared = new InMemoryObjectStore();
+        ScriptedMessageSource group = new ScriptedMessageSource("application_logs", "api_requests", 3);
+        for (int p = 0; p < 3; p++) group.own(p, true);
+        group.recordTimeMicros(ChronoUnit.MICROS.between(Instant.EPOCH, BASE) + 1_000_000L);
+        for (int p = 0; p < 3; p++) group.append(p, List.of("r", "r"));
+        SinkService sink = start(settings(2, Optional.of(MARKER)), group, shared);
+        String first = "iggy/raw/application_logs/api_requests/2026-12-05/10/00";
+        try {
+            await().atMost(WAIT).until(() -> markers(shared).containsKey(first) && group.stored(1).orElse(-1) == 1);
+            long halt = clock.micros();
+            group.recordTimeMicros(halt);
+            group.append(1, List.of("BAD record"));
+            // Two minutes on, the other partitions write a folder that only the halted one holds back.
+            group.recordTimeMicros(halt + 120_000_000L);
+            group.append(0, List.of("r", "r"));
+            group.append(2, List.of("r", "r"));
+            await().atMost(WAIT).until(() -> folders(shared).size() == 2);
+            String later = folders(shared).stream().filter(f -> !f.equals(first)).findFirst().orElseThrow();
+            await().atMost(WAIT).untilAsserted(() -> assertThat(sink.status().unmarked()).singleElement().asString()
+                    .contains("folder " + later + " ", "partition 1 is complete only up to",
+                            "it is held: bad record at stream application_logs, topic api_requests, partition 1,"
+                                    + " offset 2"));
+            assertThat(markers(shared).keySet()).as("the halted partition holds back the later folder")
+                    .containsExactly(first);
+            // The progress says which partition waits for the clock and which is held.
+            await().atMost(WAIT).until(() -> progress(shared, 0).idle() && progress(shared, 2).idle());
+            assertThat(progress(shared, 1).idle()).as("a halted partition is never idle").isFalse();
+            assertThat(progress(shared, 1).heldBy()).hasValueSatisfying(h -> assertThat(h).contains("offset 2"));
+        } finally {
+            sink.stop();
+        }
+    }
+
+    /**
      * A record stamped in a window already marked (the server's clock stepped back) is written to its folder as
      * always, and the marker is written again listing it too, as version 2 (ADR 0016: the default rule for late
      * records).
@@ -518,6 +558,15 @@ class CompletenessModelTest {
             if (k.endsWith("/" + MARKER)) out.put(k.substring(0, k.length() - MARKER.length() - 1), v);
         });
         return out;
+    }
+
+    /** The newest progress object of {@code partition}. */
+    private static dev.iggysink.domain.completeness.PartitionProgress progress(InMemoryObjectStore store,
+                                                                               int partition) {
+        String key = new TreeSet<>(store.objects().keySet()).descendingSet().stream()
+                .filter(k -> k.contains("/_progress/") && k.contains(String.format("/%05d/", partition)))
+                .findFirst().orElseThrow();
+        return dev.iggysink.domain.completeness.PartitionProgress.decode(store.objects().get(key)).orElseThrow();
     }
 
     /** Folders holding data objects, late/ apart (no marker lists late files). */

@@ -39,7 +39,11 @@ final class E2eFixture implements AutoCloseable {
     final IggyProducer producer;
 
     E2eFixture(MinioServer minio, boolean ownMinio) throws IOException {
-        this.iggy = IggyEndpoint.fromEnvOrEmbedded();
+        this(IggyEndpoint.fromEnvOrEmbedded(), minio, ownMinio);
+    }
+
+    private E2eFixture(IggyEndpoint iggy, MinioServer minio, boolean ownMinio) throws IOException {
+        this.iggy = iggy;
         this.minio = minio;
         this.ownMinio = ownMinio;
         String id = UUID.randomUUID().toString().substring(0, 8);
@@ -53,6 +57,11 @@ final class E2eFixture implements AutoCloseable {
 
     static E2eFixture shared() throws IOException {
         return new E2eFixture(MinioServer.shared(), false);
+    }
+
+    /** As {@link #shared()}, on an in-JVM broker always (the test steers it: {@link IggyEndpoint#server()}). */
+    static E2eFixture sharedEmbedded() throws IOException {
+        return new E2eFixture(IggyEndpoint.startEmbedded(), MinioServer.shared(), false);
     }
 
     void topic(String topic, int partitions) {

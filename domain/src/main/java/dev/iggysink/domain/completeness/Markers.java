@@ -168,8 +168,12 @@ public final class Markers {
         if (progress.completeBeforeMicros() >= w[1]) return Optional.empty();
         String upTo = progress.completeBeforeMicros() == Long.MIN_VALUE ? "nothing committed yet"
                 : "complete only up to " + time(progress.completeBeforeMicros()) + " at offset " + progress.committed();
-        return Optional.of("partition " + p + " is " + upTo
-                + progress.heldBy().map(h -> "; it is held: " + h).orElse(""));
+        String why = progress.heldBy().map(h -> "; it is held: " + h)
+                .orElse(progress.idle() ? "; it is idle (nothing past that offset when its end was read): it passes"
+                        + " the window once the clock, less a margin for clock skew, does"
+                        : "; its records past that offset are not committed yet (being read, in an open file or"
+                        + " uploading, or its member is behind)");
+        return Optional.of("partition " + p + " is " + upTo + why);
     }
 
     /** The objects a marker written by {@link Marker#json} lists, read back from its bytes. */

@@ -13,16 +13,23 @@ import java.util.Optional;
  * the partition will ever hold past {@code committed} is older than {@code completeBeforeMicros}. Records up to
  * {@code committed} older than {@code knownSinceMicros} may be in objects this progress does not list (it was started
  * after them); {@link Long#MIN_VALUE} when it lists every one. {@code heldBy} says why the partition does not move
- * (halted), when it does not.
+ * (halted), when it does not. {@code idle}: nothing past {@code committed} existed when its end offset was last read,
+ * so its complete-before time follows the clock rather than its records (the status says which it waits for).
  */
 public record PartitionProgress(int partition, long committed, long listedUpTo, long completeBeforeMicros,
                                 long knownSinceMicros,
-                                Optional<String> heldBy, List<FileEntry> files) {
+                                Optional<String> heldBy, boolean idle, List<FileEntry> files) {
     private static final String MAGIC = "iggy-sink-progress 1";
 
     public PartitionProgress {
         Objects.requireNonNull(heldBy, "heldBy");
         files = List.copyOf(files);
+    }
+
+    /** A partition that is not idle. */
+    public PartitionProgress(int partition, long committed, long listedUpTo, long completeBeforeMicros,
+                             long knownSinceMicros, Optional<String> heldBy, List<FileEntry> files) {
+        this(partition, committed, listedUpTo, completeBeforeMicros, knownSinceMicros, heldBy, false, files);
     }
 
     /** The object's bytes: one line a field, one a file; tabs and line breaks in text escaped. */
@@ -34,6 +41,7 @@ public record PartitionProgress(int partition, long committed, long listedUpTo, 
         out.append("complete-before\t").append(completeBeforeMicros).append('\n');
         out.append("known-since\t").append(knownSinceMicros).append('\n');
         heldBy.ifPresent(h -> out.append("held-by\t").append(escape(h)).append('\n'));
+        if (idle) out.append("idle\t1\n");
         for (FileEntry f : files) {
             out.append("file\t").append(escape(f.folder())).append('\t').append(escape(f.key())).append('\t')
                     .append(f.firstOffset()).append('\t').append(f.lastOffset()).append('\t').append(f.records())
@@ -53,6 +61,7 @@ public record PartitionProgress(int partition, long committed, long listedUpTo, 
         long before = Long.MIN_VALUE;
         long since = Long.MIN_VALUE;
         String held = null;
+        boolean idle = false;
         List<FileEntry> files = new ArrayList<>();
         try {
             for (int i = 1; i < lines.length; i++) {
@@ -64,6 +73,7 @@ public record PartitionProgress(int partition, long committed, long listedUpTo, 
                     case "complete-before" -> before = Long.parseLong(f[1]);
                     case "known-since" -> since = Long.parseLong(f[1]);
                     case "held-by" -> held = unescape(f[1]);
+                    case "idle" -> idle = f[1].equals("1");
                     case "file" -> files.add(new FileEntry(unescape(f[1]), unescape(f[2]), partition,
                             Long.parseLong(f[3]), Long.parseLong(f[4]), Long.parseLong(f[5]), Long.parseLong(f[6]),
                             Long.parseLong(f[7]), Long.parseLong(f[8]), Long.parseLong(f[9])));
@@ -77,7 +87,7 @@ public record PartitionProgress(int partition, long committed, long listedUpTo, 
         }
         if (partition < 0 || committed == Long.MIN_VALUE || listed < committed) return Optional.empty();
         return Optional.of(new PartitionProgress(partition, committed, listed, before, since, Optional.ofNullable(held),
-                files));
+                idle, files));
     }
 
     private static String escape(String s) {

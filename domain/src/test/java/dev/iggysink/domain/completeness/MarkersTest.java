@@ -70,6 +70,23 @@ class MarkersTest {
     }
 
     @Test
+    void the_status_tells_an_idle_partition_waiting_for_the_clock_from_one_with_records_not_yet_committed() {
+        FileEntry a = file(0, 0, 9, "2026-12-05T13:05:00Z", "2026-12-05T13:40:00Z");
+        PartitionProgress idle = new PartitionProgress(1, 3, 3, at("2026-12-05T13:59:00Z"), Long.MIN_VALUE,
+                Optional.empty(), true, List.of());
+        assertThat(plan(Map.of(0, progress(0, 9, "2026-12-05T15:00:00Z", a), 1, idle)).oldestWaiting())
+                .hasValueSatisfying(w -> assertThat(w).contains("partition 1 is complete only up to"
+                        + " 2026-12-05T13:59:00Z at offset 3; it is idle (nothing past that offset when its end was"
+                        + " read): it passes the window once the clock, less a margin for clock skew, does"));
+        PartitionProgress busy = new PartitionProgress(1, 3, 3, at("2026-12-05T13:59:00Z"), Long.MIN_VALUE,
+                Optional.empty(), false, List.of());
+        assertThat(plan(Map.of(0, progress(0, 9, "2026-12-05T15:00:00Z", a), 1, busy)).oldestWaiting())
+                .hasValueSatisfying(w -> assertThat(w).contains("partition 1 is complete only up to"
+                        + " 2026-12-05T13:59:00Z at offset 3; its records past that offset are not committed yet"
+                        + " (being read, in an open file or uploading, or its member is behind)"));
+    }
+
+    @Test
     void a_partition_known_only_after_the_window_starts_never_lets_it_be_marked() {
         FileEntry a = file(0, 0, 9, "2026-12-05T13:05:00Z", "2026-12-05T13:40:00Z");
         PartitionProgress late = new PartitionProgress(1, 20, 20, at("2026-12-05T15:00:00Z"),
@@ -107,6 +124,8 @@ class MarkersTest {
     @Test
     void progress_reads_back_what_it_wrote() {
         FileEntry a = new FileEntry("raw/a\tb", "raw/a\tb/00000-1-2.jsonl", 3, 1, 2, 2, 10, -1, 5, 6);
+        PartitionProgress idle = new PartitionProgress(3, 2, 2, 99, Long.MIN_VALUE, Optional.empty(), true, List.of());
+        assertThat(PartitionProgress.decode(idle.encode())).contains(idle);
         PartitionProgress p = new PartitionProgress(3, 2, 7, 99, Long.MIN_VALUE, Optional.of("halted\nhere"),
                 List.of(a));
         assertThat(PartitionProgress.decode(p.encode())).contains(p);

@@ -57,6 +57,10 @@ final class BrokerState {
         this.rebalancingTimeoutNanos = rebalancingTimeout.toNanos();
     }
 
+    synchronized void stampClock(java.time.InstantSource clock) {
+        sending.stampClock(clock);
+    }
+
     synchronized void connected(ClientSession client) {
         sessions.connected(client);
     }

@@ -176,6 +176,15 @@ public final class EmbeddedIggyServer implements AutoCloseable {
         return connections.size();
     }
 
+    /**
+     * Stamps the messages sent from now on with {@code clock}'s time, as a server whose clock reads it would: a test
+     * can give records times hours apart without waiting for them. Timestamps still never decrease along a
+     * partition's offsets, as on a real server.
+     */
+    public void stampMessagesWith(java.time.InstantSource clock) {
+        state.stampClock(java.util.Objects.requireNonNull(clock, "clock"));
+    }
+
     /** Messages stored in a partition, by stream and topic name; 0 when any of them does not exist. */
     public long messageCount(String stream, String topic, int partition) {
         return state.messageCount(stream, topic, partition);

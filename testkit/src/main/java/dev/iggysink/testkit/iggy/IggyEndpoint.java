@@ -22,11 +22,14 @@ public final class IggyEndpoint implements AutoCloseable {
 
     public static IggyEndpoint fromEnvOrEmbedded() {
         String address = System.getenv(ENV_VARIABLE);
-        if (address == null || address.isBlank()) {
-            EmbeddedIggyServer server = EmbeddedIggyServer.start();
-            return new IggyEndpoint(server.host(), server.port(), server);
-        }
+        if (address == null || address.isBlank()) return startEmbedded();
         return external(address.trim());
+    }
+
+    /** A fresh {@link EmbeddedIggyServer} whatever {@code IGGY_TCP_ADDRESS} says: for tests that steer it. */
+    public static IggyEndpoint startEmbedded() {
+        EmbeddedIggyServer server = EmbeddedIggyServer.start();
+        return new IggyEndpoint(server.host(), server.port(), server);
     }
 
     /** An endpoint for an already running server, {@code host:port}. */

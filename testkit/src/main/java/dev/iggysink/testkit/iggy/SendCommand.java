@@ -1,6 +1,8 @@
 package dev.iggysink.testkit.iggy;
 
 import dev.iggysink.testkit.iggy.WireReader.Ident;
+import java.time.Instant;
+import java.time.InstantSource;
 import java.util.concurrent.ThreadLocalRandom;
 import net.openhft.hashing.LongHashFunction;
 
@@ -17,6 +19,7 @@ final class SendCommand {
 
     private final Catalog catalog;
     private long lastTimestampMicros;
+    private InstantSource clock = InstantSource.system();
 
     SendCommand(Catalog catalog) {
         this.catalog = catalog;
@@ -166,8 +169,14 @@ final class SendCommand {
         WireReader.putLeLong(m, 0, XXH3.hashBytes(m, 8, m.length - 8));
     }
 
+    /** The clock messages are stamped with from now on; a clock set back still never stamps an earlier time. */
+    void stampClock(InstantSource clock) {
+        this.clock = clock;
+    }
+
     private long nextTimestamp() {
-        long now = Math.max(BrokerState.nowMicros(), lastTimestampMicros + 1);
+        Instant at = clock.instant();
+        long now = Math.max(at.getEpochSecond() * 1_000_000L + at.getNano() / 1_000, lastTimestampMicros + 1);
         lastTimestampMicros = now;
         return now;
     }

@@ -149,6 +149,31 @@ class EmbeddedIggyServerIT {
     }
 
     @Test
+    void messages_are_stamped_with_the_clock_it_is_given_and_never_earlier_than_before() {
+        server = EmbeddedIggyServer.start();
+        java.util.concurrent.atomic.AtomicReference<java.time.Instant> now =
+                new java.util.concurrent.atomic.AtomicReference<>(java.time.Instant.parse("2031-01-02T10:15:00Z"));
+        server.stampMessagesWith(now::get);
+        IggyTcpClient client = client();
+        try (IggyProducer producer = IggyProducer.connect(server.host(), server.port())) {
+            producer.createStreamIfMissing("s");
+            producer.createTopicIfMissing("s", "t", 1);
+            producer.send("s", "t", 0, List.of(new byte[1], new byte[1]));
+            now.set(java.time.Instant.parse("2031-01-02T12:00:00Z"));
+            producer.send("s", "t", 0, List.of(new byte[1]));
+            now.set(java.time.Instant.parse("2031-01-02T11:00:00Z")); // a clock set back
+            producer.send("s", "t", 0, List.of(new byte[1]));
+        }
+        List<Long> stamps = client.messages().pollMessages(StreamId.of("s"), TopicId.of("t"), Optional.of(0L),
+                        Consumer.of(1L), PollingStrategy.first(), 10L, false).messages().stream()
+                .map(m -> m.header().timestamp().longValueExact()).toList();
+        long at1015 = 1_925_115_300_000_000L;
+        long at1200 = at1015 + 105 * 60_000_000L;
+        assertThat(stamps).containsExactly(at1015, at1015, at1200, at1200 + 1);
+        client.close();
+    }
+
+    @Test
     void a_reconnected_client_is_no_longer_a_group_member() {
         server = EmbeddedIggyServer.start();
         IggyTcpClient client = client();
