@@ -10,7 +10,11 @@ import dev.iggysink.application.fakes.LinesCodec;
 import dev.iggysink.application.file.FileBytes;
 import dev.iggysink.application.port.out.ObjectStore;
 import dev.iggysink.application.port.out.StoreException;
+import dev.iggysink.application.settings.Compression;
+import dev.iggysink.application.settings.OutputFormat;
 import dev.iggysink.application.settings.OutputSettings;
+import dev.iggysink.domain.completeness.FileEntry;
+import dev.iggysink.domain.completeness.Markers;
 import dev.iggysink.domain.message.MessageId;
 import dev.iggysink.domain.message.PartitionRef;
 import dev.iggysink.domain.message.SinkRecord;
@@ -19,6 +23,7 @@ import dev.iggysink.domain.naming.ObjectKey;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.time.InstantSource;
+import java.time.ZoneId;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -27,6 +32,7 @@ import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.OptionalLong;
 import java.util.TreeMap;
+import java.util.zip.CRC32C;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -151,6 +157,58 @@ class RedriveTest {
 
         assertThat(again).extracting(Redrive.Outcome::action).containsExactly(Redrive.Action.STILL_FAILS);
         assertThat(snapshot(store)).isEqualTo(after);
+    }
+
+    /**
+     * A dead letter redriven into a folder that already has its completeness marker: the marker is written again
+     * listing the redriven object too (size, CRC32C, offsets, one record), with the next version, as for a late
+     * record (ADR 0016, 0018).
+     */
+    @Test
+    void a_record_redriven_into_a_marked_folder_is_listed_by_the_next_version_of_its_marker() throws Exception {
+        OutputSettings marked = new OutputSettings("out", "{stream}/{topic}/{date}/{hour}", OutputFormat.JSON_LINES,
+                Compression.NONE, true, false, ZoneId.of("UTC"), Optional.empty(), "snappy", "null", "__missing__",
+                Optional.of("_COMPLETE"));
+        InMemoryObjectStore store = planted();
+        String folder = "out/logs/api/2026-12-05/10";
+        List<FileEntry> first = new ArrayList<>();
+        for (String key : List.copyOf(store.objects().keySet())) {
+            Optional<KeyRange> r = ObjectKey.parse(key);
+            if (r.isEmpty() || key.contains("/_dlq/")) continue;
+            byte[] bytes = store.get(key);
+            long records = ObjectStamps.records(store.metadataOf(key)).getAsLong();
+            first.add(new FileEntry(folder, key, r.get().partitionId(), r.get().firstOffset(), r.get().lastOffset(),
+                    records, bytes.length, crc(bytes), MICROS + r.get().firstOffset(), MICROS + r.get().lastOffset()));
+        }
+        assertThat(first).hasSize(2);
+        String marker = folder + "/_COMPLETE";
+        store.seed(marker, new Markers.Marker(folder, MICROS - 900_000_000L, MICROS + 2_700_000_000L, first)
+                .json(new Markers.Header("_COMPLETE", "s3", "g", STREAM, TOPIC), 1), Map.of());
+
+        List<Redrive.Outcome> outcomes = new Redrive(store, new LinesCodec(), marked, "_dlq", STREAM, TOPIC, CLOCK)
+                .markers("s3", "g").run(p -> OptionalLong.of(p.partitionId() == 1 ? 9 : 4), Redrive.Filter.ALL,
+                        false);
+
+        assertThat(outcomes).extracting(Redrive.Outcome::action).containsExactly(Redrive.Action.REDRIVEN,
+                Redrive.Action.REDRIVEN, Redrive.Action.STILL_FAILS);
+        byte[] after = store.get(marker);
+        List<FileEntry> listed = Markers.objectsOf(after, folder);
+        assertThat(listed).extracting(FileEntry::key).containsExactlyInAnyOrder(first.get(0).key(),
+                first.get(1).key(), outcomes.get(0).detail(), outcomes.get(1).detail());
+        for (Redrive.Outcome o : outcomes.subList(0, 2)) {
+            byte[] bytes = store.get(o.detail());
+            FileEntry e = listed.stream().filter(f -> f.key().equals(o.detail())).findFirst().orElseThrow();
+            assertThat(e).as(o.detail()).isEqualTo(new FileEntry(folder, o.detail(), 1, o.offset(), o.offset(), 1,
+                    bytes.length, crc(bytes), MICROS + o.offset(), MICROS + o.offset()));
+        }
+        assertThat(new String(after, StandardCharsets.UTF_8)).contains("\"records\": 14,");
+        assertThat(Markers.versionOf(after)).isGreaterThan(1);
+    }
+
+    private static long crc(byte[] bytes) {
+        CRC32C crc = new CRC32C();
+        crc.update(bytes);
+        return crc.getValue();
     }
 
     /** Stops the run at its n-th write or delete: before the call reaches the store, or after it did. */
