@@ -242,6 +242,8 @@ public final class EndToEndBench {
         double auditCpuSeconds = -1;
         double auditRequests = -1;
         long cpuAtAudit = -1;
+        /** The self-audit thread's CPU seconds at the first consumed record (start-up left out). */
+        double auditCpuFirst = -1;
     }
 
     private Sample runSink(Path jar, Path config, Path runDir, int adminPort, IggyEndpoint iggy, long[] perPartition,
@@ -288,6 +290,7 @@ public final class EndToEndBench {
                         s.selfFirst = SinkChild.ownCpuTicks();
                         s.stealFirst = SinkChild.stealTicks();
                         s.requestsFirst = StoreRequests.read(minio.endpoint());
+                        s.auditCpuFirst = SinkChild.metric(sink.metrics(), "iggysink_audit_cpu_seconds_total");
                     }
                     if (consumed >= o.messages && s.readAll == 0) s.readAll = now;
                     if (consumed * 2 >= o.messages && s.halfConsumed < 0) {
@@ -727,6 +730,9 @@ public final class EndToEndBench {
         boolean cpu = s.auditCpuSeconds >= 0 && s.cpuAtAudit > 0;
         r.put("audit_cpu_s", cpu ? round(s.auditCpuSeconds) : -1.0);
         r.put("audit_cpu_share_pct", cpu ? round4(100 * s.auditCpuSeconds / (s.cpuAtAudit * tick)) : -1.0);
+        boolean steady = cpu && s.auditCpuFirst >= 0 && s.cpuFirst >= 0 && s.cpuAtAudit > s.cpuFirst;
+        r.put("audit_cpu_share_steady_pct", steady ? round4(100 * (s.auditCpuSeconds - s.auditCpuFirst)
+                / ((s.cpuAtAudit - s.cpuFirst) * tick)) : -1.0);
         long all = ((Number) r.get("store_requests_from_launch")).longValue();
         r.put("audit_requests", s.auditRequests >= 0 ? (long) s.auditRequests : -1L);
         r.put("audit_request_share_pct", s.auditRequests >= 0 && all > 0 ? round4(100 * s.auditRequests / all)
@@ -777,7 +783,7 @@ public final class EndToEndBench {
                              this run's CPU allows at most %s of raw PUT (%s of that reached); a sink using no CPU: %s; 0.8 needs the sink at <= %s us/record
                   producer:  %,.0f msg/s; sink exit %s; %s reads of the sink's /status
                   requests:  %s per file from the first record to the exit, %s from launch (%s); claims %s: %s written, %s refused, %s deleted
-                  self-audit: budget %s requests/min; its thread %s s CPU = %s%% of the sink's; %s store requests = %s%% of all
+                  self-audit: budget %s requests/min; its thread %s s CPU = %s%% of the sink's (%s%% from the first record); %s store requests = %s%% of all
                 """, r.get("name"), (double) r.get("records_per_s"), (double) r.get("payload_mb_per_s"),
                 (double) r.get("object_mb_per_s"), (double) r.get("objects_per_s"), (int) r.get("objects"),
                 (double) r.get("object_mb"), (double) r.get("sink_seconds"), (double) r.get("sink_startup_s"),
@@ -801,7 +807,8 @@ public final class EndToEndBench {
                 r.get("store_requests_per_file"), r.get("store_requests_per_file_from_launch"),
                 r.get("store_requests_by_api"), r.get("claims"), r.get("claims_written"), r.get("claims_refused"),
                 r.get("claims_deleted"), r.get("self_audit_requests_per_minute"), r.get("audit_cpu_s"),
-                r.get("audit_cpu_share_pct"), r.get("audit_requests"), r.get("audit_request_share_pct"));
+                r.get("audit_cpu_share_pct"), r.get("audit_cpu_share_steady_pct"), r.get("audit_requests"),
+                r.get("audit_request_share_pct"));
     }
 
     private void append(Map<String, Object> r) throws IOException {

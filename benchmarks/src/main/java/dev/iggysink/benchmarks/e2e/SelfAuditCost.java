@@ -46,6 +46,7 @@ public final class SelfAuditCost {
             double r = 0;
             double c = 0;
             double cpuShare = 0;
+            double steadyShare = 0;
             double requestShare = 0;
             StringBuilder detail = new StringBuilder();
             for (int i = 0; i < pairs; i++) {
@@ -57,18 +58,22 @@ public final class SelfAuditCost {
                 r += ri;
                 c += ci;
                 cpuShare += ClaimsCost.number(a, "audit_cpu_share_pct");
+                steadyShare += ClaimsCost.number(a, "audit_cpu_share_steady_pct");
                 requestShare += ClaimsCost.number(a, "audit_request_share_pct");
                 detail.append(String.format(Locale.ROOT,
                         "%n  pair %d: records/s %,.0f on / %,.0f off; CPU %.2f / %.2f us/record with start-up;"
-                                + " self-audit thread %s s of CPU (%s%%), %s store requests (%s%%)", i + 1,
+                                + " self-audit thread %s s of CPU (%s%%; %s%% from the first record), %s store requests (%s%%)",
+                        i + 1,
                         ClaimsCost.number(a, "records_per_s"), ClaimsCost.number(b, "records_per_s"),
                         ClaimsCost.number(a, "cpu_total_us_per_record"),
                         ClaimsCost.number(b, "cpu_total_us_per_record"), a.get("audit_cpu_s"),
-                        a.get("audit_cpu_share_pct"), a.get("audit_requests"), a.get("audit_request_share_pct")));
+                        a.get("audit_cpu_share_pct"), a.get("audit_cpu_share_steady_pct"), a.get("audit_requests"),
+                        a.get("audit_request_share_pct")));
             }
             out.printf(Locale.ROOT, "self-audit cost %s (budget %s requests/min): its thread %.3f%% of the sink's"
-                            + " CPU, %.3f%% of the store's requests; records/s ratio %.3f, cpu ratio %.3f over %d"
-                            + " pairs%s%n", e.getKey(), with.get(0).get(FIELD), cpuShare / pairs, requestShare / pairs,
+                            + " CPU (%.3f%% from the first record), %.3f%% of the store's requests; records/s ratio %.3f, cpu ratio %.3f over %d"
+                            + " pairs%s%n", e.getKey(), with.get(0).get(FIELD), cpuShare / pairs, steadyShare / pairs,
+                    requestShare / pairs,
                     r / pairs, c / pairs, pairs, detail);
         }
         if (!any) out.println("self-audit cost: no scenario was run both with the self-audit on and off");

@@ -27,7 +27,7 @@ class SelfAuditCostTest {
         assertThat(any).isTrue();
         // Pairs (95k/100k, 10.5/10) and (90k/90k, 12/12); shares of the on runs: (0.4 + 0.6) / 2, (1.2 + 1.8) / 2.
         assertThat(text).contains("self-audit cost 100b-1000rec (budget 600 requests/min): its thread 0.500% of the"
-                + " sink's CPU, 1.500% of the store's requests; records/s ratio 0.975, cpu ratio 1.025 over 2 pairs\n");
+                + " sink's CPU (0.250% from the first record), 1.500% of the store's requests; records/s ratio 0.975, cpu ratio 1.025 over 2 pairs\n");
         assertThat(text).contains("pair 2: records/s 90,000 on / 90,000 off");
         assertThat(text).doesNotContain("self-audit cost 1kib-8mib");
     }
@@ -52,6 +52,8 @@ class SelfAuditCostTest {
                                            String requestShare) {
         return Map.of("name", name, "self_audit_requests_per_minute", budget, "records_per_s", String.valueOf(rps),
                 "cpu_total_us_per_record", String.valueOf(cpu), "audit_cpu_s", "0.1",
-                "audit_cpu_share_pct", cpuShare, "audit_requests", "50", "audit_request_share_pct", requestShare);
+                "audit_cpu_share_pct", cpuShare, "audit_cpu_share_steady_pct",
+                String.valueOf(Double.parseDouble(cpuShare) / 2), "audit_requests", "50",
+                "audit_request_share_pct", requestShare);
     }
 }
