@@ -216,16 +216,11 @@ public final class SinkService implements SinkControl {
         selfAudit = self;
         if (!auditInBackground) return;
         // The name carries the sink's key: the CPU metric of the self-audit finds its thread by it.
-        auditThread = new Thread(self, auditThreadName(settings.key()));
+        auditThread = new Thread(self, AuditStatus.threadName(settings.key()));
         auditThread.setDaemon(true);
         auditThread.start();
         LOG.log(Level.INFO, "self-audit on: up to " + perMinute + " store requests a minute (HEAD of each committed"
                 + " object, a listing of each topic every " + SelfAudit.ROUND_INTERVAL.toSeconds() + " s)");
-    }
-
-    /** The name of the self-audit's thread of the sink with connector key {@code sinkKey}. */
-    public static String auditThreadName(String sinkKey) {
-        return "self-audit " + sinkKey;
     }
 
     /** Asks every loop to stop polling and drain; returns at once. */

@@ -1,6 +1,5 @@
 package dev.iggysink.bootstrap.admin;
 
-import dev.iggysink.application.service.SinkService;
 import dev.iggysink.application.status.AuditStatus;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
@@ -30,7 +29,7 @@ final class MicrometerAuditMetrics {
                 AuditStatus::rounds);
         counter(registry, tags, "requests", "store requests the self-audit made (LIST pages and HEADs)",
                 AuditStatus::requests);
-        String thread = SinkService.auditThreadName(sinkKey);
+        String thread = AuditStatus.threadName(sinkKey);
         FunctionCounter.builder(PREFIX + "cpu.seconds", this, m -> m.cpuSeconds(thread)).description("CPU time"
                 + " of the object sink's self-audit thread (its checks and its store requests): its share of the"
                 + " process's CPU is what the self-audit costs")

@@ -88,7 +88,7 @@ class SelfAuditRenderingTest {
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             }
-        }, dev.iggysink.application.service.SinkService.auditThreadName("s3"));
+        }, dev.iggysink.application.status.AuditStatus.threadName("s3"));
         audit.start();
         try (PrometheusMetrics metrics = new PrometheusMetrics()) {
             done.await();
