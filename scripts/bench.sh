@@ -15,6 +15,12 @@
 #                                     (the same jar; its store then ignores conditional writes), interleaved, N pairs
 #                                     (default 2), no raw-PUT baseline; prints per scenario one line
 #                                     "claims cost <scenario>: records/s ratio R, cpu ratio C, requests per file Q"
+#   bash scripts/bench.sh --only self-audit [--pairs N]
+#                                     what the self-audit costs at its default budget (600 requests/min): 3M x 100 B
+#                                     in 1,000-record files (long enough for several 10 s rounds, 3,000 objects to read
+#                                     back) with --self-audit 600 and 0, interleaved, N pairs (default 2), no baseline;
+#                                     prints "self-audit cost audit-100b: its thread X% of the sink's CPU, Y% of the
+#                                     store's requests; records/s ratio R, cpu ratio C"
 #   bash scripts/bench.sh --tables    the Iceberg table sink beside the object sink (benchmarks.jar tables: 100 B and
 #                                     1 KiB, JDBC and REST catalogs, freshness; add its options after --, e.g.
 #                                     -- --messages 100k --rounds 1); about 10 minutes with the defaults
@@ -125,6 +131,27 @@ if [[ "${only}" == "claims" ]]; then
   done
   uptime
   java -jar "${bench_jar}" claims-cost --since "${start}" || failed=1
+  echo "bench.sh: done in $(( $(date +%s) - start )) s; results in bench-results/results.jsonl"
+  exit "${failed}"
+fi
+if [[ "${only}" == "self-audit" ]]; then
+  # As for claims: interleaved, each pair's order flipped. The runs with the self-audit on also report its thread's
+  # CPU time and its store requests (the sink's iggysink_audit_* meters), which the noise of records/s cannot hide.
+  for ((pair = 1; pair <= pairs; pair++)); do
+    for entry in "audit-100b|--messages 3000000 --size 100 --partitions 8 --rotation messages:1000"; do
+      name="${entry%%|*}"
+      flags="${entry#*|}"
+      order=(600 0)
+      (( pair % 2 == 0 )) && order=(0 600)
+      for budget in "${order[@]}"; do
+        # shellcheck disable=SC2086 # flags are word lists on purpose
+        "${bench_java[@]}" e2e "${sink_flag[@]}" --name "${name}" ${flags} --self-audit "${budget}" --no-baseline \
+          || { echo "bench.sh: ${name} (self-audit ${budget}) failed" >&2; failed=1; }
+      done
+    done
+  done
+  uptime
+  java -jar "${bench_jar}" self-audit-cost --since "${start}" || failed=1
   echo "bench.sh: done in $(( $(date +%s) - start )) s; results in bench-results/results.jsonl"
   exit "${failed}"
 fi

@@ -20,6 +20,7 @@ public final class BenchMain {
             case "e2e" -> System.exit(EndToEndBench.run(rest));
             case "e2e-table" -> System.exit(ResultsTable.run(rest));
             case "claims-cost" -> System.exit(dev.iggysink.benchmarks.e2e.ClaimsCost.run(rest));
+            case "self-audit-cost" -> System.exit(dev.iggysink.benchmarks.e2e.SelfAuditCost.run(rest));
             case "tables" -> System.exit(dev.iggysink.benchmarks.e2e.TableBench.run(rest));
             case "codec-cpu" -> dev.iggysink.benchmarks.micro.CodecCpu.main(rest);
             default -> {
@@ -28,6 +29,7 @@ public final class BenchMain {
                                java -jar benchmarks.jar e2e [options]         end-to-end bench (e2e --help)
                                java -jar benchmarks.jar e2e-table [--since S] summary tables of the results file
                                java -jar benchmarks.jar claims-cost [--since S] claims on against forced off
+                               java -jar benchmarks.jar self-audit-cost [--since S] self-audit on against off
                                java -jar benchmarks.jar tables [--messages N] [--size S] [--partitions P] [--rounds R]
                                       [--catalogs jdbc,rest] [--freshness-seconds S] [--freshness-share F]
                                       [--xmx HEAP] [--jfr] [--table-property K=V]... [--launcher F] [--sink-jar J]

@@ -194,7 +194,8 @@ final class RedriveCommand extends ConfigFileCommand {
                             t, st.consumerGroup(), SinkAssembly.IGGY_CALL_TIMEOUT)) {
                         Redrive redrive = new Redrive(store,
                                 RecordCodecs.forStream(st, s.output(), s.transforms()), s.output(),
-                                s.delivery().dlqPrefix(), st.stream(), t, InstantSource.system());
+                                s.delivery().dlqPrefix(), st.stream(), t, InstantSource.system())
+                                .markers(s.key(), st.consumerGroup());
                         print(redrive.run(p -> CommittedOffsets.of(group, p), filter, dryRun), out, counts);
                     }
                 }

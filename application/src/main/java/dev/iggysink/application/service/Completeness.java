@@ -98,6 +98,9 @@ final class Completeness {
     /** Folders known to be marked (bounded: only to save requests). */
     private final Set<String> marked = new LinkedHashSet<>();
     private Instant combinedAt = Instant.MIN;
+    /** Redriven objects awaiting a marker, by their key: the key of their entry below the progress prefix. */
+    private final Map<String, String> redrivenEntries = new HashMap<>();
+    private final List<String> redrivenListed = new ArrayList<>();
     private volatile String waiting;
 
     Completeness(ObjectStore store, String markerName, String sinkKey, String group, String stream, String topic,
@@ -133,6 +136,51 @@ final class Completeness {
     String progressKey(PartitionProgress p) {
         return progressPrefix + String.format("%05d/%020d-%020d.progress", p.partition(), p.listedUpTo() + 1,
                 p.committed() + 1);
+    }
+
+    /**
+     * Where redrive leaves an object it wrote (ADR 0018) for the member that marks the object's folder: below the
+     * progress prefix, which that member lists anyway, so an idle redrive costs no request.
+     */
+    static String redrivenKey(String progressPrefix, FileEntry f) {
+        return progressPrefix + REDRIVEN + String.format("%05d-%020d.json", f.partition(), f.firstOffset());
+    }
+
+    private static final String REDRIVEN = "redriven/";
+
+    /**
+     * Redrive made {@code f} durable: it is left for the member that marks its folder, and when the folder is marked
+     * already, its marker is written again listing it (the late-record rule). The entry stays until a member that
+     * marks finds it listed, so a marker written over by a concurrent rewrite is mended at its next interval.
+     */
+    static void redriven(ObjectStore store, String markerName, Markers.Header header, String progressPrefix,
+                         PathTemplate template, ZoneId zone, FileEntry f) throws StoreException {
+        store.put(redrivenKey(progressPrefix, f), FileBytes.of(new Markers.Marker(f.folder(), f.firstMicros(),
+                f.lastMicros(), List.of(f)).json(header, 1)), "application/json");
+        long[] w = template.window(f.firstMicros(), zone);
+        Markers.Marker m = new Markers.Marker(f.folder(), w[0], w[1], List.of(f));
+        if (store.metadata(m.key(markerName)).isPresent()) relist(store, m.key(markerName), header, m, "redriven");
+    }
+
+    /**
+     * Writes the marker {@code key} again as the union of what it lists and {@code m}'s objects, one version up,
+     * when {@code m} names one it lacks.
+     */
+    private static void relist(ObjectStore store, String key, Markers.Header header, Markers.Marker m, String why)
+            throws StoreException {
+        byte[] existing = store.get(key);
+        Map<String, FileEntry> listed = new LinkedHashMap<>();
+        for (FileEntry f : Markers.objectsOf(existing, m.folder())) listed.put(f.key(), f);
+        List<String> late = new ArrayList<>();
+        for (FileEntry f : m.files()) {
+            if (listed.putIfAbsent(f.key(), f) == null) late.add(f.key());
+        }
+        if (late.isEmpty()) return;
+        int version = Markers.versionOf(existing) + 1;
+        store.put(key, FileBytes.of(new Markers.Marker(m.folder(), m.fromMicros(), m.toMicros(),
+                new ArrayList<>(listed.values())).json(header, version)), "application/json");
+        LOG.log(Level.WARNING, why + " records in the marked folder " + m.folder() + ": " + late + " were written"
+                + " there after its marker; " + key + " now lists them (version " + version + ")");
     }
 
     /** Publishes {@code progress}, then deletes the object its writer published before, if another. */
@@ -264,8 +312,13 @@ final class Completeness {
     private Map<Integer, String> newestProgress() throws StoreException {
         Map<Integer, String> newest = new TreeMap<>();
         List<String> older = new ArrayList<>();
+        redrivenListed.clear();
         for (var o : store.list(progressPrefix)) {
             String rest = o.key().substring(progressPrefix.length());
+            if (rest.startsWith(REDRIVEN)) {
+                redrivenListed.add(o.key());
+                continue;
+            }
             int slash = rest.indexOf('/');
             if (slash != 5 || !rest.endsWith(".progress")) continue;
             int partition;
@@ -459,7 +512,25 @@ final class Completeness {
                     + e.getMessage();
             return;
         }
-        Markers.Plan plan = Markers.plan(partitions, progress, first -> template.window(first, zone));
+        List<FileEntry> redriven = new ArrayList<>();
+        redrivenEntries.clear();
+        try {
+            for (String key : redrivenListed) {
+                for (FileEntry f : Markers.objectsOf(store.get(key), "")) {
+                    FileEntry e = new FileEntry(FileEntry.folderOf(f.key()), f.key(), f.partition(), f.firstOffset(),
+                            f.lastOffset(), f.records(), f.size(), f.crc32c(), f.firstMicros(), f.lastMicros());
+                    redriven.add(e);
+                    redrivenEntries.put(e.key(), key);
+                }
+            }
+        } catch (StoreException e) {
+            if (e.httpStatus() != 404) {
+                waiting = "reading what redrive wrote failed (tried again in " + interval.toSeconds() + " s): "
+                        + e.getMessage();
+                return;
+            }
+        }
+        Markers.Plan plan = Markers.plan(partitions, progress, redriven, first -> template.window(first, zone));
         for (Markers.Marker m : plan.due()) {
             try {
                 write(m);
@@ -475,33 +546,34 @@ final class Completeness {
     private void write(Markers.Marker m) throws StoreException {
         String key = m.key(markerName);
         boolean known = marked.contains(m.folder());
+        List<String> entries = new ArrayList<>();
+        for (FileEntry f : m.files()) {
+            if (redrivenEntries.containsKey(f.key())) entries.add(redrivenEntries.get(f.key()));
+        }
         if (!known && store.create(key, m.json(header, 1), Map.of())) {
             LOG.log(Level.INFO, "folder " + m.folder() + " is complete: wrote " + key + " (" + m.records()
                     + " records in " + m.files().size() + " objects)");
-            forget(m.folder());
-            return;
-        }
-        List<FileEntry> mine = new ArrayList<>();
-        for (Track t : tracks.values()) {
-            for (FileEntry f : t.files.values()) if (f.folder().equals(m.folder())) mine.add(f);
-        }
-        if (!known || !mine.isEmpty()) {
-            byte[] existing = store.get(key);
-            Map<String, FileEntry> listed = new LinkedHashMap<>();
-            for (FileEntry f : Markers.objectsOf(existing, m.folder())) listed.put(f.key(), f);
-            List<String> late = new ArrayList<>();
-            for (FileEntry f : m.files()) {
-                if (listed.putIfAbsent(f.key(), f) == null) late.add(f.key());
+        } else {
+            boolean mine = false;
+            for (Track t : tracks.values()) {
+                for (FileEntry f : t.files.values()) mine |= f.folder().equals(m.folder());
             }
-            if (!late.isEmpty()) {
-                int version = Markers.versionOf(existing) + 1;
-                store.put(key, FileBytes.of(new Markers.Marker(m.folder(), m.fromMicros(), m.toMicros(),
-                        new ArrayList<>(listed.values())).json(header, version)), "application/json");
-                LOG.log(Level.WARNING, "late records in the marked folder " + m.folder() + ": " + late + " were"
-                        + " written there after its marker; " + key + " now lists them (version " + version + ")");
-            }
+            if (!known || mine || !entries.isEmpty()) relist(store, key, header, m, entries.isEmpty() ? "late"
+                    : "late or redriven");
         }
         forget(m.folder());
+        dropRedriven(entries);
+    }
+
+    /** The marker lists these redriven objects now: their entries have done their part. */
+    private void dropRedriven(List<String> entries) {
+        for (String e : entries) {
+            try {
+                store.delete(e);
+            } catch (StoreException x) {
+                LOG.log(Level.DEBUG, "deleting " + e + " failed: " + x.getMessage());
+            }
+        }
     }
 
     private void forget(String folder) {

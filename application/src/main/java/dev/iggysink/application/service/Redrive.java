@@ -10,10 +10,13 @@ import dev.iggysink.application.port.out.RecordCodec;
 import dev.iggysink.application.port.out.StoreException;
 import dev.iggysink.application.port.out.StoredObject;
 import dev.iggysink.application.settings.OutputSettings;
+import dev.iggysink.domain.completeness.FileEntry;
+import dev.iggysink.domain.completeness.Markers;
 import dev.iggysink.domain.message.PartitionRef;
 import dev.iggysink.domain.message.SinkRecord;
 import dev.iggysink.domain.naming.KeyRange;
 import dev.iggysink.domain.naming.ObjectKey;
+import dev.iggysink.domain.naming.PathTemplate;
 import java.nio.charset.StandardCharsets;
 import java.time.InstantSource;
 import java.util.ArrayList;
@@ -24,6 +27,7 @@ import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.OptionalLong;
 import java.util.function.Function;
+import java.util.zip.CRC32C;
 
 /**
  * Brings the dead letters of one topic of the object sink home: each record that the current configuration decodes
@@ -73,17 +77,37 @@ public final class Redrive {
     private final InstantSource clock;
     private final String listPrefix;
     private final String topicPrefix;
+    private final OutputSettings output;
+    private final String stream;
+    private final String topic;
     private List<StoredObject> listed;
+    private String markerName;
+    private Markers.Header markerHeader;
+    private String progressPrefix;
 
     public Redrive(ObjectStore store, RecordCodec codec, OutputSettings output, String dlqPrefix, String stream,
                    String topic, InstantSource clock) {
         this.store = store;
         this.codec = codec;
+        this.output = output;
+        this.stream = stream;
+        this.topic = topic;
         this.layout = new FileLayout(output, codec.extension());
         this.dlqPrefix = dlqPrefix;
         this.clock = clock;
         this.listPrefix = new Audit(store).listPrefix(output.prefix(), output.pathTemplate(), stream, topic);
         this.topicPrefix = DeadLetters.topicPrefix(output.prefix(), dlqPrefix, stream, topic);
+    }
+
+    /** Keeps the completeness markers of the sink {@code sinkKey} of consumer group {@code group} (ADR 0016). */
+    public Redrive markers(String sinkKey, String group) {
+        Optional<String> name = output.completionMarker();
+        if (name.isPresent()) {
+            markerName = name.get();
+            markerHeader = new Markers.Header(name.get(), sinkKey, group, stream, topic);
+            progressPrefix = Completeness.progressPrefix(output.prefix(), group, output.pathTemplate(), stream, topic);
+        }
+        return this;
     }
 
     /**
@@ -131,7 +155,10 @@ public final class Redrive {
         if (store.metadata(noteKey).isPresent()) {
             String target = DeadLetters.parse(store.get(noteKey)).redrivenTo();
             if (target != null && store.metadata(target).isPresent()) {
-                if (!dryRun) store.delete(key);
+                if (!dryRun) {
+                    marked(target, record);
+                    store.delete(key);
+                }
                 return new Outcome(key, p, record.offset(), Action.FINISHED, target);
             }
         }
@@ -141,6 +168,9 @@ public final class Redrive {
         if (holder.isPresent()) {
             if (!dryRun) {
                 note(noteKey, record, letter.error(), holder.get());
+                if (ObjectKey.parse(holder.get()).map(r -> r.firstOffset() == r.lastOffset()).orElse(false)) {
+                    marked(holder.get(), record);
+                }
                 store.delete(key);
             }
             return new Outcome(key, p, record.offset(), Action.ALREADY_DELIVERED, holder.get());
@@ -171,8 +201,25 @@ public final class Redrive {
         Map<String, String> metadata = new HashMap<>(ObjectStamps.of(record));
         metadata.put(REDRIVEN_FROM, key);
         store.put(target, content, codec.contentType(), metadata);
+        marked(target, record);
         store.delete(key);
         return new Outcome(key, p, record.offset(), Action.REDRIVEN, target);
+    }
+
+    /**
+     * With completeness markers on, the marker of the target's folder is to list it (ADR 0018): {@code target} is
+     * left for the member that marks the folder, and written into its marker at once when the folder is marked.
+     */
+    private void marked(String target, SinkRecord record) throws StoreException {
+        if (markerName == null) return;
+        byte[] bytes = store.get(target);
+        CRC32C crc = new CRC32C();
+        crc.update(bytes);
+        FileEntry f = new FileEntry(FileEntry.folderOf(target), target, record.partition().partitionId(),
+                record.offset(), record.offset(), 1, bytes.length, crc.getValue(), record.timestampMicros(),
+                record.timestampMicros());
+        Completeness.redriven(store, markerName, markerHeader, progressPrefix, PathTemplate.parse(output.pathTemplate()),
+                output.timezone(), f);
     }
 
     private void note(String noteKey, SinkRecord record, String error, String target) throws StoreException {

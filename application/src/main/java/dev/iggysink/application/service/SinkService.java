@@ -215,7 +215,8 @@ public final class SinkService implements SinkControl {
         for (TopicConsumer c : consumers) c.selfAudit(self);
         selfAudit = self;
         if (!auditInBackground) return;
-        auditThread = new Thread(self, "self-audit");
+        // The name carries the sink's key: the CPU metric of the self-audit finds its thread by it.
+        auditThread = new Thread(self, AuditStatus.threadName(settings.key()));
         auditThread.setDaemon(true);
         auditThread.start();
         LOG.log(Level.INFO, "self-audit on: up to " + perMinute + " store requests a minute (HEAD of each committed"

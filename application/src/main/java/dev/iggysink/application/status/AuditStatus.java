@@ -25,6 +25,11 @@ public record AuditStatus(int requestsPerMinute, Optional<Instant> lastRound, lo
         Objects.requireNonNull(lastError, "lastError");
     }
 
+    /** The name of the object sink's self-audit thread for the sink with connector key {@code sinkKey}. */
+    public static String threadName(String sinkKey) {
+        return "self-audit " + sinkKey;
+    }
+
     /** Nothing audited yet. */
     public static AuditStatus none(int requestsPerMinute) {
         return new AuditStatus(requestsPerMinute, Optional.empty(), 0, 0, 0, 0, List.of(), List.of(), List.of(),

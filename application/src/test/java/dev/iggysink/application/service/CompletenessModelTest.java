@@ -3,6 +3,7 @@ package dev.iggysink.application.service;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.iggysink.application.deadletter.DeadLetters;
 import dev.iggysink.application.fakes.ForwardingObjectStore;
 import dev.iggysink.application.fakes.InMemoryObjectStore;
 import dev.iggysink.application.fakes.LinesCodec;
@@ -26,6 +27,9 @@ import dev.iggysink.application.settings.StreamSettings;
 import dev.iggysink.application.status.PartitionStatus;
 import dev.iggysink.domain.completeness.FileEntry;
 import dev.iggysink.domain.completeness.Markers;
+import dev.iggysink.domain.message.MessageId;
+import dev.iggysink.domain.message.PartitionRef;
+import dev.iggysink.domain.message.SinkRecord;
 import dev.iggysink.domain.naming.ObjectKey;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -37,6 +41,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.Random;
 import java.util.Set;
 import java.util.TreeMap;
@@ -532,6 +537,55 @@ class CompletenessModelTest {
                 .containsExactlyInAnyOrderElementsOf(inFolder);
         assertThat(new String(second, StandardCharsets.UTF_8)).contains("\"records\": 4,", "\"version\": 2,");
         assertThat(shared.objects().keySet()).as("no other folder").noneMatch(k -> k.contains("/10/01/"));
+    }
+
+    /**
+     * A dead letter redriven into a folder not marked yet (ADR 0018): the member that marks the folder lists the
+     * redriven object beside its own files, with its size and CRC32C.
+     */
+    @Test
+    void a_record_redriven_into_a_folder_not_yet_marked_is_listed_by_its_marker() throws Exception {
+        InMemoryObjectStore shared = new InMemoryObjectStore();
+        SinkSettings settings = settings(2, Optional.of(MARKER));
+        long start = ChronoUnit.MICROS.between(Instant.EPOCH, BASE);
+        // offset 2 went to a dead letter under an older configuration, and the group committed past it
+        SinkRecord bad = new SinkRecord(new PartitionRef("application_logs", "api_requests", 0), 2,
+                start + 1_500_000L, start + 1_500_000L, new MessageId(1, 2), List.of(),
+                "{\"n\":2}".getBytes(StandardCharsets.UTF_8));
+        shared.seed(DeadLetters.key("iggy/raw", "_dlq", bad), DeadLetters.content(bad, "old schema refused it"),
+                ObjectStamps.of(bad));
+        List<Redrive.Outcome> redriven = new Redrive(shared, new LinesCodec(), settings.output(), "_dlq",
+                "application_logs", "api_requests", clock).markers(settings.key(), stream.consumerGroup())
+                .run(p -> OptionalLong.of(2), Redrive.Filter.ALL, false);
+        assertThat(redriven).extracting(Redrive.Outcome::action).containsExactly(Redrive.Action.REDRIVEN);
+        String target = redriven.get(0).detail();
+        String folder = "iggy/raw/application_logs/api_requests/2026-12-05/10/00";
+        String marker = folder + "/" + MARKER;
+        assertThat(FileEntry.folderOf(target)).isEqualTo(folder);
+        assertThat(shared.objects()).doesNotContainKey(marker);
+
+        ScriptedMessageSource group = new ScriptedMessageSource("application_logs", "api_requests", 1);
+        group.own(0, true);
+        group.recordTimeMicros(start + 1_000_000L);
+        group.append(0, List.of("a", "b"));
+        SinkService sink = start(settings, group, shared);
+        try {
+            await().atMost(WAIT).until(() -> shared.objects().containsKey(marker));
+        } finally {
+            sink.stop();
+        }
+        byte[] body = shared.objects().get(marker);
+        List<FileEntry> listed = Markers.objectsOf(body, folder);
+        assertThat(listed).extracting(FileEntry::key).containsExactlyInAnyOrder(target,
+                ObjectKey.of("iggy/raw", "application_logs/api_requests/2026-12-05/10/00", 0, 0, 1, "jsonl"));
+        byte[] bytes = shared.objects().get(target);
+        CRC32C crc = new CRC32C();
+        crc.update(bytes);
+        assertThat(listed).contains(new FileEntry(folder, target, 0, 2, 2, 1, bytes.length, crc.getValue(),
+                start + 1_500_000L, start + 1_500_000L));
+        assertThat(new String(body, StandardCharsets.UTF_8)).contains("\"records\": 3,");
+        assertThat(shared.objects().keySet()).as("what redrive left for the marker, once listed")
+                .noneMatch(k -> k.contains("_progress/") && k.contains("/redriven/"));
     }
 
     /** Without {@code completion_marker} no progress and no marker is written, and commits do not wait. */

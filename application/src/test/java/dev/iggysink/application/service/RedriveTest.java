@@ -10,7 +10,11 @@ import dev.iggysink.application.fakes.LinesCodec;
 import dev.iggysink.application.file.FileBytes;
 import dev.iggysink.application.port.out.ObjectStore;
 import dev.iggysink.application.port.out.StoreException;
+import dev.iggysink.application.settings.Compression;
+import dev.iggysink.application.settings.OutputFormat;
 import dev.iggysink.application.settings.OutputSettings;
+import dev.iggysink.domain.completeness.FileEntry;
+import dev.iggysink.domain.completeness.Markers;
 import dev.iggysink.domain.message.MessageId;
 import dev.iggysink.domain.message.PartitionRef;
 import dev.iggysink.domain.message.SinkRecord;
@@ -19,6 +23,7 @@ import dev.iggysink.domain.naming.ObjectKey;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.time.InstantSource;
+import java.time.ZoneId;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -27,6 +32,7 @@ import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.OptionalLong;
 import java.util.TreeMap;
+import java.util.zip.CRC32C;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -151,6 +157,110 @@ class RedriveTest {
 
         assertThat(again).extracting(Redrive.Outcome::action).containsExactly(Redrive.Action.STILL_FAILS);
         assertThat(snapshot(store)).isEqualTo(after);
+    }
+
+    /**
+     * A dead letter redriven into a folder that already has its completeness marker: the marker is written again
+     * listing the redriven object too (size, CRC32C, offsets, one record), with the next version, as for a late
+     * record (ADR 0016, 0018).
+     */
+    private static final OutputSettings MARKED = new OutputSettings("out", "{stream}/{topic}/{date}/{hour}",
+            OutputFormat.JSON_LINES, Compression.NONE, true, false, ZoneId.of("UTC"), Optional.empty(), "snappy",
+            "null", "__missing__", Optional.of("_COMPLETE"));
+    private static final String FOLDER = "out/logs/api/2026-12-05/10";
+    private static final String MARKER = FOLDER + "/_COMPLETE";
+
+    /** {@link #planted()} with the folder's marker, as the sink wrote it, listing its two data objects. */
+    private static List<FileEntry> markFolder(InMemoryObjectStore store) throws StoreException {
+        List<FileEntry> first = new ArrayList<>();
+        for (String key : List.copyOf(store.objects().keySet())) {
+            Optional<KeyRange> r = ObjectKey.parse(key);
+            if (r.isEmpty() || key.contains("/_dlq/")) continue;
+            byte[] bytes = store.get(key);
+            long records = ObjectStamps.records(store.metadataOf(key)).getAsLong();
+            first.add(new FileEntry(FOLDER, key, r.get().partitionId(), r.get().firstOffset(), r.get().lastOffset(),
+                    records, bytes.length, crc(bytes), MICROS + r.get().firstOffset(), MICROS + r.get().lastOffset()));
+        }
+        assertThat(first).hasSize(2);
+        store.seed(MARKER, new Markers.Marker(FOLDER, MICROS - 900_000_000L, MICROS + 2_700_000_000L, first)
+                .json(new Markers.Header("_COMPLETE", "s3", "g", STREAM, TOPIC), 1), Map.of());
+        return first;
+    }
+
+    private static List<Redrive.Outcome> redriveMarked(ObjectStore store) throws StoreException {
+        return new Redrive(store, new LinesCodec(), MARKED, "_dlq", STREAM, TOPIC, CLOCK).markers("s3", "g")
+                .run(p -> OptionalLong.of(p.partitionId() == 1 ? 9 : 4), Redrive.Filter.ALL, false);
+    }
+
+    /** The marker lists the data objects and each redriven object once, with its size and CRC32C: 14 records. */
+    private static void assertMarkerListsRedriven(InMemoryObjectStore store, List<FileEntry> first)
+            throws StoreException {
+        byte[] after = store.get(MARKER);
+        List<FileEntry> listed = Markers.objectsOf(after, FOLDER);
+        List<String> expected = new ArrayList<>(List.of(first.get(0).key(), first.get(1).key()));
+        for (long o : new long[] {3, 7}) {
+            String target = holders(store, o).get(0);
+            expected.add(target);
+            byte[] bytes = store.get(target);
+            FileEntry e = listed.stream().filter(f -> f.key().equals(target)).findFirst().orElseThrow();
+            assertThat(e).as(target).isEqualTo(new FileEntry(FOLDER, target, 1, o, o, 1, bytes.length, crc(bytes),
+                    MICROS + o, MICROS + o));
+        }
+        assertThat(listed).extracting(FileEntry::key).containsExactlyInAnyOrderElementsOf(expected);
+        assertThat(new String(after, StandardCharsets.UTF_8)).contains("\"records\": 14,");
+        assertThat(Markers.versionOf(after)).isGreaterThan(1);
+    }
+
+    /**
+     * A dead letter redriven into a folder that already has its completeness marker: the marker is written again
+     * listing the redriven object too (size, CRC32C, offsets, one record), with the next version, as for a late
+     * record (ADR 0016, 0018).
+     */
+    @Test
+    void a_record_redriven_into_a_marked_folder_is_listed_by_the_next_version_of_its_marker() throws Exception {
+        InMemoryObjectStore store = planted();
+        List<FileEntry> first = markFolder(store);
+
+        List<Redrive.Outcome> outcomes = redriveMarked(store);
+
+        assertThat(outcomes).extracting(Redrive.Outcome::action).containsExactly(Redrive.Action.REDRIVEN,
+                Redrive.Action.REDRIVEN, Redrive.Action.STILL_FAILS);
+        assertThat(holders(store, 3)).containsExactly(outcomes.get(0).detail());
+        assertThat(holders(store, 7)).containsExactly(outcomes.get(1).detail());
+        assertMarkerListsRedriven(store, first);
+    }
+
+    /** Killed before or after any write, and run again: the marker lists each redriven object once. */
+    @Test
+    void a_redrive_killed_at_any_write_and_run_again_leaves_the_marker_listing_each_redriven_object_once()
+            throws Exception {
+        InMemoryObjectStore counted = planted();
+        markFolder(counted);
+        Crashing counting = new Crashing(counted, Integer.MAX_VALUE, false);
+        redriveMarked(counting);
+        int writes = counting.calls;
+        assertThat(writes).isEqualTo(11); // per letter a note, a target, its entry, the marker, a delete; the bad one
+        for (int at = 1; at <= writes; at++) {
+            for (boolean afterIt : new boolean[] {false, true}) {
+                InMemoryObjectStore store = planted();
+                List<FileEntry> first = markFolder(store);
+                Crashing crashing = new Crashing(store, at, afterIt);
+                assertThatThrownBy(() -> redriveMarked(crashing)).isInstanceOf(Killed.class);
+
+                redriveMarked(store);
+
+                String where = "killed " + (afterIt ? "after" : "before") + " write " + at;
+                assertThat(holders(store, 3)).as(where).hasSize(1);
+                assertThat(holders(store, 7)).as(where).hasSize(1);
+                assertMarkerListsRedriven(store, first);
+            }
+        }
+    }
+
+    private static long crc(byte[] bytes) {
+        CRC32C crc = new CRC32C();
+        crc.update(bytes);
+        return crc.getValue();
     }
 
     /** Stops the run at its n-th write or delete: before the call reaches the store, or after it did. */

@@ -67,7 +67,7 @@ public final class ClaimsCost {
         return any;
     }
 
-    private static double number(Map<String, String> row, String field) {
+    static double number(Map<String, String> row, String field) {
         String v = row.get(field);
         return v == null ? Double.NaN : Double.parseDouble(v);
     }

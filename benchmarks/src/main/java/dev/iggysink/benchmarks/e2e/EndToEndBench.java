@@ -181,6 +181,7 @@ public final class EndToEndBench {
             r.put("buffered_peak_mib", round(s.maxBuffered / 1048576.0));
             r.put("paused_seen", s.pausedSeen);
             putRequests(r, s, sizes.size(), claimsLeft);
+            putAudit(r, s);
             if (o.baseline && !sizes.isEmpty()) {
                 RawPutBaseline.Result b = RawPutBaseline.run(storage(minio), sizes, o.uploadConcurrency,
                         "application/octet-stream", minio.pid());
@@ -234,6 +235,15 @@ public final class EndToEndBench {
         Optional<StoreRequests> requestsLaunch = Optional.empty();
         Optional<StoreRequests> requestsFirst = Optional.empty();
         Optional<StoreRequests> requestsExit = Optional.empty();
+        /**
+         * Read when everything was consumed and uploaded, just before the stop: the CPU seconds of the self-audit's
+         * thread and its store requests (the sink's own meters), and the child's CPU ticks at that moment.
+         */
+        double auditCpuSeconds = -1;
+        double auditRequests = -1;
+        long cpuAtAudit = -1;
+        /** The self-audit thread's CPU seconds at the first consumed record (start-up left out). */
+        double auditCpuFirst = -1;
     }
 
     private Sample runSink(Path jar, Path config, Path runDir, int adminPort, IggyEndpoint iggy, long[] perPartition,
@@ -280,6 +290,7 @@ public final class EndToEndBench {
                         s.selfFirst = SinkChild.ownCpuTicks();
                         s.stealFirst = SinkChild.stealTicks();
                         s.requestsFirst = StoreRequests.read(minio.endpoint());
+                        s.auditCpuFirst = SinkChild.metric(sink.metrics(), "iggysink_audit_cpu_seconds_total");
                     }
                     if (consumed >= o.messages && s.readAll == 0) s.readAll = now;
                     if (consumed * 2 >= o.messages && s.halfConsumed < 0) {
@@ -296,6 +307,7 @@ public final class EndToEndBench {
                     lastCommitCheck = now;
                     if (covered(offsets, perPartition)) {
                         s.end = System.nanoTime();
+                        if (s.sigterm == 0) readAudit(s, sink);
                         // A sink that already exited after its SIGTERM flush: its last reading, at most one loop
                         // (5 ms) before it ended.
                         long cpuEnd = sink.cpuTicks();
@@ -307,6 +319,7 @@ public final class EndToEndBench {
                     }
                 }
                 if (idle && s.sigterm == 0) {
+                    readAudit(s, sink);
                     s.sigterm = System.nanoTime();
                     sink.terminate();
                 }
@@ -700,6 +713,36 @@ public final class EndToEndBench {
         r.put("claims_deleted", all == null ? -1L : written - claimsLeft);
     }
 
+    private static void readAudit(Sample s, SinkChild sink) {
+        String metrics = sink.metrics();
+        s.cpuAtAudit = sink.cpuTicks();
+        s.auditCpuSeconds = SinkChild.metric(metrics, "iggysink_audit_cpu_seconds_total");
+        s.auditRequests = SinkChild.metric(metrics, "iggysink_audit_requests_total");
+    }
+
+    /**
+     * What the self-audit cost the run: its thread's CPU time as a share of the sink's CPU time (both from launch to
+     * the moment everything was uploaded), and its store requests as a share of all the store served from launch to
+     * exit. -1 where not known (the self-audit off: no meter).
+     */
+    private static void putAudit(Map<String, Object> r, Sample s) {
+        double tick = 1.0 / SinkChild.clockTicksPerSecond();
+        boolean cpu = s.auditCpuSeconds >= 0 && s.cpuAtAudit > 0;
+        r.put("audit_cpu_s", cpu ? round(s.auditCpuSeconds) : -1.0);
+        r.put("audit_cpu_share_pct", cpu ? round4(100 * s.auditCpuSeconds / (s.cpuAtAudit * tick)) : -1.0);
+        boolean steady = cpu && s.auditCpuFirst >= 0 && s.cpuFirst >= 0 && s.cpuAtAudit > s.cpuFirst;
+        r.put("audit_cpu_share_steady_pct", steady ? round4(100 * (s.auditCpuSeconds - s.auditCpuFirst)
+                / ((s.cpuAtAudit - s.cpuFirst) * tick)) : -1.0);
+        long all = ((Number) r.get("store_requests_from_launch")).longValue();
+        r.put("audit_requests", s.auditRequests >= 0 ? (long) s.auditRequests : -1L);
+        r.put("audit_request_share_pct", s.auditRequests >= 0 && all > 0 ? round4(100 * s.auditRequests / all)
+                : -1.0);
+    }
+
+    private static double round4(double v) {
+        return Math.round(v * 10_000) / 10_000.0;
+    }
+
     private StorageSettings storage(MinioServer minio) {
         StorageSettings basic = StorageSettings.basic(BUCKET, minio.region(), Optional.of(minio.endpoint().toString()),
                 Optional.of(minio.accessKey()), Optional.of(Secret.of(minio.secretKey())));
@@ -740,6 +783,7 @@ public final class EndToEndBench {
                              this run's CPU allows at most %s of raw PUT (%s of that reached); a sink using no CPU: %s; 0.8 needs the sink at <= %s us/record
                   producer:  %,.0f msg/s; sink exit %s; %s reads of the sink's /status
                   requests:  %s per file from the first record to the exit, %s from launch (%s); claims %s: %s written, %s refused, %s deleted
+                  self-audit: budget %s requests/min; its thread %s s CPU = %s%% of the sink's (%s%% from the first record); %s store requests = %s%% of all
                 """, r.get("name"), (double) r.get("records_per_s"), (double) r.get("payload_mb_per_s"),
                 (double) r.get("object_mb_per_s"), (double) r.get("objects_per_s"), (int) r.get("objects"),
                 (double) r.get("object_mb"), (double) r.get("sink_seconds"), (double) r.get("sink_startup_s"),
@@ -762,7 +806,9 @@ public final class EndToEndBench {
                 (double) r.get("producer_records_per_s"), r.get("sink_exit"), r.get("status_polls"),
                 r.get("store_requests_per_file"), r.get("store_requests_per_file_from_launch"),
                 r.get("store_requests_by_api"), r.get("claims"), r.get("claims_written"), r.get("claims_refused"),
-                r.get("claims_deleted"));
+                r.get("claims_deleted"), r.get("self_audit_requests_per_minute"), r.get("audit_cpu_s"),
+                r.get("audit_cpu_share_pct"), r.get("audit_cpu_share_steady_pct"), r.get("audit_requests"),
+                r.get("audit_request_share_pct"));
     }
 
     private void append(Map<String, Object> r) throws IOException {

@@ -100,6 +100,29 @@ final class SinkChild implements AutoCloseable {
         }
     }
 
+    /** The admin {@code /metrics} body (Prometheus text), or null while the server is not up. */
+    String metrics() {
+        try {
+            HttpResponse<String> r = http.send(HttpRequest.newBuilder(status.resolve("/metrics"))
+                    .timeout(Duration.ofSeconds(2)).GET().build(), HttpResponse.BodyHandlers.ofString());
+            return r.statusCode() == 200 ? r.body() : null;
+        } catch (IOException e) {
+            return null;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return null;
+        }
+    }
+
+    /** The sum of every sample of the Prometheus metric {@code name} in {@code text}; -1 when there is none. */
+    static double metric(String text, String name) {
+        if (text == null) return -1;
+        Matcher m = Pattern.compile("(?m)^" + Pattern.quote(name) + "(?:\\{[^}]*\\})? ([-+0-9.eE]+)$").matcher(text);
+        double total = -1;
+        while (m.find()) total = Math.max(total, 0) + Double.parseDouble(m.group(1));
+        return total;
+    }
+
     /** The first {@code "name":<number>} of a JSON text (the totals come before the partitions). */
     static OptionalLong number(String json, String name) {
         Matcher m = Pattern.compile("\"" + name + "\"\\s*:\\s*(-?\\d+)").matcher(json);

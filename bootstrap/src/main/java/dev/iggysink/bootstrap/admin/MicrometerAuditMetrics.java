@@ -5,6 +5,9 @@ import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadInfo;
+import java.lang.management.ThreadMXBean;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.ToDoubleFunction;
 
@@ -16,6 +19,8 @@ final class MicrometerAuditMetrics {
     static final String PREFIX = MicrometerSinkMetrics.PREFIX + "audit.";
 
     private final AtomicReference<AuditStatus> last;
+    private long auditThreadId = -1;
+    private double lastCpuSeconds;
 
     MicrometerAuditMetrics(MeterRegistry registry, String sinkKey) {
         this.last = new AtomicReference<>(AuditStatus.none(0));
@@ -24,6 +29,11 @@ final class MicrometerAuditMetrics {
                 AuditStatus::rounds);
         counter(registry, tags, "requests", "store requests the self-audit made (LIST pages and HEADs)",
                 AuditStatus::requests);
+        String thread = AuditStatus.threadName(sinkKey);
+        FunctionCounter.builder(PREFIX + "cpu.seconds", this, m -> m.cpuSeconds(thread)).description("CPU time"
+                + " of the object sink's self-audit thread (its checks and its store requests): its share of the"
+                + " process's CPU is what the self-audit costs")
+                .baseUnit("seconds").tags(tags).register(registry);
         counter(registry, tags, "objects.verified", "committed objects read back (one HEAD each) and compared with"
                 + " what was written", AuditStatus::objectsVerified);
         counter(registry, tags, "verifications.skipped", "committed objects not read back one by one because more"
@@ -52,6 +62,22 @@ final class MicrometerAuditMetrics {
                        ToDoubleFunction<AuditStatus> value) {
         Gauge.builder(PREFIX + name, last, r -> value.applyAsDouble(r.get())).description(description).tags(tags)
                 .strongReference(true).register(registry);
+    }
+
+    /** CPU seconds of the live thread named {@code thread}; the last value once it ended (a counter never falls). */
+    private synchronized double cpuSeconds(String thread) {
+        ThreadMXBean mx = ManagementFactory.getThreadMXBean();
+        if (!mx.isThreadCpuTimeSupported()) return 0;
+        long nanos = auditThreadId < 0 ? -1 : mx.getThreadCpuTime(auditThreadId);
+        if (nanos < 0) {
+            auditThreadId = -1;
+            for (ThreadInfo t : mx.getThreadInfo(mx.getAllThreadIds(), 0)) {
+                if (t != null && t.getThreadName().equals(thread)) auditThreadId = t.getThreadId();
+            }
+            nanos = auditThreadId < 0 ? -1 : mx.getThreadCpuTime(auditThreadId);
+        }
+        if (nanos >= 0) lastCpuSeconds = Math.max(lastCpuSeconds, nanos / 1e9);
+        return lastCpuSeconds;
     }
 
     void refresh(AuditStatus status) {

@@ -71,4 +71,33 @@ class SelfAuditRenderingTest {
                     .isEqualTo(AT.getEpochSecond());
         }
     }
+    @Test
+    void the_cpu_metric_is_the_cpu_time_of_the_sinks_self_audit_thread() throws Exception {
+        java.lang.management.ThreadMXBean mx = java.lang.management.ManagementFactory.getThreadMXBean();
+        java.util.concurrent.atomic.AtomicLong burnt = new java.util.concurrent.atomic.AtomicLong();
+        java.util.concurrent.CountDownLatch done = new java.util.concurrent.CountDownLatch(1);
+        java.util.concurrent.CountDownLatch scraped = new java.util.concurrent.CountDownLatch(1);
+        Thread audit = new Thread(() -> {
+            while (mx.getCurrentThreadCpuTime() < 50_000_000L) {
+                Thread.onSpinWait();
+            }
+            burnt.set(mx.getCurrentThreadCpuTime());
+            done.countDown();
+            try {
+                scraped.await();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }, dev.iggysink.application.status.AuditStatus.threadName("s3"));
+        audit.start();
+        try (PrometheusMetrics metrics = new PrometheusMetrics()) {
+            done.await();
+            PrometheusText text = PrometheusText.parse(metrics.scrape(List.of(view(Optional.of(found())))));
+            double seconds = text.sum("iggysink_audit_cpu_seconds_total", Map.of("sink", "s3"));
+            assertThat(seconds).isGreaterThanOrEqualTo(burnt.get() / 1e9).isLessThan(burnt.get() / 1e9 + 1);
+        } finally {
+            scraped.countDown();
+            audit.join();
+        }
+    }
 }

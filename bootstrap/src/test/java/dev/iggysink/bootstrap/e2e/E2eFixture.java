@@ -211,13 +211,19 @@ final class E2eFixture implements AutoCloseable {
         return sb.toString();
     }
 
-    /** A copy of {@code config} under another name that reaches the store at {@code endpoint} instead. */
+    /**
+     * A copy of {@code config} under another name that reaches the store at {@code endpoint} instead (an object
+     * sink's {@code endpoint}, a table sink's {@code store_url}).
+     */
     Path withEndpoint(Path config, java.net.URI endpoint, String name) throws IOException {
         String toml = Files.readString(config, StandardCharsets.UTF_8);
-        String line = "endpoint = \"" + minio.endpoint() + "\"";
-        if (!toml.contains(line)) throw new IllegalStateException("no " + line + " in " + config);
+        String quoted = "\"" + minio.endpoint() + "\"";
+        if (!toml.contains("endpoint = " + quoted) && !toml.contains("store_url = " + quoted)) {
+            throw new IllegalStateException("no endpoint = " + quoted + " nor store_url = " + quoted + " in " + config);
+        }
         Path file = dir.resolve(name + ".toml");
-        Files.writeString(file, toml.replace(line, "endpoint = \"" + endpoint + "\""), StandardCharsets.UTF_8);
+        Files.writeString(file, toml.replace("endpoint = " + quoted, "endpoint = \"" + endpoint + "\"")
+                .replace("store_url = " + quoted, "store_url = \"" + endpoint + "\""), StandardCharsets.UTF_8);
         return file;
     }
 

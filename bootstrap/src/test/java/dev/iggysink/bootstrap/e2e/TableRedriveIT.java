@@ -10,14 +10,14 @@ import java.util.Map;
 import java.util.stream.LongStream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import software.amazon.awssdk.core.sync.RequestBody;
 import software.amazon.awssdk.services.s3.model.S3Object;
 
 /**
  * Issue 48 item 2 for the Iceberg table sink, with the fat jar, an SQLite catalog and MinIO: records that lack a
  * required column become dead letters under {@code errors_tolerance = "all"}; after a fix (the column made optional
- * in the table and in the file) {@code redrive} makes them rows with their original offsets. A dead letter put back as a crash between
- * the commit and its delete leaves it is only finished by a second run, not written again. The audit is clean and
+ * in the table and in the file) {@code redrive} makes them rows with their original offsets. The fat jar's
+ * {@code redrive} is killed with -9 after its commit, while it deletes the dead letters (a relay swallows the answer
+ * to the first DELETE); a second run only finishes the one left, writing no row again. The audit is clean and
  * Iceberg's own reader finds each offset once.
  */
 class TableRedriveIT extends E2eTest {
@@ -67,21 +67,30 @@ class TableRedriveIT extends E2eTest {
                 .contains("REDRIVE DRY RUN (nothing written): 2 would be redriven");
         assertThat(keys("warehouse/_dlq/redriven/")).isEmpty();
 
+        String three = letters + "00000-00000000000000000003.json";
         String seven = letters + "00000-00000000000000000007.json";
-        String letterSeven = fx.read(seven);
-        CliResult first = redrive(fixed);
-        assertThat(first.code()).as(first.output()).isZero();
-        assertThat(first.output()).contains("REDRIVE: 2 redriven, 0 finished from an earlier run, 0 already"
-                + " delivered, 0 still failing");
-        assertThat(keys(letters)).isEmpty();
-        assertThat(keys("warehouse/_dlq/redriven/" + fx.stream + "/" + TOPIC + "/")).hasSize(2);
+        try (StoreRelay relay = StoreRelay.start(fx.minio.endpoint())) {
+            // The commit is durable and the first dead letter's DELETE reaches MinIO; redrive never hears so and is
+            // killed while it waits, before it deletes the second.
+            relay.swallowAnswersAfter((m, t) -> m.equals("DELETE") && t.endsWith("/" + three));
+            Path relayed = fx.withEndpoint(fixed, relay.endpoint(), "relayed");
+            try (SinkProcess first = SinkProcess.start(List.of(SinkProcess.javaBinary(), "-jar",
+                    SinkProcess.jar().toString(), "redrive", "--config", relayed.toString()),
+                    fx.log("table-redrive-1"), Map.of())) {
+                await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(100))
+                        .until(() -> !keys(letters).contains(three));
+                assertThat(first.alive()).as(first.logText()).isTrue();
+                first.kill9();
+            }
+        }
+        assertThat(keys(letters)).as("the dead letter left by the kill").containsExactly(seven);
 
-        // As a kill between the commit and the dead letter's delete would leave it.
-        fx.minio.client().putObject(b -> b.bucket(fx.bucket).key(seven), RequestBody.fromString(letterSeven));
         CliResult second = redrive(fixed);
         assertThat(second.code()).as(second.output()).isZero();
-        assertThat(second.output()).contains("REDRIVE: 0 redriven, 1 finished from an earlier run");
+        assertThat(second.output()).contains("finished " + seven.substring("warehouse/".length()))
+                .contains("REDRIVE: 0 redriven, 1 finished from an earlier run, 0 already delivered, 0 still failing");
         assertThat(keys(letters)).isEmpty();
+        assertThat(keys("warehouse/_dlq/redriven/" + fx.stream + "/" + TOPIC + "/")).hasSize(2);
 
         try (TableCatalog catalog = TableCatalog.sqlite(fx)) {
             Map<Long, Integer> copies = catalog.copies(TABLE).get(0);

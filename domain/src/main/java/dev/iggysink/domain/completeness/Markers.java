@@ -5,11 +5,13 @@ import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -123,10 +125,25 @@ public final class Markers {
      * @param progress   the progress object of each partition that has one
      */
     public static Plan plan(List<Integer> partitions, Map<Integer, PartitionProgress> progress, Windows windows) {
+        return plan(partitions, progress, List.of(), windows);
+    }
+
+    /**
+     * @param redriven objects that redrive wrote (ADR 0018): listed in their folder's marker like the partitions'
+     *                 files; their offsets were committed before they were written, so they hold back nothing
+     */
+    public static Plan plan(List<Integer> partitions, Map<Integer, PartitionProgress> progress,
+                            List<FileEntry> redriven, Windows windows) {
         Map<String, Map<String, FileEntry>> byFolder = new TreeMap<>();
         for (PartitionProgress p : progress.values()) {
             for (FileEntry f : p.files()) byFolder.computeIfAbsent(f.folder(), x -> new LinkedHashMap<>())
                     .putIfAbsent(f.key(), f);
+        }
+        Set<String> late = new HashSet<>();
+        for (FileEntry f : redriven) {
+            if (byFolder.computeIfAbsent(f.folder(), x -> new LinkedHashMap<>()).putIfAbsent(f.key(), f) == null) {
+                late.add(f.key());
+            }
         }
         List<Marker> due = new ArrayList<>();
         long waitingFrom = Long.MAX_VALUE;
@@ -142,7 +159,7 @@ public final class Markers {
             }
             for (FileEntry f : e.getValue().values()) {
                 PartitionProgress of = progress.get(f.partition());
-                if (why.isEmpty() && of != null && f.lastOffset() > of.committed()) {
+                if (why.isEmpty() && of != null && f.lastOffset() > of.committed() && !late.contains(f.key())) {
                     why = Optional.of("partition " + f.partition() + " has not committed " + f.key() + " yet");
                 }
             }
