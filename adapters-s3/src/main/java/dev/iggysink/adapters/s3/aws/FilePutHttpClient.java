@@ -71,6 +71,7 @@ public final class FilePutHttpClient implements SdkHttpClient {
     private final int continueWaitMillis;
     private final Map<String, ConcurrentLinkedDeque<Connection>> idle = new ConcurrentHashMap<>();
     private final AtomicLong filePuts = new AtomicLong();
+    private final AtomicLong connections = new AtomicLong();
     private volatile boolean closed;
 
     FilePutHttpClient(SdkHttpClient fallback, Duration connectTimeout, Duration readTimeout) {
@@ -112,6 +113,11 @@ public final class FilePutHttpClient implements SdkHttpClient {
     /** PUTs whose body went out through this client (for tests). */
     long filePuts() {
         return filePuts.get();
+    }
+
+    /** Connections this client opened (for tests). */
+    long connections() {
+        return connections.get();
     }
 
     @Override
@@ -212,6 +218,7 @@ public final class FilePutHttpClient implements SdkHttpClient {
             channel.close();
             throw e;
         }
+        connections.incrementAndGet();
         return new Connection(key, channel);
     }
 
