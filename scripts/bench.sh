@@ -21,6 +21,10 @@
 #                                     back) with --self-audit 600 and 0, interleaved, N pairs (default 2), no baseline;
 #                                     prints "self-audit cost audit-100b: its thread X% of the sink's CPU, Y% of the
 #                                     store's requests; records/s ratio R, cpu ratio C"
+#   bash scripts/bench.sh --only NAME --jar-b JAR [--pairs N]
+#                                     the chosen scenarios with the sink jar and with JAR (another build), interleaved,
+#                                     each pair's order flipped, N pairs (default 2), no raw-PUT baseline; the results
+#                                     of JAR carry the name NAME@b
 #   bash scripts/bench.sh --tables    the Iceberg table sink beside the object sink (benchmarks.jar tables: 100 B and
 #                                     1 KiB, JDBC and REST catalogs, freshness; add its options after --, e.g.
 #                                     -- --messages 100k --rounds 1); about 10 minutes with the defaults
@@ -67,6 +71,7 @@ mode="all"
 only=""
 profile=""
 pairs=2
+jar_b=""
 jmh_args=()
 while [[ $# -gt 0 ]]; do
   case "$1" in
@@ -76,6 +81,7 @@ while [[ $# -gt 0 ]]; do
     --tables) mode="tables" ;;
     --only) only="$2"; shift ;;
     --pairs) pairs="$2"; shift ;;
+    --jar-b) jar_b="$2"; shift ;;
     --) shift; jmh_args=("$@"); break ;;
     *) echo "bench.sh: unknown option $1" >&2; exit 2 ;;
   esac
@@ -131,6 +137,30 @@ if [[ "${only}" == "claims" ]]; then
   done
   uptime
   java -jar "${bench_jar}" claims-cost --since "${start}" || failed=1
+  echo "bench.sh: done in $(( $(date +%s) - start )) s; results in bench-results/results.jsonl"
+  exit "${failed}"
+fi
+if [[ -n "${jar_b}" ]]; then
+  [[ -f "${jar_b}" ]] || { echo "bench.sh: ${jar_b} is missing" >&2; exit 2; }
+  for ((pair = 1; pair <= pairs; pair++)); do
+    for entry in "${scenarios[@]}"; do
+      name="${entry%%|*}"
+      flags="${entry#*|}"
+      # shellcheck disable=SC2053 # --only is a glob on purpose
+      [[ -n "${only}" && "${name}" != ${only} ]] && continue
+      order=(a b)
+      (( pair % 2 == 0 )) && order=(b a)
+      for side in "${order[@]}"; do
+        jar="${sink_jar}" run_name="${name}"
+        [[ "${side}" == b ]] && jar="${jar_b}" run_name="${name}@b"
+        # shellcheck disable=SC2086 # flags are word lists on purpose
+        "${bench_java[@]}" e2e --sink-jar "${jar}" --name "${run_name}" ${flags} --no-baseline \
+          || { echo "bench.sh: ${run_name} failed" >&2; failed=1; }
+      done
+    done
+  done
+  uptime
+  java -jar "${bench_jar}" e2e-table --since "${start}" || true
   echo "bench.sh: done in $(( $(date +%s) - start )) s; results in bench-results/results.jsonl"
   exit "${failed}"
 fi

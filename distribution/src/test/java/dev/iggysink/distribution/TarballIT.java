@@ -299,10 +299,18 @@ class TarballIT {
         assertThat(version.output()).contains("args:").doesNotContain("AOTCache");
 
         Path java17 = standInJava(tmp.resolve("jdk17"), false);
-        Run old = launcher(Map.of("JAVA_HOME", java17.toString(), "IGGY_S3_SINK_AOT_DIR", dir.toString()), "run",
-                "--config", "c.toml");
+        Map<String, String> env17 = Map.of("JAVA_HOME", java17.toString(), "IGGY_S3_SINK_AOT_DIR", dir.toString());
+        Run old = launcher(env17, "run", "--config", "c.toml");
         assertThat(old.exit()).as(old.output()).isZero();
-        assertThat(old.output()).contains("args:", "no ahead-of-time cache", "Java 25").doesNotContain("-XX:AOT");
+        Matcher archived = Pattern.compile("-XX:ArchiveClassesAtExit=(\\S+\\.jsa)").matcher(old.output());
+        assertThat(archived.find()).as("before Java 25 a class-data archive: " + old.output()).isTrue();
+        Path archive = Path.of(archived.group(1));
+        assertThat(archive.getParent()).isEqualTo(dir);
+        assertThat(old.output()).contains("recording a class-data archive").doesNotContain("-XX:AOT");
+        Files.writeString(archive, "an archive"); // what the JVM writes when the first run stops
+        Run oldLater = launcher(env17, "run", "--config", "c.toml");
+        assertThat(oldLater.output()).contains("-XX:SharedArchiveFile=" + archive, "args:")
+                .doesNotContain("ArchiveClassesAtExit");
 
         Run unset = launcher(Map.of("JAVA_HOME", java25.toString()), "run", "--config", "c.toml");
         assertThat(unset.output()).contains("args:").doesNotContain("AOT");

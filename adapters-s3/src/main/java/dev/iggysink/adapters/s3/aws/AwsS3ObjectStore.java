@@ -129,6 +129,7 @@ public final class AwsS3ObjectStore extends S3WritePath<CompletedPart> {
 
     @Override
     public Optional<Map<String, String>> metadata(String key) throws StoreException {
+        if (plainPut != null) return plainPut.metadata(key);
         HeadObjectResponse head;
         try {
             head = s3.headObject(b -> b.bucket(bucket).key(key));

@@ -71,6 +71,7 @@ public final class FilePutHttpClient implements SdkHttpClient {
     private final int continueWaitMillis;
     private final Map<String, ConcurrentLinkedDeque<Connection>> idle = new ConcurrentHashMap<>();
     private final AtomicLong filePuts = new AtomicLong();
+    private final AtomicLong connections = new AtomicLong();
     private volatile boolean closed;
 
     FilePutHttpClient(SdkHttpClient fallback, Duration connectTimeout, Duration readTimeout) {
@@ -114,6 +115,11 @@ public final class FilePutHttpClient implements SdkHttpClient {
         return filePuts.get();
     }
 
+    /** Connections this client opened (for tests). */
+    long connections() {
+        return connections.get();
+    }
+
     @Override
     public ExecutableHttpRequest prepareRequest(HttpExecuteRequest request) {
         FileBytes body = BODY.get();
@@ -123,7 +129,7 @@ public final class FilePutHttpClient implements SdkHttpClient {
                 || !http.firstMatchingHeader("Content-Length").equals(Optional.of(Long.toString(body.length())))) {
             return fallback.prepareRequest(request);
         }
-        return new FilePut(Head.of(http), body);
+        return new FilePut("PUT", Head.of(http), body);
     }
 
     /**
@@ -131,7 +137,15 @@ public final class FilePutHttpClient implements SdkHttpClient {
      * that builds and signs the request itself ({@link PlainHttpPut}).
      */
     ExecutableHttpRequest filePut(Head head, FileBytes body) {
-        return new FilePut(head, body);
+        return new FilePut("PUT", head, body);
+    }
+
+    /**
+     * The HEAD of {@code head} (signed), for a caller that builds and signs the request itself: its answer has no
+     * body, whatever its Content-Length says.
+     */
+    ExecutableHttpRequest head(Head head) {
+        return new FilePut("HEAD", head, null);
     }
 
     /**
@@ -204,6 +218,7 @@ public final class FilePutHttpClient implements SdkHttpClient {
             channel.close();
             throw e;
         }
+        connections.incrementAndGet();
         return new Connection(key, channel);
     }
 
@@ -255,13 +270,16 @@ public final class FilePutHttpClient implements SdkHttpClient {
         }
     }
 
+    /** A PUT with its body sent from a file, or a HEAD ({@code body} null). */
     private final class FilePut implements ExecutableHttpRequest {
+        private final String method;
         private final Head http;
         private final FileBytes body;
         private volatile Connection connection;
         private volatile boolean aborted;
 
-        FilePut(Head http, FileBytes body) {
+        FilePut(String method, Head http, FileBytes body) {
+            this.method = method;
             this.http = http;
             this.body = body;
         }
@@ -273,18 +291,18 @@ public final class FilePutHttpClient implements SdkHttpClient {
             if (aborted) c.close();
             boolean done = false;
             try {
-                boolean expectContinue = http.expectsContinue();
+                boolean expectContinue = body != null && http.expectsContinue();
                 writeFully(c.channel, ByteBuffer.wrap(head()));
                 Answer early = null;
                 if (expectContinue) early = awaitContinue(c);
-                if (early == null) {
+                if (early == null && body != null) {
                     body.transferTo(c.channel);
                     filePuts.incrementAndGet();
                 }
                 Answer answer = early != null ? early : Answer.finalOne(c.in);
                 // A final answer before the body was sent leaves the peer's read side in doubt: not kept.
                 boolean keepable = early == null && answer.keepAlive;
-                HttpExecuteResponse response = answer.response(FilePutHttpClient.this, c, keepable);
+                HttpExecuteResponse response = answer.response(FilePutHttpClient.this, c, keepable, body == null);
                 done = true;
                 return response;
             } finally {
@@ -311,7 +329,7 @@ public final class FilePutHttpClient implements SdkHttpClient {
 
         private byte[] head() {
             StringBuilder h = new StringBuilder(512);
-            h.append("PUT ").append(http.target()).append(" HTTP/1.1\r\n");
+            h.append(method).append(' ').append(http.target()).append(" HTTP/1.1\r\n");
             h.append("Host: ").append(http.hostHeader()).append("\r\n");
             for (Map.Entry<String, String> header : http.headers()) {
                 String name = header.getKey();
@@ -401,10 +419,10 @@ public final class FilePutHttpClient implements SdkHttpClient {
             return a;
         }
 
-        HttpExecuteResponse response(FilePutHttpClient client, Connection c, boolean keepable) {
+        HttpExecuteResponse response(FilePutHttpClient client, Connection c, boolean keepable, boolean toHead) {
             InputStream raw;
             boolean toClose = false;
-            if (status == 204 || status == 304 || (status >= 100 && status < 200)) {
+            if (toHead || status == 204 || status == 304 || (status >= 100 && status < 200)) {
                 raw = InputStream.nullInputStream();
             } else if (chunked) {
                 raw = new Chunked(c.in);

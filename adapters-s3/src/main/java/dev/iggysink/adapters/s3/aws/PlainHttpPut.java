@@ -13,11 +13,14 @@ import java.time.ZoneOffset;
 import java.time.ZonedDateTime;
 import java.time.format.DateTimeFormatter;
 import java.time.format.DateTimeParseException;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
@@ -36,6 +39,7 @@ import software.amazon.awssdk.http.ExecutableHttpRequest;
 import software.amazon.awssdk.http.HttpExecuteResponse;
 import software.amazon.awssdk.http.SdkHttpMethod;
 import software.amazon.awssdk.http.SdkHttpRequest;
+import software.amazon.awssdk.http.SdkHttpResponse;
 import software.amazon.awssdk.http.auth.aws.signer.AwsV4FamilyHttpSigner;
 import software.amazon.awssdk.http.auth.aws.signer.AwsV4HttpSigner;
 import software.amazon.awssdk.utils.http.SdkHttpUtils;
@@ -141,7 +145,47 @@ final class PlainHttpPut implements AutoCloseable {
             // The credentials provider found none, or could not reach where they come from.
             throw StoreFailures.withoutAnswer(operation, bucket, key, e);
         }
-        ExecutableHttpRequest call = client.filePut(request, content);
+        send(operation, key, client.filePut(request, content), response -> null);
+    }
+
+    /**
+     * The user metadata of {@code key} (names in lower case, without prefix), from a HEAD; empty when there is no
+     * such key. The self-audit reads back every committed object so: through the SDK's pipeline that HEAD was a
+     * sixth of the sink's CPU at 8 MiB files.
+     */
+    Optional<Map<String, String>> metadata(String key) throws StoreException {
+        FilePutHttpClient.Head request;
+        try {
+            Map<String, String> headers = new LinkedHashMap<>();
+            headers.put("User-Agent", "iggy-s3-sink");
+            request = signed(SdkHttpMethod.HEAD, key, headers);
+        } catch (RuntimeException e) {
+            throw StoreFailures.withoutAnswer("HEAD", bucket, key, e);
+        }
+        return send("HEAD", key, client.head(request), response -> {
+            Map<String, String> metadata = new TreeMap<>();
+            response.forEachHeader((name, values) -> {
+                if (name.regionMatches(true, 0, AdapterSupport.METADATA_PREFIX, 0,
+                        AdapterSupport.METADATA_PREFIX.length()) && !values.isEmpty()) {
+                    metadata.put(name.substring(AdapterSupport.METADATA_PREFIX.length()).toLowerCase(Locale.ROOT),
+                            values.get(0));
+                }
+            });
+            return Collections.unmodifiableMap(metadata);
+        }, 404);
+    }
+
+    /** What a successful answer gives, from its head (its body is read to the end and closed first). */
+    private interface Success<T> {
+        T of(SdkHttpResponse response);
+    }
+
+    /**
+     * Sends {@code call} within the request timeout: a 2xx answer gives {@code success}, one of {@code absent}
+     * gives empty, any other throws as the SDK's call would.
+     */
+    private <T> Optional<T> send(String operation, String key, ExecutableHttpRequest call, Success<T> success,
+                                 int... absent) throws StoreException {
         AtomicBoolean timedOut = new AtomicBoolean();
         ScheduledFuture<?> deadline = timer.schedule(() -> {
             timedOut.set(true);
@@ -151,9 +195,11 @@ final class PlainHttpPut implements AutoCloseable {
             HttpExecuteResponse response = call.call();
             int status = response.httpResponse().statusCode();
             Optional<InputStream> body = response.responseBody().map(b -> (InputStream) b);
-            if (status / 100 == 2) {
+            boolean missing = false;
+            for (int a : absent) missing |= status == a;
+            if (status / 100 == 2 || missing) {
                 if (body.isPresent()) body.get().close(); // reads the rest, hands the connection back
-                return;
+                return missing ? Optional.empty() : Optional.ofNullable(success.of(response.httpResponse()));
             }
             byte[] document = body.isPresent() ? errorDocument(body.get()) : new byte[0];
             throw failure(operation, key, status, document, response);
@@ -171,10 +217,6 @@ final class PlainHttpPut implements AutoCloseable {
 
     private FilePutHttpClient.Head signed(String key, long length, String contentType, String crc32c,
                                           Map<String, String> metadata, boolean ifNoneMatch) {
-        String path = bucketPath + SdkHttpUtils.urlEncodeIgnoreSlashes(key);
-        // A slash doubled in the key (or leading it) is sent as the SDK sends it, "/%2F", so that a store that
-        // cleans paths does not take "a//b" for "a/b"; the signature is over the path as the store decodes it.
-        String sent = path.replace("//", "/%2F");
         Map<String, String> headers = new LinkedHashMap<>();
         headers.put("Content-Type", contentType);
         headers.put("Content-Length", Long.toString(length));
@@ -184,10 +226,18 @@ final class PlainHttpPut implements AutoCloseable {
         if (ifNoneMatch) headers.put("If-None-Match", "*");
         headers.putAll(optionHeaders);
         headers.putAll(AdapterSupport.metadataHeaders(metadata));
+        return signed(SdkHttpMethod.PUT, key, headers);
+    }
+
+    private FilePutHttpClient.Head signed(SdkHttpMethod method, String key, Map<String, String> headers) {
+        String path = bucketPath + SdkHttpUtils.urlEncodeIgnoreSlashes(key);
+        // A slash doubled in the key (or leading it) is sent as the SDK sends it, "/%2F", so that a store that
+        // cleans paths does not take "a//b" for "a/b"; the signature is over the path as the store decodes it.
+        String sent = path.replace("//", "/%2F");
         AwsCredentials identity = credentials.resolveCredentials();
         Instant now = clock.instant().plusMillis(skewMillis);
         String hostHeader = FilePutHttpClient.Head.hostHeader(host, port);
-        headers.putAll(signature(path, headers, identity, now));
+        headers.putAll(signature(method, path, headers, identity, now));
         return new FilePutHttpClient.Head(host, port, hostHeader, sent, List.copyOf(headers.entrySet()));
     }
 
@@ -195,9 +245,9 @@ final class PlainHttpPut implements AutoCloseable {
      * The headers the SDK's signer adds (x-amz-date, x-amz-content-sha256, the session token, Authorization), not
      * Host, which the client sends: signed as https, port 80 as 443, as {@link ChecksummedBodySigner} signs.
      */
-    private Map<String, String> signature(String path, Map<String, String> headers, AwsCredentials identity,
-                                          Instant now) {
-        SdkHttpRequest.Builder b = SdkHttpRequest.builder().method(SdkHttpMethod.PUT).protocol("https").host(host)
+    private Map<String, String> signature(SdkHttpMethod method, String path, Map<String, String> headers,
+                                          AwsCredentials identity, Instant now) {
+        SdkHttpRequest.Builder b = SdkHttpRequest.builder().method(method).protocol("https").host(host)
                 .port(port == 80 ? 443 : port).encodedPath(path);
         headers.forEach(b::putHeader);
         SdkHttpRequest request = b.build();

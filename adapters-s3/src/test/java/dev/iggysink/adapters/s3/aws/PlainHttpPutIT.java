@@ -115,6 +115,49 @@ class PlainHttpPutIT {
                 .containsEntry("iggy-offsets", "0-9");
     }
 
+    /**
+     * The self-audit's read-back goes through this path: the metadata as written, nothing for a missing key, a
+     * refused HEAD named by its key; and the answer's Content-Length announces no body, so the connection is handed
+     * back at once and the next request on it is answered.
+     */
+    @Test
+    void a_head_reads_the_metadata_back_and_leaves_the_connection_for_the_next_request() throws Exception {
+        MinioServer minio = MinioServer.shared();
+        String bucket = "plain-head";
+        minio.createBucket(bucket);
+        StorageSettings settings = new StorageSettings(bucket, minio.region(), Optional.of(minio.endpoint().toString()),
+                true, Optional.of(minio.accessKey()), Optional.of(Secret.of(minio.secretKey())), StorageClient.AWS,
+                64L << 20, 8L << 20, 2, Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(),
+                Map.of(), Duration.ofSeconds(20));
+        // A HEAD whose answer were read for the body its Content-Length announces would wait out this read timeout,
+        // then close its connection.
+        FilePutHttpClient http = new FilePutHttpClient(Apache5HttpClient.builder().build(), Duration.ofSeconds(5),
+                Duration.ofSeconds(2));
+        String key = "h/a b+\u00e9/0.jsonl";
+        Map<String, String> stamps = Map.of("iggy-offsets", "0-9", "iggy-records", "10", "iggy-first", "p0@0");
+        try (http; PlainHttpPut put = new PlainHttpPut(settings, StaticCredentialsProvider.create(
+                AwsBasicCredentials.create(minio.accessKey(), minio.secretKey())), http)) {
+            put.put("PUT", key, FileBytes.of(BODY), "text/plain", crc32c(BODY), stamps);
+            for (int i = 0; i < 3; i++) {
+                assertThat(put.metadata(key)).contains(stamps);
+                assertThat(put.metadata("h/absent")).isEmpty();
+            }
+            put.put("PUT", "h/after", FileBytes.of(BODY), "text/plain", crc32c(BODY), Map.of());
+
+            assertThat(http.connections()).as("one connection, handed back after each answer").isEqualTo(1);
+        }
+        FilePutHttpClient other = new FilePutHttpClient(Apache5HttpClient.builder().build(), Duration.ofSeconds(5),
+                Duration.ofSeconds(20));
+        try (other; PlainHttpPut wrongSecret = new PlainHttpPut(settings, StaticCredentialsProvider.create(
+                AwsBasicCredentials.create(minio.accessKey(), "not-the-secret")), other)) {
+            StoreException refused = catchThrowableOfType(StoreException.class, () -> wrongSecret.metadata(key));
+
+            assertThat(refused).isNotNull();
+            assertThat(refused.httpStatus()).isEqualTo(403);
+            assertThat(refused.getMessage()).contains("HEAD", key).doesNotContain("not-the-secret");
+        }
+    }
+
     static String crc32c(byte[] content) {
         CRC32C crc = new CRC32C();
         crc.update(content);
