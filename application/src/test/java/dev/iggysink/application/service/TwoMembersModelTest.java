@@ -216,10 +216,31 @@ class TwoMembersModelTest {
     @MethodSource("seeds")
     void every_offset_ends_in_exactly_one_object_under_a_tight_memory_budget(long seed) throws Exception {
         Random random = new Random(seed);
+        runMovingPartitionsUnderBudgets(seed, random, random.nextBoolean() ? 7 : 1000, false);
+    }
+
+    /**
+     * As {@link #every_offset_ends_in_exactly_one_object_under_a_tight_memory_budget}, with a count between what a
+     * tight member can hold and what a roomy one holds: a roomy old owner's count cut, its PUT held in flight, meets
+     * the new tight owner's memory cut at the same start. A count cut is no free choice of its member only when
+     * every member can reach it; this is the interleaving where one cannot, so even count cuts must be claimed.
+     */
+    @ParameterizedTest(name = "seed {0}")
+    @MethodSource("seeds")
+    void a_count_cut_in_flight_meets_a_memory_cut_at_the_same_start(long seed) throws Exception {
+        Random random = new Random(seed);
+        runMovingPartitionsUnderBudgets(seed, random, COUNT_PAST_TIGHT, true);
+    }
+
+    /** More records than {@link #TIGHT_BUDGET} holds of {@link #TIGHT_PAYLOAD}, far fewer than a roomy budget. */
+    private static final long COUNT_PAST_TIGHT = 45;
+
+    /** @param fixedBudgets the first member always roomy and the second always tight, instead of drawn at each start */
+    private void runMovingPartitionsUnderBudgets(long seed, Random random, long count, boolean fixedBudgets)
+            throws Exception {
         InMemoryObjectStore store = new InMemoryObjectStore();
         int partitions = 3;
         ScriptedMessageSource group = new ScriptedMessageSource("application_logs", "api_requests", partitions);
-        long count = random.nextBoolean() ? 7 : 1000;
         List<Member> members = new ArrayList<>();
         members.add(new Member(group, store));
         members.add(new Member(group.newMember(), store));
@@ -229,7 +250,9 @@ class TwoMembersModelTest {
             members.get(1).source.own(p, !first);
         }
         int[] appended = new int[partitions];
-        for (Member m : members) m.sink = start(settings(count, budget(random)), m.source, m.store);
+        for (Member m : members) {
+            m.sink = start(settings(count, fixedBudgets ? fixedBudget(members, m) : budget(random)), m.source, m.store);
+        }
         try {
             for (int step = 0; step < STEPS; step++) {
                 double r = random.nextDouble();
@@ -254,7 +277,8 @@ class TwoMembersModelTest {
                     if (m.sink != null) stop(m, random.nextBoolean());
                 } else if (r < 0.9) {
                     if (m.sink == null && m.stopping.isDone()) {
-                        m.sink = start(settings(count, budget(random)), m.source, m.store);
+                        long budget = fixedBudgets ? fixedBudget(members, m) : budget(random);
+                        m.sink = start(settings(count, budget), m.source, m.store);
                     }
                 } else {
                     m.source.failCommits(new SourceException("commit timed out", true));
@@ -296,6 +320,10 @@ class TwoMembersModelTest {
         assertThat(copies).as("seed %d: every offset in exactly one object; objects %s", seed,
                 store.objects().keySet()).allSatisfy((o, n) -> assertThat(n).isEqualTo(1));
         assertThat(group.backwardStores()).as("seed %d", seed).isEmpty();
+    }
+
+    private static long fixedBudget(List<Member> members, Member m) {
+        return members.indexOf(m) == 0 ? 64L << 20 : TIGHT_BUDGET;
     }
 
     private static long budget(Random random) {
