@@ -8,11 +8,21 @@ import java.util.Optional;
  * Where and how files are written. {@code prefix} is already trimmed of {@code /} (empty = none).
  * {@code parquetCodec}: snappy, zstd, gzip, lz4_raw, none. {@code avroCodec}: null, deflate, snappy, zstd.
  * {@code completionMarker}: the name of each folder's completeness marker (ADR 0016); empty when none is written.
+ * {@code keyLayout}: how a file's key names its offsets ({@link KeyLayout}).
  */
 public record OutputSettings(String prefix, String pathTemplate, OutputFormat format, Compression compression,
                              boolean includeMetadata, boolean includeHeaders, ZoneId timezone,
                              Optional<String> avroSchemaJson, String parquetCodec, String avroCodec,
-                             String missingFieldPlaceholder, Optional<String> completionMarker) {
+                             String missingFieldPlaceholder, Optional<String> completionMarker,
+                             KeyLayout keyLayout) {
+    public OutputSettings(String prefix, String pathTemplate, OutputFormat format, Compression compression,
+                          boolean includeMetadata, boolean includeHeaders, ZoneId timezone,
+                          Optional<String> avroSchemaJson, String parquetCodec, String avroCodec,
+                          String missingFieldPlaceholder, Optional<String> completionMarker) {
+        this(prefix, pathTemplate, format, compression, includeMetadata, includeHeaders, timezone, avroSchemaJson,
+                parquetCodec, avroCodec, missingFieldPlaceholder, completionMarker, KeyLayout.OFFSETS);
+    }
+
     public OutputSettings(String prefix, String pathTemplate, OutputFormat format, Compression compression,
                           boolean includeMetadata, boolean includeHeaders, ZoneId timezone,
                           Optional<String> avroSchemaJson, String parquetCodec, String avroCodec,
@@ -23,6 +33,7 @@ public record OutputSettings(String prefix, String pathTemplate, OutputFormat fo
 
     public OutputSettings {
         Objects.requireNonNull(completionMarker, "completionMarker");
+        Objects.requireNonNull(keyLayout, "keyLayout");
         Objects.requireNonNull(prefix, "prefix");
         Objects.requireNonNull(pathTemplate, "pathTemplate");
         Objects.requireNonNull(format, "format");
@@ -33,6 +44,12 @@ public record OutputSettings(String prefix, String pathTemplate, OutputFormat fo
         Objects.requireNonNull(avroCodec, "avroCodec");
         Objects.requireNonNull(missingFieldPlaceholder, "missingFieldPlaceholder");
         if (pathTemplate.isEmpty()) throw new IllegalArgumentException("path_template must not be empty");
+    }
+
+    /** These settings with {@code layout} as the key layout. */
+    public OutputSettings withKeyLayout(KeyLayout layout) {
+        return new OutputSettings(prefix, pathTemplate, format, compression, includeMetadata, includeHeaders, timezone,
+                avroSchemaJson, parquetCodec, avroCodec, missingFieldPlaceholder, completionMarker, layout);
     }
 
     public static OutputSettings jsonLines(String prefix, String pathTemplate) {

@@ -43,6 +43,20 @@ public final class ObjectKey {
         return key.toString();
     }
 
+    /**
+     * The key of a file under the first-offset layout: {@code [prefix/]path/PPPPP-FFFFFFFFFFFFFFFFFFFF.ext}. It names
+     * only where the file starts, so every member that starts a file of the partition at one offset meets the others
+     * at one key, and a conditional write there decides the cut (docs/adr/0019-one-conditional-write-per-file.md).
+     */
+    public static String ofFirst(String prefix, String renderedPath, int partitionId, long firstOffset,
+                                 String extension) {
+        String full = of(prefix, renderedPath, partitionId, firstOffset, firstOffset, extension);
+        int name = full.lastIndexOf('/') + 1;
+        // PPPPP-FFFF...-LLLL...: the last "-" and its 20 digits go.
+        int lastDash = full.indexOf('-', full.indexOf('-', name) + 1);
+        return full.substring(0, lastDash) + full.substring(lastDash + 21);
+    }
+
     /** The partition and offsets of a key written by {@link #of}; empty for any other key. */
     public static Optional<KeyRange> parse(String key) {
         return match(key).flatMap(m -> {
