@@ -103,6 +103,13 @@ class TwoMembersModelTest {
         }
 
         @Override
+        public boolean create(String key, FileBytes content, String contentType, Map<String, String> metadata)
+                throws StoreException {
+            pass();
+            return super.create(key, content, contentType, metadata);
+        }
+
+        @Override
         public void close() {
             // the shared store outlives each member
         }
