@@ -46,12 +46,6 @@ public record OutputSettings(String prefix, String pathTemplate, OutputFormat fo
         if (pathTemplate.isEmpty()) throw new IllegalArgumentException("path_template must not be empty");
     }
 
-    /** These settings with {@code layout} as the key layout. */
-    public OutputSettings withKeyLayout(KeyLayout layout) {
-        return new OutputSettings(prefix, pathTemplate, format, compression, includeMetadata, includeHeaders, timezone,
-                avroSchemaJson, parquetCodec, avroCodec, missingFieldPlaceholder, completionMarker, layout);
-    }
-
     public static OutputSettings jsonLines(String prefix, String pathTemplate) {
         return new OutputSettings(prefix, pathTemplate, OutputFormat.JSON_LINES, Compression.NONE, true, false,
                 ZoneId.of("UTC"), Optional.empty(), "snappy", "null", "__missing__");

@@ -144,10 +144,7 @@ class ClaimRequestCountTest {
     /** Requests per sealed file from the first file after start-up to a clean stop. */
     private double steadyRequestsPerFile(KeyLayout layout, CountingStore store) throws Exception {
         StreamSettings stream = TestSettings.stream("application_logs", "api_requests");
-        SinkSettings base = TestSettings.countRotation(stream, PER_FILE);
-        SinkSettings settings = new SinkSettings(base.key(), base.name(), true, 0, false, base.streams(),
-                base.output().withKeyLayout(layout), base.rotation(), base.retry(), base.delivery(),
-                base.transforms());
+        SinkSettings settings = TestSettings.withKeyLayout(TestSettings.countRotation(stream, PER_FILE), layout);
         ScriptedMessageSource source = new ScriptedMessageSource("application_logs", "api_requests", 1);
         SinkService sink = new SinkService(settings, (s, t, g) -> source, s -> new LinesCodec(), store,
                 InstantSource.system(), d -> Thread.sleep(Math.min(d.toMillis(), 20)), SinkMetrics.NONE);

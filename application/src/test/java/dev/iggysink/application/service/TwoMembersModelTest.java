@@ -353,10 +353,7 @@ class TwoMembersModelTest {
             java.util.regex.Pattern.compile("(\\d{5})-\\d{20}(?:-\\d{20})?\\.jsonl");
 
     private SinkSettings settings(long count, long maxBufferedBytes, KeyLayout layout) {
-        SinkSettings base = settings(count, maxBufferedBytes);
-        return new SinkSettings(base.key(), base.name(), true, 0, false, base.streams(),
-                base.output().withKeyLayout(layout), base.rotation(), base.retry(), base.delivery(),
-                base.transforms());
+        return TestSettings.withKeyLayout(settings(count, maxBufferedBytes), layout);
     }
 
     private static long fixedBudget(List<Member> members, Member m) {
