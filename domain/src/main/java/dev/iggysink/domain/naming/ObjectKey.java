@@ -12,6 +12,7 @@ import java.util.regex.Pattern;
  */
 public final class ObjectKey {
     private static final Pattern FILE_NAME = Pattern.compile("(\\d{5,})-(\\d{20})-(\\d{20})(?:\\.([^/]*))?");
+    private static final Pattern FIRST_ONLY = Pattern.compile("(\\d{5,})-(\\d{20})(?:\\.([^/]*))?");
 
     private ObjectKey() {
     }
@@ -69,6 +70,22 @@ public final class ObjectKey {
                 return Optional.empty();
             }
         });
+    }
+
+    /**
+     * The partition and first offset of a key written by {@link #ofFirst} (as a range of that one offset: the key does
+     * not name its last, the object's metadata does); empty for any other key.
+     */
+    public static Optional<KeyRange> parseFirst(String key) {
+        Objects.requireNonNull(key, "key");
+        Matcher m = FIRST_ONLY.matcher(key.substring(key.lastIndexOf('/') + 1));
+        if (!m.matches()) return Optional.empty();
+        try {
+            long first = Long.parseLong(m.group(2));
+            return Optional.of(new KeyRange(Integer.parseInt(m.group(1)), first, first));
+        } catch (NumberFormatException tooLarge) {
+            return Optional.empty();
+        }
     }
 
     /** The extension (without the dot) of a key written by {@link #of}; empty when none or not such a key. */
