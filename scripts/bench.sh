@@ -15,6 +15,8 @@
 #                                     (the same jar; its store then ignores conditional writes), interleaved, N pairs
 #                                     (default 2), no raw-PUT baseline; prints per scenario one line
 #                                     "claims cost <scenario>: records/s ratio R, cpu ratio C, requests per file Q"
+#                                     and, for the runs under key_layout = "first_offset" (ADR 0019), one line
+#                                     "claims cost <scenario> (first_offset): ..." against the same runs off
 #   bash scripts/bench.sh --only self-audit [--pairs N]
 #                                     what the self-audit costs at its default budget (600 requests/min): 3M x 100 B
 #                                     in 1,000-record files (long enough for several 10 s rounds, 3,000 objects to read
@@ -126,12 +128,16 @@ if [[ "${only}" == "claims" ]]; then
       name="${entry%%|*}"
       flags="${entry#*|}"
       [[ "${name}" == "100b-1000rec" || "${name}" == "1kib-8mib" ]] || continue
-      order=(on off)
-      (( pair % 2 == 0 )) && order=(off on)
+      # "first": claims on under key_layout = "first_offset" (ADR 0019: the data PUT is the claim).
+      order=(on first off)
+      (( pair % 2 == 0 )) && order=(off first on)
       for claims in "${order[@]}"; do
+        layout=()
+        run="${claims}"
+        [[ "${claims}" == "first" ]] && { layout=(--key-layout first_offset); run=on; }
         # shellcheck disable=SC2086 # flags are word lists on purpose
-        "${bench_java[@]}" e2e "${sink_flag[@]}" --name "${name}" ${flags} --claims "${claims}" --no-baseline \
-          || { echo "bench.sh: ${name} (claims ${claims}) failed" >&2; failed=1; }
+        "${bench_java[@]}" e2e "${sink_flag[@]}" --name "${name}" ${flags} --claims "${run}" "${layout[@]}" \
+          --no-baseline || { echo "bench.sh: ${name} (claims ${claims}) failed" >&2; failed=1; }
       done
     done
   done

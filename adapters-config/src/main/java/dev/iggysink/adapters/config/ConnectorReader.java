@@ -3,6 +3,7 @@ package dev.iggysink.adapters.config;
 import dev.iggysink.application.settings.Compression;
 import dev.iggysink.application.settings.ErrorTolerance;
 import dev.iggysink.application.settings.FileRotation;
+import dev.iggysink.application.settings.KeyLayout;
 import dev.iggysink.application.settings.LateRecords;
 import dev.iggysink.application.settings.OutputFormat;
 import dev.iggysink.application.settings.PayloadSchema;
@@ -381,6 +382,7 @@ final class ConnectorReader {
         }
         Optional<String> completionMarker = completionMarker(p, pathTemplate, maxOpenFiles);
         LateRecords lateRecords = lateRecords(p, completionMarker);
+        KeyLayout keyLayout = keyLayout(p, maxOpenFiles, completionMarker, selfAudit);
         Optional<String> parquetCodec = p.choice("parquet_codec", PARQUET_CODECS, true,
                 "snappy, zstd, gzip, lz4_raw, none");
         Optional<String> avroCodec = p.choice("avro_codec", AVRO_CODECS, true, "null, deflate, snappy, zstd");
@@ -419,10 +421,39 @@ final class ConnectorReader {
                 requestTimeout, credentials);
         return Optional.of(new PluginConfigDto(storage, uploadConcurrency,
                 prefix, pathTemplate, format, compression, includeMetadata, includeHeaders, timezone, schema,
-                finalParquetCodec, finalAvroCodec, placeholder, completionMarker, lateRecords,
+                finalParquetCodec, finalAvroCodec, placeholder, completionMarker, lateRecords, keyLayout,
                 rotation, maxFileSize, maxMessages, rotateInterval, rotateSchedule, maxOpenFiles,
                 maxAttempts, retryDelay, retryMaxDelay,
                 maxBuffered, tolerance, dlqPrefix, shutdownTimeout, bufferDirectory(p, baseDir), selfAudit));
+    }
+
+    /**
+     * {@code key_layout}: {@code offsets} (the default, the Rust sink's keys) or {@code first_offset} (ADR 0019), which
+     * needs one open file per partition (its chain of files follows the offsets), and for now no completeness
+     * markers and no self-audit (both read a file's range from its key).
+     */
+    private static KeyLayout keyLayout(Table p, int maxOpenFiles, Optional<String> completionMarker,
+                                       int selfAuditRequestsPerMinute) {
+        Map<String, KeyLayout> layouts = new java.util.LinkedHashMap<>();
+        for (KeyLayout l : KeyLayout.values()) layouts.put(l.configName(), l);
+        KeyLayout layout = p.choice("key_layout", layouts, false, String.join(", ", layouts.keySet()))
+                .orElse(KeyLayout.OFFSETS);
+        if (layout != KeyLayout.FIRST_OFFSET) return layout;
+        if (maxOpenFiles > 1) {
+            p.error("key_layout", "\"first_offset\" needs " + p.path("max_open_files_per_partition") + " = 1 (each"
+                    + " file must start where the partition's previous file ended)");
+        }
+        if (completionMarker.isPresent()) {
+            p.error("key_layout", "\"first_offset\" cannot be used with " + p.path("completion_marker") + " yet"
+                    + " (markers list a folder's objects by the offsets in their keys)");
+        }
+        if (selfAuditRequestsPerMinute > 0) {
+            p.error("key_layout", "\"first_offset\" needs " + p.path("self_audit_requests_per_minute") + " = 0 for"
+                    + " now: the self-audit reads a file's range from its key, which names only the first offset, so"
+                    + " it would report gaps that are not there (the `audit` command reads the range from each"
+                    + " object's metadata)");
+        }
+        return layout;
     }
 
     /**

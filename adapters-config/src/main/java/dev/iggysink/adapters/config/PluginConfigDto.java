@@ -3,6 +3,7 @@ package dev.iggysink.adapters.config;
 import dev.iggysink.application.settings.Compression;
 import dev.iggysink.application.settings.ErrorTolerance;
 import dev.iggysink.application.settings.FileRotation;
+import dev.iggysink.application.settings.KeyLayout;
 import dev.iggysink.application.settings.LateRecords;
 import dev.iggysink.application.settings.OutputFormat;
 import java.time.Duration;
@@ -25,6 +26,7 @@ record PluginConfigDto(
         boolean includeMetadata, boolean includeHeaders, ZoneId timezone, Optional<String> avroSchemaJson,
         String parquetCodec, String avroCodec, String missingFieldPlaceholder, Optional<String> completionMarker,
         LateRecords lateRecords,
+        KeyLayout keyLayout,
         // rotation
         FileRotation fileRotation, long maxFileSize, OptionalLong maxMessagesPerFile,
         Optional<Duration> rotateInterval, Optional<Duration> rotateScheduleInterval, int maxOpenFilesPerPartition,

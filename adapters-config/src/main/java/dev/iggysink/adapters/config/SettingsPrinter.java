@@ -162,7 +162,8 @@ public final class SettingsPrinter {
                 kv(COMPRESSION, o.compression()), kv(INCLUDE_METADATA, o.includeMetadata()),
                 kv(INCLUDE_HEADERS, o.includeHeaders()), kv(TIMEZONE, o.timezone().getId()),
                 kv(COMPLETION_MARKER, o.completionMarker()),
-                kv(LATE_RECORDS, o.lateRecords()));
+                kv(LATE_RECORDS, o.lateRecords()),
+                kv(KEY_LAYOUT, o.keyLayout().configName()));
         // avro_schema stands for avro_schema_json and avro_schema_path alike: the schema's size, not its text.
         line(out, "encoding", "avro_schema=" + schema(o.avroSchemaJson()), kv(PARQUET_CODEC, o.parquetCodec()),
                 kv(AVRO_CODEC, o.avroCodec()), kv(MISSING_FIELD_PLACEHOLDER, o.missingFieldPlaceholder()));

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.iggysink.application.settings.Compression;
 import dev.iggysink.application.settings.ErrorTolerance;
 import dev.iggysink.application.settings.FileRotation;
+import dev.iggysink.application.settings.KeyLayout;
 import dev.iggysink.application.settings.LateRecords;
 import dev.iggysink.application.settings.OutputFormat;
 import dev.iggysink.application.settings.PayloadSchema;
@@ -83,6 +84,17 @@ class ConnectorConfigLoaderTest {
                 "region = \"us-east-1\"\ncompletion_marker = \"_COMPLETE\"\nlate_records = \"Late_Path\""));
         assertThat(onlySink(ConnectorConfigLoader.load(file, Map.of())).sink().output().lateRecords())
                 .isEqualTo(LateRecords.LATE_PATH);
+    }
+
+    @Test
+    void keys_name_both_offsets_unless_the_first_offset_layout_is_chosen() {
+        assertThat(onlySink(ConnectorConfigLoader.load(TestFiles.resource("seed/s3.toml"), Map.of())).sink().output()
+                .keyLayout()).isEqualTo(KeyLayout.OFFSETS);
+        Path file = TestFiles.write(tmp, "first.toml", TestFiles.seedWith("region = \"us-east-1\"",
+                "region = \"us-east-1\"\nkey_layout = \"first_offset\"\nself_audit_requests_per_minute = 0"));
+        ConfigResult result = ConnectorConfigLoader.load(file, Map.of());
+        assertThat(result.errors()).isEmpty();
+        assertThat(onlySink(result).sink().output().keyLayout()).isEqualTo(KeyLayout.FIRST_OFFSET);
     }
 
     @Test

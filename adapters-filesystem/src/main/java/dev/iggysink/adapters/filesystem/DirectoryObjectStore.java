@@ -162,6 +162,17 @@ public final class DirectoryObjectStore implements ObjectStore {
      */
     @Override
     public boolean create(String key, byte[] content, Map<String, String> metadata) throws StoreException {
+        return createFile(key, FileBytes.of(content), metadata);
+    }
+
+    /** A file written only if the key is free: the same exclusive create (a hard link) as a claim's. */
+    @Override
+    public boolean create(String key, FileBytes content, String contentType, Map<String, String> metadata)
+            throws StoreException {
+        return createFile(key, content, metadata);
+    }
+
+    private boolean createFile(String key, FileBytes content, Map<String, String> metadata) throws StoreException {
         String operation = "PUT If-None-Match";
         Path target = resolve(operation, key);
         byte[] meta = encodeMetadata(operation, key, metadata);
@@ -172,7 +183,7 @@ public final class DirectoryObjectStore implements ObjectStore {
             if (Files.isRegularFile(target)) return false;
             Path dir = target.getParent();
             createDirectories(dir);
-            tmp = writeTemp(dir, FileBytes.of(content));
+            tmp = writeTemp(dir, content);
             Path sidecar = sidecar(target);
             metaDirectories(sidecar.getParent());
             String version = version(Files.readAttributes(tmp, BasicFileAttributes.class));

@@ -383,6 +383,29 @@ public abstract class ObjectStoreContract {
         assertThat(store().list(prefix)).extracting(StoredObject::key).containsExactly(key);
     }
 
+    /**
+     * A data file under the first-offset key layout is written with the condition on the PUT itself, or on the
+     * completion of its multipart upload: a second file at the key is refused and leaves the first one whole.
+     */
+    @ParameterizedTest(name = "{0} bytes")
+    @ValueSource(longs = {100, THRESHOLD + 1})
+    void a_file_created_at_a_taken_key_is_refused_and_leaves_the_first_file(long size) throws Exception {
+        String key = prefix + "00001-00000000000000001000.jsonl";
+        byte[] first = bytes((int) size, 41);
+        Map<String, String> firstStamps = Map.of("iggy-offsets", "1000-1999");
+
+        assertThat(store().create(key, chunked(first), "application/x-ndjson", firstStamps)).isTrue();
+        boolean again = store().create(key, chunked(bytes((int) size, 42)), "application/x-ndjson",
+                Map.of("iggy-offsets", "1000-1500"));
+
+        assertThat(again).as("created again").isEqualTo(!honoursConditionalWrites());
+        if (honoursConditionalWrites()) {
+            assertThat(store().get(key)).isEqualTo(first);
+            assertThat(store().metadata(key)).contains(firstStamps);
+        }
+        assertThat(store().list(prefix)).extracting(StoredObject::key).containsExactly(key);
+    }
+
     @Test
     void a_create_over_an_object_put_earlier_is_refused() throws Exception {
         String key = prefix + "taken.jsonl";

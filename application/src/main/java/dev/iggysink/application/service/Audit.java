@@ -96,8 +96,21 @@ public final class Audit implements AuditUseCase {
             for (StoredObject o : objects) {
                 if (!excludeSegment.isEmpty() && o.key().contains("/" + excludeSegment + "/")) continue;
                 Optional<KeyRange> r = ObjectKey.parse(o.key());
-                if (r.isEmpty() || r.get().partitionId() != p.partitionId()) continue;
+                Optional<KeyRange> firstOnly = r.isPresent() ? Optional.empty() : ObjectKey.parseFirst(o.key());
+                int partition = r.or(() -> firstOnly).map(KeyRange::partitionId).orElse(-1);
+                if (partition != p.partitionId()) continue;
                 Map<String, String> metadata = store.metadata(o.key()).orElse(Map.of());
+                if (firstOnly.isPresent()) {
+                    // A first-offset key (ADR 0019): its range is in its metadata.
+                    long first = firstOnly.get().firstOffset();
+                    r = ObjectStamps.offsets(metadata).filter(a -> a[0] == first)
+                            .map(a -> new KeyRange(partition, a[0], a[1]));
+                    if (r.isEmpty()) {
+                        mismatches.add(o.key() + " names no range starting at " + first + " in its metadata ("
+                                + ObjectStamps.OFFSETS + " = " + metadata.get(ObjectStamps.OFFSETS) + ")");
+                        continue;
+                    }
+                }
                 if (metadata.containsKey(Redrive.REDRIVEN_FROM)) {
                     redriven.add(r.get());
                     redrivenKeys.add(o.key());

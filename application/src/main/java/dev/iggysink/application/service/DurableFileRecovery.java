@@ -124,7 +124,7 @@ final class DurableFileRecovery {
             SinkRecord record = batch.records().get(0);
             Found found = durableFileFrom(partition, record);
             if (found == null) {
-                if (claimsOn) {
+                if (claimsOn && !layout.firstOffsetKeys()) {
                     Optional<Claims.Claimed> claimed = claims.claimed(partition, record.offset(),
                             ObjectStamps.stamp(record));
                     if (claimed.isPresent()) {
@@ -152,7 +152,7 @@ final class DurableFileRecovery {
             LOG.log(Level.INFO, "partition " + partition + ": offsets " + record.offset() + "-" + last
                     + " were already durable (their commit had not landed); committed " + last
                     + " instead of writing them again");
-            if (claimsOn && !found.deadLetter) claims.remove(claims.key(partition, record.offset()));
+            if (claimsOn && !found.deadLetter && !layout.firstOffsetKeys()) claims.remove(claims.key(partition, record.offset()));
             c = last;
         }
     }
@@ -187,6 +187,7 @@ final class DurableFileRecovery {
             // Its key cannot be stored: the record was a bad record, and only a dead letter can hold it.
             return deadLetters ? deadLetter(record) : null;
         }
+        if (layout.firstOffsetKeys()) return firstOffsetObject(partition, directory, record);
         Found found = durableFileIn(directory, partition, record, false);
         if (found == null && layout.latePath()) {
             String late = layout.lateDirectory(partition, directory);
@@ -215,6 +216,25 @@ final class DurableFileRecovery {
         if (object == null) return null;
         Optional<Map<String, String>> meta = store.metadata(object.key());
         return meta.isPresent() ? new Found(object.key(), object.size(), last, meta.get(), false, late) : null;
+    }
+
+    /**
+     * Under the first-offset layout the key of a file starting at the record is known: one HEAD, no LIST. Its metadata
+     * names its last offset (every such object is written with it: ADR 0019).
+     */
+    private Found firstOffsetObject(PartitionRef partition, String directory, SinkRecord record)
+            throws StoreException {
+        String key = layout.key(directory, partition, record.offset(), record.offset());
+        Optional<Map<String, String>> meta = store.metadata(key);
+        if (meta.isEmpty()) return deadLetters ? deadLetter(record) : null;
+        Optional<long[]> range = ObjectStamps.offsets(meta.get());
+        if (range.isEmpty() || range.get()[0] != record.offset()) {
+            throw new StoreException("the object " + key + " does not name the offsets it holds (metadata "
+                    + ObjectStamps.OFFSETS + " = " + meta.get().get(ObjectStamps.OFFSETS) + "), so whether offset "
+                    + record.offset() + " is durable cannot be told; move it away if it is not this sink's", false, 0,
+                    null, null);
+        }
+        return new Found(key, -1, range.get()[1], meta.get(), false, false);
     }
 
     private Found deadLetter(SinkRecord record) throws StoreException {

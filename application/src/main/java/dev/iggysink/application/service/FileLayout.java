@@ -1,6 +1,7 @@
 package dev.iggysink.application.service;
 
 import dev.iggysink.application.port.out.DecodedRecord;
+import dev.iggysink.application.settings.KeyLayout;
 import dev.iggysink.application.settings.LateRecords;
 import dev.iggysink.application.settings.OutputSettings;
 import dev.iggysink.domain.message.PartitionRef;
@@ -27,7 +28,18 @@ final class FileLayout {
     }
 
     String key(String directory, PartitionRef partition, long first, long last) {
+        if (firstOffsetKeys()) {
+            return ObjectKey.ofFirst(output.prefix(), directory, partition.partitionId(), first, extension);
+        }
         return ObjectKey.of(output.prefix(), directory, partition.partitionId(), first, last, extension);
+    }
+
+    /**
+     * Whether keys name only the first offset ({@link KeyLayout#FIRST_OFFSET}): then the data PUT is the file's
+     * claim, and the key of a file starting at an offset is known without listing.
+     */
+    boolean firstOffsetKeys() {
+        return output.keyLayout() == KeyLayout.FIRST_OFFSET;
     }
 
     /**
@@ -44,7 +56,7 @@ final class FileLayout {
                     + KeyRules.MAX_KEY_BYTES + " (the path_template renders " + directory.length()
                     + " characters for it)");
         }
-        // The file name is fixed (PPPPP-first-last.ext); only the path before it can hold a refused segment.
+        // The file name is fixed (PPPPP-first-last.ext, or shorter); only the path before it can hold a refused segment.
         return KeyRules.segmentProblem(key.substring(0, Math.max(0, key.lastIndexOf('/'))))
                 .map(problem -> "its object key's path " + problem);
     }

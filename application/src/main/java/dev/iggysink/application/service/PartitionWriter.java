@@ -429,9 +429,13 @@ final class PartitionWriter {
         AtomicReference<FileEncoder> encoder = new AtomicReference<>(slot.encoder);
         boolean first = firstFileSinceAssignment && maxOpenFiles <= 1;
         firstFileSinceAssignment = false;
-        UploadJob.Check check = claiming ? (first ? UploadJob.Check.CLAIM_FIRST : UploadJob.Check.CLAIM)
+        boolean creating = layout.firstOffsetKeys();
+        UploadJob.Check check = creating ? UploadJob.Check.CREATE
+                : claiming ? (first ? UploadJob.Check.CLAIM_FIRST : UploadJob.Check.CLAIM)
                 : first ? UploadJob.Check.OTHER_COPY : UploadJob.Check.NONE;
-        if (claiming) openClaims.add(Map.entry(file.lastOffset(), claims.key(partition, file.firstOffset())));
+        if (claiming && !creating) {
+            openClaims.add(Map.entry(file.lastOffset(), claims.key(partition, file.firstOffset())));
+        }
         CompletableFuture<Boolean> ready = chainTail;
         if (slot.deadLetters != null) {
             for (CompletableFuture<Boolean> letter : slot.deadLetters) ready = ready.thenCombine(letter, Boolean::logicalAnd);

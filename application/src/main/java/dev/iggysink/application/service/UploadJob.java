@@ -30,7 +30,11 @@ record UploadJob(SealedFile file, Supplier<FileBytes> content, String contentTyp
                  Map<String, String> metadata, CompletableFuture<Boolean> ready,
                  CompletableFuture<Boolean> settled, Claims claims) {
 
-    enum Check { NONE, OTHER_COPY, CLAIM, CLAIM_FIRST }
+    /**
+     * {@code CREATE}: the key names only the file's first offset, and the data PUT itself is conditional: it is the
+     * file's claim (docs/adr/0019-one-conditional-write-per-file.md).
+     */
+    enum Check { NONE, OTHER_COPY, CLAIM, CLAIM_FIRST, CREATE }
 
     UploadJob(SealedFile file, Supplier<FileBytes> content, String contentType, long reservedBytes) {
         this(file, content, contentType, reservedBytes, false);

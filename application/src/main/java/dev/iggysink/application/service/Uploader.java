@@ -7,6 +7,7 @@ import dev.iggysink.application.port.out.SourceException;
 import dev.iggysink.application.port.out.StoreException;
 import dev.iggysink.application.port.out.StoredObject;
 import dev.iggysink.application.service.UploadResult.Outcome;
+import dev.iggysink.application.settings.KeyLayout;
 import dev.iggysink.domain.naming.KeyRange;
 import dev.iggysink.domain.naming.ObjectKey;
 import dev.iggysink.domain.retry.RetryPolicy;
@@ -15,6 +16,7 @@ import java.lang.System.Logger.Level;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -231,7 +233,8 @@ final class Uploader implements AutoCloseable {
                 metrics.sealed(job.file().partition(), job.file().reason(), content.length());
             }
             boolean onClaimThread = ON_CLAIM_THREAD.get();
-            if (!cutSettled && job.check() != UploadJob.Check.NONE && !onClaimThread) {
+            if (!cutSettled && job.check() != UploadJob.Check.NONE && job.check() != UploadJob.Check.CREATE
+                    && !onClaimThread) {
                 // The cut is settled on the claim threads, so that no upload thread waits for a claim's answers.
                 try {
                     claimPool.execute(new ClaimStep(this));
@@ -250,7 +253,13 @@ final class Uploader implements AutoCloseable {
                 }
                 sending.add(content);
                 try {
-                    store.put(key, content, job.contentType(), job.metadata());
+                    if (job.check() == UploadJob.Check.CREATE) {
+                        if (!store.create(key, content, job.contentType(), job.metadata()) && !sameFileThere()) {
+                            return;
+                        }
+                    } else {
+                        store.put(key, content, job.contentType(), job.metadata());
+                    }
                 } finally {
                     sending.remove(content);
                 }
@@ -368,6 +377,15 @@ final class Uploader implements AutoCloseable {
             switch (check) {
                 case NONE -> {
                 }
+                case CREATE -> {
+                    if (claims == null || !claims.on()) {
+                        throw new StoreException("key_layout = \"" + KeyLayout.FIRST_OFFSET.configName() + "\" needs"
+                                + " an object store that honours conditional writes (If-None-Match), and this one does"
+                                + " not: " + job.file().key() + " is not written, since a plain PUT there could"
+                                + " overwrite another member's file. Use key_layout = \"" + KeyLayout.OFFSETS.configName()
+                                + "\" on this store", false, 0, null, null);
+                    }
+                }
                 case OTHER_COPY -> {
                     long other;
                     try {
@@ -410,8 +428,38 @@ final class Uploader implements AutoCloseable {
                 }
             }
             cutSettled = true;
-            if (job.file().reason() != RotationReason.DEAD_LETTER) job.settled().complete(true);
+            // A created file settles its cut when its conditional PUT is answered: the next file waits for that.
+            if (job.file().reason() != RotationReason.DEAD_LETTER && check != UploadJob.Check.CREATE) {
+                job.settled().complete(true);
+            }
             return true;
+        }
+
+        /**
+         * After a refused conditional PUT of a first-offset key: whether the object there holds this very file's
+         * range (another member cut the same file, or an earlier attempt of this one landed though its answer was
+         * lost), so that this file is durable. Otherwise this attempt has ended as {@link Outcome#SUPERSEDED}: the
+         * partition is assigned anew, and the lookup commits the object found there and follows its chain.
+         */
+        private boolean sameFileThere() throws StoreException {
+            long first = job.file().firstOffset();
+            Optional<Map<String, String>> meta = store.metadata(job.file().key());
+            if (meta.isEmpty()) {
+                throw new StoreException("the conditional PUT of " + job.file().key() + " was refused, but no object"
+                        + " is there", true, 0, null, null);
+            }
+            Optional<long[]> range = ObjectStamps.offsets(meta.get());
+            if (range.isEmpty() || range.get()[0] != first) {
+                throw new StoreException("the object " + job.file().key() + " does not name its range (metadata "
+                        + ObjectStamps.OFFSETS + " = " + meta.get().get(ObjectStamps.OFFSETS) + "): it is not this"
+                        + " sink's, so offsets from " + first + " cannot be written there; move it away", false, 0,
+                        null, null);
+            }
+            long theirs = range.get()[1];
+            if (theirs == job.file().lastOffset()) return true;
+            finish(Outcome.SUPERSEDED, "another member wrote offsets " + first + "-" + theirs + " before this"
+                    + " member's file of offsets " + first + "-" + job.file().lastOffset() + " went up", false, theirs);
+            return false;
         }
 
         /** The group's committed offset of this file's partition (-1 when none), as the source says now. */

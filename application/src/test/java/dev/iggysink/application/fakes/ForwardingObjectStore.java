@@ -33,6 +33,12 @@ public class ForwardingObjectStore implements ObjectStore {
     }
 
     @Override
+    public boolean create(String key, FileBytes content, String contentType, Map<String, String> metadata)
+            throws StoreException {
+        return to.create(key, content, contentType, metadata);
+    }
+
+    @Override
     public void delete(String key) throws StoreException {
         to.delete(key);
     }

@@ -215,6 +215,22 @@ public final class InMemoryObjectStore implements ObjectStore {
         return createNow(key, content, meta);
     }
 
+    /** A file written conditionally: counted as a create, held as puts and creates are. */
+    @Override
+    public boolean create(String key, FileBytes content, String contentType, Map<String, String> meta)
+            throws StoreException {
+        waitIfHeld(key);
+        synchronized (this) {
+            attempted.add(key);
+            StoreException s = scripted.poll();
+            if (s != null) throw s;
+            if (!createNow(key, content.toByteArray(), meta)) return false;
+            contentTypes.put(key, contentType);
+            putLog.add(key);
+            return true;
+        }
+    }
+
     private synchronized boolean createNow(String key, byte[] content, Map<String, String> meta)
             throws StoreException {
         creates++;

@@ -1,7 +1,9 @@
 package dev.iggysink.application.fakes;
 
+
 import dev.iggysink.application.settings.DeliverySettings;
 import dev.iggysink.application.settings.ErrorTolerance;
+import dev.iggysink.application.settings.KeyLayout;
 import dev.iggysink.application.settings.OutputSettings;
 import dev.iggysink.application.settings.PayloadSchema;
 import dev.iggysink.application.settings.RetrySettings;
@@ -32,5 +34,15 @@ public final class TestSettings {
 
     public static SinkSettings countRotation(StreamSettings stream, long count) {
         return sink(stream, RotationSettings.messages(count), ErrorTolerance.NONE, 64L << 20, Duration.ofSeconds(5));
+    }
+
+    /** {@code settings} writing keys of {@code layout}. */
+    public static SinkSettings withKeyLayout(SinkSettings settings, KeyLayout layout) {
+        OutputSettings o = settings.output();
+        OutputSettings output = new OutputSettings(o.prefix(), o.pathTemplate(), o.format(), o.compression(),
+                o.includeMetadata(), o.includeHeaders(), o.timezone(), o.avroSchemaJson(), o.parquetCodec(),
+                o.avroCodec(), o.missingFieldPlaceholder(), o.completionMarker(), layout);
+        return new SinkSettings(settings.key(), settings.name(), true, 0, false, settings.streams(), output,
+                settings.rotation(), settings.retry(), settings.delivery(), settings.transforms());
     }
 }

@@ -76,4 +76,27 @@ class AuditMetadataTest {
         assertThat(a.mismatches()).anySatisfy(m -> assertThat(m).contains(data(30, 39)).contains("30-38"));
         assertThat(a.ok()).isFalse();
     }
+
+    private static String firstOnly(long first) {
+        return String.format("out/logs/api/%05d-%020d.json", 0, first);
+    }
+
+    /** Under the first-offset key layout (ADR 0019) a key names only where its file starts; the metadata the rest. */
+    @Test
+    void first_offset_keys_are_audited_by_the_range_their_metadata_names() throws Exception {
+        InMemoryObjectStore store = new InMemoryObjectStore();
+        store.seed(firstOnly(0), "0-9".getBytes(StandardCharsets.UTF_8), stamps(0, 9, 10));
+        store.seed(firstOnly(10), "10-24".getBytes(StandardCharsets.UTF_8), stamps(10, 24, 15));
+        store.seed(firstOnly(25), "25-29".getBytes(StandardCharsets.UTF_8), stamps(25, 29, 5));
+
+        Audit.PartitionAudit a = audit(store, 29).get(0);
+
+        assertThat(a.gaps()).as("gaps").isEmpty();
+        assertThat(a.overlaps()).as("overlaps").isEmpty();
+        assertThat(a.mismatches()).isEmpty();
+        assertThat(a.ok()).isTrue();
+
+        store.seed(firstOnly(20), "20-29".getBytes(StandardCharsets.UTF_8), stamps(20, 29, 10));
+        assertThat(audit(store, 29).get(0).overlaps()).as("a file starting inside another").isNotEmpty();
+    }
 }

@@ -15,6 +15,7 @@ import dev.iggysink.application.port.out.SourceException;
 import dev.iggysink.application.port.out.StoreException;
 import dev.iggysink.application.settings.DeliverySettings;
 import dev.iggysink.application.settings.ErrorTolerance;
+import dev.iggysink.application.settings.KeyLayout;
 import dev.iggysink.application.settings.OutputSettings;
 import dev.iggysink.application.settings.SinkSettings;
 import dev.iggysink.application.settings.StreamSettings;
@@ -99,6 +100,13 @@ class TwoMembersModelTest {
         public boolean create(String key, byte[] content, Map<String, String> metadata) throws StoreException {
             pass();
             return super.create(key, content, metadata);
+        }
+
+        @Override
+        public boolean create(String key, FileBytes content, String contentType, Map<String, String> metadata)
+                throws StoreException {
+            pass();
+            return super.create(key, content, contentType, metadata);
         }
 
         @Override
@@ -216,10 +224,45 @@ class TwoMembersModelTest {
     @MethodSource("seeds")
     void every_offset_ends_in_exactly_one_object_under_a_tight_memory_budget(long seed) throws Exception {
         Random random = new Random(seed);
+        runMovingPartitionsUnderBudgets(seed, random, random.nextBoolean() ? 7 : 1000, false, KeyLayout.OFFSETS);
+    }
+
+    /**
+     * As {@link #every_offset_ends_in_exactly_one_object_under_a_tight_memory_budget}, with a count between what a
+     * tight member can hold and what a roomy one holds: a roomy old owner's count cut, its PUT held in flight, meets
+     * the new tight owner's memory cut at the same start. A count cut is no free choice of its member only when
+     * every member can reach it; this is the interleaving where one cannot, so even count cuts must be claimed.
+     */
+    @ParameterizedTest(name = "seed {0}")
+    @MethodSource("seeds")
+    void a_count_cut_in_flight_meets_a_memory_cut_at_the_same_start(long seed) throws Exception {
+        Random random = new Random(seed);
+        runMovingPartitionsUnderBudgets(seed, random, COUNT_PAST_TIGHT, true, KeyLayout.OFFSETS);
+    }
+
+    /**
+     * The interleavings of {@link #every_offset_ends_in_exactly_one_object_under_a_tight_memory_budget} and of
+     * {@link #a_count_cut_in_flight_meets_a_memory_cut_at_the_same_start} under the first-offset key layout, where no
+     * claim is written: the data PUT itself is conditional (ADR 0019).
+     */
+    @ParameterizedTest(name = "seed {0}")
+    @MethodSource("seeds")
+    void first_offset_keys_write_every_offset_exactly_once(long seed) throws Exception {
+        Random random = new Random(seed);
+        boolean countPastTight = seed % 2 == 0;
+        runMovingPartitionsUnderBudgets(seed, random, countPastTight ? COUNT_PAST_TIGHT : random.nextBoolean() ? 7 : 1000,
+                countPastTight, KeyLayout.FIRST_OFFSET);
+    }
+
+    /** More records than {@link #TIGHT_BUDGET} holds of {@link #TIGHT_PAYLOAD}, far fewer than a roomy budget. */
+    private static final long COUNT_PAST_TIGHT = 45;
+
+    /** @param fixedBudgets the first member always roomy and the second always tight, instead of drawn at each start */
+    private void runMovingPartitionsUnderBudgets(long seed, Random random, long count, boolean fixedBudgets,
+                                                 KeyLayout layout) throws Exception {
         InMemoryObjectStore store = new InMemoryObjectStore();
         int partitions = 3;
         ScriptedMessageSource group = new ScriptedMessageSource("application_logs", "api_requests", partitions);
-        long count = random.nextBoolean() ? 7 : 1000;
         List<Member> members = new ArrayList<>();
         members.add(new Member(group, store));
         members.add(new Member(group.newMember(), store));
@@ -229,7 +272,10 @@ class TwoMembersModelTest {
             members.get(1).source.own(p, !first);
         }
         int[] appended = new int[partitions];
-        for (Member m : members) m.sink = start(settings(count, budget(random)), m.source, m.store);
+        for (Member m : members) {
+            m.sink = start(settings(count, fixedBudgets ? fixedBudget(members, m) : budget(random), layout), m.source,
+                    m.store);
+        }
         try {
             for (int step = 0; step < STEPS; step++) {
                 double r = random.nextDouble();
@@ -254,7 +300,8 @@ class TwoMembersModelTest {
                     if (m.sink != null) stop(m, random.nextBoolean());
                 } else if (r < 0.9) {
                     if (m.sink == null && m.stopping.isDone()) {
-                        m.sink = start(settings(count, budget(random)), m.source, m.store);
+                        long budget = fixedBudgets ? fixedBudget(members, m) : budget(random);
+                        m.sink = start(settings(count, budget, layout), m.source, m.store);
                     }
                 } else {
                     m.source.failCommits(new SourceException("commit timed out", true));
@@ -273,7 +320,7 @@ class TwoMembersModelTest {
             members.get(1).source.own(p, false);
             group.own(p, true);
         }
-        SinkService last = start(settings(count, TIGHT_BUDGET), group, store);
+        SinkService last = start(settings(count, TIGHT_BUDGET, layout), group, store);
         try {
             await().atMost(WAIT).until(() -> {
                 List<PartitionStatus> all = last.status().partitions();
@@ -285,9 +332,12 @@ class TwoMembersModelTest {
             last.stop();
         }
         Map<String, Integer> copies = new TreeMap<>();
-        store.objects().forEach((key, bytes) -> ObjectKey.parse(key).ifPresent(k -> {
-            for (long o : LinesCodec.offsets(bytes)) copies.merge(k.partitionId() + ":" + o, 1, Integer::sum);
-        }));
+        store.objects().forEach((key, bytes) -> {
+            java.util.regex.Matcher k = DATA_FILE.matcher(key.substring(key.lastIndexOf('/') + 1));
+            if (!k.matches()) return;
+            for (long o : LinesCodec.offsets(bytes)) copies.merge(Integer.parseInt(k.group(1)) + ":" + o, 1, Integer::sum);
+        });
+        if (layout == KeyLayout.FIRST_OFFSET) assertThat(store.claims()).as("seed %d: claims", seed).isEmpty();
         for (int p = 0; p < partitions; p++) {
             assertThat(group.stored(p).orElse(-1)).as("seed %d: committed of partition %d", seed, p)
                     .isEqualTo(appended[p] - 1L);
@@ -296,6 +346,18 @@ class TwoMembersModelTest {
         assertThat(copies).as("seed %d: every offset in exactly one object; objects %s", seed,
                 store.objects().keySet()).allSatisfy((o, n) -> assertThat(n).isEqualTo(1));
         assertThat(group.backwardStores()).as("seed %d", seed).isEmpty();
+    }
+
+    /** The file name of a data object under either key layout: its partition first. */
+    private static final java.util.regex.Pattern DATA_FILE =
+            java.util.regex.Pattern.compile("(\\d{5})-\\d{20}(?:-\\d{20})?\\.jsonl");
+
+    private SinkSettings settings(long count, long maxBufferedBytes, KeyLayout layout) {
+        return TestSettings.withKeyLayout(settings(count, maxBufferedBytes), layout);
+    }
+
+    private static long fixedBudget(List<Member> members, Member m) {
+        return members.indexOf(m) == 0 ? 64L << 20 : TIGHT_BUDGET;
     }
 
     private static long budget(Random random) {

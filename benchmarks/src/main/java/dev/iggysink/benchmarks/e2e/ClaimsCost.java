@@ -30,12 +30,22 @@ public final class ClaimsCost {
         Map<String, List<Map<String, String>>> on = new LinkedHashMap<>();
         Map<String, List<Map<String, String>>> off = new LinkedHashMap<>();
         for (Map<String, String> r : rows) {
-            (("off".equals(r.get("claims"))) ? off : on).computeIfAbsent(r.get("name"), k -> new ArrayList<>()).add(r);
+            // The first-offset layout (ADR 0019) is its own line, against the same runs with claims forced off.
+            String layout = r.getOrDefault("key_layout", "offsets");
+            if ("off".equals(r.get("claims"))) {
+                off.computeIfAbsent(r.get("name"), k -> new ArrayList<>()).add(r);
+            } else {
+                on.computeIfAbsent(r.get("name") + ("offsets".equals(layout) ? "" : "\0" + layout),
+                        k -> new ArrayList<>()).add(r);
+            }
         }
         boolean any = false;
         for (Map.Entry<String, List<Map<String, String>>> e : on.entrySet()) {
             List<Map<String, String>> with = e.getValue();
-            List<Map<String, String>> without = off.getOrDefault(e.getKey(), List.of());
+            String scenario = e.getKey().contains("\0") ? e.getKey().substring(0, e.getKey().indexOf('\0')) : e.getKey();
+            String label = e.getKey().contains("\0")
+                    ? scenario + " (" + e.getKey().substring(e.getKey().indexOf('\0') + 1) + ")" : scenario;
+            List<Map<String, String>> without = off.getOrDefault(scenario, List.of());
             int pairs = Math.min(with.size(), without.size());
             if (pairs == 0) continue;
             any = true;
@@ -61,7 +71,7 @@ public final class ClaimsCost {
                         a.get("claims_written"), a.get("claims_refused"), a.get("claims_deleted")));
             }
             out.printf(Locale.ROOT, "claims cost %s: records/s ratio %.2f, cpu ratio %.2f, requests per file %.2f%s%n",
-                    e.getKey(), r / pairs, c / pairs, q / pairs, detail);
+                    label, r / pairs, c / pairs, q / pairs, detail);
         }
         if (!any) out.println("claims cost: no scenario was run both with claims on and forced off");
         return any;

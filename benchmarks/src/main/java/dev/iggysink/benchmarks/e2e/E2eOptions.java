@@ -36,6 +36,9 @@ final class E2eOptions {
                                         JVM's own), e.g. to measure the sink on another Java release
               --claims on|off           off: the sink's store ignores conditional writes, so the same build runs
                                         without claims (what claims cost; default on)
+              --key-layout offsets|first_offset
+                                        the sink's key_layout (default: the connector's default, offsets);
+                                        first_offset also turns the self-audit off, which it needs
               --jfr                     record a JFR profile of the sink child (60 s, settings=profile)
               --results PATH            JSON-lines results file (default bench-results/results.jsonl)
               --no-baseline             skip the raw-PUT baseline
@@ -63,6 +66,8 @@ final class E2eOptions {
     String sinkJava;
     boolean jfr;
     boolean claims = true;
+    /** The sink's {@code key_layout}; null leaves the connector's default. */
+    String keyLayout;
     String results = "bench-results/results.jsonl";
     boolean baseline = true;
     int timeoutSeconds = 300;
@@ -122,6 +127,11 @@ final class E2eOptions {
                     case "on" -> true;
                     case "off" -> false;
                     default -> throw new IllegalArgumentException("--claims is on or off");
+                };
+                case "--key-layout" -> o.keyLayout = switch (value(args, ++i, a)) {
+                    case "offsets" -> "offsets";
+                    case "first_offset" -> "first_offset";
+                    default -> throw new IllegalArgumentException("--key-layout is offsets or first_offset");
                 };
                 case "--results" -> o.results = value(args, ++i, a);
                 case "--no-baseline" -> o.baseline = false;

@@ -154,6 +154,7 @@ public final class EndToEndBench {
             r.put("broker_warmup_s", round(brokerWarmup));
             r.put("sink_java", o.sinkJava == null ? "bench JVM's" : o.sinkJava);
             r.put("claims", o.claims ? "on" : "off");
+            r.put("key_layout", o.keyLayout == null ? "offsets" : o.keyLayout);
             r.put("producer_records_per_s", round(s.producerRate));
             r.put("sink_startup_s", round((s.first - s.launch) / 1e9));
             r.put("sink_seconds", round(sinkSeconds));
@@ -633,6 +634,12 @@ public final class EndToEndBench {
             plugin.append("buffer_directory = \"").append(o.bufferDirectory.replace("\\", "\\\\")).append("\"\n");
         }
         if (o.selfAudit != null) plugin.append("self_audit_requests_per_minute = ").append(o.selfAudit).append('\n');
+        if (o.keyLayout != null) {
+            plugin.append("key_layout = \"").append(o.keyLayout).append("\"\n");
+            if ("first_offset".equals(o.keyLayout) && o.selfAudit == null) {
+                plugin.append("self_audit_requests_per_minute = 0\n");
+            }
+        }
         if (o.maxBufferedBytes != null) {
             plugin.append("max_buffered_bytes = \"").append(o.maxBufferedBytes).append("\"\n");
         }

@@ -60,6 +60,24 @@ class ClaimsCostTest {
         assertThat(text).doesNotContain("claims cost 1kib-8mib");
     }
 
+    /** Runs under key_layout = "first_offset" get their own line, against the same runs with claims forced off. */
+    @Test
+    void the_first_offset_layout_gets_its_own_line_against_the_same_runs_without_claims() {
+        Map<String, String> first = new java.util.HashMap<>(row("100b-1000rec", "on", 100_000, 11.0, 1.0));
+        first.put("key_layout", "first_offset");
+        List<Map<String, String>> rows = List.of(row("100b-1000rec", "on", 80_000, 14.0, 3.0), first,
+                row("100b-1000rec", "off", 100_000, 10.0, 1.0));
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+
+        ClaimsCost.print(new PrintStream(bytes, true, StandardCharsets.UTF_8), rows);
+
+        String text = bytes.toString(StandardCharsets.UTF_8);
+        assertThat(text).contains("claims cost 100b-1000rec: records/s ratio 0.80, cpu ratio 1.40,"
+                + " requests per file 3.00\n");
+        assertThat(text).contains("claims cost 100b-1000rec (first_offset): records/s ratio 1.00, cpu ratio 1.10,"
+                + " requests per file 1.00\n");
+    }
+
     @Test
     void without_a_pair_it_says_so() {
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();

@@ -12,6 +12,7 @@ import java.util.regex.Pattern;
  */
 public final class ObjectKey {
     private static final Pattern FILE_NAME = Pattern.compile("(\\d{5,})-(\\d{20})-(\\d{20})(?:\\.([^/]*))?");
+    private static final Pattern FIRST_ONLY = Pattern.compile("(\\d{5,})-(\\d{20})(?:\\.([^/]*))?");
 
     private ObjectKey() {
     }
@@ -43,6 +44,20 @@ public final class ObjectKey {
         return key.toString();
     }
 
+    /**
+     * The key of a file under the first-offset layout: {@code [prefix/]path/PPPPP-FFFFFFFFFFFFFFFFFFFF.ext}. It names
+     * only where the file starts, so every member that starts a file of the partition at one offset meets the others
+     * at one key, and a conditional write there decides the cut (docs/adr/0019-one-conditional-write-per-file.md).
+     */
+    public static String ofFirst(String prefix, String renderedPath, int partitionId, long firstOffset,
+                                 String extension) {
+        String full = of(prefix, renderedPath, partitionId, firstOffset, firstOffset, extension);
+        int name = full.lastIndexOf('/') + 1;
+        // PPPPP-FFFF...-LLLL...: the last "-" and its 20 digits go.
+        int lastDash = full.indexOf('-', full.indexOf('-', name) + 1);
+        return full.substring(0, lastDash) + full.substring(lastDash + 21);
+    }
+
     /** The partition and offsets of a key written by {@link #of}; empty for any other key. */
     public static Optional<KeyRange> parse(String key) {
         return match(key).flatMap(m -> {
@@ -55,6 +70,22 @@ public final class ObjectKey {
                 return Optional.empty();
             }
         });
+    }
+
+    /**
+     * The partition and first offset of a key written by {@link #ofFirst} (as a range of that one offset: the key does
+     * not name its last, the object's metadata does); empty for any other key.
+     */
+    public static Optional<KeyRange> parseFirst(String key) {
+        Objects.requireNonNull(key, "key");
+        Matcher m = FIRST_ONLY.matcher(key.substring(key.lastIndexOf('/') + 1));
+        if (!m.matches()) return Optional.empty();
+        try {
+            long first = Long.parseLong(m.group(2));
+            return Optional.of(new KeyRange(Integer.parseInt(m.group(1)), first, first));
+        } catch (NumberFormatException tooLarge) {
+            return Optional.empty();
+        }
     }
 
     /** The extension (without the dot) of a key written by {@link #of}; empty when none or not such a key. */

@@ -187,24 +187,24 @@ public final class AwsS3ObjectStore extends S3WritePath<CompletedPart> {
     }
 
     @Override
-    protected void putObjectIfAbsent(String key, byte[] content, Map<String, String> metadata)
+    protected void putObjectIfAbsent(String key, FileBytes content, String contentType, Map<String, String> metadata)
             throws StoreException {
-        // A claim per file: where the adapter's own PUT path serves (ADR 0009), it spares the SDK's pipeline.
-        if (plainPut != null && checksumBodies && content.length > 0) {
-            FileBytes body = FileBytes.of(content);
-            String checksum;
-            try {
-                checksum = crc32c(body);
-            } catch (IOException e) {
-                throw StoreFailures.withoutAnswer("PUT If-None-Match", bucket, key, e);
-            }
-            plainPut.put("PUT If-None-Match", key, body, "application/octet-stream", checksum, metadata, true);
+        // A claim, or a file under the first-offset layout: where the adapter's own PUT path serves (ADR 0009), it
+        // spares the SDK's pipeline.
+        String checksum = null;
+        try {
+            if (checksumBodies && content.length() > 0) checksum = crc32c(content);
+        } catch (IOException e) {
+            throw StoreFailures.withoutAnswer("PUT If-None-Match", bucket, key, e);
+        }
+        if (plainPut != null && checksum != null) {
+            plainPut.put("PUT If-None-Match", key, content, contentType, checksum, metadata, true);
             return;
         }
-        PutObjectRequest request = putRequest(key, "application/octet-stream", content.length, metadata)
-                .ifNoneMatch("*").build();
+        PutObjectRequest.Builder request = putRequest(key, contentType, content.length(), metadata).ifNoneMatch("*");
+        if (checksum != null) request.checksumCRC32C(checksum);
         try {
-            s3.putObject(request, RequestBody.fromBytes(content));
+            FilePutHttpClient.sending(content, () -> s3.putObject(request.build(), body(content, contentType)));
         } catch (SdkException e) {
             throw translate("PUT If-None-Match", key, e);
         }
@@ -280,13 +280,16 @@ public final class AwsS3ObjectStore extends S3WritePath<CompletedPart> {
     }
 
     @Override
-    protected void completeMultipartUpload(String key, String uploadId, List<CompletedPart> uploaded)
-            throws StoreException {
+    protected void completeMultipartUpload(String key, String uploadId, List<CompletedPart> uploaded,
+                                           boolean ifNoneMatch) throws StoreException {
         try {
-            s3.completeMultipartUpload(b -> b.bucket(bucket).key(key).uploadId(uploadId)
-                    .multipartUpload(m -> m.parts(uploaded)));
+            s3.completeMultipartUpload(b -> {
+                b.bucket(bucket).key(key).uploadId(uploadId).multipartUpload(m -> m.parts(uploaded));
+                if (ifNoneMatch) b.ifNoneMatch("*");
+            });
         } catch (SdkException e) {
-            throw translate("COMPLETE MULTIPART UPLOAD", key, e);
+            throw translate(ifNoneMatch ? "COMPLETE MULTIPART UPLOAD If-None-Match" : "COMPLETE MULTIPART UPLOAD",
+                    key, e);
         }
     }
 

@@ -183,12 +183,12 @@ public final class MinioObjectStore extends S3WritePath<Part> {
     }
 
     @Override
-    protected void putObjectIfAbsent(String key, byte[] content, Map<String, String> metadata)
+    protected void putObjectIfAbsent(String key, FileBytes content, String contentType, Map<String, String> metadata)
             throws StoreException {
         // The same request as a put (object options, metadata as x-amz-meta-*, Content-MD5), with the condition.
-        Multimap<String, String> headers = objectHeaders("application/octet-stream", metadata);
+        Multimap<String, String> headers = objectHeaders(contentType, metadata);
         headers.put("If-None-Match", "*");
-        await("PUT If-None-Match", key, () -> minio.putFile(bucket, region, key, FileBytes.of(content), headers));
+        await("PUT If-None-Match", key, () -> minio.putFile(bucket, region, key, content, headers));
     }
 
     @Override
@@ -226,9 +226,17 @@ public final class MinioObjectStore extends S3WritePath<Part> {
     }
 
     @Override
-    protected void completeMultipartUpload(String key, String uploadId, List<Part> uploaded) throws StoreException {
-        await("COMPLETE MULTIPART UPLOAD", key, () -> minio.completeMultipartUploadAsync(bucket, region, key,
-                uploadId, uploaded.toArray(new Part[0]), null, null));
+    protected void completeMultipartUpload(String key, String uploadId, List<Part> uploaded, boolean ifNoneMatch)
+            throws StoreException {
+        Multimap<String, String> headers = null;
+        if (ifNoneMatch) {
+            headers = LinkedListMultimap.create();
+            headers.put("If-None-Match", "*");
+        }
+        Multimap<String, String> extra = headers;
+        await(ifNoneMatch ? "COMPLETE MULTIPART UPLOAD If-None-Match" : "COMPLETE MULTIPART UPLOAD", key,
+                () -> minio.completeMultipartUploadAsync(bucket, region, key, uploadId,
+                        uploaded.toArray(new Part[0]), extra, null));
     }
 
     @Override

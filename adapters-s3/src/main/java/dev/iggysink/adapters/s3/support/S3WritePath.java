@@ -47,8 +47,8 @@ public abstract class S3WritePath<P> implements ObjectStore {
      * One PutObject with {@code If-None-Match: *}, the object options and {@code metadata}; failures as operation
      * {@code "PUT If-None-Match"}, the store's refusal (412, 409) among them.
      */
-    protected abstract void putObjectIfAbsent(String key, byte[] content, Map<String, String> metadata)
-            throws StoreException;
+    protected abstract void putObjectIfAbsent(String key, FileBytes content, String contentType,
+                                              Map<String, String> metadata) throws StoreException;
 
     protected abstract void deleteObject(String key) throws StoreException;
 
@@ -69,8 +69,12 @@ public abstract class S3WritePath<P> implements ObjectStore {
     protected abstract P uploadPart(String key, String uploadId, PartPlan.Part part, FileBytes content,
                                     String contentType) throws StoreException;
 
-    protected abstract void completeMultipartUpload(String key, String uploadId, List<P> uploaded)
-            throws StoreException;
+    /**
+     * Completes a multipart upload; with {@code ifNoneMatch} only if no object has the key ({@code If-None-Match: *}
+     * on the completion: the store answers 412 when one does, and the parts are aborted).
+     */
+    protected abstract void completeMultipartUpload(String key, String uploadId, List<P> uploaded,
+                                                    boolean ifNoneMatch) throws StoreException;
 
     protected abstract void abortMultipartUpload(String key, String uploadId) throws StoreException;
 
@@ -81,15 +85,41 @@ public abstract class S3WritePath<P> implements ObjectStore {
         if (content.length() <= settings.multipartThreshold()) {
             putObject("PUT", key, content, contentType, checked);
         } else {
-            putMultipart(key, content, contentType, checked);
+            putMultipart(key, content, contentType, checked, false);
         }
     }
 
     @Override
     public final boolean create(String key, byte[] content, Map<String, String> metadata) throws StoreException {
         Map<String, String> checked = AdapterSupport.checkedMetadata("PUT If-None-Match", bucket, key, metadata);
+        return refusedIfTaken(() -> putObjectIfAbsent(key, FileBytes.of(content), "application/octet-stream",
+                checked));
+    }
+
+    /**
+     * A file written only if no object has its key: one PUT with {@code If-None-Match: *} up to
+     * {@code multipart_threshold}, else a multipart upload whose completion carries the condition.
+     */
+    @Override
+    public final boolean create(String key, FileBytes content, String contentType, Map<String, String> metadata)
+            throws StoreException {
+        Map<String, String> checked = AdapterSupport.checkedMetadata("PUT If-None-Match", bucket, key, metadata);
+        return refusedIfTaken(() -> {
+            if (content.length() <= settings.multipartThreshold()) {
+                putObjectIfAbsent(key, content, contentType, checked);
+            } else {
+                putMultipart(key, content, contentType, checked, true);
+            }
+        });
+    }
+
+    private interface ConditionalWrite {
+        void run() throws StoreException;
+    }
+
+    private static boolean refusedIfTaken(ConditionalWrite write) throws StoreException {
         try {
-            putObjectIfAbsent(key, content, checked);
+            write.run();
             return true;
         } catch (StoreException e) {
             // 412 PreconditionFailed: the key exists. 409 ConditionalRequestConflict: another conditional write of
@@ -140,8 +170,8 @@ public abstract class S3WritePath<P> implements ObjectStore {
         }
     }
 
-    private void putMultipart(String key, FileBytes content, String contentType, Map<String, String> metadata)
-            throws StoreException {
+    private void putMultipart(String key, FileBytes content, String contentType, Map<String, String> metadata,
+                              boolean ifNoneMatch) throws StoreException {
         // A file is one encoder buffer, which stops at 2 GiB.
         int length = Math.toIntExact(content.length());
         String uploadId = createMultipartUpload(key, contentType, metadata);
@@ -149,7 +179,7 @@ public abstract class S3WritePath<P> implements ObjectStore {
             List<P> uploaded = ParallelParts.run(parts, PartPlan.of(length, settings.multipartPartSize()),
                     part -> uploadPart(key, uploadId, part, content.slice(part.offset(), part.length()),
                             contentType));
-            completeMultipartUpload(key, uploadId, uploaded);
+            completeMultipartUpload(key, uploadId, uploaded, ifNoneMatch);
         } catch (StoreException e) {
             abort(key, uploadId, e);
             throw e;

@@ -152,6 +152,30 @@ class S3WritePathTest {
         assertThat(store.calls).hasSize(5);
     }
 
+    /**
+     * A file written conditionally (the first-offset key layout): one conditional PUT up to the threshold; above it a
+     * multipart upload whose completion carries the condition, its parts aborted when the key is taken.
+     */
+    @Test
+    void a_file_created_conditionally_is_one_conditional_put_or_a_multipart_upload_completed_conditionally()
+            throws Exception {
+        assertThat(store.create("a", FileBytes.of(new byte[(int) THRESHOLD]), "text/plain", Map.of("n", "v")))
+                .isTrue();
+        assertThat(store.calls).containsExactly("PUT If-None-Match a " + THRESHOLD + " {n=v}");
+
+        store.calls.clear();
+        assertThat(store.create("b", FileBytes.of(new byte[(int) THRESHOLD + 1]), "text/plain", Map.of())).isTrue();
+        assertThat(store.calls).containsExactly("CREATE b", "PART 1 " + PART, "PART 2 " + (THRESHOLD + 1 - PART),
+                "COMPLETE If-None-Match b [1, 2]");
+
+        store.calls.clear();
+        store.createStatus = 412;
+        assertThat(store.create("b", FileBytes.of(new byte[(int) THRESHOLD + 1]), "text/plain", Map.of()))
+                .as("412 on the completion: the key is taken").isFalse();
+        assertThat(store.calls).containsExactly("CREATE b", "PART 1 " + PART, "PART 2 " + (THRESHOLD + 1 - PART),
+                "ABORT b");
+    }
+
     @Test
     void delete_is_one_delete_request() throws Exception {
         store.delete("gone");
@@ -193,9 +217,9 @@ class S3WritePathTest {
         }
 
         @Override
-        protected void putObjectIfAbsent(String key, byte[] content, Map<String, String> metadata)
-                throws StoreException {
-            calls.add("PUT If-None-Match " + key + " " + content.length + " " + metadata);
+        protected void putObjectIfAbsent(String key, FileBytes content, String contentType,
+                                         Map<String, String> metadata) throws StoreException {
+            calls.add("PUT If-None-Match " + key + " " + content.length() + " " + metadata);
             if (createStatus != 0) {
                 throw new StoreException("PUT If-None-Match failed (" + createStatus + ")",
                         StoreFailures.retryableStatus(createStatus), createStatus, null, null);
@@ -236,10 +260,14 @@ class S3WritePathTest {
         }
 
         @Override
-        protected void completeMultipartUpload(String key, String uploadId, List<Integer> uploaded)
-                throws StoreException {
+        protected void completeMultipartUpload(String key, String uploadId, List<Integer> uploaded,
+                                               boolean ifNoneMatch) throws StoreException {
             if (failComplete) throw failure("COMPLETE");
-            calls.add("COMPLETE " + key + " " + uploaded);
+            if (ifNoneMatch && createStatus != 0) {
+                throw new StoreException("COMPLETE If-None-Match failed (" + createStatus + ")",
+                        StoreFailures.retryableStatus(createStatus), createStatus, null, null);
+            }
+            calls.add("COMPLETE " + (ifNoneMatch ? "If-None-Match " : "") + key + " " + uploaded);
         }
 
         @Override

@@ -45,6 +45,18 @@ public interface ObjectStore extends AutoCloseable {
      */
     boolean create(String key, byte[] content, Map<String, String> metadata) throws StoreException;
 
+    /**
+     * Writes a file at {@code key} only if no object has it, as {@link #create(String, byte[], Map)} does for a small
+     * body: the data PUT itself carries {@code If-None-Match: *} (and the multipart upload's completion, for a large
+     * file). Returns false, writing nothing, when the key exists. A store that cannot write files conditionally
+     * refuses (not retryable), naming why.
+     */
+    default boolean create(String key, FileBytes content, String contentType, Map<String, String> metadata)
+            throws StoreException {
+        throw new StoreException("this object store cannot write a file conditionally (" + key + ")", false, 0, null,
+                null);
+    }
+
     /** Deletes {@code key}; a key that does not exist is not an error. */
     void delete(String key) throws StoreException;
 
