@@ -20,6 +20,7 @@ import java.time.ZoneId;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -468,13 +469,14 @@ final class Completeness {
         if (!known && store.create(key, m.json(header, 1), Map.of())) {
             LOG.log(Level.INFO, "folder " + m.folder() + " is complete: wrote " + key + " (" + m.records()
                     + " records in " + m.files().size() + " objects)");
-            forget(m.folder());
+            forget(m.folder(), m.files());
             return;
         }
         List<FileEntry> mine = new ArrayList<>();
         for (Track t : tracks.values()) {
             for (FileEntry f : t.files.values()) if (f.folder().equals(m.folder())) mine.add(f);
         }
+        List<FileEntry> listedNow = m.files();
         if (!known || !mine.isEmpty()) {
             byte[] existing = store.get(key);
             Map<String, FileEntry> listed = new LinkedHashMap<>();
@@ -490,14 +492,22 @@ final class Completeness {
                 LOG.log(Level.WARNING, "late records in the marked folder " + m.folder() + ": " + late + " were"
                         + " written there after its marker; " + key + " now lists them (version " + version + ")");
             }
+            listedNow = new ArrayList<>(listed.values());
         }
-        forget(m.folder());
+        forget(m.folder(), listedNow);
     }
 
-    private void forget(String folder) {
+    /**
+     * Forgets the files of a marked folder that its marker lists. A late file made durable after the progress this
+     * plan was read from (its partition publishes once per interval, the combine on its own timer) is not listed
+     * yet: it stays, to be published and added by the marker's next version.
+     */
+    private void forget(String folder, List<FileEntry> listed) {
         marked.add(folder);
         if (marked.size() > 10_000) marked.remove(marked.iterator().next());
-        for (Track t : tracks.values()) t.files.values().removeIf(f -> f.folder().equals(folder));
+        Set<String> keys = new HashSet<>();
+        for (FileEntry f : listed) keys.add(f.key());
+        for (Track t : tracks.values()) t.files.values().removeIf(f -> keys.contains(f.key()));
     }
 
     /** Why the oldest folder of this topic holding records is not marked yet; empty when none waits. */
