@@ -20,6 +20,7 @@ import java.time.ZoneId;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -164,10 +165,10 @@ final class Completeness {
 
     /**
      * Writes the marker {@code key} again as the union of what it lists and {@code m}'s objects, one version up,
-     * when {@code m} names one it lacks.
+     * when {@code m} names one it lacks; returns what it lists then.
      */
-    private static void relist(ObjectStore store, String key, Markers.Header header, Markers.Marker m, String why)
-            throws StoreException {
+    private static List<FileEntry> relist(ObjectStore store, String key, Markers.Header header, Markers.Marker m,
+                                          String why) throws StoreException {
         byte[] existing = store.get(key);
         Map<String, FileEntry> listed = new LinkedHashMap<>();
         for (FileEntry f : Markers.objectsOf(existing, m.folder())) listed.put(f.key(), f);
@@ -175,12 +176,13 @@ final class Completeness {
         for (FileEntry f : m.files()) {
             if (listed.putIfAbsent(f.key(), f) == null) late.add(f.key());
         }
-        if (late.isEmpty()) return;
+        if (late.isEmpty()) return new ArrayList<>(listed.values());
         int version = Markers.versionOf(existing) + 1;
         store.put(key, FileBytes.of(new Markers.Marker(m.folder(), m.fromMicros(), m.toMicros(),
                 new ArrayList<>(listed.values())).json(header, version)), "application/json");
         LOG.log(Level.WARNING, why + " records in the marked folder " + m.folder() + ": " + late + " were written"
                 + " there after its marker; " + key + " now lists them (version " + version + ")");
+        return new ArrayList<>(listed.values());
     }
 
     /** Publishes {@code progress}, then deletes the object its writer published before, if another. */
@@ -550,6 +552,7 @@ final class Completeness {
         for (FileEntry f : m.files()) {
             if (redrivenEntries.containsKey(f.key())) entries.add(redrivenEntries.get(f.key()));
         }
+        List<FileEntry> listedNow = m.files();
         if (!known && store.create(key, m.json(header, 1), Map.of())) {
             LOG.log(Level.INFO, "folder " + m.folder() + " is complete: wrote " + key + " (" + m.records()
                     + " records in " + m.files().size() + " objects)");
@@ -558,10 +561,11 @@ final class Completeness {
             for (Track t : tracks.values()) {
                 for (FileEntry f : t.files.values()) mine |= f.folder().equals(m.folder());
             }
-            if (!known || mine || !entries.isEmpty()) relist(store, key, header, m, entries.isEmpty() ? "late"
-                    : "late or redriven");
+            if (!known || mine || !entries.isEmpty()) {
+                listedNow = relist(store, key, header, m, entries.isEmpty() ? "late" : "late or redriven");
+            }
         }
-        forget(m.folder());
+        forget(m.folder(), listedNow);
         dropRedriven(entries);
     }
 
@@ -576,10 +580,17 @@ final class Completeness {
         }
     }
 
-    private void forget(String folder) {
+    /**
+     * Forgets the files of a marked folder that its marker lists. A late file made durable after the progress this
+     * plan was read from (its partition publishes once per interval, the combine on its own timer) is not listed
+     * yet: it stays, to be published and added by the marker's next version.
+     */
+    private void forget(String folder, List<FileEntry> listed) {
         marked.add(folder);
         if (marked.size() > 10_000) marked.remove(marked.iterator().next());
-        for (Track t : tracks.values()) t.files.values().removeIf(f -> f.folder().equals(folder));
+        Set<String> keys = new HashSet<>();
+        for (FileEntry f : listed) keys.add(f.key());
+        for (Track t : tracks.values()) t.files.values().removeIf(f -> keys.contains(f.key()));
     }
 
     /** Why the oldest folder of this topic holding records is not marked yet; empty when none waits. */

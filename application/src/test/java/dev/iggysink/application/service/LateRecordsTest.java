@@ -3,14 +3,18 @@ package dev.iggysink.application.service;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.iggysink.application.fakes.ForwardingObjectStore;
 import dev.iggysink.application.fakes.InMemoryObjectStore;
 import dev.iggysink.application.fakes.LinesCodec;
 import dev.iggysink.application.fakes.ScriptedMessageSource;
 import dev.iggysink.application.fakes.TestSettings;
+import dev.iggysink.application.file.FileBytes;
 import dev.iggysink.application.port.in.AuditUseCase;
+import dev.iggysink.application.port.out.ObjectStore;
 import dev.iggysink.application.port.out.SinkMetrics;
 import dev.iggysink.application.port.out.SourceException;
 import dev.iggysink.application.port.out.StoreException;
+import dev.iggysink.application.port.out.StoredObject;
 import dev.iggysink.application.settings.Compression;
 import dev.iggysink.application.settings.DeliverySettings;
 import dev.iggysink.application.settings.ErrorTolerance;
@@ -82,7 +86,11 @@ class LateRecordsTest {
     }
 
     private SinkService start(SinkSettings settings, ScriptedMessageSource member) {
-        SinkService sink = new SinkService(settings, (s, t, g) -> member, s -> new LinesCodec(), store, clock,
+        return start(settings, member, store);
+    }
+
+    private SinkService start(SinkSettings settings, ScriptedMessageSource member, ObjectStore to) {
+        SinkService sink = new SinkService(settings, (s, t, g) -> member, s -> new LinesCodec(), to, clock,
                 d -> Thread.sleep(Math.min(d.toMillis(), 20)), SinkMetrics.NONE);
         sinks.add(sink);
         sink.start();
@@ -149,6 +157,64 @@ class LateRecordsTest {
         await().atMost(WAIT).until(() -> Markers.versionOf(store.objects().get(FOLDER + "/" + MARKER)) == 2);
         assertThat(dataIn(FOLDER)).hasSize(2);
         assertThat(store.objects().keySet()).noneMatch(k -> k.contains("/late/"));
+    }
+
+    /**
+     * A late file made durable while its partition's progress could not be published yet (it is published once per
+     * interval; here its PUTs fail for a while) meets a combine that reads the previous progress, where the folder is
+     * due and already marked: the file is not forgotten with the folder's listed files, so once published and
+     * committed it is listed by version 2 of the marker (model seed 1466206 lost it, leaving version 1 for good).
+     */
+    @Test
+    void a_late_file_durable_before_its_progress_is_published_is_listed_by_the_next_version() throws Exception {
+        String marker = FOLDER + "/" + MARKER;
+        java.util.concurrent.atomic.AtomicBoolean blocked = new java.util.concurrent.atomic.AtomicBoolean();
+        java.util.concurrent.atomic.AtomicInteger combines = new java.util.concurrent.atomic.AtomicInteger();
+        ObjectStore member = new ForwardingObjectStore(store) {
+            @Override
+            public boolean create(String key, byte[] content, Map<String, String> metadata) throws StoreException {
+                boolean created = super.create(key, content, metadata);
+                // The progress that let the folder be marked stays the newest: it still lists the folder's file.
+                if (created && key.equals(marker)) blocked.set(true);
+                return created;
+            }
+
+            @Override
+            public void put(String key, FileBytes content, String contentType, Map<String, String> metadata)
+                    throws StoreException {
+                if (blocked.get() && key.contains("_progress/")) {
+                    throw new StoreException("slow down", true, 503, null, null);
+                }
+                super.put(key, content, contentType, metadata);
+            }
+
+            @Override
+            public List<StoredObject> list(String prefix) throws StoreException {
+                if (prefix.contains("_progress/") && dataIn(FOLDER).size() == 2) combines.incrementAndGet();
+                return super.list(prefix);
+            }
+
+            @Override
+            public void close() {
+            }
+        };
+        SinkService sink = start(settings(2, LateRecords.REWRITE_MARKER), source, member);
+        byte[] first = minuteZeroMarked(sink);
+        assertThat(blocked).isTrue();
+        source.recordTimeMicros(START + 2_000_000L);
+        source.append(0, List.of("late", "late"));
+        // Three combines after the late file landed, each reading the progress published before it.
+        await().atMost(WAIT).until(() -> combines.get() >= 3);
+        assertThat(store.objects().get(marker)).isEqualTo(first);
+        blocked.set(false);
+        await().atMost(WAIT).until(() -> source.stored(0).orElse(-1) == 3);
+        long after = clock.micros() + 25_000_000L;
+        await().atMost(WAIT).until(() -> clock.micros() > after);
+
+        byte[] last = store.objects().get(marker);
+        assertThat(Markers.objectsOf(last, FOLDER)).extracting(FileEntry::key).as("the marker lists")
+                .containsExactlyInAnyOrderElementsOf(dataIn(FOLDER));
+        assertThat(Markers.versionOf(last)).isEqualTo(2);
     }
 
     /**
