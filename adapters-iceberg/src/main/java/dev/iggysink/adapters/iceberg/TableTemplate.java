@@ -38,16 +38,12 @@ public record TableTemplate(List<String> columns, List<String> partitionSpec, bo
      * Set on the tables the sink creates, read by Iceberg's Parquet writer (any writer's, the sink's included) from
      * the table's properties. Dictionary encoding off: for a log line or an id, each value is hashed into a
      * dictionary that never pays, about half the writer's CPU, and zstd alone made files no larger. zstd at level 1:
-     * less CPU than the default 3, files of the same size. Pages of 64 KiB rather than 1 MiB: a page's values wait
-     * on the heap until it is full, and under the launcher's small young generation a 1 MiB page lived long enough to
-     * be promoted, so the old generation filled with dead pages (full collections every second or so). Figures in
-     * docs/performance.md; a table owner may change any of them, and the sink writes by the table's properties as
-     * they are.
+     * less CPU than the default 3, files of the same size. Figures in docs/performance.md; a table owner may change
+     * either, and the sink writes by the table's properties as they are.
      */
     public static final java.util.Map<String, String> WRITE_PROPERTIES = java.util.Map.of(
             "parquet.enable.dictionary", "false",
-            "write.parquet.compression-level", "1",
-            "write.parquet.page-size-bytes", "65536");
+            "write.parquet.compression-level", "1");
 
     public TableTemplate {
         columns = List.copyOf(columns);

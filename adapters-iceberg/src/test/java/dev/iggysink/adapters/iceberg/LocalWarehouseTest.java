@@ -214,45 +214,6 @@ class LocalWarehouseTest {
         }
     }
 
-    /**
-     * Pages of 64 KiB on the tables the sink creates: a page's values are buffered on the heap until the page is
-     * full, and one that fills quickly is collected young, where a 1 MiB one lives long enough to be promoted and
-     * costs full collections under the launcher's heap (docs/performance.md).
-     */
-    @org.junit.jupiter.api.Test
-    void a_table_the_sink_creates_is_written_in_pages_of_64_kib() throws Exception {
-        CatalogSettings settings = sqlite(dir.resolve("pages.db"), dir.resolve("pages").toString());
-        TableTemplate template = new TableTemplate(List.of("user string"), List.of());
-        String table = "lake.paged";
-        String kib = "k".repeat(1024);
-        try (IcebergTables store = new IcebergTables(IcebergCatalogs.open(settings), "sink",
-                Optional.of(template))) {
-            store.open(table);
-            TableStore.RowFile file = users(store.newFile(table), 256, o -> kib + o);
-            store.commit(table, List.of(new TableStore.Append(P0, -1, 255, List.of(file.stage()))));
-        }
-        Catalog reader = IcebergCatalogs.open(settings);
-        try {
-            assertThat(reader.loadTable(TableIdentifier.parse(table)).properties())
-                    .containsEntry("write.parquet.page-size-bytes", "65536");
-        } finally {
-            ((AutoCloseable) reader).close();
-        }
-        List<Path> dataFiles;
-        try (Stream<Path> files = Files.walk(dir.resolve("pages"))) {
-            dataFiles = files.filter(f -> f.toString().endsWith(".parquet")).toList();
-        }
-        assertThat(dataFiles).hasSize(1);
-        try (org.apache.parquet.hadoop.ParquetFileReader parquet = org.apache.parquet.hadoop.ParquetFileReader
-                .open(new org.apache.parquet.io.LocalInputFile(dataFiles.get(0)))) {
-            var block = parquet.getFooter().getBlocks().get(0);
-            var user = block.getColumns().stream().filter(c -> c.getPath().toDotString().equals("user")).findFirst()
-                    .orElseThrow();
-            // 256 values of about 1 KiB each: one page at Iceberg's default of 1 MiB
-            assertThat(parquet.readOffsetIndex(user).getPageCount()).as("pages of the user column").isGreaterThan(2);
-        }
-    }
-
     @ParameterizedTest(name = "warehouse = {0}")
     @ValueSource(strings = {"file-uri", "absolute-path"})
     void rows_committed_to_a_table_in_a_local_directory_are_read_back_by_iceberg(String form) throws Exception {
