@@ -41,7 +41,7 @@ public record TableTemplate(List<String> columns, List<String> partitionSpec, bo
      * less CPU than the default 3, files of the same size. Figures in docs/performance.md; a table owner may change
      * either, and the sink writes by the table's properties as they are.
      */
-    static final java.util.Map<String, String> WRITE_PROPERTIES = java.util.Map.of(
+    public static final java.util.Map<String, String> WRITE_PROPERTIES = java.util.Map.of(
             "parquet.enable.dictionary", "false",
             "write.parquet.compression-level", "1");
 

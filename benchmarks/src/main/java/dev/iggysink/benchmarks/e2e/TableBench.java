@@ -1,5 +1,6 @@
 package dev.iggysink.benchmarks.e2e;
 
+import dev.iggysink.adapters.iceberg.TableTemplate;
 import dev.iggysink.adapters.iggy.IggyGroupOffsets;
 import dev.iggysink.adapters.iggy.IggySettings;
 import dev.iggysink.application.settings.Secret;
@@ -113,6 +114,8 @@ public final class TableBench {
                 }
             }
         }
+        // Tables made as the sink makes them (create_tables), unless the run asks for other properties.
+        if (tableProperties.isEmpty()) tableProperties.putAll(TableTemplate.WRITE_PROPERTIES);
         for (String c : catalogNames) {
             if (!c.equals("jdbc") && !c.equals("rest")) {
                 System.err.println("tables: --catalogs takes jdbc, rest or both (jdbc,rest), not " + c);
@@ -136,7 +139,7 @@ public final class TableBench {
                         + " table sink on %s; JVM options: the launcher's defaults%s;%s load %s%n", messages,
                 sizes.stream().map(TableBench::label).toList(), partitions, rounds, catalogNames,
                 xmx == null ? "" : " with -Xmx" + xmx,
-                tableProperties.isEmpty() ? "" : " table properties " + tableProperties + ";", load());
+                " table properties " + new java.util.TreeMap<>(tableProperties) + ";", load());
         Map<String, String> finals = new LinkedHashMap<>();
         try (IggyEndpoint iggy = IggyEndpoint.fromEnvOrEmbedded(); MinioServer minio = MinioServer.start();
              Catalogs catalogs = Catalogs.open(minio, runDir, BUCKET, catalogNames, tableProperties)) {
