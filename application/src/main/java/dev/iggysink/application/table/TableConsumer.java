@@ -738,7 +738,9 @@ public final class TableConsumer {
                     : flushOwed.remove(table) ? RotationReason.FLUSH : null;
             Instant last = lastCommit.computeIfAbsent(table, t -> now);
             boolean intervalDue = all != null || !now.isBefore(last.plus(settings.commitInterval()));
-            if (intervalDue || !wanted.contains(table) && waiting(table) >= settings.maxFilesPerCommit()) {
+            // a table waiting for its stagings is not marked again: sealing more would put its commit off further
+            boolean marked = wanted.contains(table) && all == null;
+            if (!marked && (intervalDue || waiting(table) >= settings.maxFilesPerCommit())) {
                 for (Part part : parts.values()) {
                     Lane lane = part.lanes.get(table);
                     if (lane == null) continue;

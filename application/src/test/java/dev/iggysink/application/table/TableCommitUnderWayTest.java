@@ -30,6 +30,9 @@ class TableCommitUnderWayTest {
     /** The committer: holds each commit until the test lets it run, as a slow catalog would. */
     private final Queue<Runnable> catalog = new ArrayDeque<>();
 
+    /** The stager: holds each staging until the test lets it run, as a slow store would. */
+    private final Queue<Runnable> store = new ArrayDeque<>();
+
     private TableConsumer consumer() {
         TableSettings settings = new TableSettings(TableRouting.fixed(T), RotationPolicy.byCount(100), INTERVAL, 100,
                 100, ErrorTolerance.ALL);
@@ -103,5 +106,28 @@ class TableCommitUnderWayTest {
         c.step();
         assertThat(committedOffsets()).isEqualTo(range(0, 6));
         assertThat(topic.stored(0)).isEqualTo(OptionalLong.of(6));
+    }
+
+    @Test
+    void a_commit_waiting_for_its_stagings_is_not_put_off_by_sealing_more_files_at_the_next_interval()
+            throws SourceException {
+        TableSettings settings = new TableSettings(TableRouting.fixed(T), RotationPolicy.byCount(100), INTERVAL, 100,
+                100, ErrorTolerance.ALL);
+        TableConsumer c = new TableConsumer(topic, new LinesCodec(), tables, settings, clock, new SinkMetrics() { },
+                new TableTally(), store::add, Runnable::run);
+        topic.append(0, 3, i -> "n=" + i);
+        c.step();
+        clock.advance(INTERVAL);
+        c.step(); // offsets 0-2 sealed, their staging under way
+        topic.append(0, 2, i -> "n=" + (3 + i));
+        c.step();
+        clock.advance(INTERVAL);
+        c.step(); // the commit still waits for 0-2; 3-4 stay in the open file
+
+        store.poll().run();
+        c.step();
+        assertThat(committedOffsets()).as("committed once the files sealed for it were staged").isEqualTo(range(0, 2));
+        assertThat(topic.stored(0)).isEqualTo(OptionalLong.of(2));
+        assertThat(store).as("no staging but the first").isEmpty();
     }
 }

@@ -406,6 +406,7 @@ public final class TableBench {
         long fromMicros;
         String loadBefore = load();
         try (IggyProducer producer = IggyProducer.connect(b.iggy().host(), b.iggy().port())) {
+            producer.createStreamIfMissing(STREAM);
             producer.createTopicIfMissing(STREAM, topic, partitions);
             for (int p = 0; p < partitions; p++) {
                 producer.send(STREAM, topic, p, List.of(Payloads.json(p, size)));
