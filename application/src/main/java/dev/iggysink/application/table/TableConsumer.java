@@ -719,10 +719,10 @@ public final class TableConsumer {
     /**
      * Commits the tables whose interval is due, or owed a flush; {@code everything}, when not null, seals and
      * commits all now. A table whose catalog calls fail is put off until its backoff has passed (a stop asks it once
-     * more at any rate); the other tables commit on their schedule. A due table's open files are sealed at once; its
-     * commit starts once they are staged, runs on the committer while the loop reads on, and is taken in at a later
-     * step; a table with a commit under way falls due again only after it. With {@code everything} the commits under
-     * way are waited for first, and the new ones are made before this returns.
+     * more at any rate); the other tables commit on their schedule. A due table's open files are sealed at once, also
+     * while its previous commit is under way; its commit starts once they are staged and the previous one ended, runs
+     * on the committer while the loop reads on, and is taken in at a later step. With {@code everything} the commits
+     * under way are waited for first, and the new ones are made before this returns.
      */
     private void commitDue(RotationReason everything) throws SourceException {
         finishCommits(everything != null);
@@ -732,8 +732,10 @@ public final class TableConsumer {
         flushOwed.retainAll(tables);
         wanted.retainAll(tables);
         for (String table : tables) {
-            if (inFlight.containsKey(table)) continue;
             if (everything != RotationReason.SHUTDOWN && !tally.catalog(table).due(now)) continue;
+            boolean busy = inFlight.containsKey(table);
+            // a flush asked for while a commit is under way is made after it
+            if (busy && flushOwed.contains(table)) continue;
             RotationReason all = everything != null ? everything
                     : flushOwed.remove(table) ? RotationReason.FLUSH : null;
             Instant last = lastCommit.computeIfAbsent(table, t -> now);
@@ -750,7 +752,8 @@ public final class TableConsumer {
                 lastCommit.put(table, now);
                 wanted.add(table);
             }
-            if (!wanted.contains(table) || everything == null && !staged(table)) continue;
+            // the next commit's files are sealed and staged while one is under way, and it starts once that ends
+            if (busy || !wanted.contains(table) || everything == null && !staged(table)) continue;
             wanted.remove(table);
             try {
                 commitTable(table, everything != null);

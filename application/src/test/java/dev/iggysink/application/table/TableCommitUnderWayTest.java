@@ -130,4 +130,37 @@ class TableCommitUnderWayTest {
         assertThat(topic.stored(0)).isEqualTo(OptionalLong.of(2));
         assertThat(store).as("no staging but the first").isEmpty();
     }
+
+    @Test
+    void the_next_commits_files_are_staged_while_a_commit_is_under_way_and_it_starts_as_that_one_ends()
+            throws SourceException {
+        TableSettings settings = new TableSettings(TableRouting.fixed(T), RotationPolicy.byCount(100), INTERVAL, 100,
+                100, ErrorTolerance.ALL);
+        TableConsumer c = new TableConsumer(topic, new LinesCodec(), tables, settings, clock, new SinkMetrics() { },
+                new TableTally(), store::add, catalog::add);
+        topic.append(0, 3, i -> "n=" + i);
+        c.step();
+        clock.advance(INTERVAL);
+        c.step();
+        store.poll().run();
+        c.step(); // offsets 0-2 staged, their commit under way
+        assertThat(catalog).hasSize(1);
+        topic.append(0, 2, i -> "n=" + (3 + i));
+        c.step();
+        clock.advance(INTERVAL);
+        c.step();
+        assertThat(store).as("offsets 3-4 sealed and staging while the commit of 0-2 is under way").hasSize(1);
+        assertThat(catalog).as("one commit a table at a time").hasSize(1);
+
+        store.poll().run();
+        catalog.poll().run();
+        c.step();
+        assertThat(committedOffsets()).isEqualTo(range(0, 2));
+        assertThat(catalog).as("the next commit starts as the previous one is taken in").hasSize(1);
+        catalog.poll().run();
+        c.step();
+        assertThat(committedOffsets()).isEqualTo(range(0, 4));
+        assertThat(tables.snapshotCount(T)).isEqualTo(2);
+        assertThat(topic.stored(0)).isEqualTo(OptionalLong.of(4));
+    }
 }
