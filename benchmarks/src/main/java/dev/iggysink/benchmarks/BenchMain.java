@@ -32,6 +32,7 @@ public final class BenchMain {
                                java -jar benchmarks.jar self-audit-cost [--since S] self-audit on against off
                                java -jar benchmarks.jar tables [--messages N] [--size S] [--partitions P] [--rounds R]
                                       [--catalogs jdbc,rest] [--freshness-seconds S] [--freshness-share F]
+                                      [--freshness-rate N (with --rounds 0: freshness only, at N records/s)]
                                       [--xmx HEAP] [--jfr] [--table-property K=V]... [--launcher F] [--sink-jar J]
                                       [--smoke]
                                                                          the Iceberg table sink beside the object sink

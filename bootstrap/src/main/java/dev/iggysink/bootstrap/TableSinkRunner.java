@@ -215,6 +215,13 @@ final class TableSinkRunner {
                     t.setDaemon(true);
                     return t;
                 });
+        // Commits wait on the catalog, not on the cores: a thread each while under way (one per table and topic).
+        AtomicInteger committers = new AtomicInteger();
+        java.util.concurrent.ExecutorService committer = java.util.concurrent.Executors.newCachedThreadPool(r -> {
+            Thread t = new Thread(r, "table-commit-" + committers.incrementAndGet());
+            t.setDaemon(true);
+            return t;
+        });
         TableSelfAudit selfAudit = null;
         if (config.selfAuditRequestsPerMinute() > 0) {
             Map<String, IcebergTables> byStream = new HashMap<>();
@@ -234,13 +241,15 @@ final class TableSinkRunner {
             for (String topic : s.topics()) {
                 IcebergTables store = stores.get(s.consumerGroup());
                 TableSelfAudit audit = selfAudit;
-                Thread t = new Thread(() -> loop(s, topic, store, stager, audit), "table-" + s.stream() + "-" + topic);
+                Thread t = new Thread(() -> loop(s, topic, store, stager, committer, audit),
+                        "table-" + s.stream() + "-" + topic);
                 t.start();
                 loops.add(t);
             }
         }
         for (Thread t : loops) t.join();
         stager.shutdown();
+        committer.shutdown();
         stores.values().forEach(IcebergTables::close);
         return exitCode.get();
     }
@@ -251,13 +260,13 @@ final class TableSinkRunner {
     }
 
     private void loop(StreamSettings s, String topic, IcebergTables store, java.util.concurrent.Executor stager,
-                      TableSelfAudit selfAudit) {
+                      java.util.concurrent.Executor committer, TableSelfAudit selfAudit) {
         RecordCodec codec = codec(config, s);
         MessageSource source = new IggyMessageSource(SinkAssembly.iggy(config.iggy()), s.stream(), topic,
                 s.consumerGroup(), SinkAssembly.IGGY_CALL_TIMEOUT);
         TableConsumer consumer = new TableConsumer(source, codec, store, perTopic(config, budget(config)),
                 InstantSource.system(),
-                metrics, tally, stager);
+                metrics, tally, stager, committer);
         if (selfAudit != null) consumer.selfAudit(selfAudit);
         String name = s.stream() + "/" + topic;
         control.register(name, consumer);

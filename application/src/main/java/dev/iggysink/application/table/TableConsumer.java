@@ -74,6 +74,12 @@ public final class TableConsumer {
     private final Set<String> flushOwed = new LinkedHashSet<>();
     private final Set<String> opened = new HashSet<>();
     private final Executor stager;
+    /** Where a commit's catalog call runs, so that the loop reads and writes on while the catalog answers. */
+    private final Executor committer;
+    /** Each table's commit under way on {@link #committer}: at most one a table, its outcome taken in by the loop. */
+    private final Map<String, InFlight> inFlight = new LinkedHashMap<>();
+    /** Tables whose commit is due, waiting for the stagings of the files sealed for it to end. */
+    private final Set<String> wanted = new LinkedHashSet<>();
     /** Commits of this consumer that failed or were refused (the tally is shared by every consumer of a sink). */
     private int setbacks;
     /** Polling stops while set; commits go on (POST /pause). */
@@ -117,7 +123,19 @@ public final class TableConsumer {
      */
     public TableConsumer(MessageSource source, RecordCodec codec, TableStore store, TableSettings settings,
                          InstantSource clock, SinkMetrics metrics, TableTally tally, Executor stager) {
+        this(source, codec, store, settings, clock, metrics, tally, stager, Runnable::run);
+    }
+
+    /**
+     * @param committer where each commit's catalog call runs: the loop goes on reading and writing the next files
+     *                  meanwhile, and takes the outcome in at a later step; a table has one commit under way at a
+     *                  time, and a commit starts once the files sealed for it are staged, not before
+     */
+    public TableConsumer(MessageSource source, RecordCodec codec, TableStore store, TableSettings settings,
+                         InstantSource clock, SinkMetrics metrics, TableTally tally, Executor stager,
+                         Executor committer) {
         this.stager = stager;
+        this.committer = committer;
         this.source = source;
         this.codec = codec;
         this.store = store;
@@ -144,6 +162,8 @@ public final class TableConsumer {
         long heldBytes;
         /** Times the store refused the data files with 403. */
         int forbidden;
+        /** In a commit under way: its data files may be in the table, so they are never deleted meanwhile. */
+        boolean committing;
 
         Pending(OpenFile file, TableStore.RowFile rows) {
             this.file = file;
@@ -166,6 +186,8 @@ public final class TableConsumer {
         Pending open;
         /** Sealed files in offset order; a prefix of them is staged. */
         final Deque<Pending> sealed = new ArrayDeque<>();
+        /** How many of the first sealed files the table's next commit waits for (sealed when it fell due). */
+        int dueFiles;
 
         Lane(Part part, String table, long expected, long generation) {
             this.part = part;
@@ -330,7 +352,7 @@ public final class TableConsumer {
         }
         // taking a partition up asks the catalog about each static table: while one fails, only as often as that
         // table's backoff allows
-        if (part == null && !takeUpDue()) return 0;
+        if (part == null && (!takeUpDue() || committing(p))) return 0;
         long from = part != null ? part.position : source.committedOffset(p).orElse(-1) + 1;
         Batch batch;
         try {
@@ -697,41 +719,72 @@ public final class TableConsumer {
     /**
      * Commits the tables whose interval is due, or owed a flush; {@code everything}, when not null, seals and
      * commits all now. A table whose catalog calls fail is put off until its backoff has passed (a stop asks it once
-     * more at any rate); the other tables commit on their schedule.
+     * more at any rate); the other tables commit on their schedule. A due table's open files are sealed at once, also
+     * while its previous commit is under way; its commit starts once they are staged and the previous one ended, runs
+     * on the committer while the loop reads on, and is taken in at a later step. With {@code everything} the commits
+     * under way are waited for first, and the new ones are made before this returns.
      */
     private void commitDue(RotationReason everything) throws SourceException {
+        finishCommits(everything != null);
         Instant now = clock.instant();
         Set<String> tables = new LinkedHashSet<>();
         for (Part part : parts.values()) tables.addAll(part.lanes.keySet());
         flushOwed.retainAll(tables);
+        wanted.retainAll(tables);
         for (String table : tables) {
             if (everything != RotationReason.SHUTDOWN && !tally.catalog(table).due(now)) continue;
+            boolean busy = inFlight.containsKey(table);
+            // a flush asked for while a commit is under way is made after it
+            if (busy && flushOwed.contains(table)) continue;
             RotationReason all = everything != null ? everything
                     : flushOwed.remove(table) ? RotationReason.FLUSH : null;
             Instant last = lastCommit.computeIfAbsent(table, t -> now);
             boolean intervalDue = all != null || !now.isBefore(last.plus(settings.commitInterval()));
-            if (!intervalDue && waiting(table) < settings.maxFilesPerCommit()) continue;
-            if (intervalDue) {
+            // a table waiting for its stagings is not marked again: sealing more would put its commit off further
+            boolean marked = wanted.contains(table) && all == null;
+            if (!marked && (intervalDue || waiting(table) >= settings.maxFilesPerCommit())) {
                 for (Part part : parts.values()) {
                     Lane lane = part.lanes.get(table);
-                    if (lane != null && lane.open != null) {
-                        seal(lane, all != null ? all : RotationReason.SCHEDULE);
-                    }
+                    if (lane == null) continue;
+                    if (intervalDue && lane.open != null) seal(lane, all != null ? all : RotationReason.SCHEDULE);
+                    lane.dueFiles = lane.sealed.size();
                 }
+                lastCommit.put(table, now);
+                wanted.add(table);
             }
-            lastCommit.put(table, now);
+            // the next commit's files are sealed and staged while one is under way, and it starts once that ends
+            if (busy || !wanted.contains(table) || everything == null && !staged(table)) continue;
+            wanted.remove(table);
             try {
-                commitTable(table);
+                commitTable(table, everything != null);
             } catch (RuntimeException e) {
-                // an error no store should let out: what it covers is halted, the loop and the other tables go on
-                for (Part part : parts.values()) {
-                    Lane lane = part.lanes.get(table);
-                    if (lane == null || lane.sealed.isEmpty() || lane.refused) continue;
-                    refuse(lane, "table " + table + ": the commit failed on an unexpected error: " + describe(e));
-                }
+                unexpected(table, e);
             }
         }
         commitGroupOffsets();
+    }
+
+    /** Whether the files sealed for the table's due commit are staged (or failed to be: retried at the commit). */
+    private boolean staged(String table) {
+        for (Part part : parts.values()) {
+            Lane lane = part.lanes.get(table);
+            if (lane == null) continue;
+            int n = 0;
+            for (Pending p : lane.sealed) {
+                if (n++ >= lane.dueFiles) break;
+                if (p.staged == null && p.staging != null && !p.staging.isDone()) return false;
+            }
+        }
+        return true;
+    }
+
+    /** An error no store should let out: what the commit covers is halted, the loop and the other tables go on. */
+    private void unexpected(String table, RuntimeException e) {
+        for (Part part : parts.values()) {
+            Lane lane = part.lanes.get(table);
+            if (lane == null || lane.sealed.isEmpty() || lane.refused) continue;
+            refuse(lane, "table " + table + ": the commit failed on an unexpected error: " + describe(e));
+        }
     }
 
     private int waiting(String table) {
@@ -743,10 +796,43 @@ public final class TableConsumer {
         return n;
     }
 
-    private void commitTable(String table) {
+    /** A commit under way: what it offers, and the parts it was made from (a part let go since is not touched). */
+    private record InFlight(String table, List<TableStore.Append> appends, Map<PartitionRef, Integer> counts,
+                            Map<PartitionRef, Part> parts, List<Pending> files,
+                            CompletableFuture<Outcome> outcome) {
+    }
+
+    /** A commit's result and how long the catalog took. */
+    private record Outcome(TableStore.CommitResult result, Duration took) {
+    }
+
+    /** Takes in the commits that ended; with {@code all}, waits for every one under way first. */
+    private void finishCommits(boolean all) {
+        for (InFlight c : List.copyOf(inFlight.values())) {
+            if (!all && !c.outcome().isDone()) continue;
+            inFlight.remove(c.table());
+            try {
+                finish(c);
+            } catch (RuntimeException e) {
+                unexpected(c.table(), e);
+            }
+        }
+    }
+
+    /** Whether a commit under way covers the partition: it is not taken up again before that commit ends. */
+    private boolean committing(PartitionRef p) {
+        for (InFlight c : inFlight.values()) {
+            if (c.parts().containsKey(p)) return true;
+        }
+        return false;
+    }
+
+    private void commitTable(String table, boolean wait) {
         forgetReplaced(table);
         List<TableStore.Append> appends = new ArrayList<>();
         Map<PartitionRef, Integer> counts = new HashMap<>();
+        Map<PartitionRef, Part> from = new HashMap<>();
+        List<Pending> offered = new ArrayList<>();
         Map<Integer, Long> completeBefore = new HashMap<>();
         for (Part part : parts.values()) {
             Lane lane = part.lanes.get(table);
@@ -763,11 +849,13 @@ public final class TableConsumer {
             long lastMicros = Long.MIN_VALUE;
             Pending unstaged = null;
             for (Pending p : lane.sealed) {
-                if (!stage(lane, p)) {
+                // a file sealed after the commit fell due and still being staged waits for the next commit
+                if (!wait && p.staged == null && p.staging != null && !p.staging.isDone() || !stage(lane, p)) {
                     unstaged = p;
                     break;
                 }
                 files.add(p.staged);
+                offered.add(p);
                 last = p.file.lastOffset();
                 lastMicros = p.file.lastTimestampMicros();
             }
@@ -781,15 +869,47 @@ public final class TableConsumer {
             last = Math.max(last, next - 1);
             appends.add(new TableStore.Append(part.ref, lane.expected, last, files));
             counts.put(part.ref, files.size());
+            from.put(part.ref, part);
         }
         if (appends.isEmpty()) return;
-        Instant started = clock.instant();
+        PartitionRef any = appends.get(0).partition();
+        TableStore.Times times = new TableStore.Times(any.stream(), any.topic(), topicPartitions, completeBefore);
+        for (Pending p : offered) p.committing = true;
+        CompletableFuture<Outcome> outcome = CompletableFuture.supplyAsync(() -> {
+            Instant started = clock.instant();
+            try {
+                TableStore.CommitResult result = store.commit(table, appends, times);
+                return new Outcome(result, Duration.between(started, clock.instant()));
+            } catch (StoreException e) {
+                throw new CompletionException(e);
+            }
+        }, wait ? Runnable::run : committer);
+        InFlight commit = new InFlight(table, appends, counts, from, offered, outcome);
+        if (outcome.isDone()) {
+            finish(commit);
+        } else {
+            inFlight.put(table, commit);
+        }
+    }
+
+    /** Takes in the outcome of a commit that ended: on the loop, as everything else of the parts it covers. */
+    private void finish(InFlight c) {
+        for (Pending p : c.files()) p.committing = false;
+        String table = c.table();
+        List<TableStore.Append> appends = new ArrayList<>();
+        for (TableStore.Append a : c.appends()) {
+            if (parts.get(a.partition()) == c.parts().get(a.partition())) appends.add(a);
+        }
         TableStore.CommitResult result;
+        Duration took;
         try {
-            PartitionRef any = appends.get(0).partition();
-            result = store.commit(table, appends, new TableStore.Times(any.stream(), any.topic(), topicPartitions,
-                    completeBefore));
-        } catch (StoreException e) {
+            Outcome o = c.outcome().join();
+            result = o.result();
+            took = o.took();
+        } catch (CompletionException failed) {
+            if (!(failed.getCause() instanceof StoreException e)) {
+                throw failed.getCause() instanceof RuntimeException r ? r : failed;
+            }
             setbacks++;
             // the store found the table replaced on this very commit: nothing was committed, and nothing of it is due
             if (forgetReplaced(table)) return;
@@ -823,32 +943,31 @@ public final class TableConsumer {
         }
         tally.catalog(table).succeeded(clock.instant());
         forbiddenCommits.remove(table);
-        PartitionRef topicRef = appends.get(0).partition();
+        PartitionRef topicRef = c.appends().get(0).partition();
         result.watermarkMicros().ifPresent(w -> watermarks.put(table, new dev.iggysink.application.status.TableStatus
                 .Watermark(topicRef.stream(), topicRef.topic(), table, Instant.EPOCH.plus(w, ChronoUnit.MICROS))));
-        Duration took = Duration.between(started, clock.instant());
         tally.committed(table, took, result.conflicts(), result.refused().size());
         setbacks += result.refused().size();
         // One line per commit, as the object sink logs each upload once; Iceberg's own chatter is at WARN.
         LOG.log(Level.INFO, "table {0}: committed {1} data file(s) up to {2} in {3} ms ({4} conflict(s) retried)",
                 // a sealed file of a partitioned table is one data file per table partition it spans
-                table, appends.stream().filter(a -> result.committed().contains(a.partition()))
+                table, c.appends().stream().filter(a -> result.committed().contains(a.partition()))
                         .flatMap(a -> a.files().stream()).mapToInt(TableStore.Staged::dataFiles).sum(),
-                appends.stream().filter(a -> result.committed().contains(a.partition()))
+                c.appends().stream().filter(a -> result.committed().contains(a.partition()))
                         .map(a -> a.partition().partitionId() + ":" + a.last()).toList(),
                 took.toMillis(), result.conflicts());
         List<TableSelfAudit.Commit> audited = new ArrayList<>();
         for (TableStore.Append a : appends) {
             Part part = parts.get(a.partition());
-            if (part == null) continue;
             Lane lane = part.lanes.get(table);
             if (result.committed().contains(a.partition())) {
                 List<TableSelfAudit.Span> spans = new ArrayList<>();
-                for (int i = counts.get(a.partition()); i > 0; i--) {
+                for (int i = c.counts().get(a.partition()); i > 0; i--) {
                     OpenFile done = lane.sealed.removeFirst().file;
                     tally.rowsCommitted(done.recordCount());
                     spans.add(new TableSelfAudit.Span(done.firstOffset(), done.lastOffset(), done.recordCount()));
                 }
+                lane.dueFiles = Math.max(0, lane.dueFiles - c.counts().get(a.partition()));
                 audited.add(new TableSelfAudit.Commit(table, a.partition(), a.last(), spans));
                 lane.expected = a.last();
             } else if (result.refused().containsKey(a.partition())) {
@@ -988,13 +1107,14 @@ public final class TableConsumer {
 
     /**
      * Forgets a partition: its open rows are let go, and its staged files deleted when {@code dropStaged} (never
-     * after a commit whose outcome is unknown: they may be in the table).
+     * after a commit whose outcome is unknown, nor those of a commit under way: they may be in the table).
      */
     private void reset(Part part, String why, boolean dropStaged) {
         parts.remove(part.ref);
         for (Lane lane : part.lanes.values()) {
             if (lane.open != null) lane.open.rows.discard();
             for (Pending p : lane.sealed) {
+                if (p.committing) continue;
                 if (p.staged != null) {
                     if (dropStaged) store.discard(p.staged);
                 } else if (p.staging != null) {

@@ -78,6 +78,7 @@ public final class TableBench {
         int rounds = 2;
         int freshSeconds = 15;
         double freshShare = 1.0;
+        double freshRate = 0;
         List<String> catalogNames = List.of("jdbc", "rest");
         String sinkJar = null;
         String xmx = null;
@@ -95,6 +96,7 @@ public final class TableBench {
                 case "--catalogs" -> catalogNames = List.of(args[++i].split(","));
                 case "--freshness-seconds" -> freshSeconds = Integer.parseInt(args[++i]);
                 case "--freshness-share" -> freshShare = Double.parseDouble(args[++i]);
+                case "--freshness-rate" -> freshRate = Sizes.parse(args[++i]);
                 case "--sink-jar" -> sinkJar = args[++i];
                 case "--launcher" -> launcher = Path.of(args[++i]);
                 case "--xmx" -> xmx = args[++i];
@@ -135,6 +137,10 @@ public final class TableBench {
         // jdk.ExecutionSample F summarises where its CPU went.
         if (jfr) javaOpts += " -XX:StartFlightRecording=settings=profile,filename=" + runDir.toAbsolutePath() + "/";
         if (idle != null) return idle(jar, launcher, javaOpts, runDir, partitions, idle) ? 0 : 1;
+        if (rounds == 0 && freshRate <= 0) {
+            System.err.println("tables: --rounds 0 (freshness only) needs --freshness-rate");
+            return 2;
+        }
         System.out.printf("== tables: %,d records of %s JSON each, %d partitions, %d round(s) of object sink, then"
                         + " table sink on %s; JVM options: the launcher's defaults%s;%s load %s%n", messages,
                 sizes.stream().map(TableBench::label).toList(), partitions, rounds, catalogNames,
@@ -147,6 +153,15 @@ public final class TableBench {
             Bench b = new Bench(jar, launcher, javaOpts, runDir, iggy, minio, catalogs.handles());
             for (int size : sizes) {
                 String sz = label(size).toLowerCase(Locale.ROOT);
+                if (rounds == 0) {
+                    // freshness only, at a rate given: two builds compared at the same load on the sink
+                    for (String c : catalogNames) {
+                        String fresh = freshness(b, c, sz, size, partitions, freshRate, freshSeconds);
+                        if (fresh == null) return 1;
+                        System.out.println(fresh);
+                    }
+                    continue;
+                }
                 long[] perPartition = produce(iggy, messages, size, partitions);
                 Map<String, List<Result>> results = new LinkedHashMap<>();
                 for (int r = 1; r <= rounds; r++) {
@@ -169,8 +184,8 @@ public final class TableBench {
                                     + " RSS %d MiB; commit time p50 %d ms, max %d ms (%d commits seen)%n", c,
                             label(size), table.warmRate(), table.warmCpuUs(), table.peakRssMib(),
                             percentile(commits, 50), max, commits.size());
-                    String fresh = freshness(b, c, sz, size, partitions, table.warmRate() * freshShare,
-                            freshSeconds);
+                    String fresh = freshness(b, c, sz, size, partitions,
+                            freshRate > 0 ? freshRate : table.warmRate() * freshShare, freshSeconds);
                     if (fresh == null) return 1;
                     System.out.println(fresh);
                     if (c.equals(catalogNames.get(0))) {
@@ -394,6 +409,7 @@ public final class TableBench {
         long fromMicros;
         String loadBefore = load();
         try (IggyProducer producer = IggyProducer.connect(b.iggy().host(), b.iggy().port())) {
+            producer.createStreamIfMissing(STREAM);
             producer.createTopicIfMissing(STREAM, topic, partitions);
             for (int p = 0; p < partitions; p++) {
                 producer.send(STREAM, topic, p, List.of(Payloads.json(p, size)));
