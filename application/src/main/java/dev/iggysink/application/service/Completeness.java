@@ -165,7 +165,8 @@ final class Completeness {
 
     /**
      * Writes the marker {@code key} again as the union of what it lists and {@code m}'s objects, one version up,
-     * when {@code m} names one it lacks; returns what it lists then.
+     * when {@code m} names one it lacks; returns what it was read to list (all of {@code m}'s objects when it lacked
+     * none).
      */
     private static List<FileEntry> relist(ObjectStore store, String key, Markers.Header header, Markers.Marker m,
                                           String why) throws StoreException {
@@ -177,12 +178,15 @@ final class Completeness {
             if (listed.putIfAbsent(f.key(), f) == null) late.add(f.key());
         }
         if (late.isEmpty()) return new ArrayList<>(listed.values());
+        List<FileEntry> read = Markers.objectsOf(existing, m.folder());
         int version = Markers.versionOf(existing) + 1;
         store.put(key, FileBytes.of(new Markers.Marker(m.folder(), m.fromMicros(), m.toMicros(),
                 new ArrayList<>(listed.values())).json(header, version)), "application/json");
         LOG.log(Level.WARNING, why + " records in the marked folder " + m.folder() + ": " + late + " were written"
                 + " there after its marker; " + key + " now lists them (version " + version + ")");
-        return new ArrayList<>(listed.values());
+        // A plain PUT: another member's rewrite of the same version may replace it. What it added counts as listed
+        // only once a later read shows it there.
+        return read;
     }
 
     /** Publishes {@code progress}, then deletes the object its writer published before, if another. */
@@ -566,7 +570,15 @@ final class Completeness {
             }
         }
         forget(m.folder(), listedNow);
-        dropRedriven(entries);
+        Set<String> listedKeys = new HashSet<>();
+        for (FileEntry f : listedNow) listedKeys.add(f.key());
+        List<String> done = new ArrayList<>();
+        for (FileEntry f : m.files()) {
+            if (listedKeys.contains(f.key()) && redrivenEntries.containsKey(f.key())) {
+                done.add(redrivenEntries.get(f.key()));
+            }
+        }
+        dropRedriven(done);
     }
 
     /** The marker lists these redriven objects now: their entries have done their part. */

@@ -160,6 +160,46 @@ class LateRecordsTest {
     }
 
     /**
+     * Two members rewrite the same marker at once, each with its own late file: the store keeps the last PUT, so one
+     * rewrite is lost (a marker rewrite is a plain PUT; the store has no compare-and-swap for it). Here another
+     * member's stale version lands right after this member's version 2. The late file is forgotten only once a
+     * read of the marker shows it listed, so the next combine finds it missing and lists it again.
+     */
+    @Test
+    void a_marker_rewrite_another_member_overwrote_lists_the_late_file_again_at_the_next_combine()
+            throws Exception {
+        String marker = FOLDER + "/" + MARKER;
+        java.util.concurrent.atomic.AtomicReference<byte[]> stale = new java.util.concurrent.atomic.AtomicReference<>();
+        java.util.concurrent.atomic.AtomicBoolean overwritten = new java.util.concurrent.atomic.AtomicBoolean();
+        ObjectStore member = new ForwardingObjectStore(store) {
+            @Override
+            public void put(String key, FileBytes content, String contentType, Map<String, String> metadata)
+                    throws StoreException {
+                super.put(key, content, contentType, metadata);
+                if (key.equals(marker) && stale.get() != null && overwritten.compareAndSet(false, true)) {
+                    store.put(key, FileBytes.of(stale.get()), contentType, metadata); // the other member's PUT
+                }
+            }
+
+            @Override
+            public void close() {
+            }
+        };
+        SinkService sink = start(settings(2, LateRecords.REWRITE_MARKER), source, member);
+        stale.set(minuteZeroMarked(sink));
+        source.recordTimeMicros(START + 2_000_000L);
+        source.append(0, List.of("late", "late"));
+        await().atMost(WAIT).until(overwritten::get);
+        await().atMost(WAIT).until(() -> {
+            sink.flush();
+            return Markers.objectsOf(store.objects().get(marker), FOLDER).size() == 2;
+        });
+        assertThat(Markers.objectsOf(store.objects().get(marker), FOLDER)).extracting(FileEntry::key)
+                .as("the marker lists").containsExactlyInAnyOrderElementsOf(dataIn(FOLDER));
+        assertThat(dataIn(FOLDER)).hasSize(2);
+    }
+
+    /**
      * A late file made durable while its partition's progress could not be published yet (it is published once per
      * interval; here its PUTs fail for a while) meets a combine that reads the previous progress, where the folder is
      * due and already marked: the file is not forgotten with the folder's listed files, so once published and
