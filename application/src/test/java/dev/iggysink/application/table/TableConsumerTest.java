@@ -1,5 +1,6 @@
 package dev.iggysink.application.table;
 
+import static dev.iggysink.application.table.TableTestSupport.range;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.iggysink.application.fakes.InMemoryTables;
@@ -43,12 +44,6 @@ class TableConsumerTest {
     private static List<Long> offsets(List<InMemoryTables.DataFile> files, int partition) {
         List<Long> out = new ArrayList<>();
         for (InMemoryTables.DataFile f : files) if (f.partition().partitionId() == partition) out.addAll(f.offsets());
-        return out;
-    }
-
-    private static List<Long> range(long from, long to) {
-        List<Long> out = new ArrayList<>();
-        for (long o = from; o <= to; o++) out.add(o);
         return out;
     }
 

@@ -1,5 +1,6 @@
 package dev.iggysink.application.table;
 
+import static dev.iggysink.application.table.TableTestSupport.range;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.iggysink.application.fakes.InMemoryTables;
@@ -97,12 +98,6 @@ class TableOutageTest {
         for (InMemoryTables.DataFile f : tables.committed(T)) {
             if (f.partition().partitionId() == partition) out.addAll(f.offsets());
         }
-        return out;
-    }
-
-    private static List<Long> range(long from, long to) {
-        List<Long> out = new ArrayList<>();
-        for (long o = from; o <= to; o++) out.add(o);
         return out;
     }
 
