@@ -164,29 +164,47 @@ final class Completeness {
     }
 
     /**
+     * How many times in a row a marker rewrite reads and merges again after another member's rewrite won; past that
+     * the next combine (one interval later) tries again, the late files still remembered.
+     */
+    static final int REWRITE_ATTEMPTS = 5;
+
+    /**
      * Writes the marker {@code key} again as the union of what it lists and {@code m}'s objects, one version up,
      * when {@code m} names one it lacks; returns what it was read to list (all of {@code m}'s objects when it lacked
-     * none).
+     * none). The write is a compare-and-swap on the version read (If-Match on its ETag): a member that stalls
+     * between its read and its write cannot replace a version another member wrote meanwhile, whose objects it has
+     * not seen; refused, it reads that version and merges again.
      */
     private static List<FileEntry> relist(ObjectStore store, String key, Markers.Header header, Markers.Marker m,
                                           String why) throws StoreException {
-        byte[] existing = store.get(key);
-        Map<String, FileEntry> listed = new LinkedHashMap<>();
-        for (FileEntry f : Markers.objectsOf(existing, m.folder())) listed.put(f.key(), f);
-        List<String> late = new ArrayList<>();
-        for (FileEntry f : m.files()) {
-            if (listed.putIfAbsent(f.key(), f) == null) late.add(f.key());
+        for (int attempt = 1; ; attempt++) {
+            ObjectStore.Versioned existing = store.getVersioned(key);
+            List<FileEntry> read = Markers.objectsOf(existing.content(), m.folder());
+            Map<String, FileEntry> listed = new LinkedHashMap<>();
+            for (FileEntry f : read) listed.put(f.key(), f);
+            List<String> late = new ArrayList<>();
+            for (FileEntry f : m.files()) {
+                if (listed.putIfAbsent(f.key(), f) == null) late.add(f.key());
+            }
+            if (late.isEmpty()) return new ArrayList<>(listed.values());
+            int version = Markers.versionOf(existing.content()) + 1;
+            if (store.replace(key, new Markers.Marker(m.folder(), m.fromMicros(), m.toMicros(),
+                    new ArrayList<>(listed.values())).json(header, version), "application/json", existing.etag())) {
+                LOG.log(Level.WARNING, why + " records in the marked folder " + m.folder() + ": " + late + " were"
+                        + " written there after its marker; " + key + " now lists them (version " + version + ")");
+                // What it added counts as listed only once a later read shows it there: a store that ignores
+                // If-Match, or a member of an earlier version writing a plain PUT, may still replace this version.
+                return read;
+            }
+            if (attempt == REWRITE_ATTEMPTS) {
+                throw new StoreException("rewriting " + key + " to list " + late + ": another member rewrote it "
+                        + "between each of " + REWRITE_ATTEMPTS + " reads and the write that followed (412); tried"
+                        + " again at the next combine", true, 0, null, null);
+            }
+            LOG.log(Level.DEBUG, key + " was rewritten by another member since it was read (version "
+                    + Markers.versionOf(existing.content()) + "); reading it again");
         }
-        if (late.isEmpty()) return new ArrayList<>(listed.values());
-        List<FileEntry> read = Markers.objectsOf(existing, m.folder());
-        int version = Markers.versionOf(existing) + 1;
-        store.put(key, FileBytes.of(new Markers.Marker(m.folder(), m.fromMicros(), m.toMicros(),
-                new ArrayList<>(listed.values())).json(header, version)), "application/json");
-        LOG.log(Level.WARNING, why + " records in the marked folder " + m.folder() + ": " + late + " were written"
-                + " there after its marker; " + key + " now lists them (version " + version + ")");
-        // A plain PUT: another member's rewrite of the same version may replace it. What it added counts as listed
-        // only once a later read shows it there.
-        return read;
     }
 
     /** Publishes {@code progress}, then deletes the object its writer published before, if another. */

@@ -39,6 +39,16 @@ public class ForwardingObjectStore implements ObjectStore {
     }
 
     @Override
+    public Versioned getVersioned(String key) throws StoreException {
+        return to.getVersioned(key);
+    }
+
+    @Override
+    public boolean replace(String key, byte[] content, String contentType, String etag) throws StoreException {
+        return to.replace(key, content, contentType, etag);
+    }
+
+    @Override
     public void delete(String key) throws StoreException {
         to.delete(key);
     }

@@ -247,6 +247,48 @@ public final class InMemoryObjectStore implements ObjectStore {
     }
 
     @Override
+    public synchronized Versioned getVersioned(String key) throws StoreException {
+        byte[] content = get(key);
+        return new Versioned(content, etag(content));
+    }
+
+    /** Held as puts are; refused when the object is gone or another version (unless conditions are ignored). */
+    @Override
+    public boolean replace(String key, byte[] content, String contentType, String etag) throws StoreException {
+        waitIfHeld(key);
+        synchronized (this) {
+            puts++;
+            attempted.add(key);
+            check("PUT If-Match", key);
+            StoreException s = scripted.poll();
+            if (s != null) throw s;
+            if (refuseKeys.test(key)) {
+                throw new StoreException("PUT s3://" + bucket + "/" + key + " denied (403 AccessDenied).", false, 403,
+                        null, null);
+            }
+            if (failKeys.test(key)) throw unavailable();
+            byte[] now = objects.get(key);
+            if (!ignoresConditions && (now == null || !etag(now).equals(etag))) return false;
+            if (now != null) overwrites++;
+            objects.put(key, content.clone());
+            contentTypes.put(key, contentType);
+            metadata.put(key, Map.of());
+            putLog.add(key);
+            return true;
+        }
+    }
+
+    /** As S3's ETag of a single PUT, a digest of the bytes: a version with other bytes has another. */
+    private static String etag(byte[] content) {
+        try {
+            return "\"" + java.util.HexFormat.of().formatHex(java.security.MessageDigest.getInstance("SHA-256")
+                    .digest(content)) + "\"";
+        } catch (java.security.NoSuchAlgorithmException e) {
+            throw new IllegalStateException("every Java runtime has SHA-256", e);
+        }
+    }
+
+    @Override
     public synchronized void delete(String key) throws StoreException {
         deletes++;
         check("DELETE", key);

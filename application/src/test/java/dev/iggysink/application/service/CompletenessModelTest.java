@@ -150,6 +150,12 @@ class CompletenessModelTest {
             super.put(key, content, contentType, metadata);
         }
 
+        @Override
+        public boolean replace(String key, byte[] content, String contentType, String etag) throws StoreException {
+            if (key.endsWith("/" + MARKER)) rewritten.add(key);
+            return super.replace(key, content, contentType, etag);
+        }
+
         private synchronized List<String> check(String key, byte[] content) {
             List<String> violations = new ArrayList<>();
             String folder = key.substring(0, key.length() - MARKER.length() - 1);
@@ -208,6 +214,12 @@ class CompletenessModelTest {
         public boolean create(String key, byte[] content, Map<String, String> metadata) throws StoreException {
             pass();
             return super.create(key, content, metadata);
+        }
+
+        @Override
+        public boolean replace(String key, byte[] content, String contentType, String etag) throws StoreException {
+            pass();
+            return super.replace(key, content, contentType, etag);
         }
 
         @Override

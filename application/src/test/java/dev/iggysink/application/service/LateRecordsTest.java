@@ -160,10 +160,10 @@ class LateRecordsTest {
     }
 
     /**
-     * Two members rewrite the same marker at once, each with its own late file: the store keeps the last PUT, so one
-     * rewrite is lost (a marker rewrite is a plain PUT; the store has no compare-and-swap for it). Here another
-     * member's stale version lands right after this member's version 2. The late file is forgotten only once a
-     * read of the marker shows it listed, so the next combine finds it missing and lists it again.
+     * A stale version of the marker lands right after this member's version 2, as a plain PUT would write it: a
+     * member of an earlier version of the sink (its rewrite was no compare-and-swap yet), or any writer on a store
+     * that ignores If-Match. The late file is forgotten only once a read of the marker shows it listed, so the next
+     * combine finds it missing and lists it again.
      */
     @Test
     void a_marker_rewrite_another_member_overwrote_lists_the_late_file_again_at_the_next_combine()
@@ -173,12 +173,13 @@ class LateRecordsTest {
         java.util.concurrent.atomic.AtomicBoolean overwritten = new java.util.concurrent.atomic.AtomicBoolean();
         ObjectStore member = new ForwardingObjectStore(store) {
             @Override
-            public void put(String key, FileBytes content, String contentType, Map<String, String> metadata)
+            public boolean replace(String key, byte[] content, String contentType, String etag)
                     throws StoreException {
-                super.put(key, content, contentType, metadata);
-                if (key.equals(marker) && stale.get() != null && overwritten.compareAndSet(false, true)) {
-                    store.put(key, FileBytes.of(stale.get()), contentType, metadata); // the other member's PUT
+                boolean replaced = super.replace(key, content, contentType, etag);
+                if (replaced && key.equals(marker) && stale.get() != null && overwritten.compareAndSet(false, true)) {
+                    store.put(key, FileBytes.of(stale.get()), contentType); // the other writer's plain PUT
                 }
+                return replaced;
             }
 
             @Override
@@ -197,6 +198,75 @@ class LateRecordsTest {
         assertThat(Markers.objectsOf(store.objects().get(marker), FOLDER)).extracting(FileEntry::key)
                 .as("the marker lists").containsExactlyInAnyOrderElementsOf(dataIn(FOLDER));
         assertThat(dataIn(FOLDER)).hasSize(2);
+    }
+
+    /**
+     * A member reads the marker to add its late file, then stalls before its PUT; meanwhile another member rewrites
+     * the marker listing a late file of its own, reads it back listed and forgets it. The stalled member's rewrite
+     * must not drop that file: it is a compare-and-swap on the version read (If-Match on its ETag), refused here, so
+     * the member reads the marker again and lists both files.
+     */
+    @Test
+    void a_member_stalled_between_reading_and_rewriting_a_marker_keeps_the_file_another_member_added_meanwhile()
+            throws Exception {
+        String marker = FOLDER + "/" + MARKER;
+        String theirs = FOLDER + "/00001-00000000000000000000-00000000000000000000.jsonl";
+        java.util.concurrent.atomic.AtomicBoolean stalled = new java.util.concurrent.atomic.AtomicBoolean();
+        Runnable otherMemberRewrites = () -> {
+            try {
+                byte[] read = store.get(marker);
+                byte[] file = "{\"partition\":1}\n".getBytes(java.nio.charset.StandardCharsets.UTF_8);
+                store.put(theirs, file, "application/x-ndjson");
+                List<FileEntry> listed = new ArrayList<>(Markers.objectsOf(read, FOLDER));
+                listed.add(new FileEntry(FOLDER, theirs, 1, 0, 0, 1, file.length, -1, START + 1_500_000L,
+                        START + 1_500_000L));
+                store.put(marker, new Markers.Marker(FOLDER, START, START + 60_000_000L, listed)
+                        .json(new Markers.Header(MARKER, "s3", "g", "application_logs", "api_requests"),
+                                Markers.versionOf(read) + 1), "application/json");
+            } catch (StoreException e) {
+                throw new IllegalStateException(e);
+            }
+        };
+        ObjectStore member = new ForwardingObjectStore(store) {
+            /** The marker read for this member's late file: the other member's rewrite lands right after it. */
+            private void stallAfterReading(String key) {
+                if (key.equals(marker) && dataIn(FOLDER).size() == 2 && stalled.compareAndSet(false, true)) {
+                    otherMemberRewrites.run();
+                }
+            }
+
+            @Override
+            public byte[] get(String key) throws StoreException {
+                byte[] read = super.get(key);
+                stallAfterReading(key);
+                return read;
+            }
+
+            @Override
+            public Versioned getVersioned(String key) throws StoreException {
+                Versioned read = super.getVersioned(key);
+                stallAfterReading(key);
+                return read;
+            }
+
+            @Override
+            public void close() {
+            }
+        };
+        SinkService sink = start(settings(2, LateRecords.REWRITE_MARKER), source, member);
+        minuteZeroMarked(sink);
+        source.recordTimeMicros(START + 2_000_000L);
+        source.append(0, List.of("late", "late"));
+        String mine = FOLDER + "/00000-00000000000000000002-00000000000000000003.jsonl";
+        await().atMost(WAIT).until(() -> stalled.get() && Markers.objectsOf(store.objects().get(marker), FOLDER)
+                .stream().anyMatch(f -> f.key().equals(mine)));
+        // Two more combines: a file left out would have been listed again by now, were it still remembered.
+        long after = clock.micros() + 25_000_000L;
+        await().atMost(WAIT).until(() -> clock.micros() > after);
+
+        assertThat(dataIn(FOLDER)).hasSize(3).contains(theirs, mine);
+        assertThat(Markers.objectsOf(store.objects().get(marker), FOLDER)).extracting(FileEntry::key)
+                .as("the marker lists").containsExactlyInAnyOrderElementsOf(dataIn(FOLDER));
     }
 
     /**

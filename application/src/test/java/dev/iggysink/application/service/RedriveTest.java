@@ -293,6 +293,13 @@ class RedriveTest {
         }
 
         @Override
+        public boolean replace(String key, byte[] content, String contentType, String etag) throws StoreException {
+            boolean[] replaced = new boolean[1];
+            step(() -> replaced[0] = super.replace(key, content, contentType, etag));
+            return replaced[0];
+        }
+
+        @Override
         public boolean create(String key, byte[] content, Map<String, String> metadata) throws StoreException {
             throw new AssertionError("redrive does not create");
         }

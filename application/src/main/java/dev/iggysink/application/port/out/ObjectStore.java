@@ -57,6 +57,28 @@ public interface ObjectStore extends AutoCloseable {
                 null);
     }
 
+    /** An object's bytes and the entity tag of that version, which {@link #replace} names. */
+    record Versioned(byte[] content, String etag) {
+    }
+
+    /** The whole object with its ETag, from one GET on S3; a missing key fails as {@link #get(String)} does. */
+    default Versioned getVersioned(String key) throws StoreException {
+        throw new StoreException("this object store cannot read an object's version (" + key + ")", false, 0, null,
+                null);
+    }
+
+    /**
+     * Replaces {@code key} only if the object there is still the version {@code etag} names, as
+     * {@link #getVersioned} gave it: a compare-and-swap ({@code If-Match} on S3), one PUT whatever the size, without
+     * user metadata. Returns false, writing nothing, when it is not: another writer replaced it meanwhile (S3 answers
+     * 412, or 409 when conditional writes race) or removed it (404). A store that ignores the condition overwrites
+     * and returns true.
+     */
+    default boolean replace(String key, byte[] content, String contentType, String etag) throws StoreException {
+        throw new StoreException("this object store cannot replace an object conditionally (" + key + ")", false, 0,
+                null, null);
+    }
+
     /** Deletes {@code key}; a key that does not exist is not an error. */
     void delete(String key) throws StoreException;
 
