@@ -224,6 +224,51 @@ public final class DirectoryObjectStore implements ObjectStore {
     }
 
     @Override
+    public Versioned getVersioned(String key) throws StoreException {
+        byte[] content = get(key);
+        return new Versioned(content, etag(content));
+    }
+
+    /**
+     * Replaces {@code key} when its bytes still have {@code etag}'s digest. The compare and the rename are one step
+     * for every replace of this root: under a lock of this JVM (a file lock is held per process, not per thread)
+     * and a file lock, so other processes' replaces wait too. A create never replaces, so it needs no lock.
+     */
+    @Override
+    public boolean replace(String key, byte[] content, String contentType, String etag) throws StoreException {
+        String operation = "PUT If-Match";
+        Path target = resolve(operation, key);
+        checkRoot(operation, key);
+        synchronized (REPLACES) {
+            try {
+                createDirectories(metaRoot);
+                try (FileChannel lock = FileChannel.open(metaRoot.resolve(TEMP_PREFIX + "replace.lock"),
+                        StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+                     java.nio.channels.FileLock held = lock.lock()) {
+                    byte[] now = readOrNull(target);
+                    if (now == null || !etag(now).equals(etag)) return false;
+                    write(operation, key, FileBytes.of(content), Map.of());
+                    return true;
+                }
+            } catch (IOException e) {
+                throw FileFailures.classify(operation, key, shown, e);
+            }
+        }
+    }
+
+    /** Replaces of every root in this JVM, one at a time (they are rare: a completeness marker written again). */
+    private static final Object REPLACES = new Object();
+
+    /** The version of an object's bytes: their SHA-256, quoted as an S3 ETag is. */
+    private static String etag(byte[] content) {
+        try {
+            return "\"" + HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(content)) + "\"";
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("this JVM has no SHA-256", e);
+        }
+    }
+
+    @Override
     public Optional<Map<String, String>> metadata(String key) throws StoreException {
         Path target = resolve("HEAD", key);
         try {

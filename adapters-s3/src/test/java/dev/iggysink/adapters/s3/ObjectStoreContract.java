@@ -459,6 +459,82 @@ public abstract class ObjectStoreContract {
         }
     }
 
+    /**
+     * A completeness marker written again: a replace naming the version read (its ETag) replaces it; one naming a
+     * version that is no longer there is refused and writes nothing (If-Match honoured), and so is one of a key
+     * that is gone. An empty body too (the AWS adapter sends it through the SDK, any other through its own PUT).
+     */
+    @ParameterizedTest(name = "{0} bytes")
+    @ValueSource(ints = {0, 1000})
+    void a_replace_of_the_version_read_replaces_it_and_one_of_another_version_is_refused(int size) throws Exception {
+        String key = prefix + "_COMPLETE";
+        byte[] first = bytes(300, 70);
+        byte[] second = bytes(size, 71);
+        store().put(key, chunked(first), "application/json");
+        ObjectStore.Versioned read = store().getVersioned(key);
+        assertThat(read.content()).isEqualTo(first);
+        assertThat(read.etag()).isNotBlank();
+
+        assertThat(store().replace(key, second, "application/json", read.etag())).as("the version read").isTrue();
+        assertThat(store().get(key)).isEqualTo(second);
+        ObjectStore.Versioned now = store().getVersioned(key);
+        assertThat(now.etag()).as("another version, another ETag").isNotEqualTo(read.etag());
+
+        boolean stale = store().replace(key, bytes(200, 72), "application/json", read.etag());
+        boolean gone = store().replace(prefix + "absent", bytes(200, 73), "application/json", read.etag());
+
+        if (honoursConditionalWrites()) {
+            assertThat(stale).as("replacing a version no longer there").isFalse();
+            assertThat(store().get(key)).isEqualTo(second);
+            assertThat(gone).as("replacing a key that is gone").isFalse();
+            assertThat(store().list(prefix)).extracting(StoredObject::key).containsExactly(key);
+            assertThat(store().replace(key, bytes(200, 74), "application/json", now.etag())).isTrue();
+            assertThat(store().get(key)).isEqualTo(bytes(200, 74));
+        } else {
+            assertThat(stale).as("a store that ignores If-Match overwrites and says it replaced").isTrue();
+            assertThat(store().get(key)).isEqualTo(bytes(200, 72));
+        }
+    }
+
+    /** Members rewriting one marker from the same version: exactly one replace wins, and its bytes stay. */
+    @Test
+    void of_replaces_racing_from_one_version_exactly_one_wins() throws Exception {
+        int racers = 6;
+        String key = prefix + "raced/_COMPLETE";
+        store().put(key, chunked(bytes(100, 80)), "application/json");
+        String etag = store().getVersioned(key).etag();
+        ExecutorService pool = Executors.newFixedThreadPool(racers);
+        try {
+            CountDownLatch ready = new CountDownLatch(racers);
+            CountDownLatch go = new CountDownLatch(1);
+            List<Future<Boolean>> replaces = new ArrayList<>();
+            for (int i = 0; i < racers; i++) {
+                int n = i;
+                replaces.add(pool.submit(() -> {
+                    ready.countDown();
+                    go.await(30, TimeUnit.SECONDS);
+                    return store().replace(key, bytes(200 + n, 81 + n), "application/json", etag);
+                }));
+            }
+            ready.await(30, TimeUnit.SECONDS);
+            go.countDown();
+            List<Integer> winners = new ArrayList<>();
+            for (int i = 0; i < racers; i++) {
+                if (replaces.get(i).get(60, TimeUnit.SECONDS)) winners.add(i);
+            }
+
+            if (!honoursConditionalWrites()) {
+                assertThat(winners).as("a store that ignores the condition lets every replace write").hasSize(racers);
+                return;
+            }
+            assertThat(winners).hasSize(1);
+            int winner = winners.get(0);
+            assertThat(store().get(key)).isEqualTo(bytes(200 + winner, 81 + winner));
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
     @Test
     void delete_removes_the_object_and_its_metadata_and_frees_the_key() throws Exception {
         String put = prefix + "put.jsonl";

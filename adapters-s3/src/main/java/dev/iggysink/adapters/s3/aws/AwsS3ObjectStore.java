@@ -30,6 +30,7 @@ import software.amazon.awssdk.awscore.exception.AwsServiceException;
 import software.amazon.awssdk.awscore.retry.AwsRetryStrategy;
 import software.amazon.awssdk.core.checksums.RequestChecksumCalculation;
 import software.amazon.awssdk.core.checksums.ResponseChecksumValidation;
+import software.amazon.awssdk.core.ResponseBytes;
 import software.amazon.awssdk.core.exception.SdkException;
 import software.amazon.awssdk.core.sync.RequestBody;
 import software.amazon.awssdk.http.apache5.Apache5HttpClient;
@@ -38,6 +39,7 @@ import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.s3.S3ClientBuilder;
 import software.amazon.awssdk.services.s3.model.CompletedPart;
 import software.amazon.awssdk.services.s3.model.CreateMultipartUploadRequest;
+import software.amazon.awssdk.services.s3.model.GetObjectResponse;
 import software.amazon.awssdk.services.s3.model.HeadObjectResponse;
 import software.amazon.awssdk.services.s3.model.NoSuchKeyException;
 import software.amazon.awssdk.services.s3.model.ObjectIdentifier;
@@ -107,8 +109,14 @@ public final class AwsS3ObjectStore extends S3WritePath<CompletedPart> {
 
     @Override
     public byte[] get(String key) throws StoreException {
+        return getVersioned(key).content();
+    }
+
+    @Override
+    public Versioned getVersioned(String key) throws StoreException {
         try {
-            return s3.getObjectAsBytes(b -> b.bucket(bucket).key(key)).asByteArrayUnsafe();
+            ResponseBytes<GetObjectResponse> read = s3.getObjectAsBytes(b -> b.bucket(bucket).key(key));
+            return new Versioned(read.asByteArrayUnsafe(), read.response().eTag());
         } catch (SdkException e) {
             throw translate("GET", key, e);
         }
@@ -191,22 +199,37 @@ public final class AwsS3ObjectStore extends S3WritePath<CompletedPart> {
             throws StoreException {
         // A claim, or a file under the first-offset layout: where the adapter's own PUT path serves (ADR 0009), it
         // spares the SDK's pipeline.
+        putConditionally("PUT If-None-Match", key, content, contentType, metadata, "If-None-Match", "*");
+    }
+
+    @Override
+    protected void putObjectIfMatch(String key, FileBytes content, String contentType, String etag)
+            throws StoreException {
+        putConditionally("PUT If-Match", key, content, contentType, Map.of(), "If-Match", etag);
+    }
+
+    /** One PutObject carrying {@code condition} ({@code If-None-Match} or {@code If-Match}) with {@code value}. */
+    private void putConditionally(String operation, String key, FileBytes content, String contentType,
+                                  Map<String, String> metadata, String condition, String value)
+            throws StoreException {
         String checksum = null;
         try {
             if (checksumBodies && content.length() > 0) checksum = crc32c(content);
         } catch (IOException e) {
-            throw StoreFailures.withoutAnswer("PUT If-None-Match", bucket, key, e);
+            throw StoreFailures.withoutAnswer(operation, bucket, key, e);
         }
         if (plainPut != null && checksum != null) {
-            plainPut.put("PUT If-None-Match", key, content, contentType, checksum, metadata, true);
+            plainPut.put(operation, key, content, contentType, checksum, metadata, Map.of(condition, value));
             return;
         }
-        PutObjectRequest.Builder request = putRequest(key, contentType, content.length(), metadata).ifNoneMatch("*");
+        PutObjectRequest.Builder request = putRequest(key, contentType, content.length(), metadata);
+        if (condition.equals("If-Match")) request.ifMatch(value);
+        else request.ifNoneMatch(value);
         if (checksum != null) request.checksumCRC32C(checksum);
         try {
             FilePutHttpClient.sending(content, () -> s3.putObject(request.build(), body(content, contentType)));
         } catch (SdkException e) {
-            throw translate("PUT If-None-Match", key, e);
+            throw translate(operation, key, e);
         }
     }
 

@@ -138,9 +138,20 @@ final class PlainHttpPut implements AutoCloseable {
      */
     void put(String operation, String key, FileBytes content, String contentType, String crc32c,
              Map<String, String> metadata, boolean ifNoneMatch) throws StoreException {
+        put(operation, key, content, contentType, crc32c, metadata,
+                ifNoneMatch ? Map.of("If-None-Match", "*") : Map.of());
+    }
+
+    /**
+     * {@link #put} with {@code conditions} ({@code If-None-Match: *}, {@code If-Match: <etag>}), signed: a condition
+     * the store finds false is refused with its 412 (409 when two conditional writes race, 404 when an
+     * {@code If-Match} finds no object), thrown as any failing answer.
+     */
+    void put(String operation, String key, FileBytes content, String contentType, String crc32c,
+             Map<String, String> metadata, Map<String, String> conditions) throws StoreException {
         FilePutHttpClient.Head request;
         try {
-            request = signed(key, content.length(), contentType, crc32c, metadata, ifNoneMatch);
+            request = signed(key, content.length(), contentType, crc32c, metadata, conditions);
         } catch (RuntimeException e) {
             // The credentials provider found none, or could not reach where they come from.
             throw StoreFailures.withoutAnswer(operation, bucket, key, e);
@@ -216,14 +227,14 @@ final class PlainHttpPut implements AutoCloseable {
     }
 
     private FilePutHttpClient.Head signed(String key, long length, String contentType, String crc32c,
-                                          Map<String, String> metadata, boolean ifNoneMatch) {
+                                          Map<String, String> metadata, Map<String, String> conditions) {
         Map<String, String> headers = new LinkedHashMap<>();
         headers.put("Content-Type", contentType);
         headers.put("Content-Length", Long.toString(length));
         headers.put(ChecksummedBodySigner.CHECKSUM_HEADER, crc32c);
         headers.put("Expect", "100-continue");
         headers.put("User-Agent", "iggy-s3-sink");
-        if (ifNoneMatch) headers.put("If-None-Match", "*");
+        headers.putAll(conditions);
         headers.putAll(optionHeaders);
         headers.putAll(AdapterSupport.metadataHeaders(metadata));
         return signed(SdkHttpMethod.PUT, key, headers);

@@ -117,10 +117,15 @@ public final class MinioObjectStore extends S3WritePath<Part> {
 
     @Override
     public byte[] get(String key) throws StoreException {
+        return getVersioned(key).content();
+    }
+
+    @Override
+    public Versioned getVersioned(String key) throws StoreException {
         GetObjectResponse response = await("GET", key, () -> minio.getObject(GetObjectArgs.builder().bucket(bucket)
                 .region(region).object(key).build()));
         try (response) {
-            return response.readAllBytes();
+            return new Versioned(response.readAllBytes(), response.headers().get("ETag"));
         } catch (IOException e) {
             throw StoreFailures.transport("GET", bucket, key, e);
         }
@@ -189,6 +194,14 @@ public final class MinioObjectStore extends S3WritePath<Part> {
         Multimap<String, String> headers = objectHeaders(contentType, metadata);
         headers.put("If-None-Match", "*");
         await("PUT If-None-Match", key, () -> minio.putFile(bucket, region, key, content, headers));
+    }
+
+    @Override
+    protected void putObjectIfMatch(String key, FileBytes content, String contentType, String etag)
+            throws StoreException {
+        Multimap<String, String> headers = objectHeaders(contentType, Map.of());
+        headers.put("If-Match", etag);
+        await("PUT If-Match", key, () -> minio.putFile(bucket, region, key, content, headers));
     }
 
     @Override

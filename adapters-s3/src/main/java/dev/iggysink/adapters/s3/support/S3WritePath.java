@@ -15,7 +15,8 @@ import dev.iggysink.application.port.out.StoreException;
 /**
  * The write path both S3 adapters share, written once: one PUT up to {@code multipart_threshold}, else a multipart
  * upload (parts on the store's bounded pool, aborted on any failure so no part is left behind), the startup probe
- * (an empty object at {@link AdapterSupport#PROBE_KEY}, deleted best effort), and the conditional create. Parts are
+ * (an empty object at {@link AdapterSupport#PROBE_KEY}, deleted best effort), the conditional create and the
+ * conditional replace. Parts are
  * slices of the file, never copies. User metadata is checked ({@link AdapterSupport#checkedMetadata}) before any
  * request. A subclass sends the single requests with its SDK and translates every failure into a
  * {@link StoreException} named by the operation.
@@ -49,6 +50,13 @@ public abstract class S3WritePath<P> implements ObjectStore {
      */
     protected abstract void putObjectIfAbsent(String key, FileBytes content, String contentType,
                                               Map<String, String> metadata) throws StoreException;
+
+    /**
+     * One PutObject with {@code If-Match: <etag>} and the object options, without user metadata; failures as
+     * operation {@code "PUT If-Match"}, the store's refusal (412, 409, 404) among them.
+     */
+    protected abstract void putObjectIfMatch(String key, FileBytes content, String contentType, String etag)
+            throws StoreException;
 
     protected abstract void deleteObject(String key) throws StoreException;
 
@@ -111,6 +119,22 @@ public abstract class S3WritePath<P> implements ObjectStore {
                 putMultipart(key, content, contentType, checked, true);
             }
         });
+    }
+
+    /** One PUT with {@code If-Match}, whatever the size: a marker, far below any part size. */
+    @Override
+    public final boolean replace(String key, byte[] content, String contentType, String etag)
+            throws StoreException {
+        try {
+            putObjectIfMatch(key, FileBytes.of(content), contentType, etag);
+            return true;
+        } catch (StoreException e) {
+            // 412 PreconditionFailed: another version is there. 409: another conditional write of the key won.
+            // 404 NoSuchKey: the object is gone (a missing bucket is a failure, said as such).
+            if (e.httpStatus() == 412 || e.httpStatus() == 409) return false;
+            if (e.httpStatus() == 404 && !String.valueOf(e.getMessage()).contains("NoSuchBucket")) return false;
+            throw e;
+        }
     }
 
     private interface ConditionalWrite {

@@ -153,6 +153,32 @@ class S3WritePathTest {
     }
 
     /**
+     * A replace is one PUT with If-Match whatever the size; the store's answers that another version is there (412),
+     * that another conditional write won (409) or that the object is gone (404 NoSuchKey) mean "not replaced", while
+     * a missing bucket, a refusal and an outage are failures.
+     */
+    @Test
+    void replace_is_one_put_if_match_and_only_the_stores_version_answers_mean_not_replaced() throws Exception {
+        assertThat(store.replace("m", new byte[(int) THRESHOLD + 1], "application/json", "\"e1\"")).isTrue();
+        assertThat(store.calls).containsExactly("PUT If-Match \"e1\" m " + (THRESHOLD + 1));
+
+        for (String[] refused : new String[][] {{"412", "PreconditionFailed"}, {"409", "ConditionalRequestConflict"},
+                {"404", "NoSuchKey"}}) {
+            store.replaceFailure = StoreFailures.fromStatus("PUT If-Match", "bucket", "m",
+                    Integer.parseInt(refused[0]), refused[1], null, null, null);
+            assertThat(store.replace("m", new byte[3], "application/json", "\"e1\"")).as(refused[1]).isFalse();
+        }
+        for (String[] failed : new String[][] {{"404", "NoSuchBucket"}, {"403", "AccessDenied"},
+                {"503", "SlowDown"}}) {
+            StoreException answer = StoreFailures.fromStatus("PUT If-Match", "bucket", "m",
+                    Integer.parseInt(failed[0]), failed[1], null, null, null);
+            store.replaceFailure = answer;
+            assertThatThrownBy(() -> store.replace("m", new byte[3], "application/json", "\"e1\""))
+                    .as(failed[1]).isSameAs(answer);
+        }
+    }
+
+    /**
      * A file written conditionally (the first-offset key layout): one conditional PUT up to the threshold; above it a
      * multipart upload whose completion carries the condition, its parts aborted when the key is taken.
      */
@@ -224,6 +250,16 @@ class S3WritePathTest {
                 throw new StoreException("PUT If-None-Match failed (" + createStatus + ")",
                         StoreFailures.retryableStatus(createStatus), createStatus, null, null);
             }
+        }
+
+        /** The answer {@code putObjectIfMatch} fails with (status, S3 error code); none when null. */
+        StoreException replaceFailure;
+
+        @Override
+        protected void putObjectIfMatch(String key, FileBytes content, String contentType, String etag)
+                throws StoreException {
+            calls.add("PUT If-Match " + etag + " " + key + " " + content.length());
+            if (replaceFailure != null) throw replaceFailure;
         }
 
         @Override
