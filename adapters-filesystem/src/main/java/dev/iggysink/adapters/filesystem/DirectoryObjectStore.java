@@ -243,8 +243,8 @@ public final class DirectoryObjectStore implements ObjectStore {
             try {
                 createDirectories(metaRoot);
                 try (FileChannel lock = FileChannel.open(metaRoot.resolve(TEMP_PREFIX + "replace.lock"),
-                        StandardOpenOption.CREATE, StandardOpenOption.WRITE);
-                     java.nio.channels.FileLock held = lock.lock()) {
+                        StandardOpenOption.CREATE, StandardOpenOption.WRITE)) {
+                    lock.lock(); // released when the channel closes
                     byte[] now = readOrNull(target);
                     if (now == null || !etag(now).equals(etag)) return false;
                     write(operation, key, FileBytes.of(content), Map.of());
