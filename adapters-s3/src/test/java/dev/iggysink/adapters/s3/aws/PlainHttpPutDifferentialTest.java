@@ -156,6 +156,27 @@ class PlainHttpPutDifferentialTest {
         assertThat(verified(requests.get(0), port, session, "eu-west-1")).isTrue();
     }
 
+    /** A marker written again: the If-Match of its own PUT goes out as the SDK's ifMatch, signed the same way. */
+    @Test
+    @Timeout(60)
+    void a_replace_goes_out_with_if_match_as_the_sdk_sends_it() throws Exception {
+        int port = serve(new Script(true, ok(), false));
+        StorageSettings settings = settings(port);
+        byte[] body = "{\"version\": 2}\n".getBytes(StandardCharsets.UTF_8);
+        String etag = "\"9b2cf535f27731c974343645a3985328\"";
+        try (AwsS3ObjectStore store = new AwsS3ObjectStore(settings);
+             S3Client sdk = AwsS3ObjectStore.clientOf(settings, CREDENTIALS, null)) {
+            assertThat(store.replace("m/_COMPLETE", body, "application/json", etag)).isTrue();
+            sdk.putObject(sdkRequest("m/_COMPLETE", body, "application/json").toBuilder().ifMatch(etag).build(),
+                    RequestBody.fromBytes(body));
+        }
+        assertThat(requests).hasSize(2);
+        assertThat(requests.get(0).target()).isEqualTo(requests.get(1).target());
+        assertThat(compared(requests.get(0))).isEqualTo(compared(requests.get(1))).containsEntry("if-match", etag);
+        assertThat(verified(requests.get(1), port, CREDENTIALS.resolveCredentials(), "us-east-1")).isTrue();
+        assertThat(verified(requests.get(0), port, CREDENTIALS.resolveCredentials(), "us-east-1")).isTrue();
+    }
+
     @Test
     @Timeout(60)
     void an_empty_body_goes_through_the_sdk_and_is_the_request_the_sdk_sends() throws Exception {
