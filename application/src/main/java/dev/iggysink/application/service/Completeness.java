@@ -98,6 +98,7 @@ final class Completeness {
     private final Map<PartitionRef, long[]> ends = new HashMap<>();
     /** Folders known to be marked (bounded: only to save requests). */
     private final Set<String> marked = new LinkedHashSet<>();
+    private final IfMatch ifMatch = new IfMatch();
     private Instant combinedAt = Instant.MIN;
     /** Redriven objects awaiting a marker, by their key: the key of their entry below the progress prefix. */
     private final Map<String, String> redrivenEntries = new HashMap<>();
@@ -160,7 +161,7 @@ final class Completeness {
                 f.lastMicros(), List.of(f)).json(header, 1)), "application/json");
         long[] w = template.window(f.firstMicros(), zone);
         Markers.Marker m = new Markers.Marker(f.folder(), w[0], w[1], List.of(f));
-        if (store.metadata(m.key(markerName)).isPresent()) relist(store, m.key(markerName), header, m, "redriven");
+        if (store.metadata(m.key(markerName)).isPresent()) relist(store, m.key(markerName), header, m, "redriven", null);
     }
 
     /**
@@ -177,7 +178,7 @@ final class Completeness {
      * not seen; refused, it reads that version and merges again.
      */
     private static List<FileEntry> relist(ObjectStore store, String key, Markers.Header header, Markers.Marker m,
-                                          String why) throws StoreException {
+                                          String why, IfMatch ifMatch) throws StoreException {
         for (int attempt = 1; ; attempt++) {
             ObjectStore.Versioned existing = store.getVersioned(key);
             List<FileEntry> read = Markers.objectsOf(existing.content(), m.folder());
@@ -189,8 +190,22 @@ final class Completeness {
             }
             if (late.isEmpty()) return new ArrayList<>(listed.values());
             int version = Markers.versionOf(existing.content()) + 1;
-            if (store.replace(key, new Markers.Marker(m.folder(), m.fromMicros(), m.toMicros(),
-                    new ArrayList<>(listed.values())).json(header, version), "application/json", existing.etag())) {
+            byte[] body = new Markers.Marker(m.folder(), m.fromMicros(), m.toMicros(),
+                    new ArrayList<>(listed.values())).json(header, version);
+            boolean replaced = false;
+            if (ifMatch != null && ifMatch.honoured == null) {
+                // The first rewrite names a version no object has: a store that honours If-Match refuses it and
+                // writes nothing; one that ignores it writes this body, as a plain PUT would, and is said once.
+                replaced = store.replace(key, body, "application/json", IfMatch.NO_VERSION);
+                ifMatch.honoured = !replaced;
+                if (replaced) {
+                    LOG.log(Level.WARNING, "the object store ignored If-Match (a PUT of " + key + " naming no version"
+                            + " of it was not refused): a marker written again is a plain PUT there, so a member that"
+                            + " stalls between reading a marker and writing it may leave out of it a late object"
+                            + " another member listed meanwhile (the object stays in its folder: audit finds it)");
+                }
+            }
+            if (replaced || store.replace(key, body, "application/json", existing.etag())) {
                 LOG.log(Level.WARNING, why + " records in the marked folder " + m.folder() + ": " + late + " were"
                         + " written there after its marker; " + key + " now lists them (version " + version + ")");
                 // What it added counts as listed only once a later read shows it there: a store that ignores
@@ -205,6 +220,13 @@ final class Completeness {
             LOG.log(Level.DEBUG, key + " was rewritten by another member since it was read (version "
                     + Markers.versionOf(existing.content()) + "); reading it again");
         }
+    }
+
+    /** Whether the store honours If-Match, learnt at this topic's first marker rewrite (null until then). */
+    static final class IfMatch {
+        /** An ETag no object has: S3's are quoted hex digests. */
+        static final String NO_VERSION = "\"iggy-sink-no-such-version\"";
+        volatile Boolean honoured;
     }
 
     /** Publishes {@code progress}, then deletes the object its writer published before, if another. */
@@ -584,7 +606,8 @@ final class Completeness {
                 for (FileEntry f : t.files.values()) mine |= f.folder().equals(m.folder());
             }
             if (!known || mine || !entries.isEmpty()) {
-                listedNow = relist(store, key, header, m, entries.isEmpty() ? "late" : "late or redriven");
+                listedNow = relist(store, key, header, m, entries.isEmpty() ? "late" : "late or redriven",
+                        ifMatch);
             }
         }
         forget(m.folder(), listedNow);

@@ -270,6 +270,61 @@ class LateRecordsTest {
     }
 
     /**
+     * A store that honours If-None-Match but ignores If-Match: the first rewrite of a marker, naming a version no
+     * object has, is not refused there, so the sink says once that rewrites are plain PUTs on it (and what a stalled
+     * member may then leave out), and the marker still lists the late file.
+     */
+    @Test
+    void a_store_that_ignores_if_match_is_named_at_the_first_marker_rewrite() throws Exception {
+        String marker = FOLDER + "/" + MARKER;
+        java.util.concurrent.atomic.AtomicInteger replaces = new java.util.concurrent.atomic.AtomicInteger();
+        ObjectStore ignoring = new ForwardingObjectStore(store) {
+            @Override
+            public boolean replace(String key, byte[] content, String contentType, String etag)
+                    throws StoreException {
+                replaces.incrementAndGet();
+                store.put(key, content, contentType);
+                return true;
+            }
+
+            @Override
+            public void close() {
+            }
+        };
+        List<String> logged = new java.util.concurrent.CopyOnWriteArrayList<>();
+        java.util.logging.Logger logger = java.util.logging.Logger.getLogger(Completeness.class.getName());
+        java.util.logging.Handler capture = new java.util.logging.Handler() {
+            @Override
+            public void publish(java.util.logging.LogRecord r) {
+                logged.add(r.getMessage());
+            }
+
+            @Override
+            public void flush() {
+            }
+
+            @Override
+            public void close() {
+            }
+        };
+        logger.addHandler(capture);
+        try {
+            SinkService sink = start(settings(2, LateRecords.REWRITE_MARKER), source, ignoring);
+            minuteZeroMarked(sink);
+            source.recordTimeMicros(START + 2_000_000L);
+            source.append(0, List.of("late", "late"));
+            await().atMost(WAIT).until(() -> Markers.versionOf(store.objects().get(marker)) == 2);
+        } finally {
+            logger.removeHandler(capture);
+        }
+        assertThat(logged).filteredOn(m -> m.contains("ignored If-Match")).singleElement().asString()
+                .contains(marker).contains("plain PUT");
+        assertThat(replaces).hasValue(1);
+        assertThat(Markers.objectsOf(store.objects().get(marker), FOLDER)).extracting(FileEntry::key)
+                .containsExactlyInAnyOrderElementsOf(dataIn(FOLDER));
+    }
+
+    /**
      * A late file made durable while its partition's progress could not be published yet (it is published once per
      * interval; here its PUTs fail for a while) meets a combine that reads the previous progress, where the folder is
      * due and already marked: the file is not forgotten with the folder's listed files, so once published and
