@@ -74,6 +74,14 @@ public abstract class ObjectStoreContract {
         return true;
     }
 
+    /**
+     * Whether of replaces racing from one version exactly one passes its If-Match: so on S3, MinIO and a directory;
+     * a test double may check the condition and write in two steps.
+     */
+    protected boolean replacesAtomically() {
+        return true;
+    }
+
     protected String prefix;
 
     @BeforeEach
@@ -527,9 +535,10 @@ public abstract class ObjectStoreContract {
                 assertThat(winners).as("a store that ignores the condition lets every replace write").hasSize(racers);
                 return;
             }
-            assertThat(winners).hasSize(1);
-            int winner = winners.get(0);
-            assertThat(store().get(key)).isEqualTo(bytes(200 + winner, 81 + winner));
+            if (replacesAtomically()) assertThat(winners).hasSize(1);
+            else assertThat(winners).isNotEmpty();
+            assertThat(winners.stream().map(w -> bytes(200 + w, 81 + w)).toList())
+                    .as("the object is one winner's").contains(store().get(key));
         } finally {
             pool.shutdownNow();
         }
