@@ -270,6 +270,48 @@ class LateRecordsTest {
     }
 
     /**
+     * Every rewrite of the marker refused, as when other members rewrite it between each read and write: a combine
+     * tries a bounded number of rounds, the status says why the folder's marker lags, and the late file, still
+     * remembered, is listed once a rewrite passes.
+     */
+    @Test
+    void a_rewrite_refused_round_after_round_is_said_in_the_status_and_done_at_a_later_combine() throws Exception {
+        String marker = FOLDER + "/" + MARKER;
+        java.util.concurrent.atomic.AtomicBoolean contended = new java.util.concurrent.atomic.AtomicBoolean(true);
+        java.util.concurrent.atomic.AtomicInteger refused = new java.util.concurrent.atomic.AtomicInteger();
+        ObjectStore member = new ForwardingObjectStore(store) {
+            @Override
+            public boolean replace(String key, byte[] content, String contentType, String etag)
+                    throws StoreException {
+                if (contended.get()) {
+                    refused.incrementAndGet();
+                    return false;
+                }
+                return super.replace(key, content, contentType, etag);
+            }
+
+            @Override
+            public void close() {
+            }
+        };
+        SinkService sink = start(settings(2, LateRecords.REWRITE_MARKER), source, member);
+        minuteZeroMarked(sink);
+        source.recordTimeMicros(START + 2_000_000L);
+        source.append(0, List.of("late", "late"));
+        await().atMost(WAIT).until(() -> sink.status().unmarked().stream()
+                .anyMatch(u -> u.contains(marker) && u.contains("between each of " + Completeness.REWRITE_ATTEMPTS)));
+        assertThat(refused.get()).as("rounds of the first combine, and the probe of If-Match")
+                .isGreaterThanOrEqualTo(Completeness.REWRITE_ATTEMPTS + 1);
+        assertThat(Markers.versionOf(store.objects().get(marker))).isEqualTo(1);
+
+        contended.set(false);
+        await().atMost(WAIT).until(() -> Markers.versionOf(store.objects().get(marker)) == 2);
+        assertThat(Markers.objectsOf(store.objects().get(marker), FOLDER)).extracting(FileEntry::key)
+                .containsExactlyInAnyOrderElementsOf(dataIn(FOLDER));
+        await().atMost(WAIT).until(() -> sink.status().unmarked().isEmpty());
+    }
+
+    /**
      * A store that honours If-None-Match but ignores If-Match: the first rewrite of a marker, naming a version no
      * object has, is not refused there, so the sink says once that rewrites are plain PUTs on it (and what a stalled
      * member may then leave out), and the marker still lists the late file.
