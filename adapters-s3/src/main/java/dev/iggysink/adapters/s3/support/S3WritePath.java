@@ -125,6 +125,11 @@ public abstract class S3WritePath<P> implements ObjectStore {
     @Override
     public final boolean replace(String key, byte[] content, String contentType, String etag)
             throws StoreException {
+        if (etag == null || etag.isBlank()) {
+            // A store (or a proxy before it) that answers a GET without an ETag leaves no version to name.
+            throw new StoreException("PUT If-Match " + StoreFailures.location(bucket, key) + ": the store gave no ETag"
+                    + " with the version read, so it cannot be replaced conditionally", false, 0, null, null);
+        }
         try {
             putObjectIfMatch(key, FileBytes.of(content), contentType, etag);
             return true;

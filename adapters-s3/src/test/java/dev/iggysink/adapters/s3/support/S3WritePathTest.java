@@ -176,6 +176,13 @@ class S3WritePathTest {
             assertThatThrownBy(() -> store.replace("m", new byte[3], "application/json", "\"e1\""))
                     .as(failed[1]).isSameAs(answer);
         }
+        store.calls.clear();
+        assertThatThrownBy(() -> store.replace("m", new byte[3], "application/json", null))
+                .as("no ETag was read").isInstanceOfSatisfying(StoreException.class, e -> {
+                    assertThat(e.retryable()).isFalse();
+                    assertThat(e.getMessage()).contains("s3://bucket/m").contains("no ETag");
+                });
+        assertThat(store.calls).isEmpty();
     }
 
     /**
