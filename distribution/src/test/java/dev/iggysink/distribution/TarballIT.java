@@ -375,6 +375,29 @@ class TarballIT {
     }
 
     /**
+     * On the JDK that runs the tests, a first run records its archive at exit without a line of the JVM's about
+     * classes it leaves out (on Java 17 some 200 "[warning][cds] Pre JDK 6 class not supported" lines at every first
+     * run otherwise), and the next run starts from it.
+     */
+    @Test
+    void a_real_first_run_records_its_archive_quietly_and_the_next_starts_from_it(@TempDir Path tmp) throws Exception {
+        Path home = Files.createDirectories(tmp.resolve("home"));
+        Path missing = tmp.resolve("missing.toml");
+
+        Run first = launcher(Map.of("HOME", home.toString()), "run", "--config", missing.toString());
+        assertThat(first.exit()).as(first.output()).isEqualTo(2);
+        assertThat(first.output()).contains("recording ", "missing.toml").doesNotContain("[warning]");
+        try (var files = Files.list(home.resolve(".cache/iggy-s3-sink"))) {
+            assertThat(files.toList()).as("the archive the JVM wrote at exit").singleElement()
+                    .satisfies(f -> assertThat(Files.size(f)).isPositive());
+        }
+
+        Run second = launcher(Map.of("HOME", home.toString()), "run", "--config", missing.toString());
+        assertThat(second.exit()).as(second.output()).isEqualTo(2);
+        assertThat(second.output()).contains("missing.toml").doesNotContain("recording ", "[warning]", "[error]");
+    }
+
+    /**
      * An archive is named after the jar's content, not only its size and date: a jar replaced by another of the same
      * size and time (a rebuild within the minute, a copy that keeps times) never starts from the old jar's archive.
      */
