@@ -312,8 +312,116 @@ class TarballIT {
         assertThat(oldLater.output()).contains("-XX:SharedArchiveFile=" + archive, "args:")
                 .doesNotContain("ArchiveClassesAtExit");
 
-        Run unset = launcher(Map.of("JAVA_HOME", java25.toString()), "run", "--config", "c.toml");
-        assertThat(unset.output()).contains("args:").doesNotContain("AOT");
+        Run off = launcher(Map.of("JAVA_HOME", java25.toString(), "IGGY_S3_SINK_AOT_DIR", ""), "run", "--config",
+                "c.toml");
+        assertThat(off.output()).as("IGGY_S3_SINK_AOT_DIR empty: off").contains("args:").doesNotContain("AOT");
+    }
+
+    /** The archive's option in the stand-in java's output: the file the launcher passes, or null when none. */
+    private static Path archiveOption(Run run) {
+        Matcher m = Pattern.compile("-XX:(?:ArchiveClassesAtExit|SharedArchiveFile)=(\\S+)").matcher(run.output());
+        return m.find() ? Path.of(m.group(1)) : null;
+    }
+
+    @Test
+    void without_an_aot_directory_a_run_keeps_its_class_data_archive_in_the_users_cache(@TempDir Path tmp)
+            throws Exception {
+        Path java17 = standInJava(tmp.resolve("jdk17"), false);
+        Path home = Files.createDirectories(tmp.resolve("home"));
+
+        Run first = launcher(Map.of("JAVA_HOME", java17.toString(), "HOME", home.toString()), "run", "--config",
+                "c.toml");
+        assertThat(first.exit()).as(first.output()).isZero();
+        assertThat(first.output()).contains("-XX:ArchiveClassesAtExit=", "recording a class-data archive");
+        Path archive = archiveOption(first);
+        assertThat(archive).as(first.output()).isNotNull();
+        assertThat(archive.getParent()).isEqualTo(home.resolve(".cache/iggy-s3-sink"));
+
+        Files.writeString(archive, "an archive"); // what the JVM writes when the first run stops
+        Run later = launcher(Map.of("JAVA_HOME", java17.toString(), "HOME", home.toString()), "run", "--config",
+                "c.toml");
+        assertThat(later.output()).contains("-XX:SharedArchiveFile=" + archive).doesNotContain("ArchiveClassesAtExit");
+
+        Path xdg = tmp.resolve("xdg");
+        Run underXdg = launcher(Map.of("JAVA_HOME", java17.toString(), "HOME", home.toString(),
+                "XDG_CACHE_HOME", xdg.toString()), "run", "--config", "c.toml");
+        assertThat(archiveOption(underXdg)).as(underXdg.output()).isNotNull()
+                .satisfies(a -> assertThat(a.getParent()).isEqualTo(xdg.resolve("iggy-s3-sink")));
+    }
+
+    @Test
+    void the_default_archive_is_off_without_a_home_a_writable_cache_or_when_java_opts_choose_class_data_sharing(
+            @TempDir Path tmp) throws Exception {
+        Path java17 = standInJava(tmp.resolve("jdk17"), false);
+        Map<String, String> noHome = new HashMap<>();
+        noHome.put("JAVA_HOME", java17.toString());
+        noHome.put("HOME", null);
+        Run homeless = launcher(noHome, "run", "--config", "c.toml");
+        assertThat(homeless.exit()).as(homeless.output()).isZero();
+        assertThat(homeless.output()).as("HOME unset").contains("args:").doesNotContain("Archive");
+
+        // A file where the cache directory would go: it cannot be made, whoever runs the tests.
+        Path notADirectory = Files.writeString(tmp.resolve("file"), "x");
+        Run unwritable = launcher(Map.of("JAVA_HOME", java17.toString(), "HOME", notADirectory.toString()), "run",
+                "--config", "c.toml");
+        assertThat(unwritable.exit()).as(unwritable.output()).isZero();
+        assertThat(unwritable.output()).as("cache not writable").contains("args:").doesNotContain("Archive")
+                .doesNotContain("iggy-s3-sink:");
+
+        Path home = Files.createDirectories(tmp.resolve("home"));
+        Run own = launcher(Map.of("JAVA_HOME", java17.toString(), "HOME", home.toString(), "JAVA_OPTS",
+                "-Xshare:off"), "run", "--config", "c.toml");
+        assertThat(own.output()).as("JAVA_OPTS with -Xshare").contains("-Xshare:off").doesNotContain("Archive");
+    }
+
+    /**
+     * On the JDK that runs the tests, a first run records its archive at exit without a line of the JVM's about
+     * classes it leaves out (on Java 17 some 200 "[warning][cds] Pre JDK 6 class not supported" lines at every first
+     * run otherwise), and the next run starts from it.
+     */
+    @Test
+    void a_real_first_run_records_its_archive_quietly_and_the_next_starts_from_it(@TempDir Path tmp) throws Exception {
+        Path home = Files.createDirectories(tmp.resolve("home"));
+        Path missing = tmp.resolve("missing.toml");
+
+        Run first = launcher(Map.of("HOME", home.toString()), "run", "--config", missing.toString());
+        assertThat(first.exit()).as(first.output()).isEqualTo(2);
+        assertThat(first.output()).contains("recording ", "missing.toml").doesNotContain("[warning]");
+        try (var files = Files.list(home.resolve(".cache/iggy-s3-sink"))) {
+            assertThat(files.toList()).as("the archive the JVM wrote at exit").singleElement()
+                    .satisfies(f -> assertThat(Files.size(f)).isPositive());
+        }
+
+        Run second = launcher(Map.of("HOME", home.toString()), "run", "--config", missing.toString());
+        assertThat(second.exit()).as(second.output()).isEqualTo(2);
+        assertThat(second.output()).contains("missing.toml").doesNotContain("recording ", "[warning]", "[error]");
+    }
+
+    /**
+     * An archive is named after the jar's content, not only its size and date: a jar replaced by another of the same
+     * size and time (a rebuild within the minute, a copy that keeps times) never starts from the old jar's archive.
+     */
+    @Test
+    void another_jar_of_the_same_size_and_time_gets_its_own_archive(@TempDir Path tmp) throws Exception {
+        Path java17 = standInJava(tmp.resolve("jdk17"), false);
+        Path home = Files.createDirectories(tmp.resolve("home"));
+        Path install = tmp.resolve("install");
+        Path bin = Files.createDirectories(install.resolve("bin")).resolve("iggy-s3-sink");
+        Files.copy(unpacked.resolve(ROOT + "bin/iggy-s3-sink"), bin);
+        assertThat(bin.toFile().setExecutable(true)).isTrue();
+        Path jar = Files.createDirectories(install.resolve("lib")).resolve("iggy-s3-sink.jar");
+        java.nio.file.attribute.FileTime time = java.nio.file.attribute.FileTime.fromMillis(1_700_000_000_000L);
+        Files.writeString(jar, "jar one");
+        Files.setLastModifiedTime(jar, time);
+        Map<String, String> env = Map.of("JAVA_HOME", java17.toString(), "HOME", home.toString());
+
+        Path one = archiveOption(run(bin, env, "run", "--config", "c.toml"));
+        Files.writeString(jar, "jar two");
+        Files.setLastModifiedTime(jar, time);
+        Path two = archiveOption(run(bin, env, "run", "--config", "c.toml"));
+
+        assertThat(one).isNotNull();
+        assertThat(two).isNotNull().isNotEqualTo(one);
     }
 
     @Test
@@ -328,8 +436,13 @@ class TarballIT {
     }
 
     private static Run launcher(Map<String, String> env, String... args) throws Exception {
+        return run(unpacked.resolve(ROOT + "bin/iggy-s3-sink"), env, args);
+    }
+
+    /** Runs {@code launcher}; a null value in {@code env} removes that variable. */
+    private static Run run(Path launcher, Map<String, String> env, String... args) throws Exception {
         List<String> command = new ArrayList<>();
-        command.add(unpacked.resolve(ROOT + "bin/iggy-s3-sink").toString());
+        command.add(launcher.toString());
         command.addAll(List.of(args));
         ProcessBuilder pb = new ProcessBuilder(command).redirectErrorStream(true);
         Map<String, String> environment = pb.environment();
@@ -337,9 +450,15 @@ class TarballIT {
         environment.remove("IGGY_S3_SINK_HEAP");
         environment.remove("MALLOC_ARENA_MAX");
         environment.remove("IGGY_S3_SINK_AOT_DIR");
+        environment.remove("XDG_CACHE_HOME");
+        // The default class-data archive goes under HOME: never the home of whoever runs the tests.
+        environment.put("HOME", unpacked.resolve("home").toString());
         // The JDK that runs the tests, found as an operator's JAVA_HOME would be.
         environment.put("JAVA_HOME", System.getProperty("java.home"));
-        environment.putAll(new HashMap<>(env));
+        env.forEach((name, value) -> {
+            if (value == null) environment.remove(name);
+            else environment.put(name, value);
+        });
         Process p = pb.start();
         String output = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();

@@ -382,7 +382,7 @@ final class ConnectorReader {
         }
         Optional<String> completionMarker = completionMarker(p, pathTemplate, maxOpenFiles);
         LateRecords lateRecords = lateRecords(p, completionMarker);
-        KeyLayout keyLayout = keyLayout(p, maxOpenFiles, completionMarker, selfAudit);
+        KeyLayout keyLayout = keyLayout(p, maxOpenFiles, completionMarker);
         Optional<String> parquetCodec = p.choice("parquet_codec", PARQUET_CODECS, true,
                 "snappy, zstd, gzip, lz4_raw, none");
         Optional<String> avroCodec = p.choice("avro_codec", AVRO_CODECS, true, "null, deflate, snappy, zstd");
@@ -430,10 +430,9 @@ final class ConnectorReader {
     /**
      * {@code key_layout}: {@code offsets} (the default, the Rust sink's keys) or {@code first_offset} (ADR 0019), which
      * needs one open file per partition (its chain of files follows the offsets), and for now no completeness
-     * markers and no self-audit (both read a file's range from its key).
+     * markers (they read a file's range from its key).
      */
-    private static KeyLayout keyLayout(Table p, int maxOpenFiles, Optional<String> completionMarker,
-                                       int selfAuditRequestsPerMinute) {
+    private static KeyLayout keyLayout(Table p, int maxOpenFiles, Optional<String> completionMarker) {
         Map<String, KeyLayout> layouts = new java.util.LinkedHashMap<>();
         for (KeyLayout l : KeyLayout.values()) layouts.put(l.configName(), l);
         KeyLayout layout = p.choice("key_layout", layouts, false, String.join(", ", layouts.keySet()))
@@ -446,12 +445,6 @@ final class ConnectorReader {
         if (completionMarker.isPresent()) {
             p.error("key_layout", "\"first_offset\" cannot be used with " + p.path("completion_marker") + " yet"
                     + " (markers list a folder's objects by the offsets in their keys)");
-        }
-        if (selfAuditRequestsPerMinute > 0) {
-            p.error("key_layout", "\"first_offset\" needs " + p.path("self_audit_requests_per_minute") + " = 0 for"
-                    + " now: the self-audit reads a file's range from its key, which names only the first offset, so"
-                    + " it would report gaps that are not there (the `audit` command reads the range from each"
-                    + " object's metadata)");
         }
         return layout;
     }

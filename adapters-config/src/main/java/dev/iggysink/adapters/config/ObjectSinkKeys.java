@@ -118,8 +118,8 @@ final class ObjectSinkKeys {
             "a record whose folder's window its partition had already passed: into its folder, the marker rewritten as"
             + " `version` + 1; or into the topic's `late/` folder, the marker left as it is (docs/delivery.md)");
     static final ConfigKey KEY_LAYOUT = key("key_layout", Type.CHOICE, OURS, "offsets", "`offsets`, `first_offset`;"
-            + " `first_offset` needs a store that honours `If-None-Match`, `max_open_files_per_partition = 1`, no"
-            + " `completion_marker` and `self_audit_requests_per_minute = 0`", "how a key names its file's offsets: `offsets` (`PPPPP-first-last`, the Rust"
+            + " `first_offset` needs a store that honours `If-None-Match`, `max_open_files_per_partition = 1` and no"
+            + " `completion_marker`", "how a key names its file's offsets: `offsets` (`PPPPP-first-last`, the Rust"
             + " sink's keys) or `first_offset` (`PPPPP-first`: one conditional PUT per file and no claims;"
             + " docs/delivery.md)");
     static final ConfigKey SELF_AUDIT_REQUESTS_PER_MINUTE = key("self_audit_requests_per_minute", Type.INTEGER, OURS,

@@ -55,13 +55,8 @@ class BadConfigTest {
                                 + " markers no record is late)"),
                 bad("region = \"us-east-1\"", "region = \"us-east-1\"\nkey_layout = \"first\"",
                         "plugin_config.key_layout: \"first\" is not one of offsets, first_offset"),
-                bad("region = \"us-east-1\"", "region = \"us-east-1\"\nkey_layout = \"first_offset\"",
-                        "plugin_config.key_layout: \"first_offset\" needs plugin_config.self_audit_requests_per_minute"
-                                + " = 0 for now: the self-audit reads a file's range from its key, which names only the"
-                                + " first offset, so it would report gaps that are not there (the `audit` command reads"
-                                + " the range from each object's metadata)"),
                 bad("region = \"us-east-1\"", "region = \"us-east-1\"\nkey_layout = \"first_offset\"\n"
-                                + "self_audit_requests_per_minute = 0\nmax_open_files_per_partition = 2\n"
+                                + "max_open_files_per_partition = 2\n"
                                 + "accept_at_least_once = true",
                         "plugin_config.key_layout: \"first_offset\" needs plugin_config.max_open_files_per_partition"
                                 + " = 1 (each file must start where the partition's previous file ended)"),

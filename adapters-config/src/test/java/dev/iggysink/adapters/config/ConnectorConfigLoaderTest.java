@@ -3,6 +3,7 @@ package dev.iggysink.adapters.config;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.iggysink.application.settings.Compression;
+import dev.iggysink.application.settings.DeliverySettings;
 import dev.iggysink.application.settings.ErrorTolerance;
 import dev.iggysink.application.settings.FileRotation;
 import dev.iggysink.application.settings.KeyLayout;
@@ -91,10 +92,13 @@ class ConnectorConfigLoaderTest {
         assertThat(onlySink(ConnectorConfigLoader.load(TestFiles.resource("seed/s3.toml"), Map.of())).sink().output()
                 .keyLayout()).isEqualTo(KeyLayout.OFFSETS);
         Path file = TestFiles.write(tmp, "first.toml", TestFiles.seedWith("region = \"us-east-1\"",
-                "region = \"us-east-1\"\nkey_layout = \"first_offset\"\nself_audit_requests_per_minute = 0"));
+                "region = \"us-east-1\"\nkey_layout = \"first_offset\""));
         ConfigResult result = ConnectorConfigLoader.load(file, Map.of());
         assertThat(result.errors()).isEmpty();
         assertThat(onlySink(result).sink().output().keyLayout()).isEqualTo(KeyLayout.FIRST_OFFSET);
+        // The self-audit reads a first-offset object's end from its metadata: it stays on at its default budget.
+        assertThat(onlySink(result).sink().delivery().selfAuditRequestsPerMinute())
+                .isEqualTo(DeliverySettings.DEFAULT_SELF_AUDIT_REQUESTS_PER_MINUTE);
     }
 
     @Test

@@ -101,15 +101,8 @@ public final class Audit implements AuditUseCase {
                 if (partition != p.partitionId()) continue;
                 Map<String, String> metadata = store.metadata(o.key()).orElse(Map.of());
                 if (firstOnly.isPresent()) {
-                    // A first-offset key (ADR 0019): its range is in its metadata.
-                    long first = firstOnly.get().firstOffset();
-                    r = ObjectStamps.offsets(metadata).filter(a -> a[0] == first)
-                            .map(a -> new KeyRange(partition, a[0], a[1]));
-                    if (r.isEmpty()) {
-                        mismatches.add(o.key() + " names no range starting at " + first + " in its metadata ("
-                                + ObjectStamps.OFFSETS + " = " + metadata.get(ObjectStamps.OFFSETS) + ")");
-                        continue;
-                    }
+                    r = firstOffsetRange(o.key(), firstOnly.get(), metadata, mismatches);
+                    if (r.isEmpty()) continue;
                 }
                 if (metadata.containsKey(Redrive.REDRIVEN_FROM)) {
                     redriven.add(r.get());
@@ -165,6 +158,22 @@ public final class Audit implements AuditUseCase {
             }
         }
         return out;
+    }
+
+    /**
+     * The range of an object under a first-offset key (ADR 0019), which its metadata names; empty, with a mismatch
+     * added, when the metadata names no range starting where the key says.
+     */
+    static Optional<KeyRange> firstOffsetRange(String key, KeyRange firstOnly, Map<String, String> metadata,
+                                               List<String> mismatches) {
+        long first = firstOnly.firstOffset();
+        Optional<KeyRange> r = ObjectStamps.offsets(metadata).filter(a -> a[0] == first && a[1] >= first)
+                .map(a -> new KeyRange(firstOnly.partitionId(), a[0], a[1]));
+        if (r.isEmpty()) {
+            mismatches.add(key + " names no range starting at " + first + " in its metadata ("
+                    + ObjectStamps.OFFSETS + " = " + metadata.get(ObjectStamps.OFFSETS) + ")");
+        }
+        return r;
     }
 
     /**

@@ -43,7 +43,9 @@ import java.util.regex.Pattern;
  * there since). In rounds, each topic's objects are listed and each owned partition's last {@link #WINDOW_OBJECTS}
  * objects are checked as {@code audit} checks them: gaps up to the group's offset (a deleted object, or a group
  * offset ahead of the store), overlaps (a duplicate range), objects whose key disagrees with their metadata (read
- * once per object), and claims left behind past a commit. A window with a finding stays open from where the finding
+ * once per object), and claims left behind past a commit. Under first-offset keys (ADR 0019) a key names only where
+ * its file starts: the end comes from the same one read of the metadata (or from the commit that wrote it), which is
+ * kept, so an object is read once however many rounds see it. A window with a finding stays open from where the finding
  * is until a round finds it clean. Content is not parsed: that is what {@code audit} does with the whole object.
  *
  * <p>Runs on its own thread ({@link #run}); {@link #committed} is called by the consumer loops, {@link #status} by
@@ -71,10 +73,15 @@ final class SelfAudit implements Runnable {
      * One topic: where its objects, dead letters and claims are listed. {@code claimPrefix} is empty when the sink
      * claims nothing there. {@code interleaved}: several files of a partition are open at once
      * ({@code max_open_files_per_partition > 1}), so their key ranges overlap by design and an overlap is a note,
-     * not a failure.
+     * not a failure. {@code firstOffsetKeys}: keys may name only the first offset (ADR 0019).
      */
     record Target(String stream, String topic, String listPrefix, String excludeSegment, String deadLetterPrefix,
-                  String claimPrefix, boolean interleaved) {
+                  String claimPrefix, boolean interleaved, boolean firstOffsetKeys) {
+        Target(String stream, String topic, String listPrefix, String excludeSegment, String deadLetterPrefix,
+               String claimPrefix, boolean interleaved) {
+            this(stream, topic, listPrefix, excludeSegment, deadLetterPrefix, claimPrefix, interleaved, false);
+        }
+
         Target(String stream, String topic, String listPrefix, String excludeSegment, String deadLetterPrefix,
                String claimPrefix) {
             this(stream, topic, listPrefix, excludeSegment, deadLetterPrefix, claimPrefix, false);
@@ -106,10 +113,10 @@ final class SelfAudit implements Runnable {
     /** Committed objects not found as written, by key; checked again each round until they are. */
     private final Map<String, Suspect> suspects = new LinkedHashMap<>();
     /**
-     * Keys whose metadata was read and found right, with the size they were listed with (-1 until first listed),
-     * per partition; only those of its current window are kept. An object listed with another size is read again.
+     * Keys whose metadata was read and found right, per partition; only those of its current window (and the object
+     * just before it) are kept. An object listed with another size is read again.
      */
-    private final Map<PartitionRef, Map<String, Long>> checked = new HashMap<>();
+    private final Map<PartitionRef, Map<String, Known>> checked = new HashMap<>();
     private volatile AuditStatus status;
     /** Claims the uploader will still delete (their batch waits or is on its way): not left behind. */
     private volatile java.util.function.Predicate<String> removalPending = key -> false;
@@ -126,7 +133,15 @@ final class SelfAudit implements Runnable {
     private record Suspect(Committed object, String problem) {
     }
 
-    private record Listed(KeyRange range, String key, long size) {
+    /**
+     * A listed object. {@code firstOnly}: its key names only its first offset, and {@code range} ends there until its
+     * metadata is read.
+     */
+    private record Listed(KeyRange range, String key, long size, boolean firstOnly) {
+    }
+
+    /** An object found right: the size it was listed with (-1 until first listed) and its last offset. */
+    private record Known(long size, long last) {
     }
 
     SelfAudit(ObjectStore store, List<Target> targets, Supplier<Collection<PartitionStatus>> partitions,
@@ -235,7 +250,8 @@ final class SelfAudit implements Runnable {
             return false;
         }
         suspects.remove(c.key());
-        checked.computeIfAbsent(c.partition(), p -> new HashMap<>()).putIfAbsent(c.key(), -1L);
+        checked.computeIfAbsent(c.partition(), p -> new HashMap<>())
+                .putIfAbsent(c.key(), new Known(-1, c.lastOffset()));
         return true;
     }
 
@@ -273,9 +289,14 @@ final class SelfAudit implements Runnable {
         for (StoredObject o : listed) {
             if (!t.excludeSegment().isEmpty() && o.key().contains("/" + t.excludeSegment() + "/")) continue;
             Optional<KeyRange> r = ObjectKey.parse(o.key());
+            boolean firstOnly = false;
+            if (r.isEmpty() && t.firstOffsetKeys() && !("/" + o.key()).contains("/" + Claims.NAME + "/")) {
+                r = ObjectKey.parseFirst(o.key());
+                firstOnly = r.isPresent();
+            }
             if (r.isEmpty()) continue;
             byPartition.computeIfAbsent(r.get().partitionId(), k -> new ArrayList<>())
-                    .add(new Listed(r.get(), o.key(), o.size()));
+                    .add(new Listed(r.get(), o.key(), o.size(), firstOnly));
         }
         Map<Integer, List<Long>> claims = t.claimPrefix().isEmpty() ? Map.of() : claims(t.claimPrefix());
         List<StoredObject> letters = null;
@@ -289,32 +310,26 @@ final class SelfAudit implements Runnable {
             Window before = windows.get(p);
             long from = all.isEmpty() ? 0 : all.get(Math.max(0, all.size() - WINDOW_OBJECTS)).range().firstOffset();
             if (before != null && before.failing()) from = Math.min(from, before.stickyFrom());
-            List<KeyRange> ranges = new ArrayList<>();
-            List<String> keys = new ArrayList<>();
-            List<Long> sizes = new ArrayList<>();
-            for (Listed a : all) {
-                if (a.range().lastOffset() < from) continue;
-                ranges.add(a.range());
-                keys.add(a.key());
-                sizes.add(a.size());
+            // A key naming only its first offset may end inside the window: the object just before it is read too.
+            int justBefore = -1;
+            for (int i = 0; i < all.size(); i++) if (all.get(i).range().firstOffset() < from) justBefore = i;
+            List<Listed> window = new ArrayList<>();
+            for (int i = 0; i < all.size(); i++) {
+                Listed a = all.get(i);
+                boolean inside = a.firstOnly() ? a.range().firstOffset() >= from || i == justBefore
+                        : a.range().lastOffset() >= from;
+                if (inside) window.add(a);
             }
             List<String> mismatches = new ArrayList<>();
-            Map<String, Long> known = checked.computeIfAbsent(p, x -> new HashMap<>());
-            known.keySet().retainAll(keys);
-            for (int i = 0; i < keys.size(); i++) {
-                String key = keys.get(i);
-                Long size = known.get(key);
-                if (size != null && size == -1) known.put(key, sizes.get(i)); // read back after its commit
-                if ((size != null && (size == -1 || size.equals(sizes.get(i)))) || suspects.containsKey(key)) {
-                    continue;
-                }
-                known.remove(key);
-                spend(1);
-                Optional<Map<String, String>> metadata = store.metadata(key);
-                if (metadata.isEmpty()) continue; // gone since the listing: the next round sees the gap
-                Optional<String> problem = Audit.metadataProblem(key, ranges.get(i), metadata.get());
-                if (problem.isPresent()) mismatches.add(problem.get());
-                else known.put(key, sizes.get(i));
+            Map<String, Known> known = checked.computeIfAbsent(p, x -> new HashMap<>());
+            known.keySet().retainAll(window.stream().map(Listed::key).toList());
+            List<KeyRange> ranges = new ArrayList<>();
+            List<String> keys = new ArrayList<>();
+            for (Listed a : window) {
+                Optional<KeyRange> range = range(a, known, mismatches);
+                if (range.isEmpty() || range.get().lastOffset() < from) continue;
+                ranges.add(range.get());
+                keys.add(a.key());
             }
             PartitionAudit coverage = Audit.coverage(p, committed, ranges, keys, mismatches);
             List<Range> gaps = new ArrayList<>();
@@ -365,6 +380,42 @@ final class SelfAudit implements Runnable {
             }
             windows.put(p, w);
         }
+    }
+
+    /**
+     * The range of a listed object: known since its commit's read-back or an earlier round while its size stays the
+     * same, else read (one HEAD) and its metadata checked against its key. Empty when a first-offset key is gone since
+     * the listing or its metadata names no range from its first offset (a mismatch).
+     */
+    private Optional<KeyRange> range(Listed a, Map<String, Known> known, List<String> mismatches)
+            throws InterruptedException, StoreException {
+        String key = a.key();
+        Known k = known.get(key);
+        if (k != null && k.size() == -1) { // read back after its commit, listed now
+            k = new Known(a.size(), k.last());
+            known.put(key, k);
+        }
+        if (k != null && k.size() == a.size()) return Optional.of(ended(a, k.last()));
+        Suspect suspect = suspects.get(key);
+        if (suspect != null) return Optional.of(ended(a, suspect.object().lastOffset()));
+        known.remove(key);
+        spend(1);
+        Optional<Map<String, String>> metadata = store.metadata(key);
+        // Gone since the listing: the next round sees the gap (a first-offset key's end is not known meanwhile).
+        if (metadata.isEmpty()) return a.firstOnly() ? Optional.empty() : Optional.of(a.range());
+        Optional<KeyRange> range = a.firstOnly()
+                ? Audit.firstOffsetRange(key, a.range(), metadata.get(), mismatches) : Optional.of(a.range());
+        if (range.isEmpty()) return range;
+        Optional<String> problem = Audit.metadataProblem(key, range.get(), metadata.get());
+        if (problem.isPresent()) mismatches.add(problem.get());
+        else known.put(key, new Known(a.size(), range.get().lastOffset()));
+        return range;
+    }
+
+    /** {@code a}'s range: its key's, or, for a key naming only its first offset, up to {@code last}. */
+    private static KeyRange ended(Listed a, long last) {
+        KeyRange r = a.range();
+        return a.firstOnly() && last >= r.firstOffset() ? new KeyRange(r.partitionId(), r.firstOffset(), last) : r;
     }
 
     private static List<String> problems(Window w) {

@@ -9,6 +9,7 @@ import dev.iggysink.application.port.out.SinkMetrics;
 import dev.iggysink.application.port.out.Sleeper;
 import dev.iggysink.application.port.out.SourceFactory;
 import dev.iggysink.application.settings.FileRotation;
+import dev.iggysink.application.settings.KeyLayout;
 import dev.iggysink.application.settings.RotationSettings;
 import dev.iggysink.application.settings.SinkSettings;
 import dev.iggysink.application.settings.StreamSettings;
@@ -193,8 +194,10 @@ public final class SinkService implements SinkControl {
         String prefix = settings.output().prefix();
         String dlq = settings.delivery().dlqPrefix();
         Audit audit = new Audit(store);
-        // Claims are made only with one open file per partition (see TopicConsumer).
-        boolean claiming = settings.rotation().maxOpenFilesPerPartition() == 1;
+        boolean interleaved = settings.rotation().maxOpenFilesPerPartition() > 1;
+        // Claims are made only with one open file per partition (see TopicConsumer) and keys naming both offsets.
+        boolean firstOffsetKeys = settings.output().keyLayout() == KeyLayout.FIRST_OFFSET;
+        boolean claiming = !interleaved && !firstOffsetKeys;
         List<SelfAudit.Target> targets = new ArrayList<>();
         for (StreamSettings stream : settings.streams()) {
             String space = Claims.space(stream.consumerGroup(), settings.output(), codecs.forStream(stream).extension());
@@ -206,7 +209,8 @@ public final class SinkService implements SinkControl {
                 }
                 targets.add(new SelfAudit.Target(stream.stream(), topic,
                         audit.listPrefix(prefix, settings.output().pathTemplate(), stream.stream(), topic), dlq,
-                        audit.deadLetterPrefix(prefix, dlq, stream.stream(), topic), claim, !claiming));
+                        audit.deadLetterPrefix(prefix, dlq, stream.stream(), topic), claim, interleaved,
+                        firstOffsetKeys));
             }
         }
         SelfAudit self = new SelfAudit(store, targets, statusBoard::values, perMinute, clock, sleeper,

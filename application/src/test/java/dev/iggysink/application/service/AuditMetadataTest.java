@@ -99,4 +99,17 @@ class AuditMetadataTest {
         store.seed(firstOnly(20), "20-29".getBytes(StandardCharsets.UTF_8), stamps(20, 29, 10));
         assertThat(audit(store, 29).get(0).overlaps()).as("a file starting inside another").isNotEmpty();
     }
+
+    /** Metadata naming a range that ends before the key's first offset is a mismatch, not a failed audit. */
+    @Test
+    void a_first_offset_key_whose_metadata_range_runs_backwards_is_a_mismatch() throws Exception {
+        InMemoryObjectStore store = new InMemoryObjectStore();
+        store.seed(firstOnly(0), "0-9".getBytes(StandardCharsets.UTF_8), stamps(0, 9, 10));
+        store.seed(firstOnly(10), "10".getBytes(StandardCharsets.UTF_8), Map.of(ObjectStamps.OFFSETS, "10-5"));
+
+        Audit.PartitionAudit a = audit(store, 9).get(0);
+
+        assertThat(a.mismatches()).singleElement().asString().contains(firstOnly(10), "no range starting at 10",
+                "10-5");
+    }
 }

@@ -37,8 +37,7 @@ final class E2eOptions {
               --claims on|off           off: the sink's store ignores conditional writes, so the same build runs
                                         without claims (what claims cost; default on)
               --key-layout offsets|first_offset
-                                        the sink's key_layout (default: the connector's default, offsets);
-                                        first_offset also turns the self-audit off, which it needs
+                                        the sink's key_layout (default: the connector's default, offsets)
               --jfr                     record a JFR profile of the sink child (60 s, settings=profile)
               --results PATH            JSON-lines results file (default bench-results/results.jsonl)
               --no-baseline             skip the raw-PUT baseline

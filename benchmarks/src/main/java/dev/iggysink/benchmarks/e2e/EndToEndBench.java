@@ -634,12 +634,7 @@ public final class EndToEndBench {
             plugin.append("buffer_directory = \"").append(o.bufferDirectory.replace("\\", "\\\\")).append("\"\n");
         }
         if (o.selfAudit != null) plugin.append("self_audit_requests_per_minute = ").append(o.selfAudit).append('\n');
-        if (o.keyLayout != null) {
-            plugin.append("key_layout = \"").append(o.keyLayout).append("\"\n");
-            if ("first_offset".equals(o.keyLayout) && o.selfAudit == null) {
-                plugin.append("self_audit_requests_per_minute = 0\n");
-            }
-        }
+        if (o.keyLayout != null) plugin.append("key_layout = \"").append(o.keyLayout).append("\"\n");
         if (o.maxBufferedBytes != null) {
             plugin.append("max_buffered_bytes = \"").append(o.maxBufferedBytes).append("\"\n");
         }

@@ -10,11 +10,14 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
 
 /**
  * The first-offset key layout (ADR 0019) on the real MinIO: kill -9 after the stop's files became durable but before
  * their commit. The next start finds them by one HEAD at the committed offset + 1 (no claims, no LIST), commits them,
  * and a replay's longer cut at the same start is never written: `audit` finds every offset in exactly one object.
+ * The self-audit runs at its default budget all along and finds nothing in the objects it reads back.
  */
 class FirstOffsetKeysIT extends E2eTest {
     private static final String TOPIC = "first";
@@ -28,7 +31,6 @@ class FirstOffsetKeysIT extends E2eTest {
                 max_messages_per_file = 300
                 shutdown_timeout = "60s"
                 key_layout = "first_offset"
-                self_audit_requests_per_minute = 0
                 """);
         send(1000);
 
@@ -48,10 +50,17 @@ class FirstOffsetKeysIT extends E2eTest {
 
         // More records, so a replay from 900 would cut 900-1199 where 900-999 is stored.
         send(500);
-        try (SinkProcess sink = SinkProcess.run(config, fx.log("after"), Map.of())) {
+        int port = E2eFixture.freePort();
+        try (SinkProcess sink = SinkProcess.run(fx.withAdmin(config, port, "admin"), fx.log("after"), Map.of())) {
             // 1000-1299 by count; the stop seals 1300-1499.
             await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(500)).until(() ->
                     fx.committedOffsets(config).getOrDefault(0, -1L) >= 1299);
+            // A round over the objects the lookup found at start (0-999, written by the killed run) and this run's.
+            await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(200))
+                    .until(() -> auditedUpTo(port) >= 999);
+            JsonNode audit = selfAudit(port);
+            assertThat(audit.get("problems").isEmpty()).as("self-audit: %s", audit).isTrue();
+            assertThat(audit.get("objects_verified").asLong()).as("self-audit: %s", audit).isPositive();
             sink.terminate();
             assertThat(sink.waitFor(Duration.ofSeconds(60))).as(sink.logText()).isZero();
         }
@@ -64,6 +73,23 @@ class FirstOffsetKeysIT extends E2eTest {
         assertThat(audit.output()).as(audit.output())
                 .contains("AUDIT OK: every committed offset is in exactly one object");
         E2eFixture.assertEveryOffsetOnce(fx.copies(TOPIC), "MinIO", 1, 1500);
+    }
+
+    /** The sink's {@code self_audit} in {@code /status}; null while the admin server does not answer. */
+    private static JsonNode selfAudit(int port) {
+        java.net.http.HttpResponse<String> r = E2eFixture.admin(port, "/status");
+        return r == null ? null : JsonMapper.builder().build().readTree(r.body()).path("sinks").path(0)
+                .path("self_audit");
+    }
+
+    /** The last offset of partition 0 the last self-audit round covered; -1 before such a round. */
+    private static long auditedUpTo(int port) {
+        JsonNode audit = selfAudit(port);
+        if (audit == null) return -1;
+        for (JsonNode c : audit.path("covered")) {
+            if (c.path("partition").asInt() == 0) return c.path("to_offset").asLong();
+        }
+        return -1;
     }
 
     private void send(int count) {
