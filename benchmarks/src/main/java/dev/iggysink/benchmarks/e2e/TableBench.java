@@ -54,9 +54,12 @@ public final class TableBench {
     private static final Path LAUNCHER = Path.of("distribution", "src", "dist", "bin", "iggy-s3-sink");
     /**
      * No commit for this long (longer than the table sink's commit interval): what is left waits in open files, and
-     * the sink is stopped to seal them.
+     * the sink is stopped to seal them. A table sink whose /status shows it waiting for its commit interval is
+     * stopped sooner.
      */
     private static final Duration QUIET = Duration.ofSeconds(7);
+    /** A table sink's /status with no record in an open file and no sealed file: open records, sealed files. */
+    private static final List<Long> NOTHING = List.of(0L, 0L);
 
     private TableBench() {
     }
@@ -277,6 +280,8 @@ public final class TableBench {
             long consumedAt = -1;
             long stopAt = -1;
             long idleBeforeStop = 0;
+            List<Long> heldBefore = null;
+            boolean waitingForInterval = false;
             while (System.nanoTime() < deadline) {
                 long c = sink.cpuTicks();
                 if (c >= 0) cpu = c;
@@ -290,6 +295,15 @@ public final class TableBench {
                     if (status != null) consumed = SinkChild.number(status, "records_consumed").orElse(consumed);
                     if (consumedAt < 0 && consumed >= messages) consumedAt = System.nanoTime();
                     if (status != null && table) {
+                        // Everything read and the files (open, or sealed and not yet committed) as at the read
+                        // before: what is left waits for the commit interval (as the object sink's last open files
+                        // wait for no rotation), so the sink is stopped, which commits it. Unlike the quiet wait,
+                        // nothing is taken out: a commit under way looks the same from here.
+                        List<Long> held = List.of(SinkChild.sum(status, "open_records"),
+                                SinkChild.sum(status, "sealed_files"));
+                        boolean idle = consumed >= messages && held.equals(heldBefore) && !held.equals(NOTHING);
+                        heldBefore = consumed >= messages ? held : null;
+                        if (idle) waitingForInterval = true;
                         long commits = SinkChild.number(status, "commits").orElse(0);
                         if (commits > commitsSeen) {
                             SinkChild.number(status, "last_commit_millis").ifPresent(commitMillis::add);
@@ -311,6 +325,11 @@ public final class TableBench {
                 if (sum != lastSum) {
                     lastSum = sum;
                     quietSince = System.nanoTime();
+                    waitingForInterval = false;
+                } else if (!stopped && waitingForInterval) {
+                    sink.terminate();
+                    stopped = true;
+                    stopAt = System.nanoTime();
                 } else if (!stopped && consumedAt > 0
                         && System.nanoTime() - Math.max(quietSince, consumedAt) > QUIET.toNanos()) {
                     // Everything was read and what is left is in open files that no size limit closes (with few
