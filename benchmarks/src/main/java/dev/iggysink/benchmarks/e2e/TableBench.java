@@ -295,15 +295,9 @@ public final class TableBench {
                     if (status != null) consumed = SinkChild.number(status, "records_consumed").orElse(consumed);
                     if (consumedAt < 0 && consumed >= messages) consumedAt = System.nanoTime();
                     if (status != null && table) {
-                        // Everything read and the files (open, or sealed and not yet committed) as at the read
-                        // before: what is left waits for the commit interval (as the object sink's last open files
-                        // wait for no rotation), so the sink is stopped, which commits it. Unlike the quiet wait,
-                        // nothing is taken out: a commit under way looks the same from here.
-                        List<Long> held = List.of(SinkChild.sum(status, "open_records"),
-                                SinkChild.sum(status, "sealed_files"));
-                        boolean idle = consumed >= messages && held.equals(heldBefore) && !held.equals(NOTHING);
-                        heldBefore = consumed >= messages ? held : null;
-                        if (idle) waitingForInterval = true;
+                        List<Long> held = held(status);
+                        if (waitsForInterval(consumed, messages, held, heldBefore)) waitingForInterval = true;
+                        heldBefore = held;
                         long commits = SinkChild.number(status, "commits").orElse(0);
                         if (commits > commitsSeen) {
                             SinkChild.number(status, "last_commit_millis").ifPresent(commitMillis::add);
@@ -388,6 +382,21 @@ public final class TableBench {
             System.out.println(line);
             return res;
         }
+    }
+
+    /** What a table sink's /status says it holds uncommitted: records in open files, sealed files. */
+    static List<Long> held(String status) {
+        return List.of(SinkChild.sum(status, "open_records"), SinkChild.sum(status, "sealed_files"));
+    }
+
+    /**
+     * Whether a table sink only waits for its commit interval: everything read, and the same files held (open, or
+     * sealed and not yet committed) as at the read before. The object sink's last open files wait for no rotation,
+     * and the bench stops it; a table sink in this state is stopped too, which commits what it holds. Unlike the
+     * quiet wait, nothing is taken out of its time: a commit under way looks the same from here.
+     */
+    static boolean waitsForInterval(long consumed, long messages, List<Long> held, List<Long> before) {
+        return consumed >= messages && !held.equals(NOTHING) && held.equals(before);
     }
 
     /** The heap options the launcher gave the JVM (read from its command line), or "?" while it has not started. */
