@@ -27,4 +27,27 @@ class TableBenchFiguresTest {
         assertThat(TableBench.label(1024)).isEqualTo("1KiB");
         assertThat(TableBench.label(65536)).isEqualTo("64KiB");
     }
+
+    @Test
+    void aTableSinkHoldingTheSameFilesAfterReadingEverythingWaitsForItsCommitInterval() {
+        String status = "{\"records_consumed\":300,\"lanes\":[{\"partition\":1,\"sealed_files\":2,"
+                + "\"open_records\":40},{\"partition\":2,\"sealed_files\":0,\"open_records\":60}]}";
+        List<Long> held = TableBench.held(status);
+        assertThat(held).containsExactly(100L, 2L);
+        assertThat(TableBench.waitsForInterval(300, 300, held, List.of(100L, 2L))).isTrue();
+    }
+
+    @Test
+    void aTableSinkStillReadingAppendingOrCommittingIsNotWaiting() {
+        List<Long> held = List.of(100L, 2L);
+        // records not all read yet
+        assertThat(TableBench.waitsForInterval(299, 300, held, held)).isFalse();
+        // rows appended, or a file sealed or committed, since the read before
+        assertThat(TableBench.waitsForInterval(300, 300, held, List.of(90L, 2L))).isFalse();
+        assertThat(TableBench.waitsForInterval(300, 300, held, List.of(100L, 3L))).isFalse();
+        // the first read after everything was read has nothing to compare with
+        assertThat(TableBench.waitsForInterval(300, 300, held, null)).isFalse();
+        // nothing held: everything is committed, and the group's offsets end the run
+        assertThat(TableBench.waitsForInterval(300, 300, List.of(0L, 0L), List.of(0L, 0L))).isFalse();
+    }
 }
