@@ -22,6 +22,8 @@ import org.apache.iceberg.AppendFiles;
 import org.apache.iceberg.BaseTable;
 import org.apache.iceberg.DataFile;
 import org.apache.iceberg.DataFiles;
+import org.apache.iceberg.DeleteFile;
+import org.apache.iceberg.FileScanTask;
 import org.apache.iceberg.FileFormat;
 import org.apache.iceberg.HasTableOperations;
 import org.apache.iceberg.PartitionKey;
@@ -30,12 +32,15 @@ import org.apache.iceberg.Schema;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.StructLike;
 import org.apache.iceberg.Table;
+import org.apache.iceberg.TableScan;
 import org.apache.iceberg.UpdateSchema;
 import org.apache.iceberg.catalog.Catalog;
 import org.apache.iceberg.catalog.SupportsNamespaces;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.data.parquet.GenericParquetWriter;
+import org.apache.iceberg.data.GenericDeleteFilter;
 import org.apache.iceberg.data.IcebergGenerics;
+import org.apache.iceberg.data.IdentityPartitionConverters;
 import org.apache.iceberg.data.InternalRecordWrapper;
 import org.apache.iceberg.data.Record;
 import org.apache.iceberg.exceptions.AlreadyExistsException;
@@ -45,13 +50,17 @@ import org.apache.iceberg.exceptions.ForbiddenException;
 import org.apache.iceberg.exceptions.NoSuchTableException;
 import org.apache.iceberg.exceptions.NotAuthorizedException;
 import org.apache.iceberg.exceptions.ValidationException;
+import org.apache.iceberg.formats.FormatModelRegistry;
 import org.apache.iceberg.io.CloseableIterable;
+import org.apache.iceberg.io.FileIO;
 import org.apache.iceberg.io.DataWriter;
 import org.apache.iceberg.io.OutputFile;
 import org.apache.iceberg.io.PositionOutputStream;
 import org.apache.iceberg.inmemory.InMemoryOutputFile;
 import org.apache.iceberg.parquet.Parquet;
 import org.apache.iceberg.types.Types;
+import org.apache.iceberg.util.PartitionUtil;
+import org.apache.iceberg.util.SnapshotUtil;
 
 /**
  * The table store on Apache Iceberg: rows are written as Parquet data files by Iceberg's own writers, one per table
@@ -709,6 +718,92 @@ public final class IcebergTables implements TableStore {
         } catch (IOException | RuntimeException e) {
             throw failure("reading the rows of table " + name, e);
         }
+    }
+
+    /** A data file of a {@link #dataFiles} listing, with what reads it: its scan task (deletes attached). */
+    private record ListedFile(String path, long size, List<String> deletes, FileScanTask task, FileIO io,
+                              Schema tableSchema, Schema projection, boolean named) implements DataFileRef {
+    }
+
+    /**
+     * Plans a scan of the current snapshot with {@code iggy_offset >= from}, so only the files whose bounds reach it
+     * are listed. Reads counted: the table's metadata (the refresh), its manifest list and each of its manifests (an
+     * upper bound: the scan skips those whose partition summaries exclude the filter).
+     */
+    @Override
+    public Optional<FileListing> dataFiles(String name, long from, OptionalLong since) throws StoreException {
+        Table t = current(name, "listing the data files of table " + name);
+        try {
+            Schema schema = t.schema();
+            if (schema.findField("iggy_offset") == null || schema.findField("iggy_partition_id") == null) {
+                return Optional.of(new FileListing(false, -1, true, List.of(), 1));
+            }
+            Snapshot current = t.currentSnapshot();
+            if (current == null) return Optional.of(new FileListing(true, -1, since.isEmpty(), List.of(), 1));
+            boolean descends = since.isEmpty()
+                    || SnapshotUtil.isAncestorOf(t, current.snapshotId(), since.getAsLong());
+            int reads = 2 + current.allManifests(t.io()).size();
+            boolean named = schema.findField("iggy_stream") != null && schema.findField("iggy_topic") != null;
+            TableScan scan = t.newScan().useSnapshot(current.snapshotId())
+                    .filter(org.apache.iceberg.expressions.Expressions.greaterThanOrEqual("iggy_offset", from))
+                    .select(named ? List.of("iggy_offset", "iggy_partition_id", "iggy_stream", "iggy_topic")
+                            : List.of("iggy_offset", "iggy_partition_id"));
+            List<DataFileRef> files = new ArrayList<>();
+            try (CloseableIterable<FileScanTask> tasks = scan.planFiles()) {
+                for (FileScanTask task : tasks) {
+                    List<String> deletes = new ArrayList<>();
+                    for (DeleteFile d : task.deletes()) deletes.add(d.location());
+                    files.add(new ListedFile(task.file().location(), task.file().fileSizeInBytes(), deletes, task,
+                            t.io(), schema, scan.schema(), named));
+                }
+            }
+            return Optional.of(new FileListing(true, current.snapshotId(), descends, files, reads));
+        } catch (IOException | RuntimeException e) {
+            throw failure("listing the data files of table " + name, e);
+        }
+    }
+
+    /** Reads one listed data file as Iceberg's generic reader does (its deletes applied), without the table. */
+    @Override
+    public Map<PartitionRef, OffsetRuns> rowOffsets(String name, DataFileRef file, Collection<PartitionRef> partitions,
+                                                    long from) throws StoreException {
+        ListedFile f = (ListedFile) file;
+        Map<PartitionRef, long[]> offsets = new HashMap<>();
+        Map<PartitionRef, Integer> counts = new HashMap<>();
+        try {
+            GenericDeleteFilter deletes = new GenericDeleteFilter(f.io(), f.task(), f.tableSchema(), f.projection());
+            Schema read = deletes.requiredSchema();
+            CloseableIterable<Record> rows = FormatModelRegistry.<Record, Object>readBuilder(f.task().file().format(),
+                            Record.class, f.io().newInputFile(f.task().file()))
+                    .project(read)
+                    .idToConstant(PartitionUtil.constantsMap(f.task(), IdentityPartitionConverters::convertConstant))
+                    .filter(f.task().residual())
+                    .build();
+            try (CloseableIterable<Record> kept = deletes.filter(rows)) {
+                for (Record r : kept) {
+                    Object offset = r.getField("iggy_offset");
+                    Object id = r.getField("iggy_partition_id");
+                    if (!(offset instanceof Number o) || !(id instanceof Number i) || o.longValue() < from) continue;
+                    for (PartitionRef p : partitions) {
+                        if (p.partitionId() != i.intValue()) continue;
+                        if (f.named() && (!p.stream().equals(String.valueOf(r.getField("iggy_stream")))
+                                || !p.topic().equals(String.valueOf(r.getField("iggy_topic"))))) {
+                            continue;
+                        }
+                        int n = counts.getOrDefault(p, 0);
+                        long[] a = offsets.computeIfAbsent(p, k -> new long[256]);
+                        if (n == a.length) offsets.put(p, a = java.util.Arrays.copyOf(a, n * 2));
+                        a[n] = o.longValue();
+                        counts.put(p, n + 1);
+                    }
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            throw failure("reading data file " + f.path() + " of table " + name, e);
+        }
+        Map<PartitionRef, OffsetRuns> out = new HashMap<>();
+        offsets.forEach((p, a) -> out.put(p, OffsetRuns.of(a, counts.get(p))));
+        return out;
     }
 
     @Override

@@ -134,4 +134,45 @@ class TableSelfAuditSqliteTest {
                 .contains(P0.toString()).contains("[100, 101, 102").contains("held by more than one row");
         assertThat(audit.status().counts().overlaps()).isEqualTo(1);
     }
+
+    @Test
+    void a_round_after_nothing_changed_reads_the_listing_and_no_data_file() throws Exception {
+        committed();
+        audit.round();
+        long first = audit.status().requests();
+        assertThat(first).as("map, listing, two data files").isGreaterThanOrEqualTo(5);
+        audit.round();
+        TableStore.FileListing listing = store.dataFiles(TABLE, 0, java.util.OptionalLong.empty()).orElseThrow();
+        assertThat(listing.files()).hasSize(2);
+        assertThat(audit.status().requests() - first).as("requests of a round with nothing new")
+                .isEqualTo(listing.reads());
+        assertThat(audit.status().problems()).isEmpty();
+    }
+
+    @Test
+    void a_row_another_writer_deleted_with_a_delete_file_is_a_gap_once_the_file_was_read_before() throws Exception {
+        committed();
+        audit.round();
+        anotherWriter(t -> {
+            DataFile second = secondFile(t);
+            org.apache.iceberg.io.OutputFile out = t.io().newOutputFile(
+                    t.locationProvider().newDataLocation("position-deletes-" + java.util.UUID.randomUUID()
+                            + ".parquet"));
+            try {
+                org.apache.iceberg.deletes.PositionDeleteWriter<org.apache.iceberg.data.Record> w =
+                        org.apache.iceberg.parquet.Parquet.writeDeletes(out).forTable(t).withSpec(t.spec()).rowSchema(null)
+                                .overwrite().buildPositionWriter();
+                try (w) {
+                    w.write(org.apache.iceberg.deletes.PositionDelete.<org.apache.iceberg.data.Record>create()
+                            .set(second.location(), 50L)); // row 50 holds offset 150
+                }
+                t.newRowDelta().addDeletes(w.toDeleteFile()).commit();
+            } catch (java.io.IOException e) {
+                throw new java.io.UncheckedIOException(e);
+            }
+        });
+        audit.round();
+        assertThat(audit.status().problems()).singleElement().asString().contains(TABLE).contains(P0.toString())
+                .contains("1 committed row(s) of offsets 100-199 are not in the table (no row at [150])");
+    }
 }

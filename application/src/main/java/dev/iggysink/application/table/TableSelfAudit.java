@@ -341,7 +341,7 @@ public final class TableSelfAudit implements Runnable {
             throws InterruptedException, StoreException {
         spend(1);
         Long since = listed.get(t);
-        Optional<TableStore.DataFiles> listing = t.store().dataFiles(t.table(), from,
+        Optional<TableStore.FileListing> listing = t.store().dataFiles(t.table(), from,
                 since == null ? java.util.OptionalLong.empty() : java.util.OptionalLong.of(since));
         if (listing.isEmpty()) {
             // a store that lists no files: the rows whole, in the one request spent
@@ -353,7 +353,7 @@ public final class TableSelfAudit implements Runnable {
             return Optional.of(out);
         }
         if (replaced(t)) return null;
-        TableStore.DataFiles files = listing.get();
+        TableStore.FileListing files = listing.get();
         if (files.reads() > 1) spend(files.reads() - 1);
         if (!files.checkable()) return Optional.empty();
         Map<String, Read> before = files.descends() ? reads.getOrDefault(t, Map.of()) : Map.of();

@@ -528,7 +528,7 @@ public final class InMemoryTables implements TableStore {
     }
 
     @Override
-    public synchronized java.util.Optional<DataFiles> dataFiles(String table, long from,
+    public synchronized java.util.Optional<FileListing> dataFiles(String table, long from,
                                                                java.util.OptionalLong since) throws StoreException {
         refresh(table);
         reads++;
@@ -543,7 +543,7 @@ public final class InMemoryTables implements TableStore {
             files.add(new FileRef("memory://" + table + "/data-" + f.id(), 100L * f.offsets().size(), deletes,
                     f.id()));
         }
-        return java.util.Optional.of(new DataFiles(true, snapshot, descends, files, 1));
+        return java.util.Optional.of(new FileListing(true, snapshot, descends, files, 1));
     }
 
     @Override

@@ -210,8 +210,8 @@ public interface TableStore extends AutoCloseable {
      * {@code checkable} is false when the table lacks {@code iggy_offset} or {@code iggy_partition_id}: then no file
      * is listed.
      */
-    record DataFiles(boolean checkable, long snapshot, boolean descends, List<DataFileRef> files, int reads) {
-        public DataFiles {
+    record FileListing(boolean checkable, long snapshot, boolean descends, List<DataFileRef> files, int reads) {
+        public FileListing {
             files = List.copyOf(files);
         }
     }
@@ -262,7 +262,7 @@ public interface TableStore extends AutoCloseable {
      * snapshot of its last listing, if any. Empty when this store cannot list its files: the self-audit then reads the
      * rows whole ({@link #rowOffsets(String, Collection, long)}).
      */
-    default java.util.Optional<DataFiles> dataFiles(String table, long from, java.util.OptionalLong since)
+    default java.util.Optional<FileListing> dataFiles(String table, long from, java.util.OptionalLong since)
             throws StoreException {
         return java.util.Optional.empty();
     }
