@@ -26,6 +26,7 @@ import org.apache.iceberg.DeleteFile;
 import org.apache.iceberg.FileScanTask;
 import org.apache.iceberg.FileFormat;
 import org.apache.iceberg.HasTableOperations;
+import org.apache.iceberg.ManifestFile;
 import org.apache.iceberg.PartitionKey;
 import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Schema;
@@ -720,15 +721,22 @@ public final class IcebergTables implements TableStore {
         }
     }
 
-    /** A data file of a {@link #dataFiles} listing, with what reads it: its scan task (deletes attached). */
-    private record ListedFile(String path, long size, List<String> deletes, FileScanTask task, FileIO io,
-                              Schema tableSchema, Schema projection, boolean named) implements DataFileRef {
+    /**
+     * A data file of a {@link #dataFiles} listing, with what reads it: its format, and its scan task when delete files
+     * apply to it.
+     */
+    private record ListedFile(String path, long size, List<String> deletes, long upper, FileFormat format,
+                              FileScanTask withDeletes, FileIO io, Schema tableSchema, Schema projection,
+                              boolean named) implements DataFileRef {
     }
 
     /**
-     * Plans a scan of the current snapshot with {@code iggy_offset >= from}, so only the files whose bounds reach it
-     * are listed. Reads counted: the table's metadata (the refresh), its manifest list and each of its manifests (an
-     * upper bound: the scan skips those whose partition summaries exclude the filter).
+     * The data files that may hold rows at or past {@code from}: after a listing at {@code since} that the current
+     * snapshot descends from, what the snapshots since added and took out (their manifest lists and the manifests
+     * they wrote), unless one of them added or removed delete files; otherwise a scan of the current snapshot with
+     * {@code iggy_offset >= from}, so only the files whose bounds reach it are listed (its manifest list and every
+     * manifest: an upper bound, the scan skips those whose partition summaries exclude the filter). The table's
+     * metadata (the refresh) is one read more.
      */
     @Override
     public Optional<FileListing> dataFiles(String name, long from, OptionalLong since) throws StoreException {
@@ -736,31 +744,83 @@ public final class IcebergTables implements TableStore {
         try {
             Schema schema = t.schema();
             if (schema.findField("iggy_offset") == null || schema.findField("iggy_partition_id") == null) {
-                return Optional.of(new FileListing(false, -1, true, List.of(), 1));
+                return Optional.of(new FileListing(false, -1, true, true, List.of(), List.of(), 1));
             }
             Snapshot current = t.currentSnapshot();
-            if (current == null) return Optional.of(new FileListing(true, -1, since.isEmpty(), List.of(), 1));
+            if (current == null) return Optional.of(FileListing.whole(-1, since.isEmpty(), List.of(), 1));
             boolean descends = since.isEmpty()
                     || SnapshotUtil.isAncestorOf(t, current.snapshotId(), since.getAsLong());
-            int reads = 2 + current.allManifests(t.io()).size();
             boolean named = schema.findField("iggy_stream") != null && schema.findField("iggy_topic") != null;
+            Schema projection = schema.select(named
+                    ? List.of("iggy_offset", "iggy_partition_id", "iggy_stream", "iggy_topic")
+                    : List.of("iggy_offset", "iggy_partition_id"));
+            if (since.isPresent() && descends) {
+                Optional<FileListing> changes = changes(t, current, since.getAsLong(), schema, projection, named);
+                if (changes.isPresent()) return changes;
+            }
+            int reads = 2 + current.allManifests(t.io()).size();
             TableScan scan = t.newScan().useSnapshot(current.snapshotId())
                     .filter(org.apache.iceberg.expressions.Expressions.greaterThanOrEqual("iggy_offset", from))
-                    .select(named ? List.of("iggy_offset", "iggy_partition_id", "iggy_stream", "iggy_topic")
-                            : List.of("iggy_offset", "iggy_partition_id"));
+                    .project(projection)
+                    .includeColumnStats(List.of("iggy_offset"));
             List<DataFileRef> files = new ArrayList<>();
             try (CloseableIterable<FileScanTask> tasks = scan.planFiles()) {
                 for (FileScanTask task : tasks) {
                     List<String> deletes = new ArrayList<>();
                     for (DeleteFile d : task.deletes()) deletes.add(d.location());
-                    files.add(new ListedFile(task.file().location(), task.file().fileSizeInBytes(), deletes, task,
-                            t.io(), schema, scan.schema(), named));
+                    files.add(listed(task.file(), deletes, deletes.isEmpty() ? null : task, t.io(), schema,
+                            projection, named));
                 }
             }
-            return Optional.of(new FileListing(true, current.snapshotId(), descends, files, reads));
+            return Optional.of(FileListing.whole(current.snapshotId(), descends, files, reads));
         } catch (IOException | RuntimeException e) {
             throw failure("listing the data files of table " + name, e);
         }
+    }
+
+    /**
+     * What the snapshots after {@code since} up to {@code current} added and took out; empty when one of them added
+     * or removed delete files (the files listed before may have other deletes now).
+     */
+    private static Optional<FileListing> changes(Table t, Snapshot current, long since, Schema schema,
+                                                 Schema projection, boolean named) {
+        List<Snapshot> between = new ArrayList<>();
+        SnapshotUtil.ancestorsBetween(t, current.snapshotId(), since).forEach(between::add);
+        java.util.Collections.reverse(between); // oldest first: a file added, then taken out, is neither
+        int reads = 1;
+        Map<String, DataFileRef> added = new LinkedHashMap<>();
+        List<String> removed = new ArrayList<>();
+        for (Snapshot s : between) {
+            reads++;
+            for (ManifestFile m : s.deleteManifests(t.io())) {
+                if (java.util.Objects.equals(m.snapshotId(), s.snapshotId())) return Optional.empty();
+            }
+            for (ManifestFile m : s.dataManifests(t.io())) {
+                if (java.util.Objects.equals(m.snapshotId(), s.snapshotId())) reads++;
+            }
+            org.apache.iceberg.SnapshotChanges changed = org.apache.iceberg.SnapshotChanges.builderFor(t).snapshot(s)
+                    .build();
+            for (DataFile f : changed.removedDataFiles()) {
+                if (added.remove(f.location()) == null) removed.add(f.location());
+            }
+            for (DataFile f : changed.addedDataFiles()) {
+                added.put(f.location(), listed(f, List.of(), null, t.io(), schema, projection, named));
+            }
+        }
+        return Optional.of(new FileListing(true, current.snapshotId(), true, false, new ArrayList<>(added.values()),
+                removed, reads));
+    }
+
+    private static ListedFile listed(DataFile f, List<String> deletes, FileScanTask withDeletes, FileIO io,
+                                     Schema schema, Schema projection, boolean named) {
+        long upper = Long.MAX_VALUE;
+        int field = schema.findField("iggy_offset").fieldId();
+        java.nio.ByteBuffer bound = f.upperBounds() == null ? null : f.upperBounds().get(field);
+        if (bound != null && schema.findType("iggy_offset") instanceof Types.LongType) {
+            upper = org.apache.iceberg.types.Conversions.<Long>fromByteBuffer(Types.LongType.get(), bound);
+        }
+        return new ListedFile(f.location(), f.fileSizeInBytes(), deletes, upper, f.format(), withDeletes, io, schema,
+                projection, named);
     }
 
     /** Reads one listed data file as Iceberg's generic reader does (its deletes applied), without the table. */
@@ -771,15 +831,21 @@ public final class IcebergTables implements TableStore {
         Map<PartitionRef, long[]> offsets = new HashMap<>();
         Map<PartitionRef, Integer> counts = new HashMap<>();
         try {
-            GenericDeleteFilter deletes = new GenericDeleteFilter(f.io(), f.task(), f.tableSchema(), f.projection());
-            Schema read = deletes.requiredSchema();
-            CloseableIterable<Record> rows = FormatModelRegistry.<Record, Object>readBuilder(f.task().file().format(),
-                            Record.class, f.io().newInputFile(f.task().file()))
-                    .project(read)
-                    .idToConstant(PartitionUtil.constantsMap(f.task(), IdentityPartitionConverters::convertConstant))
-                    .filter(f.task().residual())
-                    .build();
-            try (CloseableIterable<Record> kept = deletes.filter(rows)) {
+            CloseableIterable<Record> rows;
+            if (f.withDeletes() == null) {
+                rows = FormatModelRegistry.<Record, Object>readBuilder(f.format(), Record.class,
+                        f.io().newInputFile(f.path(), f.size())).project(f.projection()).reuseContainers().build();
+            } else {
+                FileScanTask task = f.withDeletes();
+                GenericDeleteFilter deletes = new GenericDeleteFilter(f.io(), task, f.tableSchema(), f.projection());
+                rows = deletes.filter(FormatModelRegistry.<Record, Object>readBuilder(f.format(), Record.class,
+                                f.io().newInputFile(task.file()))
+                        .project(deletes.requiredSchema())
+                        .idToConstant(PartitionUtil.constantsMap(task, IdentityPartitionConverters::convertConstant))
+                        .filter(task.residual())
+                        .build());
+            }
+            try (CloseableIterable<Record> kept = rows) {
                 for (Record r : kept) {
                     Object offset = r.getField("iggy_offset");
                     Object id = r.getField("iggy_partition_id");

@@ -33,12 +33,13 @@ import java.util.function.Function;
  * answer proves the snapshot was made, not that the table still holds its rows once the group's offset moved past
  * them.
  *
- * <p>The rows are read per data file ({@link TableStore#dataFiles}): the listing of the files that may hold the
- * window (its metadata reads counted), then each file not read before, one request each (and one per delete file that
- * applies to it). A data file is never written over, so one read before with the same path, size and deletes, in the
- * same line of snapshots (a rollback starts another), holds the same rows: what it held is remembered while it stays
- * in the listing (at most {@link #FILES_REMEMBERED} a table) and not read again. A rewrite (a compaction, upkeep)
- * makes new files, which are read; a delete adds a delete file, which makes the file read again.
+ * <p>The rows are read per data file ({@link TableStore#dataFiles}): a listing of the files that may hold the window
+ * (its metadata reads counted; after the first, only what the snapshots since added and took out), then each file not
+ * read before, one request each (and one per delete file that applies to it). A data file is never written over, so
+ * one read before with the same path, size and deletes, in the same line of snapshots (a rollback starts another),
+ * holds the same rows: what it held is remembered while it stays in the window (at most {@link #FILES_REMEMBERED} a
+ * table) and not read again. A rewrite (a compaction, upkeep) makes new files, which are read; a delete adds a delete
+ * file, which makes the file read again.
  *
  * <p>A file's records need not be contiguous (a dead letter, or a record routed to another table, sits between
  * them): a file from {@code first} to {@code last} holding {@code count} records lacks rows only when fewer than
@@ -81,14 +82,13 @@ public final class TableSelfAudit implements Runnable {
     private record Target(TableStore store, String table) {
     }
 
-    /**
-     * The rows of one data file as read: at or past {@code from}, of {@code partitions}, with {@code deletes} applied.
-     */
-    private record Read(long size, List<String> deletes, long from, java.util.Set<PartitionRef> partitions,
+    /** The rows of one data file as read: at or past {@code from}, of {@code partitions}, its deletes applied. */
+    private record Read(TableStore.DataFileRef file, long from, java.util.Set<PartitionRef> partitions,
                         Map<PartitionRef, TableStore.OffsetRuns> rows) {
         /** Whether this read answers for {@code f} now, at or past {@code now} and for {@code asked}. */
         boolean answers(TableStore.DataFileRef f, long now, java.util.Collection<PartitionRef> asked) {
-            return size == f.size() && deletes.equals(f.deletes()) && from <= now && partitions.containsAll(asked);
+            return file.size() == f.size() && file.deletes().equals(f.deletes()) && from <= now
+                    && partitions.containsAll(asked);
         }
     }
 
@@ -357,22 +357,35 @@ public final class TableSelfAudit implements Runnable {
         if (files.reads() > 1) spend(files.reads() - 1);
         if (!files.checkable()) return Optional.empty();
         Map<String, Read> before = files.descends() ? reads.getOrDefault(t, Map.of()) : Map.of();
+        List<TableStore.DataFileRef> live = files.files();
+        if (!files.whole()) {
+            // what changed since the last listing: the files remembered, less those taken out, and those added
+            java.util.Set<String> removed = new java.util.HashSet<>(files.removed());
+            live = new ArrayList<>();
+            for (Read r : before.values()) if (!removed.contains(r.file().path())) live.add(r.file());
+            live.addAll(files.files());
+        }
         Map<String, Read> after = new HashMap<>();
         Map<PartitionRef, List<TableStore.OffsetRuns>> out = new HashMap<>();
-        for (TableStore.DataFileRef f : files.files()) {
+        boolean all = true;
+        for (TableStore.DataFileRef f : live) {
+            if (f.upper() < from) continue; // older than every window
             Read r = before.get(f.path());
             if (r == null || !r.answers(f, from, partitions)) {
                 spend(1 + f.deletes().size());
-                r = new Read(f.size(), List.copyOf(f.deletes()), from, java.util.Set.copyOf(partitions),
+                r = new Read(f, from, java.util.Set.copyOf(partitions),
                         t.store().rowOffsets(t.table(), f, partitions, from));
             }
             if (after.size() < FILES_REMEMBERED) after.put(f.path(), r);
+            else all = false;
             r.rows().forEach((p, runs) -> {
                 if (runs.size() > 0) out.computeIfAbsent(p, k -> new ArrayList<>()).add(runs);
             });
         }
         reads.put(t, after);
-        listed.put(t, files.snapshot());
+        // a change since this listing is enough only while every file of the window is remembered
+        if (all) listed.put(t, files.snapshot());
+        else listed.remove(t);
         return Optional.of(out);
     }
 

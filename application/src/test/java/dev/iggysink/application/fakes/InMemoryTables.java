@@ -32,7 +32,13 @@ public final class InMemoryTables implements TableStore {
     /** One data file: the offsets of one partition's records it holds. */
     public record DataFile(int id, PartitionRef partition, List<Long> offsets) { }
 
-    private record Snapshot(Map<PartitionRef, Long> map, List<DataFile> added, Set<String> redriven) {
+    /** One snapshot: {@code removed} the ids of the data files it took out, {@code deletes} whether it deleted rows. */
+    private record Snapshot(Map<PartitionRef, Long> map, List<DataFile> added, Set<String> redriven,
+                            List<Integer> removed, boolean deletes) {
+        Snapshot(Map<PartitionRef, Long> map, List<DataFile> added, Set<String> redriven) {
+            this(map, added, redriven, List.of(), false);
+        }
+
         Snapshot(Map<PartitionRef, Long> map, List<DataFile> added) {
             this(map, added, Set.of());
         }
@@ -524,7 +530,15 @@ public final class InMemoryTables implements TableStore {
     }
 
     /** A data file of a listing: its id names it, its deletes are the offsets another writer deleted from it. */
-    private record FileRef(String path, long size, List<String> deletes, int id) implements DataFileRef {
+    private record FileRef(String path, long size, List<String> deletes, long upper, int id) implements DataFileRef {
+    }
+
+    /** How many listings of data files were of what changed since an earlier one. */
+    private int changeListings;
+
+    /** Listings of data files that named only what changed since an earlier one, so far. */
+    public synchronized int changeListings() {
+        return changeListings;
     }
 
     @Override
@@ -535,15 +549,40 @@ public final class InMemoryTables implements TableStore {
         int line = rollbacks.getOrDefault(table, 0);
         long snapshot = line * 1_000_000L + snapshots(table).size();
         boolean descends = since.isEmpty() || (since.getAsLong() / 1_000_000L == line && since.getAsLong() <= snapshot);
+        List<Snapshot> history = snapshots(table);
+        int after = (int) (descends && since.isPresent() ? since.getAsLong() % 1_000_000L : history.size());
+        boolean change = after < history.size() || (descends && since.isPresent());
+        for (int i = after; i < history.size(); i++) change &= !history.get(i).deletes();
+        if (change) {
+            // as the real store, the snapshots since: their added files, the paths of those they took out
+            changeListings++;
+            List<DataFileRef> added = new ArrayList<>();
+            List<String> removed = new ArrayList<>();
+            for (int i = after; i < history.size(); i++) {
+                for (DataFile f : history.get(i).added()) {
+                    if (!rewrittenIds.contains(f.id())) added.add(ref(table, f));
+                }
+                for (int id : history.get(i).removed()) removed.add(path(table, id));
+            }
+            return java.util.Optional.of(new FileListing(true, snapshot, true, false, added, removed, 1));
+        }
         List<DataFileRef> files = new ArrayList<>();
         for (DataFile f : live(table)) {
             if (f.offsets().stream().noneMatch(o -> o >= from)) continue; // as the column's bounds prune it
-            List<String> deletes = deletedRows.getOrDefault(f.id(), List.of()).stream()
-                    .map(o -> "delete-" + f.id() + "-" + o).toList();
-            files.add(new FileRef("memory://" + table + "/data-" + f.id(), 100L * f.offsets().size(), deletes,
-                    f.id()));
+            files.add(ref(table, f));
         }
-        return java.util.Optional.of(new FileListing(true, snapshot, descends, files, 1));
+        return java.util.Optional.of(FileListing.whole(snapshot, descends, files, 1));
+    }
+
+    private FileRef ref(String table, DataFile f) {
+        List<String> deletes = deletedRows.getOrDefault(f.id(), List.of()).stream()
+                .map(o -> "delete-" + f.id() + "-" + o).toList();
+        long upper = f.offsets().stream().mapToLong(Long::longValue).max().orElse(Long.MIN_VALUE);
+        return new FileRef(path(table, f.id()), 100L * f.offsets().size(), deletes, upper, f.id());
+    }
+
+    private static String path(String table, int id) {
+        return "memory://" + table + "/data-" + id;
     }
 
     @Override
@@ -593,14 +632,16 @@ public final class InMemoryTables implements TableStore {
      */
     public synchronized void foreignRewrite(String table, PartitionRef partition) {
         List<Long> offsets = new ArrayList<>();
+        List<Integer> removed = new ArrayList<>();
         for (DataFile f : live(table)) {
             if (!f.partition().equals(partition)) continue;
             offsets.addAll(rowsOf(f));
             rewrittenIds.add(f.id());
+            removed.add(f.id());
         }
         offsets.sort(null);
         snapshots(table).add(new Snapshot(Map.of(), List.of(new DataFile(ids.incrementAndGet(), partition,
-                List.copyOf(offsets)))));
+                List.copyOf(offsets))), Set.of(), removed, false));
     }
 
     /** Another writer rolls {@code table} back by its last snapshot: a new line of snapshots starts there. */
@@ -620,7 +661,7 @@ public final class InMemoryTables implements TableStore {
      * would (one row per offset), leaving the offset map as it is.
      */
     public synchronized void foreignDelete(String table, PartitionRef partition, List<Long> offsets) {
-        snapshots(table).add(new Snapshot(Map.of(), List.of()));
+        snapshots(table).add(new Snapshot(Map.of(), List.of(), Set.of(), List.of(), true));
         for (Long o : offsets) {
             for (DataFile f : live(table)) {
                 if (f.partition().equals(partition) && rowsOf(f).contains(o)) {

@@ -91,6 +91,7 @@ class TableSelfAuditReadsTest {
         read = tables.filesRead();
         audit.round();
         assertThat(tables.filesRead() - read).as("data files read after one was committed").isEqualTo(1);
+        assertThat(tables.changeListings()).as("listings of what changed since the last one").isEqualTo(2);
         assertThat(audit.status().problems()).isEmpty();
         assertThat(audit.status().covered()).extracting(c -> c.partition() + ":" + c.from() + "-" + c.to())
                 .containsExactlyInAnyOrder("0:0-9", "1:0-4");

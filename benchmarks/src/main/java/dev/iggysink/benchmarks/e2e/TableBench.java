@@ -421,8 +421,9 @@ public final class TableBench {
     private static boolean selfAuditCost(Path jar, Path launcher, String javaOpts, Path runDir, int messages,
                                          List<Integer> sizes, int partitions, String catalog,
                                          Map<String, String> tableProperties, int pairs) throws Exception {
-        System.out.printf("== table self-audit cost: %,d records of %s JSON each, %d partitions, %s catalog, %d"
-                        + " pair(s) of self_audit_requests_per_minute %d and 0; load %s%n", messages,
+        System.out.printf("== table self-audit cost: %,d records of %s JSON each, %d partitions, %s catalog,"
+                        + " commit_interval 1s, %d pair(s) of self_audit_requests_per_minute %d and 0; load %s%n",
+                messages,
                 sizes.stream().map(TableBench::label).toList(), partitions, catalog, pairs, DEFAULT_AUDIT_BUDGET,
                 load());
         List<String> lines = new ArrayList<>();
@@ -440,7 +441,8 @@ public final class TableBench {
                             : List.of(0, DEFAULT_AUDIT_BUDGET);
                     for (int budget : order) {
                         String name = catalog + "-" + sz + "-audit" + budget + "-p" + pair;
-                        Result r = runOne(b, name, catalog, TOPIC, perPartition, messages, "5s", budget);
+                        // a commit a second: many snapshots and data files, so every round has new ones to read
+                        Result r = runOne(b, name, catalog, TOPIC, perPartition, messages, "1s", budget);
                         if (r == null) return false;
                         (budget > 0 ? on : off).add(r);
                         if (budget > 0) {

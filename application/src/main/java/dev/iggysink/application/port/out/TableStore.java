@@ -192,7 +192,8 @@ public interface TableStore extends AutoCloseable {
     /**
      * A data file of a table's current snapshot, as the self-audit knows it: {@code path} and {@code size} say which
      * (a data file is never written over), {@code deletes} names the delete files that apply to it (rows another
-     * writer deleted without rewriting the file). What the store needs to read it is its own.
+     * writer deleted without rewriting the file), {@code upper} the greatest {@code iggy_offset} its bounds allow
+     * ({@link Long#MAX_VALUE} when it has none). What the store needs to read it is its own.
      */
     interface DataFileRef {
         String path();
@@ -200,19 +201,31 @@ public interface TableStore extends AutoCloseable {
         long size();
 
         List<String> deletes();
+
+        long upper();
     }
 
     /**
      * The data files of a table's current snapshot that may hold rows whose {@code iggy_offset} is at least an offset
-     * (by the column's bounds). {@code snapshot} names that snapshot; {@code descends} says whether the snapshot asked
-     * about is it or one of its ancestors (false after a rollback, or when that one expired); {@code reads} counts the
-     * catalog and metadata reads the listing took (the table's metadata, its manifest list, its manifests).
+     * (by the column's bounds), whole or as the change since an earlier listing. {@code snapshot} names the current
+     * snapshot; {@code descends} says whether the snapshot asked about is it or one of its ancestors (false after a
+     * rollback, or when that one expired). When {@code whole}, {@code files} are all of them; otherwise they are the
+     * data files added since the snapshot asked about and {@code removed} the paths of those taken out since (no
+     * delete file came or went meanwhile: the files listed before have the deletes they had). {@code reads} counts
+     * the catalog and metadata reads the listing took (the table's metadata, manifest lists, manifests).
      * {@code checkable} is false when the table lacks {@code iggy_offset} or {@code iggy_partition_id}: then no file
      * is listed.
      */
-    record FileListing(boolean checkable, long snapshot, boolean descends, List<DataFileRef> files, int reads) {
+    record FileListing(boolean checkable, long snapshot, boolean descends, boolean whole, List<DataFileRef> files,
+                       List<String> removed, int reads) {
         public FileListing {
             files = List.copyOf(files);
+            removed = List.copyOf(removed);
+        }
+
+        /** Every data file that may hold the rows asked about. */
+        public static FileListing whole(long snapshot, boolean descends, List<DataFileRef> files, int reads) {
+            return new FileListing(true, snapshot, descends, true, files, List.of(), reads);
         }
     }
 
@@ -259,7 +272,8 @@ public interface TableStore extends AutoCloseable {
     /**
      * The data files of the table's current snapshot that may hold rows at or past {@code from}, for the self-audit to
      * read those it has not read yet ({@link #rowOffsets(String, DataFileRef, Collection, long)}); {@code since} is the
-     * snapshot of its last listing, if any. Empty when this store cannot list its files: the self-audit then reads the
+     * snapshot of its last listing, if any, for a listing of what changed since: pass it only while every file that
+     * listing and those before it named is remembered. Empty when this store cannot list its files: the self-audit then reads the
      * rows whole ({@link #rowOffsets(String, Collection, long)}).
      */
     default java.util.Optional<FileListing> dataFiles(String table, long from, java.util.OptionalLong since)
