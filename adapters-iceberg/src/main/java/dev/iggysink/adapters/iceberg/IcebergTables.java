@@ -727,7 +727,26 @@ public final class IcebergTables implements TableStore {
      */
     private record ListedFile(String path, long size, List<String> deletes, long upper, FileFormat format,
                               FileScanTask withDeletes, FileIO io, Schema tableSchema, Schema projection,
-                              boolean named) implements DataFileRef {
+                              boolean named, Single single) implements DataFileRef {
+    }
+
+    /**
+     * The values that every row of a data file holds, by its column bounds (a lower bound equal to the upper one, no
+     * null), or null per column where they do not say: such a column need not be read.
+     */
+    private record Single(Integer partitionId, String stream, String topic) {
+        /** The one partition of {@code partitions} every row is of, or null when the bounds do not say. */
+        PartitionRef of(Collection<PartitionRef> partitions, boolean named) {
+            if (partitionId == null || named && (stream == null || topic == null)) return null;
+            for (PartitionRef p : partitions) {
+                if (p.partitionId() == partitionId && (!named || p.stream().equals(stream) && p.topic().equals(topic))) {
+                    return p;
+                }
+            }
+            return NONE;
+        }
+
+        static final PartitionRef NONE = new PartitionRef("-", "-", 0);
     }
 
     /**
@@ -762,7 +781,7 @@ public final class IcebergTables implements TableStore {
             TableScan scan = t.newScan().useSnapshot(current.snapshotId())
                     .filter(org.apache.iceberg.expressions.Expressions.greaterThanOrEqual("iggy_offset", from))
                     .project(projection)
-                    .includeColumnStats(List.of("iggy_offset"));
+                    .includeColumnStats(projection.columns().stream().map(Types.NestedField::name).toList());
             List<DataFileRef> files = new ArrayList<>();
             try (CloseableIterable<FileScanTask> tasks = scan.planFiles()) {
                 for (FileScanTask task : tasks) {
@@ -819,8 +838,24 @@ public final class IcebergTables implements TableStore {
         if (bound != null && schema.findType("iggy_offset") instanceof Types.LongType) {
             upper = org.apache.iceberg.types.Conversions.<Long>fromByteBuffer(Types.LongType.get(), bound);
         }
+        Object id = single(f, schema, "iggy_partition_id");
+        Object stream = named ? single(f, schema, "iggy_stream") : null;
+        Object topic = named ? single(f, schema, "iggy_topic") : null;
         return new ListedFile(f.location(), f.fileSizeInBytes(), deletes, upper, f.format(), withDeletes, io, schema,
-                projection, named);
+                projection, named, new Single(id instanceof Integer i ? i : null,
+                stream == null ? null : stream.toString(), topic == null ? null : topic.toString()));
+    }
+
+    /** The one value every row of {@code f} holds in {@code column} by its bounds and null count; null if unknown. */
+    private static Object single(DataFile f, Schema schema, String column) {
+        Types.NestedField field = schema.findField(column);
+        if (f.lowerBounds() == null || f.upperBounds() == null || f.nullValueCounts() == null) return null;
+        java.nio.ByteBuffer lower = f.lowerBounds().get(field.fieldId());
+        java.nio.ByteBuffer upper = f.upperBounds().get(field.fieldId());
+        Long nulls = f.nullValueCounts().get(field.fieldId());
+        if (lower == null || upper == null || nulls == null || nulls != 0 || !lower.equals(upper)) return null;
+        Object value = org.apache.iceberg.types.Conversions.fromByteBuffer(field.type(), lower);
+        return value instanceof CharSequence c ? c.toString() : value;
     }
 
     /** Reads one listed data file as Iceberg's generic reader does (its deletes applied), without the table. */
@@ -830,14 +865,18 @@ public final class IcebergTables implements TableStore {
         ListedFile f = (ListedFile) file;
         Map<PartitionRef, long[]> offsets = new HashMap<>();
         Map<PartitionRef, Integer> counts = new HashMap<>();
+        // a file whose bounds name one partition: only its offsets are read, or nothing when it is not asked for
+        PartitionRef only = f.single().of(partitions, f.named());
+        if (only == Single.NONE) return Map.of();
+        Schema projection = only == null ? f.projection() : f.tableSchema().select("iggy_offset");
         try {
             CloseableIterable<Record> rows;
             if (f.withDeletes() == null) {
                 rows = FormatModelRegistry.<Record, Object>readBuilder(f.format(), Record.class,
-                        f.io().newInputFile(f.path(), f.size())).project(f.projection()).reuseContainers().build();
+                        f.io().newInputFile(f.path(), f.size())).project(projection).reuseContainers().build();
             } else {
                 FileScanTask task = f.withDeletes();
-                GenericDeleteFilter deletes = new GenericDeleteFilter(f.io(), task, f.tableSchema(), f.projection());
+                GenericDeleteFilter deletes = new GenericDeleteFilter(f.io(), task, f.tableSchema(), projection);
                 rows = deletes.filter(FormatModelRegistry.<Record, Object>readBuilder(f.format(), Record.class,
                                 f.io().newInputFile(task.file()))
                         .project(deletes.requiredSchema())
@@ -846,6 +885,16 @@ public final class IcebergTables implements TableStore {
                         .build());
             }
             try (CloseableIterable<Record> kept = rows) {
+                if (only != null) {
+                    long[] a = new long[1024];
+                    int n = 0;
+                    for (Record r : kept) {
+                        if (!(r.getField("iggy_offset") instanceof Number o) || o.longValue() < from) continue;
+                        if (n == a.length) a = java.util.Arrays.copyOf(a, n * 2);
+                        a[n++] = o.longValue();
+                    }
+                    return n == 0 ? Map.of() : Map.of(only, OffsetRuns.of(a, n));
+                }
                 for (Record r : kept) {
                     Object offset = r.getField("iggy_offset");
                     Object id = r.getField("iggy_partition_id");
