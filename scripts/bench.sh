@@ -24,7 +24,7 @@
 #                                     prints "self-audit cost audit-100b: its thread X% of the sink's CPU, Y% of the
 #                                     store's requests; records/s ratio R, cpu ratio C"
 #   bash scripts/bench.sh --only table-self-audit [--pairs N]
-#                                     the same for the Iceberg table sink (JDBC catalog): 3M x 100 B, a commit a second
+#                                     the same for the Iceberg table sink (JDBC catalog): 12M x 100 B, a commit a second
 #                                     (about 8 data files a second, more than the budget reads back), its self-audit at
 #                                     600 and 0, interleaved, N pairs (default 2); prints "table self-audit cost 100B:
 #                                     records/s ratio R, cpu ratio C" and the audit thread's share of the sink's CPU
@@ -176,7 +176,7 @@ if [[ -n "${jar_b}" ]]; then
   exit "${failed}"
 fi
 if [[ "${only}" == "table-self-audit" ]]; then
-  "${bench_java[@]}" tables "${sink_flag[@]}" --catalogs jdbc --size 100 --messages 3000000 \
+  "${bench_java[@]}" tables "${sink_flag[@]}" --catalogs jdbc --size 100 --messages 12000000 \
     --partitions 8 --self-audit-pairs "${pairs}" || failed=1
   uptime
   echo "bench.sh: done in $(( $(date +%s) - start )) s"

@@ -54,6 +54,7 @@ import org.apache.iceberg.exceptions.ValidationException;
 import org.apache.iceberg.formats.FormatModelRegistry;
 import org.apache.iceberg.io.CloseableIterable;
 import org.apache.iceberg.io.FileIO;
+import org.apache.iceberg.io.InputFile;
 import org.apache.iceberg.io.DataWriter;
 import org.apache.iceberg.io.OutputFile;
 import org.apache.iceberg.io.PositionOutputStream;
@@ -846,6 +847,25 @@ public final class IcebergTables implements TableStore {
                 stream == null ? null : stream.toString(), topic == null ? null : topic.toString()));
     }
 
+    /** Data files up to this size are read whole, in one request, before their columns are. */
+    static final long READ_WHOLE_UP_TO = 8L << 20;
+
+    /**
+     * {@code file} in memory when it is at most {@link #READ_WHOLE_UP_TO}: one GET, where a Parquet reader seeks to
+     * the footer's length, the footer, then each column chunk (a request each on an object store).
+     */
+    private static InputFile wholeIfSmall(InputFile file, long size) throws IOException {
+        if (size > READ_WHOLE_UP_TO) return file;
+        byte[] bytes = new byte[(int) size];
+        try (java.io.InputStream in = file.newStream()) {
+            int n = in.readNBytes(bytes, 0, bytes.length);
+            if (n != bytes.length) {
+                throw new IOException(file.location() + " holds " + n + " bytes, its metadata says " + size);
+            }
+        }
+        return new org.apache.iceberg.inmemory.InMemoryInputFile(file.location(), bytes);
+    }
+
     /** The one value every row of {@code f} holds in {@code column} by its bounds and null count; null if unknown. */
     private static Object single(DataFile f, Schema schema, String column) {
         Types.NestedField field = schema.findField(column);
@@ -871,14 +891,18 @@ public final class IcebergTables implements TableStore {
         Schema projection = only == null ? f.projection() : f.tableSchema().select("iggy_offset");
         try {
             CloseableIterable<Record> rows;
+            InputFile input = wholeIfSmall(f.io().newInputFile(f.path(), f.size()), f.size());
+            if (only != null && f.withDeletes() == null && f.format() == FileFormat.PARQUET) {
+                OffsetColumn column = OffsetColumn.read(input, projection, from);
+                if (column != null) return column.count() == 0 ? Map.of() : Map.of(only, column.runs());
+            }
             if (f.withDeletes() == null) {
-                rows = FormatModelRegistry.<Record, Object>readBuilder(f.format(), Record.class,
-                        f.io().newInputFile(f.path(), f.size())).project(projection).reuseContainers().build();
+                rows = FormatModelRegistry.<Record, Object>readBuilder(f.format(), Record.class, input)
+                        .project(projection).reuseContainers().build();
             } else {
                 FileScanTask task = f.withDeletes();
                 GenericDeleteFilter deletes = new GenericDeleteFilter(f.io(), task, f.tableSchema(), projection);
-                rows = deletes.filter(FormatModelRegistry.<Record, Object>readBuilder(f.format(), Record.class,
-                                f.io().newInputFile(task.file()))
+                rows = deletes.filter(FormatModelRegistry.<Record, Object>readBuilder(f.format(), Record.class, input)
                         .project(deletes.requiredSchema())
                         .idToConstant(PartitionUtil.constantsMap(task, IdentityPartitionConverters::convertConstant))
                         .filter(task.residual())

@@ -194,4 +194,21 @@ class TableSelfAuditSqliteTest {
         assertThat(audit.status().problems()).singleElement().asString()
                 .contains("100 committed row(s) of offsets 100-199 are not in the table");
     }
+
+    @Test
+    void the_offset_column_of_a_data_file_the_sink_wrote_is_read_as_runs() throws Exception {
+        committed();
+        anotherWriter(t -> {
+            try {
+                OffsetColumn column = OffsetColumn.read(t.io().newInputFile(secondFile(t).location()),
+                        t.schema().select("iggy_offset"), 150);
+                assertThat(column).isNotNull();
+                assertThat(column.count()).isEqualTo(50);
+                assertThat(column.runs().firsts()).containsExactly(150L);
+                assertThat(column.runs().lasts()).containsExactly(199L);
+            } catch (java.io.IOException e) {
+                throw new java.io.UncheckedIOException(e);
+            }
+        });
+    }
 }
