@@ -23,6 +23,11 @@
 #                                     back) with --self-audit 600 and 0, interleaved, N pairs (default 2), no baseline;
 #                                     prints "self-audit cost audit-100b: its thread X% of the sink's CPU, Y% of the
 #                                     store's requests; records/s ratio R, cpu ratio C"
+#   bash scripts/bench.sh --only table-self-audit [--pairs N]
+#                                     the same for the Iceberg table sink (JDBC catalog): 12M x 100 B, a commit a second
+#                                     (about 8 data files a second, more than the budget reads back), its self-audit at
+#                                     600 and 0, interleaved, N pairs (default 2); prints "table self-audit cost 100B:
+#                                     records/s ratio R, cpu ratio C" and the audit thread's share of the sink's CPU
 #   bash scripts/bench.sh --only NAME --jar-b JAR [--pairs N]
 #                                     the chosen scenarios with the sink jar and with JAR (another build), interleaved,
 #                                     each pair's order flipped, N pairs (default 2), no raw-PUT baseline; the results
@@ -168,6 +173,13 @@ if [[ -n "${jar_b}" ]]; then
   uptime
   java -jar "${bench_jar}" e2e-table --since "${start}" || true
   echo "bench.sh: done in $(( $(date +%s) - start )) s; results in bench-results/results.jsonl"
+  exit "${failed}"
+fi
+if [[ "${only}" == "table-self-audit" ]]; then
+  "${bench_java[@]}" tables "${sink_flag[@]}" --catalogs jdbc --size 100 --messages 12000000 \
+    --partitions 8 --self-audit-pairs "${pairs}" || failed=1
+  uptime
+  echo "bench.sh: done in $(( $(date +%s) - start )) s"
   exit "${failed}"
 fi
 if [[ "${only}" == "self-audit" ]]; then

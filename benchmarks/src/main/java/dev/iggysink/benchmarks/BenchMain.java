@@ -40,6 +40,9 @@ public final class BenchMain {
                                                                          JVM options unless --xmx)
                                java -jar benchmarks.jar tables --idle S [--partitions P] [--sink-jar J] [--xmx HEAP]
                                                                          an idle table sink's CPU over S seconds
+                               java -jar benchmarks.jar tables --self-audit-pairs N [--messages N] [--size S]
+                                      [--partitions P] [--catalogs C]   the table sink's self-audit at its default
+                                                                         budget against off, N interleaved pairs
                                java -jar benchmarks.jar codec-cpu [rounds]    json_lines codec in thread CPU time""");
                 System.exit("--help".equals(command) || "-h".equals(command) ? 0 : 2);
             }

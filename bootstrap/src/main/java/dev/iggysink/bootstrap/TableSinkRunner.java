@@ -229,7 +229,8 @@ final class TableSinkRunner {
             selfAudit = new TableSelfAudit(byStream::get, config.selfAuditRequestsPerMinute(), InstantSource.system(),
                     d -> Thread.sleep(d.toMillis(), d.toNanosPart() % 1_000_000), stop::get);
             control.selfAudit(selfAudit);
-            Thread audit = new Thread(selfAudit, "table-self-audit");
+            // named as the object sink's: iggysink_audit_cpu_seconds_total reads the thread of this name
+            Thread audit = new Thread(selfAudit, dev.iggysink.application.status.AuditStatus.threadName(config.key()));
             audit.setDaemon(true);
             audit.start();
             LOG.info("sink {}: self-audit on: up to {} catalog and store requests a minute (the offset map of each"

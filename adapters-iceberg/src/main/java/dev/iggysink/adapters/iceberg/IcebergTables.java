@@ -22,20 +22,26 @@ import org.apache.iceberg.AppendFiles;
 import org.apache.iceberg.BaseTable;
 import org.apache.iceberg.DataFile;
 import org.apache.iceberg.DataFiles;
+import org.apache.iceberg.DeleteFile;
+import org.apache.iceberg.FileScanTask;
 import org.apache.iceberg.FileFormat;
 import org.apache.iceberg.HasTableOperations;
+import org.apache.iceberg.ManifestFile;
 import org.apache.iceberg.PartitionKey;
 import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.StructLike;
 import org.apache.iceberg.Table;
+import org.apache.iceberg.TableScan;
 import org.apache.iceberg.UpdateSchema;
 import org.apache.iceberg.catalog.Catalog;
 import org.apache.iceberg.catalog.SupportsNamespaces;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.data.parquet.GenericParquetWriter;
+import org.apache.iceberg.data.GenericDeleteFilter;
 import org.apache.iceberg.data.IcebergGenerics;
+import org.apache.iceberg.data.IdentityPartitionConverters;
 import org.apache.iceberg.data.InternalRecordWrapper;
 import org.apache.iceberg.data.Record;
 import org.apache.iceberg.exceptions.AlreadyExistsException;
@@ -45,13 +51,18 @@ import org.apache.iceberg.exceptions.ForbiddenException;
 import org.apache.iceberg.exceptions.NoSuchTableException;
 import org.apache.iceberg.exceptions.NotAuthorizedException;
 import org.apache.iceberg.exceptions.ValidationException;
+import org.apache.iceberg.formats.FormatModelRegistry;
 import org.apache.iceberg.io.CloseableIterable;
+import org.apache.iceberg.io.FileIO;
+import org.apache.iceberg.io.InputFile;
 import org.apache.iceberg.io.DataWriter;
 import org.apache.iceberg.io.OutputFile;
 import org.apache.iceberg.io.PositionOutputStream;
 import org.apache.iceberg.inmemory.InMemoryOutputFile;
 import org.apache.iceberg.parquet.Parquet;
 import org.apache.iceberg.types.Types;
+import org.apache.iceberg.util.PartitionUtil;
+import org.apache.iceberg.util.SnapshotUtil;
 
 /**
  * The table store on Apache Iceberg: rows are written as Parquet data files by Iceberg's own writers, one per table
@@ -709,6 +720,229 @@ public final class IcebergTables implements TableStore {
         } catch (IOException | RuntimeException e) {
             throw failure("reading the rows of table " + name, e);
         }
+    }
+
+    /**
+     * A data file of a {@link #dataFiles} listing, with what reads it: its format, and its scan task when delete files
+     * apply to it.
+     */
+    private record ListedFile(String path, long size, List<String> deletes, long upper, FileFormat format,
+                              FileScanTask withDeletes, FileIO io, Schema tableSchema, Schema projection,
+                              boolean named, Single single) implements DataFileRef {
+    }
+
+    /**
+     * The values that every row of a data file holds, by its column bounds (a lower bound equal to the upper one, no
+     * null), or null per column where they do not say: such a column need not be read.
+     */
+    private record Single(Integer partitionId, String stream, String topic) {
+        /** The one partition of {@code partitions} every row is of, or null when the bounds do not say. */
+        PartitionRef of(Collection<PartitionRef> partitions, boolean named) {
+            if (partitionId == null || named && (stream == null || topic == null)) return null;
+            for (PartitionRef p : partitions) {
+                if (p.partitionId() == partitionId && (!named || p.stream().equals(stream) && p.topic().equals(topic))) {
+                    return p;
+                }
+            }
+            return NONE;
+        }
+
+        static final PartitionRef NONE = new PartitionRef("-", "-", 0);
+    }
+
+    /**
+     * The data files that may hold rows at or past {@code from}: after a listing at {@code since} that the current
+     * snapshot descends from, what the snapshots since added and took out (their manifest lists and the manifests
+     * they wrote), unless one of them added or removed delete files; otherwise a scan of the current snapshot with
+     * {@code iggy_offset >= from}, so only the files whose bounds reach it are listed (its manifest list and every
+     * manifest: an upper bound, the scan skips those whose partition summaries exclude the filter). The table's
+     * metadata (the refresh) is one read more.
+     */
+    @Override
+    public Optional<FileListing> dataFiles(String name, long from, OptionalLong since) throws StoreException {
+        Table t = current(name, "listing the data files of table " + name);
+        try {
+            Schema schema = t.schema();
+            if (schema.findField("iggy_offset") == null || schema.findField("iggy_partition_id") == null) {
+                return Optional.of(new FileListing(false, -1, true, true, List.of(), List.of(), 1));
+            }
+            Snapshot current = t.currentSnapshot();
+            if (current == null) return Optional.of(FileListing.whole(-1, since.isEmpty(), List.of(), 1));
+            boolean descends = since.isEmpty()
+                    || SnapshotUtil.isAncestorOf(t, current.snapshotId(), since.getAsLong());
+            boolean named = schema.findField("iggy_stream") != null && schema.findField("iggy_topic") != null;
+            Schema projection = schema.select(named
+                    ? List.of("iggy_offset", "iggy_partition_id", "iggy_stream", "iggy_topic")
+                    : List.of("iggy_offset", "iggy_partition_id"));
+            if (since.isPresent() && descends) {
+                Optional<FileListing> changes = changes(t, current, since.getAsLong(), schema, projection, named);
+                if (changes.isPresent()) return changes;
+            }
+            int reads = 2 + current.allManifests(t.io()).size();
+            TableScan scan = t.newScan().useSnapshot(current.snapshotId())
+                    .filter(org.apache.iceberg.expressions.Expressions.greaterThanOrEqual("iggy_offset", from))
+                    .project(projection)
+                    .includeColumnStats(projection.columns().stream().map(Types.NestedField::name).toList());
+            List<DataFileRef> files = new ArrayList<>();
+            try (CloseableIterable<FileScanTask> tasks = scan.planFiles()) {
+                for (FileScanTask task : tasks) {
+                    List<String> deletes = new ArrayList<>();
+                    for (DeleteFile d : task.deletes()) deletes.add(d.location());
+                    files.add(listed(task.file(), deletes, deletes.isEmpty() ? null : task, t.io(), schema,
+                            projection, named));
+                }
+            }
+            return Optional.of(FileListing.whole(current.snapshotId(), descends, files, reads));
+        } catch (IOException | RuntimeException e) {
+            throw failure("listing the data files of table " + name, e);
+        }
+    }
+
+    /**
+     * What the snapshots after {@code since} up to {@code current} added and took out; empty when one of them added
+     * or removed delete files (the files listed before may have other deletes now).
+     */
+    private static Optional<FileListing> changes(Table t, Snapshot current, long since, Schema schema,
+                                                 Schema projection, boolean named) {
+        List<Snapshot> between = new ArrayList<>();
+        SnapshotUtil.ancestorsBetween(t, current.snapshotId(), since).forEach(between::add);
+        java.util.Collections.reverse(between); // oldest first: a file added, then taken out, is neither
+        int reads = 1;
+        Map<String, DataFileRef> added = new LinkedHashMap<>();
+        List<String> removed = new ArrayList<>();
+        for (Snapshot s : between) {
+            reads++;
+            for (ManifestFile m : s.deleteManifests(t.io())) {
+                if (java.util.Objects.equals(m.snapshotId(), s.snapshotId())) return Optional.empty();
+            }
+            for (ManifestFile m : s.dataManifests(t.io())) {
+                if (java.util.Objects.equals(m.snapshotId(), s.snapshotId())) reads++;
+            }
+            org.apache.iceberg.SnapshotChanges changed = org.apache.iceberg.SnapshotChanges.builderFor(t).snapshot(s)
+                    .build();
+            for (DataFile f : changed.removedDataFiles()) {
+                if (added.remove(f.location()) == null) removed.add(f.location());
+            }
+            for (DataFile f : changed.addedDataFiles()) {
+                added.put(f.location(), listed(f, List.of(), null, t.io(), schema, projection, named));
+            }
+        }
+        return Optional.of(new FileListing(true, current.snapshotId(), true, false, new ArrayList<>(added.values()),
+                removed, reads));
+    }
+
+    private static ListedFile listed(DataFile f, List<String> deletes, FileScanTask withDeletes, FileIO io,
+                                     Schema schema, Schema projection, boolean named) {
+        long upper = Long.MAX_VALUE;
+        int field = schema.findField("iggy_offset").fieldId();
+        java.nio.ByteBuffer bound = f.upperBounds() == null ? null : f.upperBounds().get(field);
+        if (bound != null && schema.findType("iggy_offset") instanceof Types.LongType) {
+            upper = org.apache.iceberg.types.Conversions.<Long>fromByteBuffer(Types.LongType.get(), bound);
+        }
+        Object id = single(f, schema, "iggy_partition_id");
+        Object stream = named ? single(f, schema, "iggy_stream") : null;
+        Object topic = named ? single(f, schema, "iggy_topic") : null;
+        return new ListedFile(f.location(), f.fileSizeInBytes(), deletes, upper, f.format(), withDeletes, io, schema,
+                projection, named, new Single(id instanceof Integer i ? i : null,
+                stream == null ? null : stream.toString(), topic == null ? null : topic.toString()));
+    }
+
+    /** Data files up to this size are read whole, in one request, before their columns are. */
+    static final long READ_WHOLE_UP_TO = 8L << 20;
+
+    /**
+     * {@code file} in memory when it is at most {@link #READ_WHOLE_UP_TO}: one GET, where a Parquet reader seeks to
+     * the footer's length, the footer, then each column chunk (a request each on an object store).
+     */
+    private static InputFile wholeIfSmall(InputFile file, long size) throws IOException {
+        if (size > READ_WHOLE_UP_TO) return file;
+        byte[] bytes = new byte[(int) size];
+        try (java.io.InputStream in = file.newStream()) {
+            int n = in.readNBytes(bytes, 0, bytes.length);
+            if (n != bytes.length) {
+                throw new IOException(file.location() + " holds " + n + " bytes, its metadata says " + size);
+            }
+        }
+        return new org.apache.iceberg.inmemory.InMemoryInputFile(file.location(), bytes);
+    }
+
+    /** The one value every row of {@code f} holds in {@code column} by its bounds and null count; null if unknown. */
+    private static Object single(DataFile f, Schema schema, String column) {
+        Types.NestedField field = schema.findField(column);
+        if (f.lowerBounds() == null || f.upperBounds() == null || f.nullValueCounts() == null) return null;
+        java.nio.ByteBuffer lower = f.lowerBounds().get(field.fieldId());
+        java.nio.ByteBuffer upper = f.upperBounds().get(field.fieldId());
+        Long nulls = f.nullValueCounts().get(field.fieldId());
+        if (lower == null || upper == null || nulls == null || nulls != 0 || !lower.equals(upper)) return null;
+        Object value = org.apache.iceberg.types.Conversions.fromByteBuffer(field.type(), lower);
+        return value instanceof CharSequence c ? c.toString() : value;
+    }
+
+    /** Reads one listed data file as Iceberg's generic reader does (its deletes applied), without the table. */
+    @Override
+    public Map<PartitionRef, OffsetRuns> rowOffsets(String name, DataFileRef file, Collection<PartitionRef> partitions,
+                                                    long from) throws StoreException {
+        ListedFile f = (ListedFile) file;
+        Map<PartitionRef, long[]> offsets = new HashMap<>();
+        Map<PartitionRef, Integer> counts = new HashMap<>();
+        // a file whose bounds name one partition: only its offsets are read, or nothing when it is not asked for
+        PartitionRef only = f.single().of(partitions, f.named());
+        if (only == Single.NONE) return Map.of();
+        Schema projection = only == null ? f.projection() : f.tableSchema().select("iggy_offset");
+        try {
+            CloseableIterable<Record> rows;
+            InputFile input = wholeIfSmall(f.io().newInputFile(f.path(), f.size()), f.size());
+            if (only != null && f.withDeletes() == null && f.format() == FileFormat.PARQUET) {
+                OffsetColumn column = OffsetColumn.read(input, projection, from);
+                if (column != null) return column.count() == 0 ? Map.of() : Map.of(only, column.runs());
+            }
+            if (f.withDeletes() == null) {
+                rows = FormatModelRegistry.<Record, Object>readBuilder(f.format(), Record.class, input)
+                        .project(projection).reuseContainers().build();
+            } else {
+                FileScanTask task = f.withDeletes();
+                GenericDeleteFilter deletes = new GenericDeleteFilter(f.io(), task, f.tableSchema(), projection);
+                rows = deletes.filter(FormatModelRegistry.<Record, Object>readBuilder(f.format(), Record.class, input)
+                        .project(deletes.requiredSchema())
+                        .idToConstant(PartitionUtil.constantsMap(task, IdentityPartitionConverters::convertConstant))
+                        .filter(task.residual())
+                        .build());
+            }
+            try (CloseableIterable<Record> kept = rows) {
+                if (only != null) {
+                    long[] a = new long[1024];
+                    int n = 0;
+                    for (Record r : kept) {
+                        if (!(r.getField("iggy_offset") instanceof Number o) || o.longValue() < from) continue;
+                        if (n == a.length) a = java.util.Arrays.copyOf(a, n * 2);
+                        a[n++] = o.longValue();
+                    }
+                    return n == 0 ? Map.of() : Map.of(only, OffsetRuns.of(a, n));
+                }
+                for (Record r : kept) {
+                    Object offset = r.getField("iggy_offset");
+                    Object id = r.getField("iggy_partition_id");
+                    if (!(offset instanceof Number o) || !(id instanceof Number i) || o.longValue() < from) continue;
+                    for (PartitionRef p : partitions) {
+                        if (p.partitionId() != i.intValue()) continue;
+                        if (f.named() && (!p.stream().equals(String.valueOf(r.getField("iggy_stream")))
+                                || !p.topic().equals(String.valueOf(r.getField("iggy_topic"))))) {
+                            continue;
+                        }
+                        int n = counts.getOrDefault(p, 0);
+                        long[] a = offsets.computeIfAbsent(p, k -> new long[256]);
+                        if (n == a.length) offsets.put(p, a = java.util.Arrays.copyOf(a, n * 2));
+                        a[n] = o.longValue();
+                        counts.put(p, n + 1);
+                    }
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            throw failure("reading data file " + f.path() + " of table " + name, e);
+        }
+        Map<PartitionRef, OffsetRuns> out = new HashMap<>();
+        offsets.forEach((p, a) -> out.put(p, OffsetRuns.of(a, counts.get(p))));
+        return out;
     }
 
     @Override

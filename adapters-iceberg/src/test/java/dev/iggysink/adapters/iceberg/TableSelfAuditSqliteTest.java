@@ -134,4 +134,81 @@ class TableSelfAuditSqliteTest {
                 .contains(P0.toString()).contains("[100, 101, 102").contains("held by more than one row");
         assertThat(audit.status().counts().overlaps()).isEqualTo(1);
     }
+
+    @Test
+    void a_round_after_nothing_changed_reads_the_listing_and_no_data_file() throws Exception {
+        committed();
+        audit.round();
+        long first = audit.status().requests();
+        assertThat(first).as("map, listing, two data files").isGreaterThanOrEqualTo(5);
+        audit.round();
+        assertThat(audit.status().requests() - first).as("requests of a round with nothing new: the table's metadata")
+                .isEqualTo(1);
+        assertThat(audit.status().problems()).isEmpty();
+    }
+
+    @Test
+    void a_row_another_writer_deleted_with_a_delete_file_is_a_gap_once_the_file_was_read_before() throws Exception {
+        committed();
+        audit.round();
+        anotherWriter(t -> {
+            DataFile second = secondFile(t);
+            org.apache.iceberg.io.OutputFile out = t.io().newOutputFile(
+                    t.locationProvider().newDataLocation("position-deletes-" + java.util.UUID.randomUUID()
+                            + ".parquet"));
+            try {
+                org.apache.iceberg.deletes.PositionDeleteWriter<org.apache.iceberg.data.Record> w =
+                        org.apache.iceberg.parquet.Parquet.writeDeletes(out).forTable(t).withSpec(t.spec()).rowSchema(null)
+                                .overwrite().buildPositionWriter();
+                try (w) {
+                    w.write(org.apache.iceberg.deletes.PositionDelete.<org.apache.iceberg.data.Record>create()
+                            .set(second.location(), 50L)); // row 50 holds offset 150
+                }
+                t.newRowDelta().addDeletes(w.toDeleteFile()).commit();
+            } catch (java.io.IOException e) {
+                throw new java.io.UncheckedIOException(e);
+            }
+        });
+        audit.round();
+        assertThat(audit.status().problems()).singleElement().asString().contains(TABLE).contains(P0.toString())
+                .contains("1 committed row(s) of offsets 100-199 are not in the table (no row at [150])");
+    }
+
+    @Test
+    void what_another_writer_changes_after_a_round_is_found_in_the_snapshots_since() throws Exception {
+        committed();
+        audit.round();
+        TableStore.FileListing whole = store.dataFiles(TABLE, 0, java.util.OptionalLong.empty()).orElseThrow();
+        assertThat(whole.files()).extracting(TableStore.DataFileRef::upper).containsExactlyInAnyOrder(99L, 199L);
+        String second = whole.files().stream().filter(f -> f.upper() == 199).findFirst().orElseThrow().path();
+        anotherWriter(t -> t.newAppend().appendFile(secondFile(t)).commit());
+        TableStore.FileListing changes = store.dataFiles(TABLE, 0, java.util.OptionalLong.of(whole.snapshot()))
+                .orElseThrow();
+        assertThat(changes.whole()).isFalse();
+        assertThat(changes.files()).extracting(TableStore.DataFileRef::path).containsExactly(second);
+        audit.round();
+        assertThat(audit.status().problems()).singleElement().asString().contains("held by more than one row");
+
+        anotherWriter(t -> t.newDelete().deleteFile(second).commit()); // both copies: one path
+        audit.round();
+        assertThat(audit.status().problems()).singleElement().asString()
+                .contains("100 committed row(s) of offsets 100-199 are not in the table");
+    }
+
+    @Test
+    void the_offset_column_of_a_data_file_the_sink_wrote_is_read_as_runs() throws Exception {
+        committed();
+        anotherWriter(t -> {
+            try {
+                OffsetColumn column = OffsetColumn.read(t.io().newInputFile(secondFile(t).location()),
+                        t.schema().select("iggy_offset"), 150);
+                assertThat(column).isNotNull();
+                assertThat(column.count()).isEqualTo(50);
+                assertThat(column.runs().firsts()).containsExactly(150L);
+                assertThat(column.runs().lasts()).containsExactly(199L);
+            } catch (java.io.IOException e) {
+                throw new java.io.UncheckedIOException(e);
+            }
+        });
+    }
 }

@@ -25,7 +25,7 @@ public record AuditStatus(int requestsPerMinute, Optional<Instant> lastRound, lo
         Objects.requireNonNull(lastError, "lastError");
     }
 
-    /** The name of the object sink's self-audit thread for the sink with connector key {@code sinkKey}. */
+    /** The name of a sink's self-audit thread (object or table sink) for the connector key {@code sinkKey}. */
     public static String threadName(String sinkKey) {
         return "self-audit " + sinkKey;
     }

@@ -27,11 +27,19 @@ import java.util.function.Function;
 /**
  * The table sink's own continuous audit (issue 48), the counterpart of the object sink's: within a budget of catalog
  * and store requests per minute, each round first reads the offset map of every table a commit went to since the last
- * round (one lookup per table) and checks that it holds what the commits set, then reads the rows of the recent
- * window of each partition this member committed ({@link TableStore#rowOffsets(String, java.util.Collection, long)},
- * one read per table) and checks them against the files committed: a committed offset with no row is a gap (another
- * writer deleted it), an offset held by two rows an overlap (another writer appended a copy). A commit's answer proves
- * the snapshot was made, not that the table still holds its rows once the group's offset moved past them.
+ * round (one lookup per table) and checks that it holds what the commits set, then checks the rows of the recent
+ * window of each partition this member committed against the files committed: a committed offset with no row is a
+ * gap (another writer deleted it), an offset held by two rows an overlap (another writer appended a copy). A commit's
+ * answer proves the snapshot was made, not that the table still holds its rows once the group's offset moved past
+ * them.
+ *
+ * <p>The rows are read per data file ({@link TableStore#dataFiles}): a listing of the files that may hold the window
+ * (its metadata reads counted; after the first, only what the snapshots since added and took out), then each file not
+ * read before, one request each (and one per delete file that applies to it). A data file is never written over, so
+ * one read before with the same path, size and deletes, in the same line of snapshots (a rollback starts another),
+ * holds the same rows: what it held is remembered while it stays in the window (at most {@link #FILES_REMEMBERED} a
+ * table) and not read again. A rewrite (a compaction, upkeep) makes new files, which are read; a delete adds a delete
+ * file, which makes the file read again.
  *
  * <p>A file's records need not be contiguous (a dead letter, or a record routed to another table, sits between
  * them): a file from {@code first} to {@code last} holding {@code count} records lacks rows only when fewer than
@@ -49,6 +57,8 @@ public final class TableSelfAudit implements Runnable {
     /** Commits waiting for their check beyond this are not checked one by one (rounds still read their rows). */
     static final int QUEUE_LIMIT = 10_000;
     private static final int LISTED = 20;
+    /** Data files of one table whose rows a round remembers for the next. */
+    static final int FILES_REMEMBERED = 4096;
 
     /** One committed file of a partition: its first and last offset and how many records (rows) it holds. */
     public record Span(long first, long last, long count) {
@@ -70,6 +80,16 @@ public final class TableSelfAudit implements Runnable {
 
     /** One table as one store (a consumer group's catalog connection) reaches it. */
     private record Target(TableStore store, String table) {
+    }
+
+    /** The rows of one data file as read: at or past {@code from}, of {@code partitions}, its deletes applied. */
+    private record Read(TableStore.DataFileRef file, long from, java.util.Set<PartitionRef> partitions,
+                        Map<PartitionRef, TableStore.OffsetRuns> rows) {
+        /** Whether this read answers for {@code f} now, at or past {@code now} and for {@code asked}. */
+        boolean answers(TableStore.DataFileRef f, long now, java.util.Collection<PartitionRef> asked) {
+            return file.size() == f.size() && file.deletes().equals(f.deletes()) && from <= now
+                    && partitions.containsAll(asked);
+        }
     }
 
     private final Function<String, TableStore> stores;
@@ -100,6 +120,10 @@ public final class TableSelfAudit implements Runnable {
      * was made under (a round's first look may come after a replacement, so it cannot set it), then what a round saw.
      */
     private final Map<Target, Long> generations = new HashMap<>();
+    /** By table, the data files of its last listing that were read, by path. */
+    private final Map<Target, Map<String, Read>> reads = new HashMap<>();
+    /** By table, the snapshot of its last listing. */
+    private final Map<Target, Long> listed = new HashMap<>();
     private final List<String> notes = new ArrayList<>();
     private volatile AuditStatus status;
 
@@ -260,6 +284,8 @@ public final class TableSelfAudit implements Runnable {
         gaps.keySet().removeIf(gone);
         overlaps.keySet().removeIf(gone);
         checkedAt.keySet().removeIf(gone);
+        reads.remove(t);
+        listed.remove(t);
         queue.removeIf(q -> {
             boolean drop = q.generation() < now && gone.test(new Lane(q.commit().table(), q.commit().partition()));
             if (drop) queued.decrementAndGet();
@@ -290,14 +316,12 @@ public final class TableSelfAudit implements Runnable {
                 partitions.add(l.partition());
                 from = Math.min(from, windows.get(l).peekFirst().first());
             }
-            spend(1);
-            String table = e.getKey().table();
-            Optional<Map<PartitionRef, List<Long>>> rows = e.getKey().store().rowOffsets(table, partitions, from);
-            if (replaced(e.getKey())) continue; // found by this very read: the rows are of the new table
+            Optional<Map<PartitionRef, List<TableStore.OffsetRuns>>> rows = rows(e.getKey(), partitions, from);
+            if (rows == null) continue; // the table was replaced, found by this very read
             Instant now = clock.instant();
             if (rows.isEmpty()) {
-                notes.add("table " + table + " has no iggy_offset and iggy_partition_id columns: its rows were"
-                        + " not checked");
+                notes.add("table " + e.getKey().table() + " has no iggy_offset and iggy_partition_id columns: its"
+                        + " rows were not checked");
                 continue;
             }
             for (Lane l : e.getValue()) {
@@ -307,35 +331,98 @@ public final class TableSelfAudit implements Runnable {
         }
     }
 
-    /** Compares the rows of one lane's window with the files committed to it. */
-    private void check(Lane lane, List<Long> rows) {
-        Map<Long, Integer> held = new HashMap<>();
-        for (long o : rows) held.merge(o, 1, Integer::sum);
-        List<String> gapLines = new ArrayList<>();
-        List<Long> doubled = new ArrayList<>();
-        for (Span s : windows.get(lane)) {
-            List<Long> missing = new ArrayList<>();
-            long present = 0;
-            for (long o = s.first(); o <= s.last(); o++) {
-                Integer n = held.get(o);
-                if (n == null) {
-                    missing.add(o);
-                    continue;
-                }
-                present++;
-                if (n > 1) doubled.add(o);
+    /**
+     * The rows of {@code partitions} at or past {@code from} in {@code t}, as runs per data file: the files of the
+     * listing read before from what they held, the others read now. Empty when the table lacks the columns; null when
+     * the listing found the table replaced.
+     */
+    private Optional<Map<PartitionRef, List<TableStore.OffsetRuns>>> rows(Target t, List<PartitionRef> partitions,
+                                                                          long from)
+            throws InterruptedException, StoreException {
+        spend(1);
+        Long since = listed.get(t);
+        Optional<TableStore.FileListing> listing = t.store().dataFiles(t.table(), from,
+                since == null ? java.util.OptionalLong.empty() : java.util.OptionalLong.of(since));
+        if (listing.isEmpty()) {
+            // a store that lists no files: the rows whole, in the one request spent
+            Optional<Map<PartitionRef, List<Long>>> whole = t.store().rowOffsets(t.table(), partitions, from);
+            if (replaced(t)) return null;
+            if (whole.isEmpty()) return Optional.empty();
+            Map<PartitionRef, List<TableStore.OffsetRuns>> out = new HashMap<>();
+            whole.get().forEach((p, offsets) -> out.put(p, List.of(TableStore.OffsetRuns.of(offsets))));
+            return Optional.of(out);
+        }
+        if (replaced(t)) return null;
+        TableStore.FileListing files = listing.get();
+        if (files.reads() > 1) spend(files.reads() - 1);
+        if (!files.checkable()) return Optional.empty();
+        Map<String, Read> before = files.descends() ? reads.getOrDefault(t, Map.of()) : Map.of();
+        List<TableStore.DataFileRef> live = files.files();
+        if (!files.whole()) {
+            // what changed since the last listing: the files remembered, less those taken out, and those added
+            java.util.Set<String> removed = new java.util.HashSet<>(files.removed());
+            live = new ArrayList<>();
+            for (Read r : before.values()) if (!removed.contains(r.file().path())) live.add(r.file());
+            live.addAll(files.files());
+        }
+        Map<String, Read> after = new HashMap<>();
+        Map<PartitionRef, List<TableStore.OffsetRuns>> out = new HashMap<>();
+        boolean all = true;
+        for (TableStore.DataFileRef f : live) {
+            if (f.upper() < from) continue; // older than every window
+            Read r = before.get(f.path());
+            if (r == null || !r.answers(f, from, partitions)) {
+                spend(1 + f.deletes().size());
+                r = new Read(f, from, java.util.Set.copyOf(partitions),
+                        t.store().rowOffsets(t.table(), f, partitions, from));
             }
+            if (after.size() < FILES_REMEMBERED) after.put(f.path(), r);
+            else all = false;
+            r.rows().forEach((p, runs) -> {
+                if (runs.size() > 0) out.computeIfAbsent(p, k -> new ArrayList<>()).add(runs);
+            });
+        }
+        reads.put(t, after);
+        // a change since this listing is enough only while every file of the window is remembered
+        if (all) listed.put(t, files.snapshot());
+        else listed.remove(t);
+        return Optional.of(out);
+    }
+
+    /** Compares the rows of one lane's window ({@code rows}: runs of offsets, one list per data file) with its files. */
+    private void check(Lane lane, List<TableStore.OffsetRuns> rows) {
+        long[][] segments = held(rows);
+        long[] starts = segments[0];
+        long[] ends = segments[1];
+        long[] counts = segments[2];
+        List<String> gapLines = new ArrayList<>();
+        Listed doubled = new Listed();
+        for (Span s : windows.get(lane)) {
+            Listed missing = new Listed();
+            long present = 0;
+            long next = s.first();
+            int i = java.util.Arrays.binarySearch(ends, s.first());
+            for (i = i < 0 ? -i - 1 : i; i < starts.length && starts[i] <= s.last(); i++) {
+                long lo = Math.max(starts[i], s.first());
+                long hi = Math.min(ends[i], s.last());
+                if (lo > hi) continue;
+                if (lo > next) missing.add(next, lo - 1);
+                present += hi - lo + 1;
+                if (counts[i] > 1) doubled.add(lo, hi);
+                next = hi + 1;
+            }
+            if (next <= s.last()) missing.add(next, s.last());
             if (present < s.count()) {
                 gapLines.add("table " + lane.table() + ", " + lane.partition() + ": " + (s.count() - present)
                         + " committed row(s) of offsets " + s.first() + "-" + s.last() + " are not in the table"
-                        + (missing.size() == s.count() - present ? " (no row at " + listed(missing) + ")"
+                        + (missing.total == s.count() - present ? " (no row at " + missing + ")"
                         // the others lie in a dead letter or another table
-                        : " (they are among the offsets without a row here: " + listed(missing) + ")"));
+                        : " (they are among the offsets without a row here: " + missing + ")"));
             }
         }
         List<String> overlapLines = new ArrayList<>();
-        if (!doubled.isEmpty()) {
-            overlapLines.add("table " + lane.table() + ", " + lane.partition() + ": offset(s) " + listed(doubled)
+        if (doubled.total > 0) {
+            overlapLines.add("table " + lane.table() + ", " + lane.partition() + ": offset(s) " + doubled
                     + " are held by more than one row");
         }
         boolean was = gaps.containsKey(lane) || overlaps.containsKey(lane);
@@ -352,17 +439,73 @@ public final class TableSelfAudit implements Runnable {
         }
     }
 
+    /**
+     * The offsets {@code rows} hold, as sorted disjoint segments {@code starts[i]}-{@code ends[i]} each held by
+     * {@code counts[i]} rows (at least one): a sweep over the runs' starts and ends.
+     */
+    private static long[][] held(List<TableStore.OffsetRuns> rows) {
+        int n = 0;
+        for (TableStore.OffsetRuns r : rows) n += r.size();
+        long[] opens = new long[n];
+        long[] closes = new long[n]; // one past each run's last offset
+        int k = 0;
+        for (TableStore.OffsetRuns r : rows) {
+            for (int i = 0; i < r.size(); i++, k++) {
+                opens[k] = r.firsts()[i];
+                closes[k] = r.lasts()[i] + 1;
+            }
+        }
+        java.util.Arrays.sort(opens);
+        java.util.Arrays.sort(closes);
+        long[] starts = new long[2 * n];
+        long[] ends = new long[2 * n];
+        long[] counts = new long[2 * n];
+        int segments = 0;
+        int o = 0;
+        int c = 0;
+        long depth = 0;
+        long at = 0;
+        while (o < n || c < n) {
+            long point = o < n && opens[o] < closes[c] ? opens[o] : closes[c];
+            if (depth > 0 && point > at) {
+                starts[segments] = at;
+                ends[segments] = point - 1;
+                counts[segments++] = depth;
+            }
+            while (o < n && opens[o] == point) {
+                depth++;
+                o++;
+            }
+            while (c < n && closes[c] == point) {
+                depth--;
+                c++;
+            }
+            at = point;
+        }
+        return new long[][] {java.util.Arrays.copyOf(starts, segments), java.util.Arrays.copyOf(ends, segments),
+                java.util.Arrays.copyOf(counts, segments)};
+    }
+
+    /** Offsets for a finding: how many, and the first {@link #LISTED} of them as the line names them. */
+    private static final class Listed {
+        private final List<Long> head = new ArrayList<>();
+        private long total;
+
+        void add(long first, long last) {
+            for (long o = first; o <= last && head.size() < LISTED; o++) head.add(o);
+            total += last - first + 1;
+        }
+
+        @Override
+        public String toString() {
+            return total > LISTED ? head + " and " + (total - LISTED) + " more" : head.toString();
+        }
+    }
+
     private static void put(Map<Lane, List<String>> m, Lane lane, List<String> lines) {
         if (lines.isEmpty()) m.remove(lane);
         else m.put(lane, lines);
     }
-
-    private static String listed(List<Long> offsets) {
-        List<Long> head = offsets.subList(0, Math.min(LISTED, offsets.size()));
-        String out = head.toString();
-        return offsets.size() > LISTED ? out + " and " + (offsets.size() - LISTED) + " more" : out;
-    }
-
 
     /** Waits until the budget allows {@code n} more requests, and spends them. */
     private void spend(int n) throws InterruptedException {

@@ -32,7 +32,13 @@ public final class InMemoryTables implements TableStore {
     /** One data file: the offsets of one partition's records it holds. */
     public record DataFile(int id, PartitionRef partition, List<Long> offsets) { }
 
-    private record Snapshot(Map<PartitionRef, Long> map, List<DataFile> added, Set<String> redriven) {
+    /** One snapshot: {@code removed} the ids of the data files it took out, {@code deletes} whether it deleted rows. */
+    private record Snapshot(Map<PartitionRef, Long> map, List<DataFile> added, Set<String> redriven,
+                            List<Integer> removed, boolean deletes) {
+        Snapshot(Map<PartitionRef, Long> map, List<DataFile> added, Set<String> redriven) {
+            this(map, added, redriven, List.of(), false);
+        }
+
         Snapshot(Map<PartitionRef, Long> map, List<DataFile> added) {
             this(map, added, Set.of());
         }
@@ -40,8 +46,15 @@ public final class InMemoryTables implements TableStore {
 
     private final Map<String, List<Snapshot>> tables = new HashMap<>();
     private final Map<String, Map<Integer, Long>> completeBefore = new HashMap<>();
-    /** Rows other writers deleted, by table and partition ({@link #foreignDelete}). */
-    private final Map<String, Map<PartitionRef, List<Long>>> deletedRows = new HashMap<>();
+    /** Rows other writers deleted ({@link #foreignDelete}), by the id of the data file that held them. */
+    private final Map<Integer, List<Long>> deletedRows = new HashMap<>();
+    /** Data files another writer's rewrite took out of their table ({@link #foreignRewrite}). */
+    private final Set<Integer> rewrittenIds = new HashSet<>();
+    /** How many times each table was rolled back ({@link #rollBack}): a snapshot id names its line. */
+    private final Map<String, Integer> rollbacks = new HashMap<>();
+    /** Reads of tables' metadata and data files ({@link #reads}), and of data files alone ({@link #filesRead}). */
+    private int reads;
+    private int filesRead;
     private final Set<String> missing = new HashSet<>();
     private final Set<String> dropped = new HashSet<>();
     private final Set<Integer> committedIds = new HashSet<>();
@@ -382,6 +395,7 @@ public final class InMemoryTables implements TableStore {
     public synchronized Map<PartitionRef, Long> durableOffsets(String table, Collection<PartitionRef> partitions)
             throws StoreException {
         lookups++;
+        reads++;
         callCatalog("reading the offsets of table " + table);
         if (lookupError != null) throw lookupError;
         if (lookupFailure != null) throw lookupFailure;
@@ -503,17 +517,138 @@ public final class InMemoryTables implements TableStore {
                 throw new IllegalStateException(e);
             }
         }
+        reads++;
         Map<PartitionRef, List<Long>> out = new LinkedHashMap<>();
-        for (DataFile f : committed(table)) {
+        for (DataFile f : live(table)) {
             if (partitions.contains(f.partition())) {
-                out.computeIfAbsent(f.partition(), k -> new ArrayList<>()).addAll(f.offsets());
+                reads++;
+                filesRead++;
+                out.computeIfAbsent(f.partition(), k -> new ArrayList<>()).addAll(rowsOf(f));
             }
         }
-        for (Map.Entry<PartitionRef, List<Long>> gone : deletedRows.getOrDefault(table, Map.of()).entrySet()) {
-            List<Long> rows = out.get(gone.getKey());
-            if (rows != null) for (Long o : gone.getValue()) rows.remove(o);
-        }
         return java.util.Optional.of(out);
+    }
+
+    /** A data file of a listing: its id names it, its deletes are the offsets another writer deleted from it. */
+    private record FileRef(String path, long size, List<String> deletes, long upper, int id) implements DataFileRef {
+    }
+
+    /** How many listings of data files were of what changed since an earlier one. */
+    private int changeListings;
+
+    /** Listings of data files that named only what changed since an earlier one, so far. */
+    public synchronized int changeListings() {
+        return changeListings;
+    }
+
+    @Override
+    public synchronized java.util.Optional<FileListing> dataFiles(String table, long from,
+                                                               java.util.OptionalLong since) throws StoreException {
+        refresh(table);
+        reads++;
+        int line = rollbacks.getOrDefault(table, 0);
+        long snapshot = line * 1_000_000L + snapshots(table).size();
+        boolean descends = since.isEmpty() || (since.getAsLong() / 1_000_000L == line && since.getAsLong() <= snapshot);
+        List<Snapshot> history = snapshots(table);
+        int after = (int) (descends && since.isPresent() ? since.getAsLong() % 1_000_000L : history.size());
+        boolean change = after < history.size() || (descends && since.isPresent());
+        for (int i = after; i < history.size(); i++) change &= !history.get(i).deletes();
+        if (change) {
+            // as the real store, the snapshots since: their added files, the paths of those they took out
+            changeListings++;
+            List<DataFileRef> added = new ArrayList<>();
+            List<String> removed = new ArrayList<>();
+            for (int i = after; i < history.size(); i++) {
+                for (DataFile f : history.get(i).added()) {
+                    if (!rewrittenIds.contains(f.id())) added.add(ref(table, f));
+                }
+                for (int id : history.get(i).removed()) removed.add(path(table, id));
+            }
+            return java.util.Optional.of(new FileListing(true, snapshot, true, false, added, removed, 1));
+        }
+        List<DataFileRef> files = new ArrayList<>();
+        for (DataFile f : live(table)) {
+            if (f.offsets().stream().noneMatch(o -> o >= from)) continue; // as the column's bounds prune it
+            files.add(ref(table, f));
+        }
+        return java.util.Optional.of(FileListing.whole(snapshot, descends, files, 1));
+    }
+
+    private FileRef ref(String table, DataFile f) {
+        List<String> deletes = deletedRows.getOrDefault(f.id(), List.of()).stream()
+                .map(o -> "delete-" + f.id() + "-" + o).toList();
+        long upper = f.offsets().stream().mapToLong(Long::longValue).max().orElse(Long.MIN_VALUE);
+        return new FileRef(path(table, f.id()), 100L * f.offsets().size(), deletes, upper, f.id());
+    }
+
+    private static String path(String table, int id) {
+        return "memory://" + table + "/data-" + id;
+    }
+
+    @Override
+    public synchronized Map<PartitionRef, OffsetRuns> rowOffsets(String table, DataFileRef file,
+                                                               Collection<PartitionRef> partitions, long from) {
+        int id = ((FileRef) file).id();
+        reads += 1 + file.deletes().size();
+        filesRead++;
+        for (DataFile f : live(table)) {
+            if (f.id() != id) continue;
+            if (!partitions.contains(f.partition())) return Map.of();
+            List<Long> kept = rowsOf(f).stream().filter(o -> o >= from).toList();
+            return kept.isEmpty() ? Map.of() : Map.of(f.partition(), OffsetRuns.of(kept));
+        }
+        throw new IllegalStateException("no data file " + file.path() + " in " + table);
+    }
+
+    /** The offsets of {@code f}'s rows that no other writer deleted. */
+    private List<Long> rowsOf(DataFile f) {
+        List<Long> rows = new ArrayList<>(f.offsets());
+        for (Long o : deletedRows.getOrDefault(f.id(), List.of())) rows.remove(o);
+        return rows;
+    }
+
+    /** The data files of {@code table}'s current snapshot. */
+    private List<DataFile> live(String table) {
+        List<DataFile> out = new ArrayList<>();
+        for (Snapshot s : snapshots(table)) {
+            for (DataFile f : s.added()) if (!rewrittenIds.contains(f.id())) out.add(f);
+        }
+        return out;
+    }
+
+    /** Reads of tables' metadata (a lookup of the map, a listing of data files) and data files, so far. */
+    public synchronized int reads() {
+        return reads;
+    }
+
+    /** Data files read so far (each file of a whole read counted). */
+    public synchronized int filesRead() {
+        return filesRead;
+    }
+
+    /**
+     * Another writer rewrites the live data files of {@code partition} into one holding the same rows (a compaction),
+     * leaving the offset map as it is.
+     */
+    public synchronized void foreignRewrite(String table, PartitionRef partition) {
+        List<Long> offsets = new ArrayList<>();
+        List<Integer> removed = new ArrayList<>();
+        for (DataFile f : live(table)) {
+            if (!f.partition().equals(partition)) continue;
+            offsets.addAll(rowsOf(f));
+            rewrittenIds.add(f.id());
+            removed.add(f.id());
+        }
+        offsets.sort(null);
+        snapshots(table).add(new Snapshot(Map.of(), List.of(new DataFile(ids.incrementAndGet(), partition,
+                List.copyOf(offsets))), Set.of(), removed, false));
+    }
+
+    /** Another writer rolls {@code table} back by its last snapshot: a new line of snapshots starts there. */
+    public synchronized void rollBack(String table) {
+        List<Snapshot> line = snapshots(table);
+        line.remove(line.size() - 1);
+        rollbacks.merge(table, 1, Integer::sum);
     }
 
     /** Sets {@code partition}'s offset map entry of {@code table} as another writer's snapshot would (a rollback). */
@@ -526,9 +661,15 @@ public final class InMemoryTables implements TableStore {
      * would (one row per offset), leaving the offset map as it is.
      */
     public synchronized void foreignDelete(String table, PartitionRef partition, List<Long> offsets) {
-        snapshots(table).add(new Snapshot(Map.of(), List.of()));
-        deletedRows.computeIfAbsent(table, k -> new HashMap<>()).computeIfAbsent(partition, k -> new ArrayList<>())
-                .addAll(offsets);
+        snapshots(table).add(new Snapshot(Map.of(), List.of(), Set.of(), List.of(), true));
+        for (Long o : offsets) {
+            for (DataFile f : live(table)) {
+                if (f.partition().equals(partition) && rowsOf(f).contains(o)) {
+                    deletedRows.computeIfAbsent(f.id(), k -> new ArrayList<>()).add(o);
+                    break;
+                }
+            }
+        }
     }
 
     /** Adds a data file to {@code table} as another writer would (a copy, a repair), outside the protocol. */

@@ -44,6 +44,9 @@ import org.apache.iceberg.io.CloseableIterable;
  * commit of the snapshot that holds it (the snapshot's {@code timestamp-ms}, which Iceberg stamps as it makes the
  * snapshot, just before the catalog swap: the swap's share is within the commit time printed beside). Ends with one
  * line per size, the JDBC table sink's median figures against the object sink's.
+ * {@code --self-audit-pairs N} instead runs only the table sink (on the first catalog), N pairs with its self-audit at
+ * the default budget and off, interleaved (each pair's order flipped), and prints per size
+ * {@code table self-audit cost <size>: records/s ratio R, cpu ratio C} with the audit thread's share of the sink's CPU.
  * The object sink writes json_lines files of 8 MiB to MinIO; the table sink writes Parquet data files of the same
  * rotation into an Iceberg table (warehouse on the same MinIO), one commit per 5 s or per 16 files waiting.
  */
@@ -66,8 +69,19 @@ public final class TableBench {
 
     /** One sink run's figures; {@code commitMillis} holds each commit time seen on /status. */
     private record Result(String name, double rate, double cpuUs, double warmRate, double warmCpuUs, long peakRssMib,
-                          List<Long> commitMillis, long maxCommitMillis) {
+                          List<Long> commitMillis, long maxCommitMillis, Audited audited) {
     }
+
+    /**
+     * Read from the sink's {@code /metrics} once every record was consumed, before the stop: the self-audit thread's
+     * CPU seconds and requests, and the whole process's CPU seconds then; -1 where not known.
+     */
+    private record Audited(double auditCpuSeconds, double requests, double cpuSeconds) {
+        static final Audited NONE = new Audited(-1, -1, -1);
+    }
+
+    /** The default budget of self_audit_requests_per_minute, the one the cost is measured at. */
+    private static final int DEFAULT_AUDIT_BUDGET = 600;
 
     /** Where each run's files go and what every run shares. */
     private record Bench(Path jar, Path launcher, String javaOpts, Path runDir, IggyEndpoint iggy, MinioServer minio,
@@ -89,8 +103,10 @@ public final class TableBench {
         Map<String, String> tableProperties = new LinkedHashMap<>();
         Path launcher = LAUNCHER;
         Duration idle = null;
+        int auditPairs = 0;
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
+                case "--self-audit-pairs" -> auditPairs = Integer.parseInt(args[++i]);
                 case "--idle" -> idle = Duration.ofSeconds(Long.parseLong(args[++i]));
                 case "--messages" -> messages = (int) Sizes.parse(args[++i]);
                 case "--size" -> sizes = List.of((int) Sizes.parse(args[++i]));
@@ -140,6 +156,10 @@ public final class TableBench {
         // jdk.ExecutionSample F summarises where its CPU went.
         if (jfr) javaOpts += " -XX:StartFlightRecording=settings=profile,filename=" + runDir.toAbsolutePath() + "/";
         if (idle != null) return idle(jar, launcher, javaOpts, runDir, partitions, idle) ? 0 : 1;
+        if (auditPairs > 0) {
+            return selfAuditCost(jar, launcher, javaOpts, runDir, messages, sizes, partitions, catalogNames.get(0),
+                    tableProperties, auditPairs) ? 0 : 1;
+        }
         if (rounds == 0 && freshRate <= 0) {
             System.err.println("tables: --rounds 0 (freshness only) needs --freshness-rate");
             return 2;
@@ -246,14 +266,22 @@ public final class TableBench {
      */
     private static Result runOne(Bench b, String name, String kind, String topic, long[] perPartition, long messages,
                                  String commitInterval) throws Exception {
+        return runOne(b, name, kind, topic, perPartition, messages, commitInterval, null);
+    }
+
+    /** As above, a table sink with {@code self_audit_requests_per_minute = selfAudit} unless null. */
+    private static Result runOne(Bench b, String name, String kind, String topic, long[] perPartition, long messages,
+                                 String commitInterval, Integer selfAudit) throws Exception {
         boolean table = !kind.equals("object");
         String group = "tables_" + name;
         String tableName = "bench.events_" + name.replace('-', '_');
         int adminPort = Catalogs.freePort();
         Path config = b.runDir().resolve(name + ".toml");
         if (table) b.catalogs().get(kind).createTable(tableName);
-        Files.writeString(config, table ? tableToml(b, kind, topic, group, tableName, commitInterval, adminPort)
-                : objectToml(b, topic, group, name, adminPort), StandardCharsets.UTF_8);
+        String toml = table ? tableToml(b, kind, topic, group, tableName, commitInterval, adminPort)
+                : objectToml(b, topic, group, name, adminPort);
+        if (selfAudit != null) toml += "self_audit_requests_per_minute = " + selfAudit + "\n";
+        Files.writeString(config, toml, StandardCharsets.UTF_8);
         IggySettings settings = new IggySettings(b.iggy().host(), b.iggy().port(), "iggy", Secret.of("iggy"),
                 Optional.empty(), false, Optional.empty(), Optional.empty());
         String loadBefore = load();
@@ -282,6 +310,7 @@ public final class TableBench {
             long idleBeforeStop = 0;
             List<Long> heldBefore = null;
             boolean waitingForInterval = false;
+            Audited audited = Audited.NONE;
             while (System.nanoTime() < deadline) {
                 long c = sink.cpuTicks();
                 if (c >= 0) cpu = c;
@@ -314,6 +343,7 @@ public final class TableBench {
                 }
                 if (covered(offsets, topic, perPartition)) {
                     end = System.nanoTime();
+                    if (selfAudit != null && selfAudit > 0) audited = audited(sink);
                     break;
                 }
                 if (sum != lastSum) {
@@ -329,6 +359,7 @@ public final class TableBench {
                     // Everything was read and what is left is in open files that no size limit closes (with few
                     // records, all of them): a stop seals and commits them (both sinks alike), as the object sink's
                     // bench does.
+                    if (selfAudit != null && selfAudit > 0) audited = audited(sink);
                     sink.terminate();
                     stopped = true;
                     stopAt = System.nanoTime();
@@ -362,7 +393,7 @@ public final class TableBench {
             Result res = new Result(name, messages / seconds, cpuSeconds * 1e6 / messages,
                     warm ? warmRecords / warmSeconds : messages / seconds,
                     warm ? warmCpu * 1e6 / warmRecords : cpuSeconds * 1e6 / messages, peakRss / 1024, commitMillis,
-                    maxCommit);
+                    maxCommit, audited);
             StringBuilder line = new StringBuilder();
             line.append(String.format("%-16s %,9.0f records/s  %6.2f us CPU/record  (%.1f s, %.1f s CPU from launch);"
                     + " after the first commit %,9.0f records/s  %6.2f us CPU/record; peak RSS %d MiB, heap %s, stop"
@@ -397,6 +428,78 @@ public final class TableBench {
      */
     static boolean waitsForInterval(long consumed, long messages, List<Long> held, List<Long> before) {
         return consumed >= messages && !held.equals(NOTHING) && held.equals(before);
+    }
+
+    /** The self-audit's figures on the sink's {@code /metrics} now, with the process's CPU seconds. */
+    private static Audited audited(SinkChild sink) {
+        String metrics = sink.metrics();
+        long ticks = sink.cpuTicks();
+        if (metrics == null || ticks < 0) return Audited.NONE;
+        return new Audited(SinkChild.metric(metrics, "iggysink_audit_cpu_seconds_total"),
+                SinkChild.metric(metrics, "iggysink_audit_requests_total"),
+                ticks / (double) SinkChild.clockTicksPerSecond());
+    }
+
+    /**
+     * {@code --self-audit-pairs N}: the table sink on {@code catalog}, per size, {@code pairs} pairs of runs with the
+     * self-audit at the default budget and off, interleaved (each pair's order flipped); prints per size the on/off
+     * ratios of the mean records/s and CPU per record (after the first commit, and from launch) and the audit thread's
+     * mean share of the sink's CPU. False when a run failed.
+     */
+    private static boolean selfAuditCost(Path jar, Path launcher, String javaOpts, Path runDir, int messages,
+                                         List<Integer> sizes, int partitions, String catalog,
+                                         Map<String, String> tableProperties, int pairs) throws Exception {
+        System.out.printf("== table self-audit cost: %,d records of %s JSON each, %d partitions, %s catalog,"
+                        + " commit_interval 1s, %d pair(s) of self_audit_requests_per_minute %d and 0; load %s%n",
+                messages,
+                sizes.stream().map(TableBench::label).toList(), partitions, catalog, pairs, DEFAULT_AUDIT_BUDGET,
+                load());
+        List<String> lines = new ArrayList<>();
+        try (IggyEndpoint iggy = IggyEndpoint.fromEnvOrEmbedded(); MinioServer minio = MinioServer.start();
+             Catalogs catalogs = Catalogs.open(minio, runDir, BUCKET, List.of(catalog), tableProperties)) {
+            minio.createBucket(BUCKET);
+            Bench b = new Bench(jar, launcher, javaOpts, runDir, iggy, minio, catalogs.handles());
+            for (int size : sizes) {
+                String sz = label(size).toLowerCase(Locale.ROOT);
+                long[] perPartition = produce(iggy, messages, size, partitions);
+                List<Result> on = new ArrayList<>();
+                List<Result> off = new ArrayList<>();
+                for (int pair = 1; pair <= pairs; pair++) {
+                    List<Integer> order = pair % 2 == 1 ? List.of(DEFAULT_AUDIT_BUDGET, 0)
+                            : List.of(0, DEFAULT_AUDIT_BUDGET);
+                    for (int budget : order) {
+                        String name = catalog + "-" + sz + "-audit" + budget + "-p" + pair;
+                        // a commit a second: many snapshots and data files, so every round has new ones to read
+                        Result r = runOne(b, name, catalog, TOPIC, perPartition, messages, "1s", budget);
+                        if (r == null) return false;
+                        (budget > 0 ? on : off).add(r);
+                        if (budget > 0) {
+                            Audited a = r.audited();
+                            System.out.printf("  %s: self-audit thread %.3f s CPU = %.2f%% of the sink's %.1f s,"
+                                            + " %.0f requests%n", name, a.auditCpuSeconds(),
+                                    100 * a.auditCpuSeconds() / a.cpuSeconds(), a.cpuSeconds(), a.requests());
+                        }
+                    }
+                }
+                double share = on.stream().mapToDouble(r -> r.audited().auditCpuSeconds() / r.audited().cpuSeconds())
+                        .average().orElse(Double.NaN);
+                lines.add(String.format(Locale.ROOT, "table self-audit cost %s: records/s ratio %.3f, cpu ratio %.3f"
+                                + " (after the first commit; from launch: %.3f, %.3f); audit thread %.2f%% of the"
+                                + " sink's CPU (mean of %d run(s) at %d requests/min)", label(size),
+                        mean(on, Result::warmRate) / mean(off, Result::warmRate),
+                        mean(on, Result::warmCpuUs) / mean(off, Result::warmCpuUs),
+                        mean(on, Result::rate) / mean(off, Result::rate),
+                        mean(on, Result::cpuUs) / mean(off, Result::cpuUs), 100 * share, on.size(),
+                        DEFAULT_AUDIT_BUDGET));
+            }
+        }
+        System.out.println("== load at the end " + load());
+        lines.forEach(System.out::println);
+        return true;
+    }
+
+    private static double mean(List<Result> runs, java.util.function.ToDoubleFunction<Result> f) {
+        return runs.stream().mapToDouble(f).average().orElse(Double.NaN);
     }
 
     /** The heap options the launcher gave the JVM (read from its command line), or "?" while it has not started. */

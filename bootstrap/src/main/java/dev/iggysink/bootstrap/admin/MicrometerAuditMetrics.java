@@ -31,7 +31,7 @@ final class MicrometerAuditMetrics {
                 AuditStatus::requests);
         String thread = AuditStatus.threadName(sinkKey);
         FunctionCounter.builder(PREFIX + "cpu.seconds", this, m -> m.cpuSeconds(thread)).description("CPU time"
-                + " of the object sink's self-audit thread (its checks and its store requests): its share of the"
+                + " of the sink's self-audit thread (its checks and its store requests): its share of the"
                 + " process's CPU is what the self-audit costs")
                 .baseUnit("seconds").tags(tags).register(registry);
         counter(registry, tags, "objects.verified", "committed objects read back (one HEAD each) and compared with"

@@ -190,6 +190,108 @@ public interface TableStore extends AutoCloseable {
     }
 
     /**
+     * A data file of a table's current snapshot, as the self-audit knows it: {@code path} and {@code size} say which
+     * (a data file is never written over), {@code deletes} names the delete files that apply to it (rows another
+     * writer deleted without rewriting the file), {@code upper} the greatest {@code iggy_offset} its bounds allow
+     * ({@link Long#MAX_VALUE} when it has none). What the store needs to read it is its own.
+     */
+    interface DataFileRef {
+        String path();
+
+        long size();
+
+        List<String> deletes();
+
+        long upper();
+    }
+
+    /**
+     * The data files of a table's current snapshot that may hold rows whose {@code iggy_offset} is at least an offset
+     * (by the column's bounds), whole or as the change since an earlier listing. {@code snapshot} names the current
+     * snapshot; {@code descends} says whether the snapshot asked about is it or one of its ancestors (false after a
+     * rollback, or when that one expired). When {@code whole}, {@code files} are all of them; otherwise they are the
+     * data files added since the snapshot asked about and {@code removed} the paths of those taken out since (no
+     * delete file came or went meanwhile: the files listed before have the deletes they had). {@code reads} counts
+     * the catalog and metadata reads the listing took (the table's metadata, manifest lists, manifests).
+     * {@code checkable} is false when the table lacks {@code iggy_offset} or {@code iggy_partition_id}: then no file
+     * is listed.
+     */
+    record FileListing(boolean checkable, long snapshot, boolean descends, boolean whole, List<DataFileRef> files,
+                       List<String> removed, int reads) {
+        public FileListing {
+            files = List.copyOf(files);
+            removed = List.copyOf(removed);
+        }
+
+        /** Every data file that may hold the rows asked about. */
+        public static FileListing whole(long snapshot, boolean descends, List<DataFileRef> files, int reads) {
+            return new FileListing(true, snapshot, descends, true, files, List.of(), reads);
+        }
+    }
+
+    /**
+     * Offsets as runs of consecutive ones: run {@code i} holds {@code firsts[i]} to {@code lasts[i]}, sorted by their
+     * first offset. Runs may overlap: an offset held by two rows lies in two runs.
+     */
+    record OffsetRuns(long[] firsts, long[] lasts) {
+        public OffsetRuns {
+            if (firsts.length != lasts.length) throw new IllegalArgumentException("firsts and lasts differ in length");
+        }
+
+        /** The runs of the first {@code count} of {@code offsets}, in any order (the array is sorted in place). */
+        public static OffsetRuns of(long[] offsets, int count) {
+            java.util.Arrays.sort(offsets, 0, count);
+            long[] firsts = new long[count];
+            long[] lasts = new long[count];
+            int runs = 0;
+            for (int i = 0; i < count; i++) {
+                long o = offsets[i];
+                if (runs > 0 && o == lasts[runs - 1] + 1) {
+                    lasts[runs - 1] = o;
+                } else {
+                    firsts[runs] = o;
+                    lasts[runs] = o;
+                    runs++;
+                }
+            }
+            return new OffsetRuns(java.util.Arrays.copyOf(firsts, runs), java.util.Arrays.copyOf(lasts, runs));
+        }
+
+        public static OffsetRuns of(Collection<Long> offsets) {
+            long[] a = new long[offsets.size()];
+            int i = 0;
+            for (long o : offsets) a[i++] = o;
+            return of(a, a.length);
+        }
+
+        public int size() {
+            return firsts.length;
+        }
+    }
+
+    /**
+     * The data files of the table's current snapshot that may hold rows at or past {@code from}, for the self-audit to
+     * read those it has not read yet ({@link #rowOffsets(String, DataFileRef, Collection, long)}); {@code since} is the
+     * snapshot of its last listing, if any, for a listing of what changed since: pass it only while every file that
+     * listing and those before it named is remembered. Empty when this store cannot list its files: the self-audit then reads the
+     * rows whole ({@link #rowOffsets(String, Collection, long)}).
+     */
+    default java.util.Optional<FileListing> dataFiles(String table, long from, java.util.OptionalLong since)
+            throws StoreException {
+        return java.util.Optional.empty();
+    }
+
+    /**
+     * The offsets of the rows of these partitions in one data file of a {@link #dataFiles} listing, with its deletes
+     * applied, only those at or past {@code from}; a partition with no row there is absent.
+     */
+    default Map<PartitionRef, OffsetRuns> rowOffsets(String table, DataFileRef file,
+                                                     Collection<PartitionRef> partitions, long from)
+            throws StoreException {
+        throw new UnsupportedOperationException("this store lists no data files");
+    }
+
+    /**
      * Writes the dead letter of a bad record at {@code key}, relative to the warehouse and not to a table (a record
      * that names no table has a dead letter too), replacing one of the same key: a replay rewrites it. Durable when
      * this returns.

@@ -1,0 +1,140 @@
+package dev.iggysink.application.table;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.iggysink.application.fakes.InMemoryTables;
+import dev.iggysink.application.fakes.LinesCodec;
+import dev.iggysink.application.fakes.ManualClock;
+import dev.iggysink.application.fakes.ScriptedMessageSource;
+import dev.iggysink.application.port.out.SinkMetrics;
+import dev.iggysink.application.settings.ErrorTolerance;
+import dev.iggysink.domain.message.PartitionRef;
+import dev.iggysink.domain.rotation.RotationPolicy;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/**
+ * What the table self-audit reads (issue 48): every read of a table's metadata and of a data file counts against
+ * {@code self_audit_requests_per_minute}, and a data file already read (same path, same size, same deletes, in the
+ * same line of snapshots) is not read again; a rewrite, a delete or a rollback by another writer is still seen.
+ */
+class TableSelfAuditReadsTest {
+    private static final String T = "lake.events";
+    private static final Duration INTERVAL = Duration.ofSeconds(10);
+    private static final PartitionRef P0 = new PartitionRef("app", "events", 0);
+
+    private final ManualClock clock = new ManualClock(Instant.parse("2026-03-16T14:02:31Z"));
+    private final ScriptedMessageSource topic = new ScriptedMessageSource("app", "events", 2);
+    private final InMemoryTables tables = new InMemoryTables();
+    private final TableConsumer consumer = new TableConsumer(topic, new LinesCodec(), tables,
+            new TableSettings(TableRouting.fixed(T), RotationPolicy.byCount(3), INTERVAL, 100, 100,
+                    ErrorTolerance.ALL), clock, new SinkMetrics() { }, new TableTally());
+
+    private TableSelfAudit audit(int perMinute) {
+        TableSelfAudit audit = new TableSelfAudit(tables, perMinute, clock, clock::advance, () -> false);
+        consumer.selfAudit(audit);
+        return audit;
+    }
+
+    /** {@code n} more records of partition 0 and {@code m} of partition 1 committed, in files of three. */
+    private void commit(int n, int m) throws Exception {
+        if (n > 0) topic.append(0, n, i -> "n=" + i);
+        if (m > 0) topic.append(1, m, i -> "m=" + i);
+        consumer.step();
+        clock.advance(INTERVAL);
+        consumer.step();
+    }
+
+    @Test
+    void every_read_of_metadata_and_data_files_counts_against_the_budget() throws Exception {
+        TableSelfAudit audit = audit(600);
+        commit(7, 5); // partition 0: files 0-2, 3-5, 6; partition 1: 0-2, 3-4
+        int before = tables.reads();
+        audit.round();
+        assertThat(audit.status().requests()).as("requests counted, against the store's reads")
+                .isEqualTo(tables.reads() - before);
+        assertThat(tables.filesRead()).isEqualTo(5);
+
+        commit(3, 0);
+        long spent = audit.status().requests();
+        before = tables.reads();
+        audit.round();
+        assertThat(audit.status().requests() - spent).isEqualTo(tables.reads() - before);
+    }
+
+    @Test
+    void a_round_waits_for_the_budget_of_every_read_it_makes() throws Exception {
+        TableSelfAudit audit = audit(6); // one request each 10 s, a burst of one
+        commit(7, 5);
+        int before = tables.reads();
+        Instant start = clock.instant();
+        audit.round();
+        int reads = tables.reads() - before;
+        assertThat(reads).isEqualTo(7); // the map, the listing, five data files
+        assertThat(Duration.between(start, clock.instant())).isGreaterThanOrEqualTo(Duration.ofSeconds(10L
+                * (reads - 1)));
+        assertThat(audit.status().problems()).isEmpty();
+    }
+
+    @Test
+    void a_data_file_read_once_is_not_read_again_and_new_ones_are() throws Exception {
+        TableSelfAudit audit = audit(600);
+        commit(7, 5);
+        audit.round();
+        int read = tables.filesRead();
+        audit.round();
+        assertThat(tables.filesRead() - read).as("data files read again in a round after nothing changed").isZero();
+
+        commit(3, 0); // partition 0's 7-9: one new file
+        read = tables.filesRead();
+        audit.round();
+        assertThat(tables.filesRead() - read).as("data files read after one was committed").isEqualTo(1);
+        assertThat(tables.changeListings()).as("listings of what changed since the last one").isEqualTo(2);
+        assertThat(audit.status().problems()).isEmpty();
+        assertThat(audit.status().covered()).extracting(c -> c.partition() + ":" + c.from() + "-" + c.to())
+                .containsExactlyInAnyOrder("0:0-9", "1:0-4");
+    }
+
+    @Test
+    void a_rewrite_by_another_writer_is_read_and_a_row_deleted_after_it_is_still_found() throws Exception {
+        TableSelfAudit audit = audit(600);
+        commit(7, 5);
+        audit.round();
+        tables.foreignRewrite(T, P0); // a compaction: partition 0's three files become one
+        int read = tables.filesRead();
+        audit.round();
+        assertThat(tables.filesRead() - read).isEqualTo(1);
+        assertThat(audit.status().problems()).isEmpty();
+
+        tables.foreignDelete(T, P0, List.of(4L)); // a delete file on the rewritten one
+        audit.round();
+        assertThat(audit.status().problems()).singleElement().asString().contains(T).contains(P0.toString())
+                .contains("no row at [4]");
+    }
+
+    @Test
+    void a_copy_appended_after_a_file_was_read_is_an_overlap() throws Exception {
+        TableSelfAudit audit = audit(600);
+        commit(7, 5);
+        audit.round();
+        tables.foreignRows(T, P0, List.of(2L, 3L));
+        audit.round();
+        assertThat(audit.status().problems()).singleElement().asString()
+                .contains("offset(s) [2, 3] are held by more than one row");
+    }
+
+    @Test
+    void a_table_rolled_back_is_read_whole_again() throws Exception {
+        TableSelfAudit audit = audit(600);
+        commit(7, 5);
+        tables.foreignSnapshot(T);
+        audit.round();
+        tables.rollBack(T); // another line of snapshots: what was read of the old one proves nothing of it
+        int read = tables.filesRead();
+        audit.round();
+        assertThat(tables.filesRead() - read).isEqualTo(5);
+        assertThat(audit.status().problems()).isEmpty();
+    }
+}
