@@ -5,41 +5,28 @@ import static org.awaitility.Awaitility.await;
 
 import dev.iggysink.application.fakes.ForwardingObjectStore;
 import dev.iggysink.application.fakes.InMemoryObjectStore;
-import dev.iggysink.application.fakes.LinesCodec;
-import dev.iggysink.application.fakes.ScriptedMessageSource;
 import dev.iggysink.application.fakes.TestSettings;
-import dev.iggysink.application.port.out.SinkMetrics;
 import dev.iggysink.application.port.out.StoreException;
-import dev.iggysink.application.settings.DeliverySettings;
 import dev.iggysink.application.settings.KeyLayout;
-import dev.iggysink.application.settings.SinkSettings;
-import dev.iggysink.application.settings.StreamSettings;
 import dev.iggysink.application.status.AuditStatus;
 import dev.iggysink.application.status.Health;
-import dev.iggysink.application.status.StatusSnapshot;
 import java.nio.charset.StandardCharsets;
-import java.time.Duration;
-import java.time.InstantSource;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicInteger;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /**
  * The self-audit under the first-offset key layout (ADR 0019): a key names only where its file starts, so the audit
  * reads each object's end from its metadata, once, and finds the same planted faults as under the seed's keys.
  */
-class SelfAuditFirstOffsetTest {
-    private static final Duration WAIT = Duration.ofSeconds(20);
-    private static final String DIR = "iggy/raw/application_logs/api_requests/2026-03-16/14/";
+class SelfAuditFirstOffsetTest extends ThreeObjectsAudited {
     private static final String FIRST = DIR + "00000-00000000000000000000.jsonl";
     private static final String MIDDLE = DIR + "00000-00000000000000000100.jsonl";
     private static final String LAST = DIR + "00000-00000000000000000200.jsonl";
 
-    private final StreamSettings stream = TestSettings.stream("application_logs", "api_requests");
     private final InMemoryObjectStore objects = new InMemoryObjectStore();
     private final AtomicInteger heads = new AtomicInteger();
     private final AtomicInteger lists = new AtomicInteger();
@@ -56,39 +43,10 @@ class SelfAuditFirstOffsetTest {
             return super.list(prefix);
         }
     };
-    private final ScriptedMessageSource source = new ScriptedMessageSource("application_logs", "api_requests", 1);
-    private SinkService sink;
 
-    @AfterEach
-    void stop() throws InterruptedException {
-        if (sink != null) sink.stop();
-    }
-
-    /** A sink of partition 0 writing first-offset keys, 300 records in three committed objects of 100. */
     private void threeObjectsCommitted() {
-        SinkSettings base = TestSettings.withKeyLayout(TestSettings.countRotation(stream, 100), KeyLayout.FIRST_OFFSET);
-        DeliverySettings d = base.delivery();
-        SinkSettings settings = new SinkSettings(base.key(), base.name(), true, 0, false, base.streams(),
-                base.output(), base.rotation(), base.retry(), new DeliverySettings(d.maxBufferedBytes(),
-                d.errorsTolerance(), d.dlqPrefix(), d.shutdownTimeout(), d.uploadConcurrency(), 600), List.of());
-        source.append(0, 300, i -> "r" + i);
-        sink = new SinkService(settings, (s, t, g) -> source, s -> new LinesCodec(), store, InstantSource.system(),
-                d2 -> Thread.sleep(Math.min(d2.toMillis(), 20)), SinkMetrics.NONE);
-        sink.auditInBackground = false;
-        sink.start();
-        await().atMost(WAIT).until(() -> source.stored(0).orElse(-1) == 299);
-        assertThat(objects.objects()).containsKeys(FIRST, MIDDLE, LAST);
-    }
-
-    private AuditStatus audit() throws Exception {
-        return sink.auditNow().orElseThrow();
-    }
-
-    private StatusSnapshot failedNaming(String... words) {
-        StatusSnapshot status = sink.status();
-        assertThat(status.health()).as("health, reasons %s", status.reasons()).isEqualTo(Health.FAILED);
-        assertThat(status.reasons()).anySatisfy(r -> assertThat(r).startsWith("self-audit: ").contains(words));
-        return status;
+        threeObjectsCommitted(s -> TestSettings.withKeyLayout(s, KeyLayout.FIRST_OFFSET), store, objects, FIRST, MIDDLE,
+                LAST);
     }
 
     @Test

@@ -4,73 +4,27 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.iggysink.application.fakes.InMemoryObjectStore;
-import dev.iggysink.application.fakes.LinesCodec;
-import dev.iggysink.application.fakes.ScriptedMessageSource;
 import dev.iggysink.application.fakes.TestSettings;
-import dev.iggysink.application.port.out.SinkMetrics;
-import dev.iggysink.application.settings.DeliverySettings;
-import dev.iggysink.application.settings.ErrorTolerance;
-import dev.iggysink.application.settings.RotationSettings;
-import dev.iggysink.application.settings.SinkSettings;
-import dev.iggysink.application.settings.StreamSettings;
 import dev.iggysink.application.status.AuditStatus;
 import dev.iggysink.application.status.Health;
-import dev.iggysink.application.status.StatusSnapshot;
 import java.nio.charset.StandardCharsets;
-import java.time.Duration;
-import java.time.InstantSource;
 import java.util.HashMap;
-import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /**
  * The sink's own audit (issue 48) over a real pipeline on the in-memory store: each planted fault is found, fails
  * health naming its keys, and a clean run finds nothing.
  */
-class SelfAuditTest {
-    private static final Duration WAIT = Duration.ofSeconds(20);
-    private static final String DIR = "iggy/raw/application_logs/api_requests/2026-03-16/14/";
+class SelfAuditTest extends ThreeObjectsAudited {
     private static final String FIRST = DIR + "00000-00000000000000000000-00000000000000000099.jsonl";
     private static final String MIDDLE = DIR + "00000-00000000000000000100-00000000000000000199.jsonl";
     private static final String LAST = DIR + "00000-00000000000000000200-00000000000000000299.jsonl";
 
-    private final StreamSettings stream = TestSettings.stream("application_logs", "api_requests");
     private final InMemoryObjectStore store = new InMemoryObjectStore();
-    private final ScriptedMessageSource source = new ScriptedMessageSource("application_logs", "api_requests", 1);
-    private SinkService sink;
 
-    @AfterEach
-    void stop() throws InterruptedException {
-        if (sink != null) sink.stop();
-    }
-
-    /** A sink of partition 0 with 300 records in three committed objects of 100, its audit run by the test. */
     private void threeObjectsCommitted() {
-        SinkSettings base = TestSettings.countRotation(stream, 100);
-        DeliverySettings d = base.delivery();
-        SinkSettings settings = new SinkSettings(base.key(), base.name(), true, 0, false, base.streams(),
-                base.output(), base.rotation(), base.retry(), new DeliverySettings(d.maxBufferedBytes(),
-                d.errorsTolerance(), d.dlqPrefix(), d.shutdownTimeout(), d.uploadConcurrency(), 600), List.of());
-        source.append(0, 300, i -> "r" + i);
-        sink = new SinkService(settings, (s, t, g) -> source, s -> new LinesCodec(), store, InstantSource.system(),
-                d2 -> Thread.sleep(Math.min(d2.toMillis(), 20)), SinkMetrics.NONE);
-        sink.auditInBackground = false;
-        sink.start();
-        await().atMost(WAIT).until(() -> source.stored(0).orElse(-1) == 299);
-        assertThat(store.objects()).containsKeys(FIRST, MIDDLE, LAST);
-    }
-
-    private AuditStatus audit() throws Exception {
-        return sink.auditNow().orElseThrow();
-    }
-
-    private StatusSnapshot failedNaming(String... words) {
-        StatusSnapshot status = sink.status();
-        assertThat(status.health()).as("health, reasons %s", status.reasons()).isEqualTo(Health.FAILED);
-        assertThat(status.reasons()).anySatisfy(r -> assertThat(r).startsWith("self-audit: ").contains(words));
-        return status;
+        threeObjectsCommitted(s -> s, store, store, FIRST, MIDDLE, LAST);
     }
 
     @Test
