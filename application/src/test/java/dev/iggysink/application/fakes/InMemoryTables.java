@@ -530,7 +530,16 @@ public final class InMemoryTables implements TableStore {
     }
 
     /** A data file of a listing: its id names it, its deletes are the offsets another writer deleted from it. */
-    private record FileRef(String path, long size, List<String> deletes, long upper, int id) implements DataFileRef {
+    private record FileRef(String path, long size, List<String> deletes, long upper, int id,
+                           java.util.Optional<FileStats> stats) implements DataFileRef {
+    }
+
+    /** Whether listed data files carry their statistics (a writer may keep none: then each is read). */
+    private boolean statistics = true;
+
+    /** Listed data files carry statistics, as Parquet writes them, or (false) none. */
+    public synchronized void statistics(boolean on) {
+        statistics = on;
     }
 
     /** How many listings of data files were of what changed since an earlier one. */
@@ -578,7 +587,13 @@ public final class InMemoryTables implements TableStore {
         List<String> deletes = deletedRows.getOrDefault(f.id(), List.of()).stream()
                 .map(o -> "delete-" + f.id() + "-" + o).toList();
         long upper = f.offsets().stream().mapToLong(Long::longValue).max().orElse(Long.MIN_VALUE);
-        return new FileRef(path(table, f.id()), 100L * f.offsets().size(), deletes, upper, f.id());
+        // computed from the rows as written, as a manifest entry's are: deletes made since do not change them
+        java.util.Optional<FileStats> stats = !statistics || f.offsets().isEmpty() ? java.util.Optional.empty()
+                : java.util.Optional.of(new FileStats(f.offsets().size(),
+                        f.offsets().stream().mapToLong(Long::longValue).min().orElseThrow(), upper,
+                        f.partition().partitionId(), f.partition().partitionId(),
+                        java.util.Optional.of(f.partition().stream()), java.util.Optional.of(f.partition().topic())));
+        return new FileRef(path(table, f.id()), 100L * f.offsets().size(), deletes, upper, f.id(), stats);
     }
 
     private static String path(String table, int id) {
@@ -631,6 +646,11 @@ public final class InMemoryTables implements TableStore {
      * leaving the offset map as it is.
      */
     public synchronized void foreignRewrite(String table, PartitionRef partition) {
+        foreignRewrite(table, partition, List.of());
+    }
+
+    /** As {@link #foreignRewrite(String, PartitionRef)}, leaving out the rows at {@code lost} (a faulty job). */
+    public synchronized void foreignRewrite(String table, PartitionRef partition, List<Long> lost) {
         List<Long> offsets = new ArrayList<>();
         List<Integer> removed = new ArrayList<>();
         for (DataFile f : live(table)) {
@@ -639,6 +659,7 @@ public final class InMemoryTables implements TableStore {
             rewrittenIds.add(f.id());
             removed.add(f.id());
         }
+        offsets.removeAll(lost);
         offsets.sort(null);
         snapshots(table).add(new Snapshot(Map.of(), List.of(new DataFile(ids.incrementAndGet(), partition,
                 List.copyOf(offsets))), Set.of(), removed, false));
@@ -670,6 +691,18 @@ public final class InMemoryTables implements TableStore {
                 }
             }
         }
+    }
+
+    /** Another writer takes the live data file of {@code partition} holding {@code offset} out of {@code table}. */
+    public synchronized void foreignRemove(String table, PartitionRef partition, long offset) {
+        for (DataFile f : live(table)) {
+            if (f.partition().equals(partition) && f.offsets().contains(offset)) {
+                rewrittenIds.add(f.id());
+                snapshots(table).add(new Snapshot(Map.of(), List.of(), Set.of(), List.of(f.id()), false));
+                return;
+            }
+        }
+        throw new IllegalStateException("no data file of " + partition + " holds offset " + offset);
     }
 
     /** Adds a data file to {@code table} as another writer would (a copy, a repair), outside the protocol. */

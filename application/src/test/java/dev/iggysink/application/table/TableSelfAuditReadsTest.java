@@ -50,6 +50,7 @@ class TableSelfAuditReadsTest {
     @Test
     void every_read_of_metadata_and_data_files_counts_against_the_budget() throws Exception {
         TableSelfAudit audit = audit(600);
+        tables.statistics(false); // files whose statistics say nothing: each is read
         commit(7, 5); // partition 0: files 0-2, 3-5, 6; partition 1: 0-2, 3-4
         int before = tables.reads();
         audit.round();
@@ -67,6 +68,7 @@ class TableSelfAuditReadsTest {
     @Test
     void a_round_waits_for_the_budget_of_every_read_it_makes() throws Exception {
         TableSelfAudit audit = audit(6); // one request each 10 s, a burst of one
+        tables.statistics(false); // files whose statistics say nothing: each is read
         commit(7, 5);
         int before = tables.reads();
         Instant start = clock.instant();
@@ -81,6 +83,7 @@ class TableSelfAuditReadsTest {
     @Test
     void a_data_file_read_once_is_not_read_again_and_new_ones_are() throws Exception {
         TableSelfAudit audit = audit(600);
+        tables.statistics(false); // files whose statistics say nothing: each is read
         commit(7, 5);
         audit.round();
         int read = tables.filesRead();
@@ -98,14 +101,15 @@ class TableSelfAuditReadsTest {
     }
 
     @Test
-    void a_rewrite_by_another_writer_is_read_and_a_row_deleted_after_it_is_still_found() throws Exception {
+    void a_rewrite_by_another_writer_is_checked_by_its_statistics_and_a_row_deleted_after_it_is_still_found()
+            throws Exception {
         TableSelfAudit audit = audit(600);
         commit(7, 5);
         audit.round();
-        tables.foreignRewrite(T, P0); // a compaction: partition 0's three files become one
+        tables.foreignRewrite(T, P0); // a compaction: partition 0's three files become one, 7 rows of 0-6
         int read = tables.filesRead();
         audit.round();
-        assertThat(tables.filesRead() - read).isEqualTo(1);
+        assertThat(tables.filesRead() - read).isZero();
         assertThat(audit.status().problems()).isEmpty();
 
         tables.foreignDelete(T, P0, List.of(4L)); // a delete file on the rewritten one
@@ -128,6 +132,7 @@ class TableSelfAuditReadsTest {
     @Test
     void a_table_rolled_back_is_read_whole_again() throws Exception {
         TableSelfAudit audit = audit(600);
+        tables.statistics(false); // files whose statistics say nothing: each is read
         commit(7, 5);
         tables.foreignSnapshot(T);
         audit.round();
@@ -136,5 +141,71 @@ class TableSelfAuditReadsTest {
         audit.round();
         assertThat(tables.filesRead() - read).isEqualTo(5);
         assertThat(audit.status().problems()).isEmpty();
+    }
+
+    @Test
+    void a_round_over_files_whose_statistics_are_exact_reads_no_data_file() throws Exception {
+        TableSelfAudit audit = audit(600);
+        commit(7, 5); // each file of one partition, as many records as offsets between its bounds
+        int before = tables.reads();
+        audit.round();
+        assertThat(tables.filesRead()).as("data files read").isZero();
+        assertThat(audit.status().requests()).as("the map and the listing").isEqualTo(2)
+                .isEqualTo(tables.reads() - before);
+        assertThat(audit.status().problems()).isEmpty();
+        assertThat(audit.status().covered()).extracting(c -> c.partition() + ":" + c.from() + "-" + c.to())
+                .containsExactlyInAnyOrder("0:0-6", "1:0-4");
+    }
+
+    @Test
+    void a_data_file_another_writer_took_out_is_a_gap_found_without_reading_one() throws Exception {
+        TableSelfAudit audit = audit(600);
+        commit(7, 5);
+        audit.round();
+        tables.foreignRemove(T, P0, 3); // the file of 3-5
+        audit.round();
+        assertThat(audit.status().problems()).singleElement().asString().contains(T).contains(P0.toString())
+                .contains("3 committed row(s) of offsets 3-5 are not in the table (no row at [3, 4, 5])");
+        assertThat(tables.filesRead()).isZero();
+    }
+
+    @Test
+    void a_copy_another_writer_appended_is_an_overlap_found_from_its_bounds() throws Exception {
+        TableSelfAudit audit = audit(600);
+        commit(7, 5);
+        tables.foreignRows(T, P0, List.of(2L, 3L));
+        audit.round();
+        assertThat(audit.status().problems()).singleElement().asString()
+                .contains("offset(s) [2, 3] are held by more than one row");
+        assertThat(tables.filesRead()).isZero();
+    }
+
+    @Test
+    void a_file_whose_record_count_disagrees_with_its_bounds_is_read_and_what_is_wrong_found() throws Exception {
+        TableSelfAudit audit = audit(600);
+        commit(7, 5);
+        audit.round();
+        tables.foreignRewrite(T, P0, List.of(4L)); // a faulty compaction: 6 records between 0 and 6
+        audit.round();
+        assertThat(tables.filesRead()).as("the rewritten file").isEqualTo(1);
+        assertThat(audit.status().problems()).singleElement().asString().contains(P0.toString())
+                .contains("1 committed row(s) of offsets 3-5 are not in the table (no row at [4])");
+
+        tables.foreignRows(T, P0, List.of(1L, 3L)); // 2 records between 1 and 3: a copy of two rows
+        audit.round();
+        assertThat(tables.filesRead()).isEqualTo(2);
+        assertThat(audit.status().problems()).anySatisfy(p -> assertThat(p)
+                .contains("offset(s) [1, 3] are held by more than one row"));
+    }
+
+    @Test
+    void a_file_with_a_delete_file_is_read_with_its_deletes() throws Exception {
+        TableSelfAudit audit = audit(600);
+        commit(7, 5);
+        audit.round();
+        tables.foreignDelete(T, P0, List.of(4L)); // its statistics still say 3-5, 3 records
+        audit.round();
+        assertThat(tables.filesRead()).isEqualTo(1);
+        assertThat(audit.status().problems()).singleElement().asString().contains("no row at [4]");
     }
 }

@@ -203,6 +203,22 @@ public interface TableStore extends AutoCloseable {
         List<String> deletes();
 
         long upper();
+
+        /** What the file's statistics say of every one of its rows; empty when they do not say it. */
+        default java.util.Optional<FileStats> stats() {
+            return java.util.Optional.empty();
+        }
+    }
+
+    /**
+     * A data file's statistics as its manifest entry holds them, computed by its writer from the rows themselves:
+     * {@code records} rows, each with an {@code iggy_offset} from {@code lowerOffset} to {@code upperOffset} and an
+     * {@code iggy_partition_id} from {@code lowerPartition} to {@code upperPartition}; {@code stream} and
+     * {@code topic} the one {@code iggy_stream} and {@code iggy_topic} every row holds, empty when the table has no
+     * such columns. A store gives them only when no row lacks any of these values.
+     */
+    record FileStats(long records, long lowerOffset, long upperOffset, int lowerPartition, int upperPartition,
+                     java.util.Optional<String> stream, java.util.Optional<String> topic) {
     }
 
     /**
