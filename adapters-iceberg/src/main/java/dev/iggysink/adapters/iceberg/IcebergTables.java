@@ -728,7 +728,7 @@ public final class IcebergTables implements TableStore {
      */
     private record ListedFile(String path, long size, List<String> deletes, long upper, FileFormat format,
                               FileScanTask withDeletes, FileIO io, Schema tableSchema, Schema projection,
-                              boolean named, Single single) implements DataFileRef {
+                              boolean named, Single single, Optional<FileStats> stats) implements DataFileRef {
     }
 
     /**
@@ -844,7 +844,40 @@ public final class IcebergTables implements TableStore {
         Object topic = named ? single(f, schema, "iggy_topic") : null;
         return new ListedFile(f.location(), f.fileSizeInBytes(), deletes, upper, f.format(), withDeletes, io, schema,
                 projection, named, new Single(id instanceof Integer i ? i : null,
-                stream == null ? null : stream.toString(), topic == null ? null : topic.toString()));
+                stream == null ? null : stream.toString(), topic == null ? null : topic.toString()),
+                stats(f, schema, named, stream, topic));
+    }
+
+    /**
+     * What {@code f}'s manifest entry says of every row: its record count, the bounds of {@code iggy_offset} and
+     * {@code iggy_partition_id} (and the one stream and topic when the table names them); empty when a bound or a null
+     * count is missing, or a row lacks one of these values.
+     */
+    private static Optional<FileStats> stats(DataFile f, Schema schema, boolean named, Object stream, Object topic) {
+        if (named && (stream == null || topic == null)) return Optional.empty();
+        long[] offsets = bounds(f, schema.findField("iggy_offset"));
+        long[] ids = bounds(f, schema.findField("iggy_partition_id"));
+        if (offsets == null || ids == null || ids[0] < Integer.MIN_VALUE || ids[1] > Integer.MAX_VALUE) {
+            return Optional.empty();
+        }
+        return Optional.of(new FileStats(f.recordCount(), offsets[0], offsets[1], (int) ids[0], (int) ids[1],
+                named ? Optional.of(stream.toString()) : Optional.empty(),
+                named ? Optional.of(topic.toString()) : Optional.empty()));
+    }
+
+    /** The lower and upper bound of an integer {@code field} in {@code f}, or null unless every row holds a value. */
+    private static long[] bounds(DataFile f, Types.NestedField field) {
+        if (!(field.type() instanceof Types.LongType || field.type() instanceof Types.IntegerType)
+                || f.lowerBounds() == null || f.upperBounds() == null || f.nullValueCounts() == null) {
+            return null;
+        }
+        java.nio.ByteBuffer lower = f.lowerBounds().get(field.fieldId());
+        java.nio.ByteBuffer upper = f.upperBounds().get(field.fieldId());
+        Long nulls = f.nullValueCounts().get(field.fieldId());
+        if (lower == null || upper == null || nulls == null || nulls != 0) return null;
+        return new long[] {
+                org.apache.iceberg.types.Conversions.<Number>fromByteBuffer(field.type(), lower).longValue(),
+                org.apache.iceberg.types.Conversions.<Number>fromByteBuffer(field.type(), upper).longValue()};
     }
 
     /** Data files up to this size are read whole, in one request, before their columns are. */

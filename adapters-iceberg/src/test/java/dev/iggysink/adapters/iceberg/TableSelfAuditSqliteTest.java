@@ -136,11 +136,25 @@ class TableSelfAuditSqliteTest {
     }
 
     @Test
+    void a_round_over_the_files_the_sink_wrote_reads_their_statistics_and_no_data_file() throws Exception {
+        committed();
+        audit.round();
+        TableStore.FileListing whole = store.dataFiles(TABLE, 0, java.util.OptionalLong.empty()).orElseThrow();
+        assertThat(audit.status().requests()).as("the map and the listing, no data file")
+                .isEqualTo(1 + whole.reads());
+        assertThat(whole.files()).extracting(f -> f.stats().orElseThrow()).containsExactlyInAnyOrder(
+                new TableStore.FileStats(100, 0, 99, 0, 0, Optional.empty(), Optional.empty()),
+                new TableStore.FileStats(100, 100, 199, 0, 0, Optional.empty(), Optional.empty()));
+        assertThat(audit.status().problems()).isEmpty();
+        assertThat(audit.status().covered()).singleElement().satisfies(c -> assertThat(c.to()).isEqualTo(199));
+    }
+
+    @Test
     void a_round_after_nothing_changed_reads_the_listing_and_no_data_file() throws Exception {
         committed();
         audit.round();
         long first = audit.status().requests();
-        assertThat(first).as("map, listing, two data files").isGreaterThanOrEqualTo(5);
+        assertThat(first).as("map, listing: table metadata, manifest list, two manifests").isGreaterThanOrEqualTo(5);
         audit.round();
         assertThat(audit.status().requests() - first).as("requests of a round with nothing new: the table's metadata")
                 .isEqualTo(1);
