@@ -343,7 +343,7 @@ public final class TableBench {
                 }
                 if (covered(offsets, topic, perPartition)) {
                     end = System.nanoTime();
-                    if (selfAudit != null && selfAudit > 0) audited = audited(sink);
+                    if (selfAudit != null && selfAudit > 0 && !stopped) audited = audited(sink);
                     break;
                 }
                 if (sum != lastSum) {
@@ -351,6 +351,8 @@ public final class TableBench {
                     quietSince = System.nanoTime();
                     waitingForInterval = false;
                 } else if (!stopped && waitingForInterval) {
+                    // read before the stop: a stopped sink answers no /metrics
+                    if (selfAudit != null && selfAudit > 0) audited = audited(sink);
                     sink.terminate();
                     stopped = true;
                     stopAt = System.nanoTime();
@@ -481,7 +483,11 @@ public final class TableBench {
                         }
                     }
                 }
-                double share = on.stream().mapToDouble(r -> r.audited().auditCpuSeconds() / r.audited().cpuSeconds())
+                // a run whose metrics were not read (-1) says nothing of the share
+                List<Result> read = on.stream().filter(r -> r.audited().auditCpuSeconds() >= 0
+                        && r.audited().cpuSeconds() > 0).toList();
+                double share = read.stream()
+                        .mapToDouble(r -> r.audited().auditCpuSeconds() / r.audited().cpuSeconds())
                         .average().orElse(Double.NaN);
                 lines.add(String.format(Locale.ROOT, "table self-audit cost %s: records/s ratio %.3f, cpu ratio %.3f"
                                 + " (after the first commit; from launch: %.3f, %.3f); audit thread %.2f%% of the"
@@ -489,7 +495,7 @@ public final class TableBench {
                         mean(on, Result::warmRate) / mean(off, Result::warmRate),
                         mean(on, Result::warmCpuUs) / mean(off, Result::warmCpuUs),
                         mean(on, Result::rate) / mean(off, Result::rate),
-                        mean(on, Result::cpuUs) / mean(off, Result::cpuUs), 100 * share, on.size(),
+                        mean(on, Result::cpuUs) / mean(off, Result::cpuUs), 100 * share, read.size(),
                         DEFAULT_AUDIT_BUDGET));
             }
         }
