@@ -36,7 +36,7 @@ import java.util.function.Function;
  * <p>The rows are read per data file ({@link TableStore#dataFiles}): a listing of the files that may hold the window
  * (its metadata reads counted; after the first, only what the snapshots since added and took out), then each file not
  * read before, one request each (and one per delete file that applies to it), except a file its statistics settle
- * ({@link #byStats}): those cost no request, and the files the sink writes are such files. A data file is never written over, so
+ * ({@link #byStats}): those cost no request, and a file the sink wrote of consecutive records is one. A data file is never written over, so
  * one read before with the same path, size and deletes, in the same line of snapshots (a rollback starts another),
  * holds the same rows: what it held is remembered while it stays in the window (at most {@link #FILES_REMEMBERED} a
  * table) and not read again. A rewrite (a compaction, upkeep) makes new files, which are read; a delete adds a delete
