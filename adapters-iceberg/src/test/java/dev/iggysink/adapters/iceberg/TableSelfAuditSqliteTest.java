@@ -45,9 +45,14 @@ class TableSelfAuditSqliteTest {
 
     /** Offsets 0-99 and 100-199 of partition 0 committed by the sink as two files, the self-audit told of both. */
     private void committed() throws Exception {
+        committed(List.of("user string"));
+    }
+
+    /** As {@link #committed()}, the table created with {@code columns}. */
+    private void committed(List<String> columns) throws Exception {
         settings = LocalWarehouseTest.sqlite(dir.resolve("audit.db"), dir.resolve("warehouse").toString());
         store = new IcebergTables(IcebergCatalogs.open(settings), "sink",
-                Optional.of(new TableTemplate(List.of("user string"), List.of())));
+                Optional.of(new TableTemplate(columns, List.of())));
         store.open(TABLE);
         audit = new TableSelfAudit(store, 600, InstantSource.system(), d -> Thread.sleep(d.toMillis()), () -> false);
         store.commit(TABLE, List.of(new TableStore.Append(P0, -1, 99, List.of(rows(0, 100).stage()))));
@@ -147,6 +152,19 @@ class TableSelfAuditSqliteTest {
                 new TableStore.FileStats(100, 100, 199, 0, 0, Optional.empty(), Optional.empty()));
         assertThat(audit.status().problems()).isEmpty();
         assertThat(audit.status().covered()).singleElement().satisfies(c -> assertThat(c.to()).isEqualTo(199));
+    }
+
+    @Test
+    void a_table_naming_stream_and_topic_lists_them_with_the_statistics_and_reads_no_data_file() throws Exception {
+        committed(List.of("user string", "iggy_stream string", "iggy_topic string"));
+        audit.round();
+        TableStore.FileListing whole = store.dataFiles(TABLE, 0, java.util.OptionalLong.empty()).orElseThrow();
+        assertThat(audit.status().requests()).as("the map and the listing, no data file")
+                .isEqualTo(1 + whole.reads());
+        assertThat(whole.files()).extracting(f -> f.stats().orElseThrow()).containsExactlyInAnyOrder(
+                new TableStore.FileStats(100, 0, 99, 0, 0, Optional.of("app"), Optional.of("events")),
+                new TableStore.FileStats(100, 100, 199, 0, 0, Optional.of("app"), Optional.of("events")));
+        assertThat(audit.status().problems()).isEmpty();
     }
 
     @Test
