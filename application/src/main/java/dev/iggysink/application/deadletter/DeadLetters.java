@@ -1,12 +1,22 @@
 package dev.iggysink.application.deadletter;
 
+import dev.iggysink.domain.message.HeaderKind;
+import dev.iggysink.domain.message.RecordHeader;
 import dev.iggysink.domain.message.SinkRecord;
+import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.Base64;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
 
 /**
  * The dead-letter object of one bad record: {@code [prefix/]<dlq>/<stream>/<topic>/<partition:05>-<offset:020>.json}
- * holding the error, where the record came from and its payload in base64, so nothing disappears silently. The key
+ * holding the error, where the record came from, its timestamps, message id, headers and payload (base64), so nothing
+ * disappears silently and a redriven record is the record it was. The key
  * depends on the offset alone, so a replay rewrites the same object. Shared by the object sink and the table sink
  * (whose dead letters lie below the warehouse, with no prefix), so both write and read the same layout.
  */
@@ -41,35 +51,79 @@ public final class DeadLetters {
 
     /** What a dead letter (or the note of a redriven one) holds, read back from its content. */
     public record Letter(String stream, String topic, int partitionId, long offset, long timestampMicros,
-                         String messageId, String error, byte[] payload, String redrivenTo) {
-        /** The record as it was read from Iggy; headers and the origin timestamp are not kept in a dead letter. */
+                         long originTimestampMicros, String messageId, List<RecordHeader> headers, String error,
+                         byte[] payload, String redrivenTo) {
+        /** The record as it was read from Iggy. */
         public SinkRecord record() {
             java.math.BigInteger id = new java.math.BigInteger(messageId);
             return new SinkRecord(new dev.iggysink.domain.message.PartitionRef(stream, topic, partitionId), offset,
-                    timestampMicros, timestampMicros,
+                    timestampMicros, originTimestampMicros,
                     new dev.iggysink.domain.message.MessageId(id.shiftRight(64).longValue(), id.longValue()),
-                    java.util.List.of(), payload);
+                    headers, payload);
         }
     }
 
     /**
-     * Reads a dead letter written by {@link #content} (or a note of {@link #note}).
+     * Reads a dead letter written by {@link #content} (or a note of {@link #note}). One written before headers and the
+     * origin timestamp were kept gives a record without headers whose origin timestamp is its timestamp.
      *
      * @throws IllegalArgumentException not such an object, with what is wrong
      */
     public static Letter parse(byte[] content) {
-        java.util.Map<String, String> f = FlatJson.parse(new String(content, StandardCharsets.UTF_8));
+        Map<String, String> f = FlatJson.parse(new String(content, StandardCharsets.UTF_8));
         try {
-            return new Letter(need(f, "stream"), need(f, "topic"), Integer.parseInt(need(f, "partition_id")),
-                    Long.parseLong(need(f, "offset")), Long.parseLong(need(f, "timestamp_micros")),
-                    need(f, "message_id"), f.getOrDefault("error", ""),
+            String stream = need(f, "stream");
+            String topic = need(f, "topic");
+            int partitionId = Integer.parseInt(need(f, "partition_id"));
+            long offset = Long.parseLong(need(f, "offset"));
+            long timestamp = Long.parseLong(need(f, "timestamp_micros"));
+            String origin = f.get("origin_timestamp_micros");
+            String messageId = need(f, "message_id");
+            String headers = f.get("headers");
+            return new Letter(stream, topic, partitionId, offset, timestamp,
+                    origin == null ? timestamp : Long.parseLong(origin), messageId,
+                    headers == null ? List.of() : headers(headers), f.getOrDefault("error", ""),
                     Base64.getDecoder().decode(need(f, "payload_base64")), f.get("redriven_to"));
         } catch (NumberFormatException e) {
             throw new IllegalArgumentException("a number field does not hold a number: " + e.getMessage(), e);
         }
     }
 
-    private static String need(java.util.Map<String, String> fields, String name) {
+    private static List<RecordHeader> headers(String json) {
+        List<RecordHeader> out = new ArrayList<>();
+        int n = 0;
+        for (Map<String, String> h : FlatJson.objects(json)) {
+            n++;
+            try {
+                out.add(new RecordHeader(kind(h, "key_kind"), bytes(h, "key"), kind(h, "value_kind"),
+                        bytes(h, "value")));
+            } catch (IllegalArgumentException e) {
+                throw new IllegalArgumentException("header " + n + ": " + e.getMessage(), e);
+            }
+        }
+        return out;
+    }
+
+    private static HeaderKind kind(Map<String, String> header, String field) {
+        String name = need(header, field);
+        for (HeaderKind k : HeaderKind.values()) {
+            if (kindName(k).equals(name)) return k;
+        }
+        throw new IllegalArgumentException("\"" + field + "\" is \"" + name + "\", not a header kind");
+    }
+
+    /** A header's key or value: its text as written, or its bytes from {@code <field>_base64}. */
+    private static byte[] bytes(Map<String, String> header, String field) {
+        String text = header.get(field);
+        if (text != null) return text.getBytes(StandardCharsets.UTF_8);
+        String base64 = header.get(field + "_base64");
+        if (base64 == null) {
+            throw new IllegalArgumentException("it has neither \"" + field + "\" nor \"" + field + "_base64\"");
+        }
+        return Base64.getDecoder().decode(base64);
+    }
+
+    private static String need(Map<String, String> fields, String name) {
         String v = fields.get(name);
         if (v == null) throw new IllegalArgumentException("it has no field \"" + name + "\"");
         return v;
@@ -109,12 +163,48 @@ public final class DeadLetters {
         sb.append(",\"partition_id\":").append(record.partition().partitionId());
         sb.append(",\"offset\":").append(record.offset());
         sb.append(",\"timestamp_micros\":").append(record.timestampMicros());
+        sb.append(",\"origin_timestamp_micros\":").append(record.originTimestampMicros());
         sb.append(",\"message_id\":\"").append(record.id()).append('"');
+        sb.append(",\"headers\":[");
+        for (int i = 0; i < record.headers().size(); i++) {
+            RecordHeader h = record.headers().get(i);
+            if (i > 0) sb.append(',');
+            sb.append("{\"key_kind\":\"").append(kindName(h.keyKind())).append('"');
+            headerBytes(sb, "key", h.keyKind(), h.key());
+            sb.append(",\"value_kind\":\"").append(kindName(h.valueKind())).append('"');
+            headerBytes(sb, "value", h.valueKind(), h.value());
+            sb.append('}');
+        }
+        sb.append(']');
         sb.append(",\"error\":");
         quote(sb, error);
         sb.append(",\"payload_base64\":\"").append(Base64.getEncoder().encodeToString(record.payload()))
                 .append("\"}\n");
         return sb.toString().getBytes(StandardCharsets.UTF_8);
+    }
+
+    private static String kindName(HeaderKind kind) {
+        return kind.name().toLowerCase(Locale.ROOT);
+    }
+
+    /**
+     * A string key or value that is valid UTF-8 is written as its text, to be read; anything else as base64, so that
+     * every byte comes back as it was.
+     */
+    private static void headerBytes(StringBuilder sb, String field, HeaderKind kind, byte[] bytes) {
+        if (kind == HeaderKind.STRING) {
+            try {
+                String text = StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
+                        .onUnmappableCharacter(CodingErrorAction.REPORT).decode(ByteBuffer.wrap(bytes)).toString();
+                sb.append(",\"").append(field).append("\":");
+                quote(sb, text);
+                return;
+            } catch (CharacterCodingException e) {
+                // not text: base64 below
+            }
+        }
+        sb.append(",\"").append(field).append("_base64\":\"").append(Base64.getEncoder().encodeToString(bytes))
+                .append('"');
     }
 
     private static void quote(StringBuilder sb, String s) {

@@ -1,11 +1,14 @@
 package dev.iggysink.application.deadletter;
 
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
- * Reads one flat JSON object (string, number, boolean and null values; no nesting), as dead letters are written: the
- * application layer has no JSON library, and a dead letter needs no more.
+ * Reads one flat JSON object (string, number, boolean and null values), as dead letters are written: the application
+ * layer has no JSON library, and a dead letter needs no more. A nested value (a dead letter's {@code headers}, an
+ * array of flat objects) is kept as its JSON text, for {@link #objects} to read.
  */
 final class FlatJson {
     private final String s;
@@ -20,6 +23,29 @@ final class FlatJson {
         return new FlatJson(text).object();
     }
 
+    /** Each object of a JSON array of flat objects, read as {@link #parse} reads one. */
+    static List<Map<String, String>> objects(String text) {
+        FlatJson p = new FlatJson(text);
+        List<Map<String, String>> out = new ArrayList<>();
+        p.skip();
+        p.expect('[');
+        p.skip();
+        if (p.peek() == ']') {
+            p.i++;
+        } else {
+            while (true) {
+                out.add(p.object());
+                p.skip();
+                char c = p.next();
+                if (c == ']') break;
+                if (c != ',') throw p.fail("expected , or ] at character " + (p.i - 1));
+            }
+        }
+        p.skip();
+        if (p.i < p.s.length()) throw p.fail("more follows the array at character " + p.i);
+        return out;
+    }
+
     private Map<String, String> object() {
         Map<String, String> out = new LinkedHashMap<>();
         skip();
@@ -32,7 +58,8 @@ final class FlatJson {
             skip();
             expect(':');
             skip();
-            out.put(name, peek() == '"' ? string() : bare());
+            char first = peek();
+            out.put(name, first == '"' ? string() : first == '[' || first == '{' ? nested() : bare());
             skip();
             char c = next();
             if (c == '}') return out;
@@ -47,6 +74,23 @@ final class FlatJson {
             i++;
         }
         if (i == from) throw fail("missing value at character " + i);
+        return s.substring(from, i);
+    }
+
+    /** The text of an array or object value, up to its matching bracket; strings inside are skipped whole. */
+    private String nested() {
+        int from = i;
+        int depth = 0;
+        do {
+            char c = peek();
+            if (c == '"') {
+                string();
+                continue;
+            }
+            i++;
+            if (c == '[' || c == '{') depth++;
+            else if (c == ']' || c == '}') depth--;
+        } while (depth > 0);
         return s.substring(from, i);
     }
 
