@@ -87,8 +87,7 @@ public final class TableRowsCpu {
 
     /** The codec the table sink builds for a json stream without transforms. */
     private static RecordCodec codec() {
-        return RecordCodecs.forStream(Fixtures.stream(PayloadSchema.JSON),
-                dev.iggysink.application.settings.OutputSettings.jsonLines("", "{stream}"), List.of());
+        return RecordCodecs.forTable(Fixtures.stream(PayloadSchema.JSON), List.of(), true);
     }
 
     private static void write(IcebergTables store, RecordCodec codec, SinkRecord[] records, int rows)
