@@ -23,6 +23,7 @@ public final class BenchMain {
             case "self-audit-cost" -> System.exit(dev.iggysink.benchmarks.e2e.SelfAuditCost.run(rest));
             case "tables" -> System.exit(dev.iggysink.benchmarks.e2e.TableBench.run(rest));
             case "codec-cpu" -> dev.iggysink.benchmarks.micro.CodecCpu.main(rest);
+            case "table-rows-cpu" -> dev.iggysink.benchmarks.micro.TableRowsCpu.main(rest);
             default -> {
                 System.out.println("""
                         usage: java -jar benchmarks.jar jmh [JMH options]     micro-benchmarks (jmh -h for options)
@@ -43,7 +44,10 @@ public final class BenchMain {
                                java -jar benchmarks.jar tables --self-audit-pairs N [--messages N] [--size S]
                                       [--partitions P] [--catalogs C]   the table sink's self-audit at its default
                                                                          budget against off, N interleaved pairs
-                               java -jar benchmarks.jar codec-cpu [rounds]    json_lines codec in thread CPU time""");
+                               java -jar benchmarks.jar codec-cpu [rounds]    json_lines codec in thread CPU time
+                               java -jar benchmarks.jar table-rows-cpu [rounds] [rows] [sizes...]
+                                                                         the table sink's decode, row and Parquet
+                                                                         write in thread CPU time""");
                 System.exit("--help".equals(command) || "-h".equals(command) ? 0 : 2);
             }
         }

@@ -255,9 +255,12 @@ final class TableSinkRunner {
         return exitCode.get();
     }
 
-    /** A stream's decoder: its schema, then the file's {@code [transforms]} (the output settings are not used). */
+    /**
+     * A stream's decoder: its schema, then the file's {@code [transforms]}. With fixed tables a json payload is left
+     * for the row converter to parse; routed by a field, the codec parses it first to read that field.
+     */
     static RecordCodec codec(TableConnectorConfig config, StreamSettings s) {
-        return RecordCodecs.forStream(s, OutputSettings.jsonLines("", "{stream}"), config.transforms());
+        return RecordCodecs.forTable(s, config.transforms(), config.table().routing().routeField().isEmpty());
     }
 
     private void loop(StreamSettings s, String topic, IcebergTables store, java.util.concurrent.Executor stager,

@@ -9,14 +9,22 @@ import dev.iggysink.adapters.format.compress.Compressor;
 import dev.iggysink.adapters.format.payload.AvroSchemas;
 import dev.iggysink.adapters.format.payload.PayloadDecoders;
 import dev.iggysink.adapters.format.payload.PayloadTransforms;
+import dev.iggysink.adapters.format.payload.CodecRecord;
+import dev.iggysink.adapters.format.payload.Payload;
+import dev.iggysink.application.port.out.DecodedRecord;
 import dev.iggysink.application.port.out.FileEncoder;
+import dev.iggysink.application.port.out.HeldRecords;
+import dev.iggysink.application.port.out.ObjectStore;
 import dev.iggysink.application.port.out.RecordCodec;
+import dev.iggysink.application.port.out.StoreException;
+import dev.iggysink.application.port.out.StoredObject;
 import dev.iggysink.application.settings.Compression;
 import dev.iggysink.application.settings.OutputFormat;
 import dev.iggysink.application.settings.OutputSettings;
 import dev.iggysink.application.settings.PayloadSchema;
 import dev.iggysink.application.settings.StreamSettings;
 import dev.iggysink.application.settings.TransformSettings;
+import dev.iggysink.domain.message.SinkRecord;
 import java.time.InstantSource;
 import java.util.List;
 import java.util.Locale;
@@ -70,6 +78,44 @@ public final class RecordCodecs {
     public static RecordCodec forStream(StreamSettings stream, OutputSettings output, List<TransformSettings> transforms,
                                         BufferDirectory buffers) {
         return forStream(stream, output, transforms, InstantSource.system(), true, buffers);
+    }
+
+    /**
+     * The decoder of a table sink's stream: its schema, then {@code transforms}; no file is written from it. A json
+     * stream without transforms whose records are routed to fixed tables ({@code rowsOnly}) hands its payload on
+     * unparsed: the table's row converter is then its one parser and reports a payload that is not JSON (the codec
+     * would otherwise check each payload, then the converter parse it again). Otherwise the json_lines codec,
+     * whose pass-through keeps a compact payload's bytes (the tree path prints numbers anew).
+     */
+    public static RecordCodec forTable(StreamSettings stream, List<TransformSettings> transforms, boolean rowsOnly) {
+        RecordCodec general = forStream(stream, OutputSettings.jsonLines("", "{stream}"), transforms);
+        if (!rowsOnly || stream.schema() != PayloadSchema.JSON || !transforms.isEmpty()) return general;
+        return new RecordCodec() {
+            @Override
+            public DecodedRecord decode(SinkRecord record) {
+                return new CodecRecord(record, new Payload.Raw(record.payload()));
+            }
+
+            @Override
+            public FileEncoder newFile() {
+                return general.newFile();
+            }
+
+            @Override
+            public String extension() {
+                return general.extension();
+            }
+
+            @Override
+            public String contentType() {
+                return general.contentType();
+            }
+
+            @Override
+            public HeldRecords held(ObjectStore store, StoredObject object) throws StoreException {
+                return general.held(store, object);
+            }
+        };
     }
 
     /** Whether files of {@code format} grow in a buffer directory when given one (Avro and Parquet do not). */

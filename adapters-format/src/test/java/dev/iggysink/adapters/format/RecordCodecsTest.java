@@ -145,6 +145,31 @@ class RecordCodecsTest {
                 .hasMessageContaining("application_logs/api_requests/1");
     }
 
+    /**
+     * A table sink's json stream routed to fixed tables: the codec hands each payload on as it came, the row
+     * converter's parse being its one check; read by a field or transformed, the codec parses it first, as the
+     * object sink's does.
+     */
+    @Test
+    void a_table_sinks_codec_leaves_a_json_payload_to_the_row_converter_unless_it_reads_the_payload_itself()
+            throws BadRecordException {
+        RecordCodec rows = RecordCodecs.forTable(Fixtures.stream(PayloadSchema.JSON), List.of(), true);
+        byte[] spaced = "{\"b\": 1.50, \"a\": \"é\"}".getBytes(StandardCharsets.UTF_8);
+        assertThat(rows.decode(record(42, spaced, List.of())).json()).isSameAs(spaced);
+        byte[] text = "this is text, not JSON".getBytes(StandardCharsets.UTF_8);
+        assertThat(rows.decode(record(42, text, List.of())).json()).isEqualTo(text);
+
+        RecordCodec routed = RecordCodecs.forTable(Fixtures.stream(PayloadSchema.JSON), List.of(), false);
+        assertThatThrownBy(() -> routed.decode(record(42, text, List.of()))).isInstanceOf(BadRecordException.class)
+                .hasMessageStartingWith("offset 42 of application_logs/api_requests/1: not valid JSON at byte 0");
+        assertThat(routed.decode(record(42, spaced, List.of())).fieldText("a")).hasValue("é");
+        RecordCodec transformed = RecordCodecs.forTable(Fixtures.stream(PayloadSchema.JSON),
+                List.of(new dev.iggysink.application.settings.TransformSettings.DeleteFields(List.of("b"))), true);
+        assertThatThrownBy(() -> transformed.decode(record(42, text, List.of()))).isInstanceOf(BadRecordException.class);
+        assertThat(transformed.decode(record(42, spaced, List.of())).json()).asString(StandardCharsets.UTF_8)
+                .isEqualTo("{\"a\":\"é\"}");
+    }
+
     @Test
     void a_payload_that_is_not_json_is_reported_as_such_with_its_byte() {
         assertThatThrownBy(() -> SEED.decode(record("this is text, not JSON")))

@@ -13,12 +13,14 @@ import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Base64;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import org.apache.avro.util.Utf8;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.data.GenericRecord;
 import org.apache.iceberg.data.Record;
@@ -80,7 +82,7 @@ final class RowConverter {
 
     /** The row of {@code source} with {@code payload} as its JSON text. */
     Record convert(SinkRecord source, byte[] payload) throws BadRecordException {
-        try (JsonParser p = JSON.createParser(ObjectReadContext.empty(), payload)) {
+        try (JsonParser p = JSON.createParser(new Bytes(payload), payload)) {
             if (p.nextToken() != JsonToken.START_OBJECT) {
                 if (p.currentToken() != null) wellFormedRest(p);
                 throw new BadRecordException("the payload is not a JSON object, and a table row needs one");
@@ -196,7 +198,7 @@ final class RowConverter {
             };
             case DECIMAL -> (p, path) -> decimal((Types.DecimalType) type, p, path);
             case STRING -> (p, path) -> switch (p.currentToken()) {
-                case VALUE_STRING -> p.getString();
+                case VALUE_STRING -> string(p, path);
                 case VALUE_NUMBER_INT -> p.getNumberValue().toString();
                 case VALUE_NUMBER_FLOAT -> p.getDecimalValue().toString();
                 case VALUE_TRUE -> "true";
@@ -228,6 +230,43 @@ final class RowConverter {
                 throw new BadRecordException("field '" + path + "': the column type " + type + " is not supported");
             };
         };
+    }
+
+    /** The payload a parser reads, for the string values taken as their bytes. */
+    private static final class Bytes extends ObjectReadContext.Base {
+        final byte[] payload;
+
+        Bytes(byte[] payload) {
+            this.payload = payload;
+        }
+    }
+
+    /**
+     * A string column's value: without an escape, its UTF-8 bytes as they stand in the payload (Jackson checks
+     * them as it skips the string, and refuses the payload if they are not UTF-8), which Iceberg's Parquet writer
+     * takes as they are ({@link Utf8}); a {@code String} would be decoded from them and encoded back. With an escape, Jackson's text, refused when it holds a lone surrogate
+     * (no UTF-8 can encode one; Parquet's writer would put a '?' for it).
+     */
+    private static CharSequence string(JsonParser p, String path) throws BadRecordException {
+        if (p.objectReadContext() instanceof Bytes bytes) {
+            byte[] in = bytes.payload;
+            int quote = (int) p.currentTokenLocation().getByteOffset();
+            if (quote >= 0 && quote < in.length && in[quote] == '"') {
+                int end = JsonStrings.quoteOrBackslash(in, quote + 1);
+                if (end < in.length && in[end] == '"') return new Utf8(Arrays.copyOfRange(in, quote + 1, end));
+            }
+        }
+        String text = p.getString();
+        for (int i = 0; i < text.length(); i++) {
+            char c = text.charAt(i);
+            if (Character.isHighSurrogate(c) && i + 1 < text.length() && Character.isLowSurrogate(text.charAt(i + 1))) {
+                i++;
+            } else if (Character.isSurrogate(c)) {
+                throw new BadRecordException("field '" + path + "' holds a lone surrogate (\\u"
+                        + Integer.toHexString(c) + "), which no UTF-8 text can");
+            }
+        }
+        return text;
     }
 
     /** A value of ISO text, parsed by {@code parse}. */

@@ -39,6 +39,7 @@ import org.apache.iceberg.types.Type;
 import org.apache.iceberg.types.Types;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
@@ -279,6 +280,73 @@ class RowConversionTest {
         RowConverter converter = new RowConverter(new Schema(Types.NestedField.optional(2, "v", Types.LongType.get())));
         assertThatThrownBy(() -> converter.convert(record(json).source())).isInstanceOf(BadRecordException.class)
                 .hasMessageContaining(json.isEmpty() ? "not a JSON object" : "the payload is not JSON");
+    }
+
+    /**
+     * String columns take a value's bytes from the payload when it has no escape, Jackson's text when it has: both
+     * read back as sent, beyond ASCII too (two- and four-byte sequences), in nested lists and maps alike.
+     */
+    @Test
+    void strings_with_escapes_and_beyond_ascii_are_read_back_as_sent() throws Exception {
+        String name = "conv.t" + TABLES.incrementAndGet();
+        Types.ListType list = Types.ListType.ofOptional(11, Types.StringType.get());
+        Types.MapType map = Types.MapType.ofOptional(12, 13, Types.StringType.get(), Types.StringType.get());
+        Schema schema = new Schema(
+                Types.NestedField.required(1, "iggy_offset", Types.LongType.get()),
+                Types.NestedField.optional(2, "escaped", Types.StringType.get()),
+                Types.NestedField.optional(3, "plain", Types.StringType.get()),
+                Types.NestedField.optional(4, "list", list),
+                Types.NestedField.optional(5, "map", map));
+        // partitioned by both kinds of value: an identity partition's value is read back from the table's metadata
+        catalog.createTable(TableIdentifier.parse(name), schema, org.apache.iceberg.PartitionSpec.builderFor(schema)
+                .identity("plain").truncate("escaped", 2).build());
+        String escaped = "\"é\\u00e9\\\\n\\\"x\"";
+        String plain = "\"a é \uD83D\uDE00 z\"";
+        String json = "{\"escaped\":" + escaped + ",\"plain\":" + plain + ",\"list\":[" + plain + "," + escaped
+                + ",\"\"],\"map\":{\"k\":" + plain + ",\"e\":" + escaped + "}}";
+        try (IcebergTables store = new IcebergTables(IcebergCatalogs.open(settings), "sink")) {
+            TableStore.RowFile file = store.newFile(name);
+            file.append(record(json));
+            store.commit(name, List.of(new TableStore.Append(P0, -1, 0, List.of(file.stage()))));
+        }
+        List<Record> rows = new ArrayList<>();
+        try (CloseableIterable<Record> read = IcebergGenerics.read(catalog.loadTable(TableIdentifier.parse(name)))
+                .build()) {
+            read.forEach(r -> rows.add(r.copy()));
+        }
+        String escapedText = "éé\\n\"x";
+        String plainText = "a é \uD83D\uDE00 z";
+        assertThat(rows).singleElement().satisfies(r -> {
+            assertThat(r.getField("escaped")).isEqualTo(escapedText);
+            assertThat(r.getField("plain")).isEqualTo(plainText);
+            assertThat(r.getField("list")).isEqualTo(List.of(plainText, escapedText, ""));
+            assertThat(r.getField("map")).isEqualTo(Map.of("k", plainText, "e", escapedText));
+        });
+    }
+
+    /** JSON is UTF-8: malformed bytes make no row (overlong, surrogate, beyond U+10FFFF, cut short), read or not. */
+    @ParameterizedTest(name = "bytes {0}")
+    @org.junit.jupiter.params.provider.ValueSource(strings = {"C0 80", "ED A0 80", "F4 90 80 80", "E9", "80"})
+    void a_payload_of_malformed_utf8_is_not_json_wherever_it_is(String hex) {
+        RowConverter converter = new RowConverter(new Schema(Types.NestedField.optional(2, "v", Types.StringType.get())));
+        java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
+        bytes.writeBytes("{\"skipped\":\"".getBytes(StandardCharsets.UTF_8));
+        for (String b : hex.split(" ")) bytes.write(Integer.parseInt(b, 16));
+        bytes.writeBytes("\",\"v\":\"ok\"}".getBytes(StandardCharsets.UTF_8));
+        SinkRecord source = new SinkRecord(P0, 0, 0, 0, new MessageId(0, 1), List.of(), bytes.toByteArray());
+        assertThatThrownBy(() -> converter.convert(source)).isInstanceOf(BadRecordException.class)
+                .hasMessageContaining("the payload is not JSON").hasMessageContaining("UTF-8");
+    }
+
+    /** An escaped surrogate without its pair is text no UTF-8 can hold: the field is named, not written as '?'. */
+    @Test
+    void a_string_of_a_lone_surrogate_is_refused() throws Exception {
+        RowConverter converter = new RowConverter(new Schema(Types.NestedField.optional(2, "v", Types.StringType.get())));
+        assertThatThrownBy(() -> converter.convert(record("{\"v\":\"a\\ud800b\"}").source()))
+                .isInstanceOf(BadRecordException.class).hasMessageContaining("field 'v'")
+                .hasMessageContaining("lone surrogate");
+        assertThat(converter.convert(record("{\"v\":\"a\\ud83d\\ude00b\"}").source()).getField("v").toString())
+                .isEqualTo("a\uD83D\uDE00b");
     }
 
     private static Decoded record(String json) {
