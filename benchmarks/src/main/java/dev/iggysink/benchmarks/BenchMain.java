@@ -23,6 +23,7 @@ public final class BenchMain {
             case "self-audit-cost" -> System.exit(dev.iggysink.benchmarks.e2e.SelfAuditCost.run(rest));
             case "tables" -> System.exit(dev.iggysink.benchmarks.e2e.TableBench.run(rest));
             case "codec-cpu" -> dev.iggysink.benchmarks.micro.CodecCpu.main(rest);
+            case "table-writer" -> System.exit(dev.iggysink.benchmarks.micro.TableWriterHeap.run(rest));
             default -> {
                 System.out.println("""
                         usage: java -jar benchmarks.jar jmh [JMH options]     micro-benchmarks (jmh -h for options)
@@ -43,7 +44,11 @@ public final class BenchMain {
                                java -jar benchmarks.jar tables --self-audit-pairs N [--messages N] [--size S]
                                       [--partitions P] [--catalogs C]   the table sink's self-audit at its default
                                                                          budget against off, N interleaved pairs
-                               java -jar benchmarks.jar codec-cpu [rounds]    json_lines codec in thread CPU time""");
+                               java -jar benchmarks.jar codec-cpu [rounds]    json_lines codec in thread CPU time
+                               java -jar benchmarks.jar table-writer [--rows N] [--size B] [--text repeated|random]
+                                      [--close-every ROWS] [--variants heap,file-1m,file-4m,heap-1m] [--rounds R]
+                                                                         Iceberg's Parquet writer alone, 8 writers,
+                                                                         each variant in a JVM with the launcher's heap""");
                 System.exit("--help".equals(command) || "-h".equals(command) ? 0 : 2);
             }
         }
