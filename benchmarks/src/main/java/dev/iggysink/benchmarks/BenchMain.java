@@ -47,6 +47,7 @@ public final class BenchMain {
                                java -jar benchmarks.jar codec-cpu [rounds]    json_lines codec in thread CPU time
                                java -jar benchmarks.jar table-writer [--rows N] [--size B] [--text repeated|random]
                                       [--close-every ROWS] [--variants heap,file-1m,file-4m,heap-1m] [--rounds R]
+                                      [--jvm "OPTIONS" (instead of the launcher's heap and collector)]
                                                                          Iceberg's Parquet writer alone, 8 writers,
                                                                          each variant in a JVM with the launcher's heap""");
                 System.exit("--help".equals(command) || "-h".equals(command) ? 0 : 2);

@@ -88,7 +88,13 @@ public final class TableWriterHeap {
     }
 
     public static int run(String[] args) throws Exception {
-        Map<String, String> o = options(args);
+        Map<String, String> o;
+        try {
+            o = options(args);
+        } catch (IllegalArgumentException e) {
+            System.err.println(e.getMessage());
+            return 2;
+        }
         long rows = Long.parseLong(o.getOrDefault("--rows", "600000"));
         int size = Integer.parseInt(o.getOrDefault("--size", "1024"));
         boolean random = "random".equals(o.getOrDefault("--text", "repeated"));
@@ -102,10 +108,11 @@ public final class TableWriterHeap {
             return 0;
         }
         List<String> variants = List.of(o.getOrDefault("--variants", "heap,file-1m,file-4m,heap-1m").split(","));
+        List<String> jvm = o.containsKey("--jvm") ? List.of(o.get("--jvm").trim().split("\\s+")) : LAUNCHER_HEAP;
         int rounds = Integer.parseInt(o.getOrDefault("--rounds", "1"));
         System.out.printf(Locale.ROOT, "table-writer: %d rows of %d B (%s text), %d writers, files closed at %s, "
                         + "JVM %s, load %s%n", rows, size, random ? "random" : "repeated", WRITERS,
-                closeEvery > 0 ? closeEvery + " rows a writer or 8 MiB" : "8 MiB", String.join(" ", LAUNCHER_HEAP),
+                closeEvery > 0 ? closeEvery + " rows a writer or 8 MiB" : "8 MiB", String.join(" ", jvm),
                 load());
         System.out.printf("%-10s %5s %12s %13s %11s %12s %10s %10s %10s %6s%n", "variant", "round", "full (ms)",
                 "young (ms)", "thread us/row", "proc us/row", "peak MiB", "live MiB", "bytes MiB", "files");
@@ -113,7 +120,7 @@ public final class TableWriterHeap {
         try {
             for (int r = 1; r <= rounds; r++) {
                 for (String v : variants) {
-                    Figures f = child(v, rows, size, random, closeEvery, dir);
+                    Figures f = child(jvm, v, rows, size, random, closeEvery, dir);
                     System.out.printf(Locale.ROOT, "%-10s %5d %4d (%5d) %5d (%5d) %13.2f %12.2f %10.1f %10.1f %10.2f"
                                     + " %6d%n", v, r, f.fullGcs(), f.fullGcMillis(), f.youngGcs(), f.youngGcMillis(),
                             f.threadUs(), f.processUs(), mib(f.peakHeap()), mib(f.oldAfterGc()), mib(f.bytes()),
@@ -148,18 +155,18 @@ public final class TableWriterHeap {
         for (int i = 0; i < args.length; i++) {
             if (!args[i].startsWith("--") || i + 1 == args.length) {
                 throw new IllegalArgumentException("usage: table-writer [--rows N] [--size B] [--text repeated|random]"
-                        + " [--close-every ROWS] [--variants heap,file-1m,...] [--rounds R]; at " + args[i]);
+                        + " [--close-every ROWS] [--variants heap,file-1m,...] [--rounds R] [--jvm \"OPTIONS\"]; at " + args[i]);
             }
             o.put(args[i], args[++i]);
         }
         return o;
     }
 
-    private static Figures child(String variant, long rows, int size, boolean random, long closeEvery, Path dir)
+    private static Figures child(List<String> jvm, String variant, long rows, int size, boolean random, long closeEvery, Path dir)
             throws IOException, InterruptedException {
         List<String> cmd = new ArrayList<>();
         cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-        cmd.addAll(LAUNCHER_HEAP);
+        cmd.addAll(jvm);
         cmd.addAll(List.of("-cp", System.getProperty("java.class.path"), TableWriterHeap.class.getName(),
                 "--child", variant, "--rows", Long.toString(rows), "--size", Integer.toString(size), "--text",
                 random ? "random" : "repeated", "--close-every", Long.toString(closeEvery), "--dir", dir.toString()));
