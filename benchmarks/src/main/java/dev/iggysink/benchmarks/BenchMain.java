@@ -24,6 +24,7 @@ public final class BenchMain {
             case "tables" -> System.exit(dev.iggysink.benchmarks.e2e.TableBench.run(rest));
             case "codec-cpu" -> dev.iggysink.benchmarks.micro.CodecCpu.main(rest);
             case "table-rows-cpu" -> dev.iggysink.benchmarks.micro.TableRowsCpu.main(rest);
+            case "table-writer" -> System.exit(dev.iggysink.benchmarks.micro.TableWriterHeap.run(rest));
             default -> {
                 System.out.println("""
                         usage: java -jar benchmarks.jar jmh [JMH options]     micro-benchmarks (jmh -h for options)
@@ -47,7 +48,12 @@ public final class BenchMain {
                                java -jar benchmarks.jar codec-cpu [rounds]    json_lines codec in thread CPU time
                                java -jar benchmarks.jar table-rows-cpu [rounds] [rows] [sizes...]
                                                                          the table sink's decode, row and Parquet
-                                                                         write in thread CPU time""");
+                                                                         write in thread CPU time
+                               java -jar benchmarks.jar table-writer [--rows N] [--size B] [--text repeated|random]
+                                      [--close-every ROWS] [--variants heap,file-1m,file-4m,heap-1m] [--rounds R]
+                                      [--jvm "OPTIONS" (instead of the launcher's heap and collector)]
+                                                                         Iceberg's Parquet writer alone, 8 writers,
+                                                                         each variant in a JVM with the launcher's heap""");
                 System.exit("--help".equals(command) || "-h".equals(command) ? 0 : 2);
             }
         }
