@@ -2,16 +2,21 @@ package dev.iggysink.application.audit;
 
 import dev.iggysink.application.port.out.Sleeper;
 import dev.iggysink.application.port.out.StoreException;
+import dev.iggysink.application.status.AuditStatus;
 import dev.iggysink.domain.retry.RequestBudget;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
+import java.util.List;
+import java.util.Optional;
 import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 
 /**
  * The pace of a self-audit: rounds start no more often than {@code interval}, and every request a round makes waits
- * for room in a budget of requests per minute. Waits go through the {@link Sleeper} port.
+ * for room in a budget of requests per minute. Waits go through the {@link Sleeper} port. It also keeps how the rounds
+ * went, for the audit's {@link #status}; the audit calls {@link #ended}, {@link #failed} and {@link #status} under
+ * its own lock.
  */
 public final class AuditPace {
     /** One round of an audit. */
@@ -26,6 +31,9 @@ public final class AuditPace {
     private final Sleeper sleeper;
     private final BooleanSupplier stopping;
     private final RequestBudget budget;
+    private long rounds;
+    private Instant lastRound;
+    private String lastError;
 
     public AuditPace(int requestsPerMinute, Duration interval, InstantSource clock, Sleeper sleeper,
                      BooleanSupplier stopping) {
@@ -69,9 +77,23 @@ public final class AuditPace {
         for (Duration wait; !(wait = budget.trySpend(n, clock.instant())).isZero(); ) sleeper.sleep(wait);
     }
 
-    /** Requests spent so far. */
-    public long spent() {
-        return budget.spent();
+    /** A round ended well: counted, its time kept, the failure of an earlier one forgotten. */
+    public void ended() {
+        rounds++;
+        lastRound = clock.instant();
+        lastError = null;
+    }
+
+    /** A round failed with {@code e}: said in the status until one ends well. */
+    public void failed(Exception e) {
+        lastError = e.getMessage();
+    }
+
+    /** The audit's status: how its rounds went and what they spent from here, what they found from the caller. */
+    public AuditStatus status(long verified, long skipped, List<AuditStatus.Covered> covered, List<String> problems,
+                              List<String> notes, AuditStatus.Counts counts) {
+        return new AuditStatus(perMinute, Optional.ofNullable(lastRound), rounds, budget.spent(), verified, skipped,
+                covered, problems, notes, counts, Optional.ofNullable(lastError));
     }
 
     public int perMinute() {

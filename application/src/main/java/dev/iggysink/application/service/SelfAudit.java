@@ -99,10 +99,7 @@ final class SelfAudit implements Runnable {
     private String lastUnstamped;
 
     // Owned by the auditing thread.
-    private long rounds;
     private long verified;
-    private Instant lastRound;
-    private String lastError;
     private final Map<PartitionRef, Window> windows = new LinkedHashMap<>();
     /** Committed objects not found as written, by key; checked again each round until they are. */
     private final Map<String, Suspect> suspects = new LinkedHashMap<>();
@@ -166,14 +163,12 @@ final class SelfAudit implements Runnable {
     synchronized void round() throws InterruptedException, StoreException {
         verifyCommitted();
         for (Target t : targets) audit(t);
-        rounds++;
-        lastRound = clock.instant();
-        lastError = null;
+        pace.ended();
         publish();
     }
 
     private synchronized void failed(Exception e) {
-        lastError = e.getMessage();
+        pace.failed(e);
         LOG.log(Level.WARNING, "self-audit round failed; trying again in " + ROUND_INTERVAL.toSeconds() + " s: "
                 + e.getMessage());
         publish();
@@ -460,9 +455,7 @@ final class SelfAudit implements Runnable {
                     + lastUnstamped + "): the store keeps no user metadata, or another writer replaced them; their"
                     + " identity was not checked");
         }
-        status = new AuditStatus(pace.perMinute(), Optional.ofNullable(lastRound), rounds, pace.spent(), verified,
-                queue.skipped(), covered, problems, notes,
-                new AuditStatus.Counts(gaps, overlaps, mismatches, suspects.size(), claims),
-                Optional.ofNullable(lastError));
+        status = pace.status(verified, queue.skipped(), covered, problems, notes,
+                new AuditStatus.Counts(gaps, overlaps, mismatches, suspects.size(), claims));
     }
 }

@@ -98,10 +98,7 @@ public final class TableSelfAudit implements Runnable {
     private final AuditQueue<Stamped> queue = new AuditQueue<>(QUEUE_LIMIT);
 
     // Owned by the auditing thread.
-    private long rounds;
     private long verified;
-    private Instant lastRound;
-    private String lastError;
     private final Map<Lane, Deque<Span>> windows = new LinkedHashMap<>();
     /** Commits whose map entry was not found as set, by lane; checked again each round until it is. */
     private final Map<Lane, Commit> suspects = new LinkedHashMap<>();
@@ -154,14 +151,12 @@ public final class TableSelfAudit implements Runnable {
         forgetReplaced();
         verifyCommits();
         auditRows();
-        rounds++;
-        lastRound = clock.instant();
-        lastError = null;
+        pace.ended();
         publish();
     }
 
     private synchronized void failed(Exception e) {
-        lastError = e.getMessage();
+        pace.failed(e);
         LOG.log(Level.WARNING, "table self-audit round failed; trying again in " + ROUND_INTERVAL.toSeconds()
                 + " s: " + e.getMessage());
         publish();
@@ -521,9 +516,7 @@ public final class TableSelfAudit implements Runnable {
             overlapCount += o.size();
         }
         problems.addAll(suspectLines.values());
-        status = new AuditStatus(pace.perMinute(), Optional.ofNullable(lastRound), rounds, pace.spent(), verified,
-                queue.skipped(), covered, problems, notes,
-                new AuditStatus.Counts(gapCount, overlapCount, 0, suspects.size(), 0),
-                Optional.ofNullable(lastError));
+        status = pace.status(verified, queue.skipped(), covered, problems, notes,
+                new AuditStatus.Counts(gapCount, overlapCount, 0, suspects.size(), 0));
     }
 }
