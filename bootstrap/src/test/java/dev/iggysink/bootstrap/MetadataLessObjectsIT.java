@@ -7,25 +7,12 @@ import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.read.ListAppender;
-import dev.iggysink.adapters.config.ConfigResult;
-import dev.iggysink.adapters.config.ConnectorConfig;
-import dev.iggysink.adapters.config.ConnectorConfigLoader;
-import dev.iggysink.application.port.out.SinkMetrics;
 import dev.iggysink.application.status.Health;
-import dev.iggysink.application.status.PartitionStatus;
 import dev.iggysink.domain.naming.ObjectKey;
-import dev.iggysink.testkit.iggy.IggyEndpoint;
-import dev.iggysink.testkit.iggy.IggyProducer;
-import dev.iggysink.testkit.s3.MinioServer;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.UUID;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.slf4j.LoggerFactory;
@@ -38,45 +25,14 @@ import software.amazon.awssdk.services.s3.model.S3Object;
  * halts the partition, one that holds the partition's records is committed instead of written again. json_lines
  * with include_metadata (the Rust sink's default), so the records name their offset and time.
  */
-class MetadataLessObjectsIT {
+class MetadataLessObjectsIT extends OneTopicSinkScene {
     private static final Duration WAIT = Duration.ofSeconds(90);
     private static final String TOPIC = "clicks";
 
-    private final MinioServer minio = MinioServer.shared();
-    private IggyEndpoint iggy;
-    private IggyProducer producer;
-    private String stream;
-    private String bucket;
-    private SinkRunner runner;
     private String format = "json_lines";
-    private Path configFile;
 
-    @BeforeEach
-    void setUp() {
-        Logging.bridgeJul();
-        String id = UUID.randomUUID().toString().substring(0, 8);
-        stream = "nometa_" + id;
-        bucket = "nometa-" + id;
-        minio.createBucket(bucket);
-        iggy = IggyEndpoint.fromEnvOrEmbedded();
-        producer = IggyProducer.connect(iggy.host(), iggy.port());
-        producer.createStreamIfMissing(stream);
-        producer.createTopicIfMissing(stream, TOPIC, 1);
-    }
-
-    @AfterEach
-    void tearDown() throws Exception {
-        try {
-            stopSink();
-        } finally {
-            try {
-                producer.deleteStream(stream);
-            } catch (RuntimeException ignored) {
-                // best effort
-            }
-            producer.close();
-            iggy.close();
-        }
+    MetadataLessObjectsIT() {
+        super("nometa", TOPIC);
     }
 
     @Test
@@ -173,29 +129,7 @@ class MetadataLessObjectsIT {
     }
 
     private SinkRunner.Running startSink(String group) throws Exception {
-        Path file = Files.createTempDirectory("sink-nometa-").resolve("s3_sink.toml");
-        configFile = file;
-        Files.writeString(file, config(group), StandardCharsets.UTF_8);
-        ConfigResult config = ConnectorConfigLoader.load(file, Map.of());
-        assertThat(config.errors()).isEmpty();
-        ConnectorConfig settings = config.sinks().get(0);
-        runner = new SinkRunner();
-        return runner.start(settings, SinkMetrics.NONE);
-    }
-
-    private void stopSink() throws InterruptedException {
-        if (runner == null) return;
-        runner.requestStop();
-        runner.awaitAll();
-        runner.close();
-        runner = null;
-    }
-
-    private static long committed(SinkRunner.Running sink) {
-        for (PartitionStatus p : sink.service().status().partitions()) {
-            if (p.partition() == 0 && p.owned()) return p.committed();
-        }
-        return Long.MIN_VALUE;
+        return start(config(group));
     }
 
     private List<S3Object> objects() {

@@ -3,24 +3,10 @@ package dev.iggysink.bootstrap;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import dev.iggysink.adapters.config.ConfigResult;
-import dev.iggysink.adapters.config.ConnectorConfigLoader;
-import dev.iggysink.application.port.out.SinkMetrics;
 import dev.iggysink.application.status.AuditStatus;
 import dev.iggysink.application.status.Health;
-import dev.iggysink.application.status.PartitionStatus;
 import dev.iggysink.domain.naming.ObjectKey;
-import dev.iggysink.testkit.iggy.IggyEndpoint;
-import dev.iggysink.testkit.iggy.IggyProducer;
-import dev.iggysink.testkit.s3.MinioServer;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
-import java.util.Map;
-import java.util.UUID;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -29,47 +15,12 @@ import org.junit.jupiter.api.Timeout;
  * run clean, then finds an object deleted behind the sink's back and fails health naming its key. About 20 s: two
  * self-audit rounds, 10 s apart.
  */
-class SelfAuditIT {
+class SelfAuditIT extends OneTopicSinkScene {
     private static final Duration WAIT = Duration.ofSeconds(60);
     private static final String TOPIC = "orders";
 
-    private final MinioServer minio = MinioServer.shared();
-    private IggyEndpoint iggy;
-    private IggyProducer producer;
-    private String stream;
-    private String bucket;
-    private SinkRunner runner;
-
-    @BeforeEach
-    void setUp() {
-        Logging.bridgeJul();
-        String id = UUID.randomUUID().toString().substring(0, 8);
-        stream = "selfaudit_" + id;
-        bucket = "selfaudit-" + id;
-        minio.createBucket(bucket);
-        iggy = IggyEndpoint.fromEnvOrEmbedded();
-        producer = IggyProducer.connect(iggy.host(), iggy.port());
-        producer.createStreamIfMissing(stream);
-        producer.createTopicIfMissing(stream, TOPIC, 1);
-    }
-
-    @AfterEach
-    void tearDown() throws Exception {
-        try {
-            if (runner != null) {
-                runner.requestStop();
-                runner.awaitAll();
-                runner.close();
-            }
-        } finally {
-            try {
-                producer.deleteStream(stream);
-            } catch (RuntimeException ignored) {
-                // best effort
-            }
-            producer.close();
-            iggy.close();
-        }
+    SelfAuditIT() {
+        super("selfaudit", TOPIC);
     }
 
     @Test
@@ -93,19 +44,7 @@ class SelfAuditIT {
     }
 
     private SinkRunner.Running start() throws Exception {
-        Path file = Files.createTempDirectory("sink-selfaudit-").resolve("s3_sink.toml");
-        Files.writeString(file, config(), StandardCharsets.UTF_8);
-        ConfigResult config = ConnectorConfigLoader.load(file, Map.of());
-        assertThat(config.errors()).isEmpty();
-        runner = new SinkRunner();
-        return runner.start(config.sinks().get(0), SinkMetrics.NONE);
-    }
-
-    private static long committed(SinkRunner.Running sink) {
-        for (PartitionStatus p : sink.service().status().partitions()) {
-            if (p.partition() == 0 && p.owned()) return p.committed();
-        }
-        return Long.MIN_VALUE;
+        return start(config());
     }
 
     private String config() {

@@ -3,8 +3,6 @@ package dev.iggysink.adapters.iceberg;
 import java.io.Closeable;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.lang.reflect.Constructor;
-import java.lang.reflect.InvocationTargetException;
 import java.net.ServerSocket;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -15,16 +13,13 @@ import java.util.Optional;
 
 import dev.iggysink.application.settings.Secret;
 import dev.iggysink.testkit.aws.MotoServer;
+import dev.iggysink.testkit.iceberg.RestCatalogServers;
 
 import org.apache.iceberg.CatalogProperties;
 import org.apache.iceberg.catalog.Catalog;
 import org.apache.iceberg.jdbc.JdbcCatalog;
 import org.apache.iceberg.rest.RESTCatalog;
-import org.apache.iceberg.rest.RESTCatalogAdapter;
 import org.apache.iceberg.rest.RESTCatalogServer;
-import org.apache.iceberg.rest.RESTCatalogServlet;
-import org.eclipse.jetty.ee10.servlet.ServletContextHandler;
-import org.eclipse.jetty.server.Server;
 
 /**
  * A real Iceberg catalog for integration tests, its warehouse on a real MinIO. Each {@link #newClient()} is a client
@@ -178,28 +173,10 @@ abstract class CatalogFixture {
             backend.put(CatalogProperties.URI, "jdbc:sqlite:file:" + dir.resolve("rest-backend.db"));
             backend.put("jdbc.schema-version", "V1");
             backend.put(RESTCatalogServer.REST_PORT, Integer.toString(port));
-            server = startServer(backend);
+            server = RestCatalogServers.start(backend);
 
             clientProperties = new HashMap<>(warehouse.fileIoProperties());
             clientProperties.put(CatalogProperties.URI, "http://127.0.0.1:" + port + "/");
-        }
-
-        /**
-         * The server's constructor that takes its configuration is package-private (its public entry point reads
-         * only {@code CATALOG_*} environment variables, which a test JVM cannot set), hence reflection.
-         */
-        private static RESTCatalogServer startServer(Map<String, String> config) {
-            try {
-                Constructor<RESTCatalogServer> constructor = RESTCatalogServer.class.getDeclaredConstructor(Map.class);
-                constructor.setAccessible(true);
-                RESTCatalogServer server = constructor.newInstance(config);
-                server.start(false);
-                return server;
-            } catch (InvocationTargetException e) {
-                throw new IllegalStateException("the REST catalog server did not start", e.getCause());
-            } catch (Exception e) {
-                throw new IllegalStateException("the REST catalog server did not start", e);
-            }
         }
 
         @Override
@@ -218,32 +195,7 @@ abstract class CatalogFixture {
         @Override
         void close() {
             super.close();
-            try {
-                Closeable backend = backendCatalog(server);
-                server.stop();
-                backend.close();
-            } catch (Exception e) {
-                throw new IllegalStateException("the REST catalog server did not stop", e);
-            }
-        }
-
-        /**
-         * The server's {@code stop()} stops Jetty but leaves its backend catalog open; that catalog's S3FileIO then
-         * logs "Unclosed S3FileIO instance" at WARN whenever the collector finds it, in whatever test runs then, so
-         * the fixture digs it out (servlet, adapter, catalog: all private) and closes it.
-         */
-        private static Closeable backendCatalog(RESTCatalogServer server) throws Exception {
-            Server jetty = (Server) field(RESTCatalogServer.class, "httpServer").get(server);
-            ServletContextHandler context = jetty.getDescendant(ServletContextHandler.class);
-            Object servlet = context.getServletHandler().getServlets()[0].getServlet();
-            Object adapter = field(RESTCatalogServlet.class, "restCatalogAdapter").get(servlet);
-            return (Closeable) field(RESTCatalogAdapter.class, "catalog").get(adapter);
-        }
-
-        private static java.lang.reflect.Field field(Class<?> type, String name) throws NoSuchFieldException {
-            java.lang.reflect.Field field = type.getDeclaredField(name);
-            field.setAccessible(true);
-            return field;
+            RestCatalogServers.stop(server);
         }
     }
 

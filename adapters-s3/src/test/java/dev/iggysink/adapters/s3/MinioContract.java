@@ -288,7 +288,7 @@ abstract class MinioContract extends ObjectStoreContract {
                 assertThat(requestsFor(proxy, key)).as("the client did not retry on its own").isEqualTo(1);
 
                 viaProxy.put(key, chunked(bytes(100, 1)), "text/plain");
-                assertThat(store.get(key)).isEqualTo(bytes(100, 1));
+                assertThat(stored(key)).isEqualTo(bytes(100, 1));
             }
         }
     }
@@ -308,10 +308,11 @@ abstract class MinioContract extends ObjectStoreContract {
                 assertThat(proxy.pendingFaults()).isZero();
                 assertThat(e.retryable()).as(e.getMessage()).isTrue();
                 assertThat(e.httpStatus()).isEqualTo(400);
-                assertThat(store.list(key)).as("nothing stored under the key").isEmpty();
+                assertThat(minio.client().listObjectsV2(b -> b.bucket(bucket).prefix(key)).contents())
+                        .as("nothing stored under the key").isEmpty();
 
                 viaProxy.put(key, chunked(bytes((int) size, 3)), "text/plain");
-                assertThat(store.get(key)).isEqualTo(bytes((int) size, 3));
+                assertThat(stored(key)).isEqualTo(bytes((int) size, 3));
             }
         }
     }
@@ -434,6 +435,15 @@ abstract class MinioContract extends ObjectStoreContract {
             assertThat(store64.get(prefix + "64mib")).isEqualTo(content);
             assertThat(head(prefix + "64mib").eTag()).as("a multipart ETag ends in -<parts>").endsWith("-8\"");
         }
+    }
+
+    /**
+     * The object as MinIO holds it, read by the assertion-side client, which sends again on a connection the server
+     * has closed. The adapter's own client does not (by design), and MinIO closes a connection idle for 30 s, which a
+     * pooled one of {@link #store} reaches between two tests of a loaded run.
+     */
+    private byte[] stored(String key) {
+        return minio.client().getObjectAsBytes(b -> b.bucket(bucket).key(key)).asByteArray();
     }
 
     private HeadObjectResponse head(String key) {

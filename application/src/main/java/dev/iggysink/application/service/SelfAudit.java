@@ -1,5 +1,7 @@
 package dev.iggysink.application.service;
 
+import dev.iggysink.application.audit.AuditPace;
+import dev.iggysink.application.audit.AuditQueue;
 import dev.iggysink.application.deadletter.DeadLetters;
 import dev.iggysink.application.port.in.AuditUseCase.PartitionAudit;
 import dev.iggysink.application.port.in.AuditUseCase.Range;
@@ -12,7 +14,6 @@ import dev.iggysink.application.status.PartitionStatus;
 import dev.iggysink.domain.message.PartitionRef;
 import dev.iggysink.domain.naming.KeyRange;
 import dev.iggysink.domain.naming.ObjectKey;
-import dev.iggysink.domain.retry.RequestBudget;
 import java.lang.System.Logger.Level;
 import java.time.Duration;
 import java.time.Instant;
@@ -25,8 +26,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.ConcurrentLinkedQueue;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
 import java.util.regex.Matcher;
@@ -91,24 +90,16 @@ final class SelfAudit implements Runnable {
     private final ObjectStore store;
     private final List<Target> targets;
     private final Supplier<Collection<PartitionStatus>> partitions;
-    private final int perMinute;
     private final InstantSource clock;
-    private final Sleeper sleeper;
-    private final BooleanSupplier stopping;
+    private final AuditPace pace;
 
-    private final ConcurrentLinkedQueue<Committed> queue = new ConcurrentLinkedQueue<>();
-    private final AtomicInteger queued = new AtomicInteger();
-    private final java.util.concurrent.atomic.AtomicLong skipped = new java.util.concurrent.atomic.AtomicLong();
+    private final AuditQueue<Committed> queue = new AuditQueue<>(QUEUE_LIMIT);
     /** Committed objects read back without any stamp: a store that keeps no user metadata; the latest of them. */
     private long unstamped;
     private String lastUnstamped;
 
     // Owned by the auditing thread.
-    private final RequestBudget budget;
-    private long rounds;
     private long verified;
-    private Instant lastRound;
-    private String lastError;
     private final Map<PartitionRef, Window> windows = new LinkedHashMap<>();
     /** Committed objects not found as written, by key; checked again each round until they are. */
     private final Map<String, Suspect> suspects = new LinkedHashMap<>();
@@ -146,28 +137,17 @@ final class SelfAudit implements Runnable {
 
     SelfAudit(ObjectStore store, List<Target> targets, Supplier<Collection<PartitionStatus>> partitions,
               int requestsPerMinute, InstantSource clock, Sleeper sleeper, BooleanSupplier stopping) {
-        if (requestsPerMinute <= 0) throw new IllegalArgumentException("requestsPerMinute must be > 0");
+        this.pace = new AuditPace(requestsPerMinute, ROUND_INTERVAL, clock, sleeper, stopping);
         this.store = store;
         this.targets = List.copyOf(targets);
         this.partitions = partitions;
-        this.perMinute = requestsPerMinute;
         this.clock = clock;
-        this.sleeper = sleeper;
-        this.stopping = stopping;
-        this.budget = new RequestBudget(requestsPerMinute, clock.instant());
         this.status = AuditStatus.none(requestsPerMinute);
     }
 
     /** Objects a commit passed: each is read back once the budget allows. Called by the consumer loops. */
     void committed(List<Committed> objects) {
-        for (Committed c : objects) {
-            if (queued.incrementAndGet() > QUEUE_LIMIT) {
-                queued.decrementAndGet();
-                skipped.incrementAndGet();
-                continue;
-            }
-            queue.add(c);
-        }
+        for (Committed c : objects) queue.add(c);
     }
 
     AuditStatus status() {
@@ -176,38 +156,19 @@ final class SelfAudit implements Runnable {
 
     @Override
     public void run() {
-        while (!stopping.getAsBoolean()) {
-            Instant started = clock.instant();
-            try {
-                round();
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                return;
-            } catch (StoreException | RuntimeException e) {
-                failed(e);
-            }
-            Duration rest = ROUND_INTERVAL.minus(Duration.between(started, clock.instant()));
-            try {
-                if (!rest.isNegative() && !rest.isZero()) sleeper.sleep(rest);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                return;
-            }
-        }
+        pace.run(this::round, this::failed);
     }
 
     /** One round: the committed objects waiting to be read back, then every topic's owned partitions. */
     synchronized void round() throws InterruptedException, StoreException {
         verifyCommitted();
         for (Target t : targets) audit(t);
-        rounds++;
-        lastRound = clock.instant();
-        lastError = null;
+        pace.ended();
         publish();
     }
 
     private synchronized void failed(Exception e) {
-        lastError = e.getMessage();
+        pace.failed(e);
         LOG.log(Level.WARNING, "self-audit round failed; trying again in " + ROUND_INTERVAL.toSeconds() + " s: "
                 + e.getMessage());
         publish();
@@ -215,11 +176,10 @@ final class SelfAudit implements Runnable {
 
     private void verifyCommitted() throws InterruptedException, StoreException {
         // At most half a minute's budget per round, so rounds go on under a steady stream of commits.
-        int allowed = Math.max(1, perMinute / 2);
-        for (int i = 0; i < allowed && !stopping.getAsBoolean(); i++) {
+        int allowed = Math.max(1, pace.perMinute() / 2);
+        for (int i = 0; i < allowed && !pace.stopping(); i++) {
             Committed c = queue.poll();
             if (c == null) return;
-            queued.decrementAndGet();
             verify(c);
             verified++;
             // A long queue takes most of a minute at the budget's pace: /status and the meters follow it meanwhile.
@@ -229,7 +189,7 @@ final class SelfAudit implements Runnable {
 
     /** Reads {@code c} back; a problem stays open (and is read again each round) until the object is as written. */
     private boolean verify(Committed c) throws InterruptedException, StoreException {
-        spend(1);
+        pace.spend(1);
         Optional<Map<String, String>> found = store.metadata(c.key());
         Optional<String> problem;
         if (found.isEmpty()) {
@@ -399,7 +359,7 @@ final class SelfAudit implements Runnable {
         Suspect suspect = suspects.get(key);
         if (suspect != null) return Optional.of(ended(a, suspect.object().lastOffset()));
         known.remove(key);
-        spend(1);
+        pace.spend(1);
         Optional<Map<String, String>> metadata = store.metadata(key);
         // Gone since the listing: the next round sees the gap (a first-offset key's end is not known meanwhile).
         if (metadata.isEmpty()) return a.firstOnly() ? Optional.empty() : Optional.of(a.range());
@@ -465,19 +425,14 @@ final class SelfAudit implements Runnable {
     }
 
     private List<StoredObject> list(String prefix) throws InterruptedException, StoreException {
-        spend(1);
+        pace.spend(1);
         List<StoredObject> listed = store.list(prefix);
         // One request per page of keys; the pages past the first are paid after the fact.
         int pages = (listed.size() + KEYS_PER_LIST - 1) / KEYS_PER_LIST;
-        if (pages > 1) spend(pages - 1);
+        if (pages > 1) pace.spend(pages - 1);
         return listed;
     }
 
-
-    /** Waits until the budget allows {@code n} more requests, and spends them. */
-    private void spend(int n) throws InterruptedException {
-        for (Duration wait; !(wait = budget.trySpend(n, clock.instant())).isZero(); ) sleeper.sleep(wait);
-    }
 
     private void publish() {
         List<AuditStatus.Covered> covered = new ArrayList<>();
@@ -500,8 +455,7 @@ final class SelfAudit implements Runnable {
                     + lastUnstamped + "): the store keeps no user metadata, or another writer replaced them; their"
                     + " identity was not checked");
         }
-        status = new AuditStatus(perMinute, Optional.ofNullable(lastRound), rounds, budget.spent(), verified, skipped.get(),
-                covered, problems, notes, new AuditStatus.Counts(gaps, overlaps, mismatches, suspects.size(), claims),
-                Optional.ofNullable(lastError));
+        status = pace.status(verified, queue.skipped(), covered, problems, notes,
+                new AuditStatus.Counts(gaps, overlaps, mismatches, suspects.size(), claims));
     }
 }

@@ -1,11 +1,12 @@
 package dev.iggysink.application.table;
 
+import dev.iggysink.application.audit.AuditPace;
+import dev.iggysink.application.audit.AuditQueue;
 import dev.iggysink.application.port.out.Sleeper;
 import dev.iggysink.application.port.out.StoreException;
 import dev.iggysink.application.port.out.TableStore;
 import dev.iggysink.application.status.AuditStatus;
 import dev.iggysink.domain.message.PartitionRef;
-import dev.iggysink.domain.retry.RequestBudget;
 import java.lang.System.Logger.Level;
 import java.time.Duration;
 import java.time.Instant;
@@ -18,9 +19,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.ConcurrentLinkedQueue;
-import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BooleanSupplier;
 import java.util.function.Function;
 
@@ -94,21 +92,13 @@ public final class TableSelfAudit implements Runnable {
     }
 
     private final Function<String, TableStore> stores;
-    private final int perMinute;
     private final InstantSource clock;
-    private final Sleeper sleeper;
-    private final BooleanSupplier stopping;
+    private final AuditPace pace;
 
-    private final ConcurrentLinkedQueue<Stamped> queue = new ConcurrentLinkedQueue<>();
-    private final AtomicInteger queued = new AtomicInteger();
-    private final AtomicLong skipped = new AtomicLong();
+    private final AuditQueue<Stamped> queue = new AuditQueue<>(QUEUE_LIMIT);
 
     // Owned by the auditing thread.
-    private final RequestBudget budget;
-    private long rounds;
     private long verified;
-    private Instant lastRound;
-    private String lastError;
     private final Map<Lane, Deque<Span>> windows = new LinkedHashMap<>();
     /** Commits whose map entry was not found as set, by lane; checked again each round until it is. */
     private final Map<Lane, Commit> suspects = new LinkedHashMap<>();
@@ -136,26 +126,15 @@ public final class TableSelfAudit implements Runnable {
     /** @param stores the store of each stream's tables (each consumer group has its own) */
     public TableSelfAudit(Function<String, TableStore> stores, int requestsPerMinute, InstantSource clock,
                           Sleeper sleeper, BooleanSupplier stopping) {
-        if (requestsPerMinute <= 0) throw new IllegalArgumentException("requestsPerMinute must be > 0");
+        this.pace = new AuditPace(requestsPerMinute, ROUND_INTERVAL, clock, sleeper, stopping);
         this.stores = stores;
-        this.perMinute = requestsPerMinute;
         this.clock = clock;
-        this.sleeper = sleeper;
-        this.stopping = stopping;
-        this.budget = new RequestBudget(requestsPerMinute, clock.instant());
         this.status = AuditStatus.none(requestsPerMinute);
     }
 
     /** What a commit set; checked at the next round. Called by the consumer loops. */
     public void committed(List<Commit> commits) {
-        for (Commit c : commits) {
-            if (queued.incrementAndGet() > QUEUE_LIMIT) {
-                queued.decrementAndGet();
-                skipped.incrementAndGet();
-                continue;
-            }
-            queue.add(new Stamped(c, generation(target(c.table(), c.partition()))));
-        }
+        for (Commit c : commits) queue.add(new Stamped(c, generation(target(c.table(), c.partition()))));
     }
 
     public AuditStatus status() {
@@ -164,24 +143,7 @@ public final class TableSelfAudit implements Runnable {
 
     @Override
     public void run() {
-        while (!stopping.getAsBoolean()) {
-            Instant started = clock.instant();
-            try {
-                round();
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                return;
-            } catch (StoreException | RuntimeException e) {
-                failed(e);
-            }
-            Duration rest = ROUND_INTERVAL.minus(Duration.between(started, clock.instant()));
-            try {
-                if (!rest.isNegative() && !rest.isZero()) sleeper.sleep(rest);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                return;
-            }
-        }
+        pace.run(this::round, this::failed);
     }
 
     /** One round: the maps of the tables committed to since the last round, then the rows of every window. */
@@ -189,14 +151,12 @@ public final class TableSelfAudit implements Runnable {
         forgetReplaced();
         verifyCommits();
         auditRows();
-        rounds++;
-        lastRound = clock.instant();
-        lastError = null;
+        pace.ended();
         publish();
     }
 
     private synchronized void failed(Exception e) {
-        lastError = e.getMessage();
+        pace.failed(e);
         LOG.log(Level.WARNING, "table self-audit round failed; trying again in " + ROUND_INTERVAL.toSeconds()
                 + " s: " + e.getMessage());
         publish();
@@ -209,7 +169,6 @@ public final class TableSelfAudit implements Runnable {
                     .put(s.partition(), s);
         }
         for (Stamped q; (q = queue.poll()) != null; ) {
-            queued.decrementAndGet();
             Commit c = q.commit();
             Target t = target(c.table(), c.partition());
             Long known = generations.putIfAbsent(t, q.generation());
@@ -229,8 +188,8 @@ public final class TableSelfAudit implements Runnable {
                     (a, b) -> a.last() >= b.last() ? a : b);
         }
         for (Map.Entry<Target, Map<PartitionRef, Commit>> e : byTable.entrySet()) {
-            if (stopping.getAsBoolean()) return;
-            spend(1);
+            if (pace.stopping()) return;
+            pace.spend(1);
             Map<PartitionRef, Long> map = e.getKey().store().durableOffsets(e.getKey().table(), e.getValue().keySet());
             if (replaced(e.getKey())) continue;
             for (Commit c : e.getValue().values()) {
@@ -287,11 +246,7 @@ public final class TableSelfAudit implements Runnable {
         checkedAt.keySet().removeIf(gone);
         reads.remove(t);
         listed.remove(t);
-        queue.removeIf(q -> {
-            boolean drop = q.generation() < now && gone.test(new Lane(q.commit().table(), q.commit().partition()));
-            if (drop) queued.decrementAndGet();
-            return drop;
-        });
+        queue.removeIf(q -> q.generation() < now && gone.test(new Lane(q.commit().table(), q.commit().partition())));
     }
 
     private Target target(String table, PartitionRef partition) {
@@ -310,7 +265,7 @@ public final class TableSelfAudit implements Runnable {
         }
         notes.clear();
         for (Map.Entry<Target, List<Lane>> e : byTable.entrySet()) {
-            if (stopping.getAsBoolean()) return;
+            if (pace.stopping()) return;
             long from = Long.MAX_VALUE;
             List<PartitionRef> partitions = new ArrayList<>();
             for (Lane l : e.getValue()) {
@@ -340,7 +295,7 @@ public final class TableSelfAudit implements Runnable {
     private Optional<Map<PartitionRef, List<TableStore.OffsetRuns>>> rows(Target t, List<PartitionRef> partitions,
                                                                           long from)
             throws InterruptedException, StoreException {
-        spend(1);
+        pace.spend(1);
         Long since = listed.get(t);
         Optional<TableStore.FileListing> listing = t.store().dataFiles(t.table(), from,
                 since == null ? java.util.OptionalLong.empty() : java.util.OptionalLong.of(since));
@@ -355,7 +310,7 @@ public final class TableSelfAudit implements Runnable {
         }
         if (replaced(t)) return null;
         TableStore.FileListing files = listing.get();
-        if (files.reads() > 1) spend(files.reads() - 1);
+        if (files.reads() > 1) pace.spend(files.reads() - 1);
         if (!files.checkable()) return Optional.empty();
         Map<String, Read> before = files.descends() ? reads.getOrDefault(t, Map.of()) : Map.of();
         List<TableStore.DataFileRef> live = files.files();
@@ -377,7 +332,7 @@ public final class TableSelfAudit implements Runnable {
                 // its manifest entry, read with the listing, says what it holds: no request more
                 r = new Read(f, from, java.util.Set.copyOf(partitions), counted);
             } else if (r == null || !r.answers(f, from, partitions)) {
-                spend(1 + f.deletes().size());
+                pace.spend(1 + f.deletes().size());
                 r = new Read(f, from, java.util.Set.copyOf(partitions),
                         t.store().rowOffsets(t.table(), f, partitions, from));
             }
@@ -539,11 +494,6 @@ public final class TableSelfAudit implements Runnable {
         else m.put(lane, lines);
     }
 
-    /** Waits until the budget allows {@code n} more requests, and spends them. */
-    private void spend(int n) throws InterruptedException {
-        for (Duration wait; !(wait = budget.trySpend(n, clock.instant())).isZero(); ) sleeper.sleep(wait);
-    }
-
     private void publish() {
         List<AuditStatus.Covered> covered = new ArrayList<>();
         List<String> problems = new ArrayList<>();
@@ -566,8 +516,7 @@ public final class TableSelfAudit implements Runnable {
             overlapCount += o.size();
         }
         problems.addAll(suspectLines.values());
-        status = new AuditStatus(perMinute, Optional.ofNullable(lastRound), rounds, budget.spent(), verified, skipped.get(),
-                covered, problems, notes, new AuditStatus.Counts(gapCount, overlapCount, 0, suspects.size(), 0),
-                Optional.ofNullable(lastError));
+        status = pace.status(verified, queue.skipped(), covered, problems, notes,
+                new AuditStatus.Counts(gapCount, overlapCount, 0, suspects.size(), 0));
     }
 }

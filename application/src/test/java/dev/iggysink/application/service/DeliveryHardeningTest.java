@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import dev.iggysink.application.fakes.FaultyCodec;
 import dev.iggysink.application.fakes.InMemoryObjectStore;
 import dev.iggysink.application.fakes.LinesCodec;
+import dev.iggysink.application.fakes.LogCapture;
 import dev.iggysink.application.fakes.ScriptedMessageSource;
 import dev.iggysink.application.fakes.TestSettings;
 import dev.iggysink.application.port.out.RecordCodec;
@@ -24,14 +25,10 @@ import dev.iggysink.application.status.PartitionStatus;
 import dev.iggysink.domain.naming.ObjectKey;
 import java.time.Duration;
 import java.time.InstantSource;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
-import java.util.logging.Handler;
-import java.util.logging.LogRecord;
-import java.util.logging.Logger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -424,24 +421,8 @@ class DeliveryHardeningTest {
 
     @Test
     void a_store_that_never_recovered_is_not_reported_recovered_at_stop() throws InterruptedException {
-        List<String> logged = new ArrayList<>();
-        Logger logger = Logger.getLogger(Uploader.class.getName());
-        Handler capture = new Handler() {
-            @Override
-            public synchronized void publish(LogRecord r) {
-                logged.add(r.getMessage());
-            }
-
-            @Override
-            public void flush() {
-            }
-
-            @Override
-            public void close() {
-            }
-        };
-        logger.addHandler(capture);
-        try {
+        LogCapture log = LogCapture.of(Uploader.class);
+        try (log) {
             source.append(0, 100, i -> "r" + i);
             start(with(TestSettings.countRotation(stream, 1000), 4, 1 << 20, ErrorTolerance.NONE,
                     Duration.ofMillis(300)));
@@ -452,13 +433,10 @@ class DeliveryHardeningTest {
                     .anyMatch(r -> r.startsWith("object store failing")));
             sink.stop();
             sink = null;
-        } finally {
-            logger.removeHandler(capture);
         }
-        synchronized (capture) {
-            assertThat(logged).anySatisfy(m -> assertThat(m).contains("degraded"));
-            assertThat(logged).noneSatisfy(m -> assertThat(m).contains("recovered"));
-        }
+        List<String> logged = log.messages();
+        assertThat(logged).anySatisfy(m -> assertThat(m).contains("degraded"));
+        assertThat(logged).noneSatisfy(m -> assertThat(m).contains("recovered"));
     }
 
     @Test

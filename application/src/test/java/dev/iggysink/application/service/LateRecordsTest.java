@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 import dev.iggysink.application.fakes.ForwardingObjectStore;
 import dev.iggysink.application.fakes.InMemoryObjectStore;
 import dev.iggysink.application.fakes.LinesCodec;
+import dev.iggysink.application.fakes.LogCapture;
 import dev.iggysink.application.fakes.ScriptedMessageSource;
 import dev.iggysink.application.fakes.TestSettings;
 import dev.iggysink.application.file.FileBytes;
@@ -333,32 +334,15 @@ class LateRecordsTest {
             public void close() {
             }
         };
-        List<String> logged = new java.util.concurrent.CopyOnWriteArrayList<>();
-        java.util.logging.Logger logger = java.util.logging.Logger.getLogger(Completeness.class.getName());
-        java.util.logging.Handler capture = new java.util.logging.Handler() {
-            @Override
-            public void publish(java.util.logging.LogRecord r) {
-                logged.add(r.getMessage());
-            }
-
-            @Override
-            public void flush() {
-            }
-
-            @Override
-            public void close() {
-            }
-        };
-        logger.addHandler(capture);
-        try {
+        LogCapture log = LogCapture.of(Completeness.class);
+        try (log) {
             SinkService sink = start(settings(2, LateRecords.REWRITE_MARKER), source, ignoring);
             minuteZeroMarked(sink);
             source.recordTimeMicros(START + 2_000_000L);
             source.append(0, List.of("late", "late"));
             await().atMost(WAIT).until(() -> Markers.versionOf(store.objects().get(marker)) == 2);
-        } finally {
-            logger.removeHandler(capture);
         }
+        List<String> logged = log.messages();
         assertThat(logged).filteredOn(m -> m.contains("ignored If-Match")).singleElement().asString()
                 .contains(marker).contains("plain PUT");
         assertThat(replaces).hasValue(1);

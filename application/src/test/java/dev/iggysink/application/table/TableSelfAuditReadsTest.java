@@ -2,14 +2,6 @@ package dev.iggysink.application.table;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.iggysink.application.fakes.InMemoryTables;
-import dev.iggysink.application.fakes.LinesCodec;
-import dev.iggysink.application.fakes.ManualClock;
-import dev.iggysink.application.fakes.ScriptedMessageSource;
-import dev.iggysink.application.port.out.SinkMetrics;
-import dev.iggysink.application.settings.ErrorTolerance;
-import dev.iggysink.domain.message.PartitionRef;
-import dev.iggysink.domain.rotation.RotationPolicy;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -20,33 +12,7 @@ import org.junit.jupiter.api.Test;
  * {@code self_audit_requests_per_minute}, and a data file already read (same path, same size, same deletes, in the
  * same line of snapshots) is not read again; a rewrite, a delete or a rollback by another writer is still seen.
  */
-class TableSelfAuditReadsTest {
-    private static final String T = "lake.events";
-    private static final Duration INTERVAL = Duration.ofSeconds(10);
-    private static final PartitionRef P0 = new PartitionRef("app", "events", 0);
-
-    private final ManualClock clock = new ManualClock(Instant.parse("2026-03-16T14:02:31Z"));
-    private final ScriptedMessageSource topic = new ScriptedMessageSource("app", "events", 2);
-    private final InMemoryTables tables = new InMemoryTables();
-    private final TableConsumer consumer = new TableConsumer(topic, new LinesCodec(), tables,
-            new TableSettings(TableRouting.fixed(T), RotationPolicy.byCount(3), INTERVAL, 100, 100,
-                    ErrorTolerance.ALL), clock, new SinkMetrics() { }, new TableTally());
-
-    private TableSelfAudit audit(int perMinute) {
-        TableSelfAudit audit = new TableSelfAudit(tables, perMinute, clock, clock::advance, () -> false);
-        consumer.selfAudit(audit);
-        return audit;
-    }
-
-    /** {@code n} more records of partition 0 and {@code m} of partition 1 committed, in files of three. */
-    private void commit(int n, int m) throws Exception {
-        if (n > 0) topic.append(0, n, i -> "n=" + i);
-        if (m > 0) topic.append(1, m, i -> "m=" + i);
-        consumer.step();
-        clock.advance(INTERVAL);
-        consumer.step();
-    }
-
+class TableSelfAuditReadsTest extends TableSelfAuditScene {
     @Test
     void every_read_of_metadata_and_data_files_counts_against_the_budget() throws Exception {
         TableSelfAudit audit = audit(600);

@@ -2,9 +2,7 @@ package dev.iggysink.application.table;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.iggysink.application.fakes.InMemoryTables;
 import dev.iggysink.application.fakes.LinesCodec;
-import dev.iggysink.application.fakes.ManualClock;
 import dev.iggysink.application.fakes.ScriptedMessageSource;
 import dev.iggysink.application.port.out.SinkMetrics;
 import dev.iggysink.application.settings.ErrorTolerance;
@@ -14,40 +12,23 @@ import dev.iggysink.application.status.StatusSnapshot;
 import dev.iggysink.domain.message.PartitionRef;
 import dev.iggysink.domain.rotation.RotationPolicy;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /** The table sink's self-audit (issue 48) finds rows other writers took away or added, and only those. */
-class TableSelfAuditTest {
-    private static final String T = "lake.events";
-    private static final Duration INTERVAL = Duration.ofSeconds(10);
-    private static final PartitionRef P0 = new PartitionRef("app", "events", 0);
-
-    private final ManualClock clock = new ManualClock(Instant.parse("2026-03-16T14:02:31Z"));
-    private final ScriptedMessageSource topic = new ScriptedMessageSource("app", "events", 2);
-    private final InMemoryTables tables = new InMemoryTables();
-    private final TableTally tally = new TableTally();
-    private final TableSelfAudit audit = new TableSelfAudit(tables, 600, clock, clock::advance, () -> false);
+class TableSelfAuditTest extends TableSelfAuditScene {
+    private final TableSelfAudit audit = audit(600);
     private final TableSinkControl control = new TableSinkControl(tally, clock, 1 << 20, Duration.ofSeconds(1),
             () -> { });
-    private final TableConsumer consumer = new TableConsumer(topic, new LinesCodec(), tables,
-            new TableSettings(TableRouting.fixed(T), RotationPolicy.byCount(3), INTERVAL, 100, 100,
-                    ErrorTolerance.ALL), clock, new SinkMetrics() { }, tally);
 
     TableSelfAuditTest() {
-        consumer.selfAudit(audit);
         control.register("app/events", consumer);
         control.selfAudit(audit);
     }
 
     /** Offsets 0-6 of partition 0 and 0-4 of partition 1 committed to the table, in files of three. */
     private void commitSome() throws Exception {
-        topic.append(0, 7, i -> "n=" + i);
-        topic.append(1, 5, i -> "m=" + i);
-        consumer.step();
-        clock.advance(INTERVAL);
-        consumer.step();
+        commit(7, 5);
         assertThat(tables.committed(T)).isNotEmpty();
     }
 

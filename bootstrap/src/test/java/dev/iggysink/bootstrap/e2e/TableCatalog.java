@@ -3,10 +3,9 @@ package dev.iggysink.bootstrap.e2e;
 import dev.iggysink.adapters.iceberg.Apache5AwsClientFactory;
 import dev.iggysink.adapters.iceberg.Apache5S3ClientFactory;
 import dev.iggysink.testkit.aws.MotoServer;
+import dev.iggysink.testkit.iceberg.RestCatalogServers;
 import java.io.Closeable;
 import java.io.IOException;
-import java.lang.reflect.Constructor;
-import java.lang.reflect.InvocationTargetException;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.TreeMap;
@@ -74,13 +73,14 @@ final class TableCatalog implements Closeable {
     }
 
     /** Stops the REST catalog server (its port refuses connections), as an outage would. */
-    void stopServer() throws Exception {
-        server.stop();
+    void stopServer() {
+        RestCatalogServers.stop(server);
+        server = null;
     }
 
     /** Starts the REST catalog server again on the same port, with the same backend. */
     void restartServer() {
-        server = startServer(serverConfig);
+        server = RestCatalogServers.start(serverConfig);
     }
 
     /** A JDBC catalog on an SQLite file in the scene's directory: the zero-install catalog. */
@@ -140,7 +140,7 @@ final class TableCatalog implements Closeable {
         backend.put("jdbc.schema-version", "V1");
         backend.put(CatalogProperties.WAREHOUSE_LOCATION, "s3://" + fx.bucket + "/warehouse");
         backend.put(RESTCatalogServer.REST_PORT, Integer.toString(port));
-        RESTCatalogServer server = startServer(backend);
+        RESTCatalogServer server = RestCatalogServers.start(backend);
         String uri = "http://127.0.0.1:" + port + "/";
         Map<String, String> p = fileIo(fx);
         p.put(CatalogUtil.ICEBERG_CATALOG_TYPE, CatalogUtil.ICEBERG_CATALOG_TYPE_REST);
@@ -154,24 +154,6 @@ final class TableCatalog implements Closeable {
                 null), server);
         catalog.serverConfig = backend;
         return catalog;
-    }
-
-    /**
-     * The server's constructor that takes its configuration is package-private (its public entry point reads only
-     * {@code CATALOG_*} environment variables, which a test JVM cannot set), hence reflection.
-     */
-    private static RESTCatalogServer startServer(Map<String, String> config) {
-        try {
-            Constructor<RESTCatalogServer> constructor = RESTCatalogServer.class.getDeclaredConstructor(Map.class);
-            constructor.setAccessible(true);
-            RESTCatalogServer s = constructor.newInstance(config);
-            s.start(false);
-            return s;
-        } catch (InvocationTargetException e) {
-            throw new IllegalStateException("the REST catalog server did not start", e.getCause());
-        } catch (Exception e) {
-            throw new IllegalStateException("the REST catalog server did not start", e);
-        }
     }
 
     /** A JDBC catalog's client properties: its database at {@code uri}, its warehouse in the scene's bucket. */
@@ -288,13 +270,7 @@ final class TableCatalog implements Closeable {
                     throw new IOException("the catalog's service did not stop", e);
                 }
             }
-            if (server != null) {
-                try {
-                    server.stop();
-                } catch (Exception e) {
-                    throw new IOException("the REST catalog server did not stop", e);
-                }
-            }
+            if (server != null) RestCatalogServers.stop(server);
         }
     }
 }
