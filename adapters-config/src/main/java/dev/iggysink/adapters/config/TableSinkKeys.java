@@ -109,7 +109,7 @@ final class TableSinkKeys {
     static final ConfigKey DLQ_PREFIX = key("dlq_prefix", Type.STRING, OURS, TableSettings.DEFAULT_DLQ_PREFIX, "",
             "not empty; no control character, no empty, `.` or `..` segment", "dead letters go to"
                     + " `<warehouse>/<dlq_prefix>/<stream>/<topic>/<partition:05>-<offset:020>.json`, as the S3"
-                    + " sink's (error, origin, payload in base64)");
+                    + " sink's (the error, where the record came from, its headers, timestamps and payload)");
     static final ConfigKey DLQ_LOCATION = key("dlq_location", Type.STRING, OURS, null, "", "`s3://bucket/path`"
             + " (or `s3a://`), `file:///dir` or an absolute path", "where dead letters go instead, written and"
             + " listed with the warehouse's FileIO choice and `store_*` settings; they lie at"

@@ -4,8 +4,6 @@ import dev.iggysink.adapters.iceberg.Apache5S3ClientFactory;
 import dev.iggysink.testkit.s3.MinioServer;
 import java.io.Closeable;
 import java.io.IOException;
-import java.lang.reflect.Constructor;
-import java.lang.reflect.InvocationTargetException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.nio.file.Path;
@@ -90,7 +88,7 @@ final class Catalogs implements Closeable {
                 backend.put("jdbc.schema-version", "V1");
                 backend.put(CatalogProperties.WAREHOUSE_LOCATION, warehouse);
                 backend.put(RESTCatalogServer.REST_PORT, Integer.toString(port));
-                server = startServer(backend);
+                server = dev.iggysink.testkit.iceberg.RestCatalogServers.start(backend);
                 String uri = "http://127.0.0.1:" + port + "/";
                 Map<String, String> p = fileIo(minio);
                 p.put(CatalogUtil.ICEBERG_CATALOG_TYPE, CatalogUtil.ICEBERG_CATALOG_TYPE_REST);
@@ -107,24 +105,6 @@ final class Catalogs implements Closeable {
 
     Map<String, Handle> handles() {
         return handles;
-    }
-
-    /**
-     * The server's constructor that takes its configuration is package-private (its public entry point reads only
-     * {@code CATALOG_*} environment variables), hence reflection.
-     */
-    private static RESTCatalogServer startServer(Map<String, String> config) {
-        try {
-            Constructor<RESTCatalogServer> constructor = RESTCatalogServer.class.getDeclaredConstructor(Map.class);
-            constructor.setAccessible(true);
-            RESTCatalogServer s = constructor.newInstance(config);
-            s.start(false);
-            return s;
-        } catch (InvocationTargetException e) {
-            throw new IllegalStateException("the REST catalog server did not start", e.getCause());
-        } catch (Exception e) {
-            throw new IllegalStateException("the REST catalog server did not start", e);
-        }
     }
 
     private static Map<String, String> fileIo(MinioServer minio) {
@@ -153,8 +133,9 @@ final class Catalogs implements Closeable {
         } finally {
             if (server != null) {
                 try {
-                    server.stop();
-                } catch (Exception e) {
+                    // closes the server's backend catalog too, which its stop() leaves open
+                    dev.iggysink.testkit.iceberg.RestCatalogServers.stop(server);
+                } catch (IllegalStateException e) {
                     throw new IOException("the REST catalog server did not stop", e);
                 }
             }
