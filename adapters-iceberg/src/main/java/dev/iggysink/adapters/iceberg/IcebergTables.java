@@ -165,6 +165,8 @@ public final class IcebergTables implements TableStore {
         final InternalRecordWrapper internal;
         final PartitionKey probe;
         final Map<PartitionKey, Part> parts = new LinkedHashMap<>();
+        /** The part of the row before: rows in a row mostly share a partition, and equals is cheaper than a lookup. */
+        Part last;
         int count;
         /** Why a row could not be written (a writer the table's properties refuse): staging fails with it. */
         StoreException broken;
@@ -185,12 +187,13 @@ public final class IcebergTables implements TableStore {
             if (broken != null) return;
             try {
                 probe.partition(internal.wrap(row));
-                Part part = parts.get(probe);
+                Part part = last != null && last.key.equals(probe) ? last : parts.get(probe);
                 if (part == null) {
                     PartitionKey key = probe.copy();
                     part = new Part(table, converter.schema(), spec, key);
                     parts.put(key, part);
                 }
+                last = part;
                 part.writer.write(row);
             } catch (RuntimeException e) {
                 // the table's, not the record's: the file is never staged, so none of its rows is committed
@@ -222,6 +225,7 @@ public final class IcebergTables implements TableStore {
                 throw failure("writing a data file of " + name, e);
             }
             parts.clear();
+            last = null;
             count = 0;
             return new StagedFiles(name, table.uuid(), written);
         }
@@ -230,6 +234,7 @@ public final class IcebergTables implements TableStore {
         public void discard() {
             for (Part p : parts.values()) p.abandon();
             parts.clear();
+            last = null;
             count = 0;
         }
     }

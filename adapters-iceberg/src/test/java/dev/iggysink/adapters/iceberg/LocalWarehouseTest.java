@@ -255,6 +255,68 @@ class LocalWarehouseTest {
         }
     }
 
+    /**
+     * Rows in runs and alternating between two days, over two files of one writer: each data file holds exactly
+     * the rows of its own day, read back from that file by Iceberg's Parquet reader.
+     */
+    @org.junit.jupiter.api.Test
+    void rows_alternating_between_partitions_land_in_their_own_partitions_files() throws Exception {
+        CatalogSettings settings = sqlite(dir.resolve("days.db"), dir.resolve("days").toString());
+        TableTemplate template = new TableTemplate(List.of("user string required"), List.of("day(iggy_timestamp)"));
+        String table = "lake.days";
+        // day 1 or day 2 per offset: runs of one, two and three, then strict alternation
+        int[] days = {1, 1, 2, 1, 2, 2, 2, 1, 1, 2, 1, 2, 1, 2, 2, 1};
+        try (IcebergTables store = new IcebergTables(IcebergCatalogs.open(settings), "sink",
+                Optional.of(template))) {
+            store.open(table);
+            List<TableStore.Staged> staged = new ArrayList<>();
+            TableStore.RowFile file = store.newFile(table);
+            for (int o = 0; o < days.length; o++) {
+                if (o == days.length / 2) {
+                    staged.add(file.stage());
+                    file = store.newFile(table);
+                }
+                file.append(new Decoded(new SinkRecord(P0, o, DAY_1 + (days[o] - 1) * 86_400_000_000L + o, DAY_1,
+                        new MessageId(0, o + 1), List.of(), ("{\"user\":\"u" + o + "\"}")
+                        .getBytes(StandardCharsets.UTF_8))));
+            }
+            staged.add(file.stage());
+            assertThat(staged).extracting(TableStore.Staged::dataFiles).containsExactly(2, 2);
+            store.commit(table, List.of(new TableStore.Append(P0, -1, days.length - 1, staged)));
+        }
+        Catalog reader = IcebergCatalogs.open(settings);
+        try {
+            Table t = reader.loadTable(TableIdentifier.parse(table));
+            Map<Integer, List<Long>> byDay = new java.util.TreeMap<>();
+            try (CloseableIterable<org.apache.iceberg.FileScanTask> tasks = t.newScan().planFiles()) {
+                for (org.apache.iceberg.FileScanTask task : tasks) {
+                    int day = task.file().partition().get(0, Integer.class)
+                            - (int) java.time.LocalDate.of(2026, 12, 1).toEpochDay() + 1;
+                    try (CloseableIterable<Record> rows = org.apache.iceberg.parquet.Parquet
+                            .read(t.io().newInputFile(task.file().location())).project(t.schema())
+                            .createReaderFunc(fs -> org.apache.iceberg.data.parquet.GenericParquetReaders
+                                    .buildReader(t.schema(), fs))
+                            .build()) {
+                        for (Record r : rows) {
+                            long o = (Long) r.getField("iggy_offset");
+                            assertThat(days[(int) o]).as("the day of offset %d in a file of day %d", o, day)
+                                    .isEqualTo(day);
+                            assertThat(r.getField("user")).isEqualTo("u" + o);
+                            byDay.computeIfAbsent(day, d -> new ArrayList<>()).add(o);
+                        }
+                    }
+                }
+            }
+            List<Long> day1 = new ArrayList<>();
+            List<Long> day2 = new ArrayList<>();
+            for (int o = 0; o < days.length; o++) (days[o] == 1 ? day1 : day2).add((long) o);
+            byDay.values().forEach(l -> l.sort(Comparator.naturalOrder()));
+            assertThat(byDay).isEqualTo(Map.of(1, day1, 2, day2));
+        } finally {
+            ((AutoCloseable) reader).close();
+        }
+    }
+
     @ParameterizedTest(name = "warehouse = {0}")
     @ValueSource(strings = {"file-uri", "absolute-path"})
     void rows_committed_to_a_table_in_a_local_directory_are_read_back_by_iceberg(String form) throws Exception {

@@ -249,6 +249,56 @@ class RowConversionTest {
         assertThat(row.getField("w")).isEqualTo("a\"b\u00e9");
     }
 
+    /**
+     * A converter guesses each field from the order of the object before: payloads in one order, then others, with
+     * unknown and repeated fields between, in the row and in a nested struct, each read as if it came first.
+     */
+    @Test
+    void fields_in_any_order_unknown_and_repeated_read_the_same_after_payloads_of_another_order() throws Exception {
+        Types.StructType point = Types.StructType.of(Types.NestedField.optional(10, "x", Types.LongType.get()),
+                Types.NestedField.optional(11, "y", Types.LongType.get()));
+        List<String> names = List.of("a", "b", "c", "d");
+        RowConverter converter = new RowConverter(new Schema(
+                Types.NestedField.required(1, "iggy_offset", Types.LongType.get()),
+                Types.NestedField.optional(2, "a", Types.LongType.get()),
+                Types.NestedField.optional(3, "b", Types.LongType.get()),
+                Types.NestedField.optional(4, "c", Types.LongType.get()),
+                Types.NestedField.optional(5, "d", Types.LongType.get()),
+                Types.NestedField.optional(6, "p", point)));
+        java.util.Random random = new java.util.Random(49);
+        for (int n = 0; n < 400; n++) {
+            // the first half in one order, as a topic's producer writes them; then any order
+            List<String> order = new ArrayList<>(names);
+            if (n >= 200) java.util.Collections.shuffle(order, random);
+            Map<String, Long> expected = new LinkedHashMap<>();
+            StringBuilder json = new StringBuilder("{");
+            for (String name : order) {
+                if (n >= 200 && random.nextInt(3) == 0) json.append("\"u").append(random.nextInt(3)).append("\":[1],");
+                if (n >= 200 && random.nextInt(4) == 0) continue;
+                long v = random.nextInt(1000);
+                json.append('"').append(name).append("\":").append(v).append(',');
+                expected.put(name, v);
+                if (n >= 200 && random.nextInt(4) == 0) {
+                    v = random.nextInt(1000);
+                    json.append('"').append(name).append("\":").append(v).append(',');
+                    expected.put(name, v);
+                }
+            }
+            long x = random.nextInt(1000);
+            long y = random.nextInt(1000);
+            json.append(n >= 200 && random.nextBoolean()
+                    ? "\"p\":{\"y\":" + y + ",\"z\":0,\"x\":" + x + "}}"
+                    : "\"p\":{\"x\":" + x + ",\"y\":" + y + "}}");
+            Record row = converter.convert(record(json.toString()).source());
+            for (String name : names) {
+                assertThat(row.getField(name)).as("%s of %s", name, json).isEqualTo(expected.get(name));
+            }
+            Record p = (Record) row.getField("p");
+            assertThat(p.getField("x")).as("p.x of %s", json).isEqualTo(x);
+            assertThat(p.getField("y")).as("p.y of %s", json).isEqualTo(y);
+        }
+    }
+
     @org.junit.jupiter.api.Test
     void a_payload_field_named_like_a_metadata_column_is_skipped_whatever_its_shape() throws Exception {
         RowConverter converter = new RowConverter(new Schema(

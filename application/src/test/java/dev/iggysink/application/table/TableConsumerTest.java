@@ -309,6 +309,26 @@ class TableConsumerTest {
         assertThat(topic.stored(0)).isEqualTo(OptionalLong.of(4));
     }
 
+    /** Encoded bytes (each table's copy of a record counts) are reported once per poll, not once per record. */
+    @Test
+    void the_bytes_appended_to_tables_are_reported_once_per_poll() throws SourceException {
+        List<String> reports = new ArrayList<>();
+        TableSettings settings = new TableSettings(TableRouting.fixed("lake.a", "lake.b"), RotationPolicy.byCount(2),
+                INTERVAL, 100, 100, ErrorTolerance.ALL);
+        TableConsumer c = new TableConsumer(topic, new LinesCodec(), tables, settings, clock, new SinkMetrics() {
+            @Override
+            public void encoded(dev.iggysink.domain.message.PartitionRef partition, long recordBytes) {
+                reports.add(partition.partitionId() + ":" + recordBytes);
+            }
+        }, tally);
+        topic.append(0, 5, i -> "n=" + i);
+        topic.append(1, 2, i -> "n=1" + i);
+        c.step();
+        assertThat(reports).containsExactlyInAnyOrder("0:30", "1:16");
+        c.step();
+        assertThat(reports).hasSize(2);
+    }
+
     @Test
     void a_data_file_that_failed_to_stage_is_staged_again_before_the_commit() throws SourceException {
         TableConsumer c = consumer(topic);
