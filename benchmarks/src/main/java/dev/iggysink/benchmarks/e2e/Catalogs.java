@@ -20,7 +20,6 @@ import org.apache.iceberg.catalog.SupportsNamespaces;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.jdbc.JdbcCatalog;
 import org.apache.iceberg.rest.RESTCatalogServer;
-import org.apache.iceberg.types.Types;
 
 /**
  * The catalogs {@link TableBench} runs the table sink on, each with its warehouse on the bench's MinIO: {@code jdbc}, a
@@ -36,15 +35,7 @@ final class Catalogs implements Closeable {
             // Listed rather than asked for: the REST server logs a stack trace for each namespace it lacks.
             SupportsNamespaces namespaces = (SupportsNamespaces) catalog;
             if (!namespaces.listNamespaces().contains(id.namespace())) namespaces.createNamespace(id.namespace());
-            Schema schema = new Schema(
-                    Types.NestedField.required(1, "iggy_offset", Types.LongType.get()),
-                    Types.NestedField.required(2, "iggy_partition_id", Types.IntegerType.get()),
-                    Types.NestedField.required(3, "iggy_timestamp", Types.TimestampType.withZone()),
-                    Types.NestedField.required(4, "id", Types.LongType.get()),
-                    Types.NestedField.optional(5, "level", Types.StringType.get()),
-                    Types.NestedField.optional(6, "user", Types.StringType.get()),
-                    Types.NestedField.optional(7, "latency_ms", Types.DoubleType.get()),
-                    Types.NestedField.optional(8, "msg", Types.StringType.get()));
+            Schema schema = dev.iggysink.benchmarks.BenchTable.SCHEMA;
             catalog.createTable(id, schema, PartitionSpec.builderFor(schema).day("iggy_timestamp").build(), null,
                     tableProperties);
         }

@@ -18,7 +18,6 @@ import org.apache.iceberg.Schema;
 import org.apache.iceberg.catalog.Namespace;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.inmemory.InMemoryCatalog;
-import org.apache.iceberg.types.Types;
 
 /**
  * {@code table-rows-cpu [rounds] [rows] [sizes...]}: the table sink's work per record in one thread, decode by the
@@ -47,15 +46,7 @@ public final class TableRowsCpu {
             InMemoryCatalog catalog = new InMemoryCatalog();
             catalog.initialize("bench", Map.of());
             catalog.createNamespace(Namespace.of("bench"));
-            Schema schema = new Schema(
-                    Types.NestedField.required(1, "iggy_offset", Types.LongType.get()),
-                    Types.NestedField.required(2, "iggy_partition_id", Types.IntegerType.get()),
-                    Types.NestedField.required(3, "iggy_timestamp", Types.TimestampType.withZone()),
-                    Types.NestedField.required(4, "id", Types.LongType.get()),
-                    Types.NestedField.optional(5, "level", Types.StringType.get()),
-                    Types.NestedField.optional(6, "user", Types.StringType.get()),
-                    Types.NestedField.optional(7, "latency_ms", Types.DoubleType.get()),
-                    Types.NestedField.optional(8, "msg", Types.StringType.get()));
+            Schema schema = dev.iggysink.benchmarks.BenchTable.SCHEMA;
             catalog.createTable(TableIdentifier.parse(TABLE), schema,
                     PartitionSpec.builderFor(schema).day("iggy_timestamp").build(), null,
                     TableTemplate.WRITE_PROPERTIES);

@@ -27,7 +27,6 @@ import org.apache.iceberg.inmemory.InMemoryOutputFile;
 import org.apache.iceberg.io.DataWriter;
 import org.apache.iceberg.io.OutputFile;
 import org.apache.iceberg.parquet.Parquet;
-import org.apache.iceberg.types.Types;
 
 /**
  * {@code table-writer}: Iceberg's Parquet writer alone, as the table sink drives it (8 writers, one per Iggy
@@ -43,18 +42,8 @@ public final class TableWriterHeap {
     /** The launcher's heap and collector options (distribution's {@code bin/iggy-s3-sink}, default heap). */
     static final List<String> LAUNCHER_HEAP = List.of("-XX:+UseSerialGC", "-XX:PretenureSizeThreshold=60k",
             "-Xmx256m", "-Xms48m", "-Xmn24m");
-    /** As the sink's {@code TableTemplate.WRITE_PROPERTIES}. */
-    static final Map<String, String> SINK_PROPERTIES = Map.of("parquet.enable.dictionary", "false",
-            "write.parquet.compression-level", "1", "write.parquet.page-size-bytes", "131072");
-    static final Schema SCHEMA = new Schema(
-            Types.NestedField.required(1, "iggy_offset", Types.LongType.get()),
-            Types.NestedField.required(2, "iggy_partition_id", Types.IntegerType.get()),
-            Types.NestedField.required(3, "iggy_timestamp", Types.TimestampType.withZone()),
-            Types.NestedField.optional(4, "id", Types.LongType.get()),
-            Types.NestedField.optional(5, "level", Types.StringType.get()),
-            Types.NestedField.optional(6, "user", Types.StringType.get()),
-            Types.NestedField.optional(7, "latency_ms", Types.DoubleType.get()),
-            Types.NestedField.optional(8, "msg", Types.StringType.get()));
+    static final Map<String, String> SINK_PROPERTIES = dev.iggysink.adapters.iceberg.TableTemplate.WRITE_PROPERTIES;
+    static final Schema SCHEMA = dev.iggysink.benchmarks.BenchTable.SCHEMA;
     private static final String[] LEVELS = {"info", "warn", "error", "debug"};
     private static final String FILLER = "The quick brown fox jumps over the lazy dog; lorem ipsum dolor sit amet. ";
     private static final int WRITERS = 8;
