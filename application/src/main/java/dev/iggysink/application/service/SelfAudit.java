@@ -39,7 +39,8 @@ import java.util.regex.Pattern;
  * HEAD and its metadata compared with what was written ({@link ObjectStamps}: offsets, record count, identity of the
  * first and last record): the PUT's answer proves the object was stored then, not that it is still the same object
  * once its offsets are committed (a lifecycle rule, an operator, or another writer of the same key may have been
- * there since). In rounds, each topic's objects are listed and each owned partition's last {@link #WINDOW_OBJECTS}
+ * there since). In rounds, each topic's objects are listed (where keys sort by time, only those from the oldest window
+ * on, see {@link Target#keysSortByTime}) and each owned partition's last {@link #WINDOW_OBJECTS}
  * objects are checked as {@code audit} checks them: gaps up to the group's offset (a deleted object, or a group
  * offset ahead of the store), overlaps (a duplicate range), objects whose key disagrees with their metadata (read
  * once per object), and claims left behind past a commit. Under first-offset keys (ADR 0019) a key names only where
@@ -72,10 +73,18 @@ final class SelfAudit implements Runnable {
      * One topic: where its objects, dead letters and claims are listed. {@code claimPrefix} is empty when the sink
      * claims nothing there. {@code interleaved}: several files of a partition are open at once
      * ({@code max_open_files_per_partition > 1}), so their key ranges overlap by design and an overlap is a note,
-     * not a failure. {@code firstOffsetKeys}: keys may name only the first offset (ADR 0019).
+     * not a failure. {@code firstOffsetKeys}: keys may name only the first offset (ADR 0019). {@code keysSortByTime}:
+     * a partition's later files sort after its earlier ones (its path template's, {@code PathTemplate.keysSortByTime}),
+     * so a round lists the keys from the oldest window on, not the topic's whole history.
      */
     record Target(String stream, String topic, String listPrefix, String excludeSegment, String deadLetterPrefix,
-                  String claimPrefix, boolean interleaved, boolean firstOffsetKeys) {
+                  String claimPrefix, boolean interleaved, boolean firstOffsetKeys, boolean keysSortByTime) {
+        Target(String stream, String topic, String listPrefix, String excludeSegment, String deadLetterPrefix,
+               String claimPrefix, boolean interleaved, boolean firstOffsetKeys) {
+            this(stream, topic, listPrefix, excludeSegment, deadLetterPrefix, claimPrefix, interleaved,
+                    firstOffsetKeys, false);
+        }
+
         Target(String stream, String topic, String listPrefix, String excludeSegment, String deadLetterPrefix,
                String claimPrefix, boolean interleaved) {
             this(stream, topic, listPrefix, excludeSegment, deadLetterPrefix, claimPrefix, interleaved, false);
@@ -108,14 +117,20 @@ final class SelfAudit implements Runnable {
      * just before it) are kept. An object listed with another size is read again.
      */
     private final Map<PartitionRef, Map<String, Known>> checked = new HashMap<>();
+    /**
+     * Per topic whose keys sort by time: the first key of the oldest window the last round saw. The next round lists
+     * only the keys from there on, not the topic's whole history; absent, it lists them all.
+     */
+    private final Map<Target, String> listFrom = new HashMap<>();
     private volatile AuditStatus status;
     /** Claims the uploader will still delete (their batch waits or is on its way): not left behind. */
     private volatile java.util.function.Predicate<String> removalPending = key -> false;
 
     /** What the last round found of one partition. */
+    /** {@code firstKey}: the first of its objects' keys in the store's order; null when it has none. */
     private record Window(Target target, PartitionRef partition, long from, long committed, int objects, Instant at,
                           List<String> gaps, List<String> overlaps, List<String> mismatches, List<String> notes,
-                          int claimsLeft, long stickyFrom) {
+                          int claimsLeft, long stickyFrom, String firstKey) {
         boolean failing() {
             return !gaps.isEmpty() || !overlaps.isEmpty() || !mismatches.isEmpty();
         }
@@ -244,7 +259,39 @@ final class SelfAudit implements Runnable {
                     && s.object().partition().topic().equals(t.topic())) suspects.remove(s.object().key());
         }
         // The group's offsets are read before the listing: every object they need is in the store by then.
-        List<StoredObject> listed = list(t.listPrefix());
+        // Where keys sort by time and every owned partition had a window, only the keys from the oldest window on.
+        String from = t.keysSortByTime() && windows.keySet().containsAll(owned.keySet())
+                ? listFrom.getOrDefault(t, "") : "";
+        List<StoredObject> listed = list(t.listPrefix(), from);
+        Map<Integer, List<Long>> claims = t.claimPrefix().isEmpty() ? Map.of() : claims(t.claimPrefix());
+        Map<PartitionRef, Window> found = windows(t, owned, listed, claims);
+        // A key before the oldest window (a record time from a clock that went back) is not in that listing: a gap is
+        // said only when the whole listing has it too.
+        if (!from.isEmpty() && found.values().stream().anyMatch(w -> !w.gaps().isEmpty())) {
+            found = windows(t, owned, list(t.listPrefix(), ""), claims);
+        }
+        String oldest = null;
+        for (Window w : found.values()) {
+            Window before = windows.get(w.partition());
+            if (w.failing() && (before == null || !before.failing())) {
+                LOG.log(Level.ERROR, "self-audit of " + w.partition() + " found: " + String.join("; ", problems(w)));
+            } else if (!w.failing() && before != null && before.failing()) {
+                LOG.log(Level.INFO, "self-audit of " + w.partition() + " finds it whole again from offset "
+                        + w.from());
+            }
+            windows.put(w.partition(), w);
+            if (w.firstKey() != null && (oldest == null || w.firstKey().compareTo(oldest) < 0)) oldest = w.firstKey();
+        }
+        // A partition with no object yet sets no bound: its first objects (maybe of older records than the others')
+        // show as a gap, which the whole listing then settles.
+        if (oldest == null) listFrom.remove(t);
+        else listFrom.put(t, oldest.substring(0, oldest.length() - 1));
+    }
+
+    /** The window of each owned partition of {@code t}, from the keys {@code listed}. Logs nothing. */
+    private Map<PartitionRef, Window> windows(Target t, Map<PartitionRef, Long> owned, List<StoredObject> listed,
+                                              Map<Integer, List<Long>> claims)
+            throws InterruptedException, StoreException {
         Map<Integer, List<Listed>> byPartition = new HashMap<>();
         for (StoredObject o : listed) {
             if (!t.excludeSegment().isEmpty() && o.key().contains("/" + t.excludeSegment() + "/")) continue;
@@ -258,9 +305,9 @@ final class SelfAudit implements Runnable {
             byPartition.computeIfAbsent(r.get().partitionId(), k -> new ArrayList<>())
                     .add(new Listed(r.get(), o.key(), o.size(), firstOnly));
         }
-        Map<Integer, List<Long>> claims = t.claimPrefix().isEmpty() ? Map.of() : claims(t.claimPrefix());
         List<StoredObject> letters = null;
         Instant now = clock.instant();
+        Map<PartitionRef, Window> out = new LinkedHashMap<>();
         for (Map.Entry<PartitionRef, Long> e : owned.entrySet()) {
             PartitionRef p = e.getKey();
             long committed = e.getValue();
@@ -274,11 +321,14 @@ final class SelfAudit implements Runnable {
             int justBefore = -1;
             for (int i = 0; i < all.size(); i++) if (all.get(i).range().firstOffset() < from) justBefore = i;
             List<Listed> window = new ArrayList<>();
+            String firstKey = null;
             for (int i = 0; i < all.size(); i++) {
                 Listed a = all.get(i);
                 boolean inside = a.firstOnly() ? a.range().firstOffset() >= from || i == justBefore
                         : a.range().lastOffset() >= from;
-                if (inside) window.add(a);
+                if (!inside) continue;
+                window.add(a);
+                if (firstKey == null || a.key().compareTo(firstKey) < 0) firstKey = a.key();
             }
             List<String> mismatches = new ArrayList<>();
             Map<String, Known> known = checked.computeIfAbsent(p, x -> new HashMap<>());
@@ -331,15 +381,10 @@ final class SelfAudit implements Runnable {
             }
             long sticky = from;
             for (Range g : gaps) sticky = Math.min(sticky, g.first());
-            Window w = new Window(t, p, from, committed, ranges.size(), now, gapLines, overlapLines, mismatches,
-                    notes, claimsLeft, sticky);
-            if (w.failing() && (before == null || !before.failing())) {
-                LOG.log(Level.ERROR, "self-audit of " + p + " found: " + String.join("; ", problems(w)));
-            } else if (!w.failing() && before != null && before.failing()) {
-                LOG.log(Level.INFO, "self-audit of " + p + " finds it whole again from offset " + from);
-            }
-            windows.put(p, w);
+            out.put(p, new Window(t, p, from, committed, ranges.size(), now, gapLines, overlapLines, mismatches,
+                    notes, claimsLeft, sticky, firstKey));
         }
+        return out;
     }
 
     /**
@@ -425,8 +470,12 @@ final class SelfAudit implements Runnable {
     }
 
     private List<StoredObject> list(String prefix) throws InterruptedException, StoreException {
+        return list(prefix, "");
+    }
+
+    private List<StoredObject> list(String prefix, String startAfter) throws InterruptedException, StoreException {
         pace.spend(1);
-        List<StoredObject> listed = store.list(prefix);
+        List<StoredObject> listed = startAfter.isEmpty() ? store.list(prefix) : store.list(prefix, startAfter);
         // One request per page of keys; the pages past the first are paid after the fact.
         int pages = (listed.size() + KEYS_PER_LIST - 1) / KEYS_PER_LIST;
         if (pages > 1) pace.spend(pages - 1);

@@ -20,6 +20,7 @@ import dev.iggysink.application.status.StatusSnapshot;
 import dev.iggysink.domain.delivery.MemoryBudget;
 import dev.iggysink.domain.message.PartitionRef;
 import dev.iggysink.domain.naming.KeyRules;
+import dev.iggysink.domain.naming.PathTemplate;
 import dev.iggysink.domain.retry.Backoff;
 import dev.iggysink.domain.retry.RetryPolicy;
 import dev.iggysink.domain.rotation.RotationPolicy;
@@ -198,6 +199,8 @@ public final class SinkService implements SinkControl {
         // Claims are made only with one open file per partition (see TopicConsumer) and keys naming both offsets.
         boolean firstOffsetKeys = settings.output().keyLayout() == KeyLayout.FIRST_OFFSET;
         boolean claiming = !interleaved && !firstOffsetKeys;
+        // Its rounds then list each topic from the oldest window on, not the topic's whole history.
+        boolean sortByTime = PathTemplate.parse(settings.output().pathTemplate()).keysSortByTime();
         List<SelfAudit.Target> targets = new ArrayList<>();
         for (StreamSettings stream : settings.streams()) {
             String space = Claims.space(stream.consumerGroup(), settings.output(), codecs.forStream(stream).extension());
@@ -210,7 +213,7 @@ public final class SinkService implements SinkControl {
                 targets.add(new SelfAudit.Target(stream.stream(), topic,
                         audit.listPrefix(prefix, settings.output().pathTemplate(), stream.stream(), topic), dlq,
                         audit.deadLetterPrefix(prefix, dlq, stream.stream(), topic), claim, interleaved,
-                        firstOffsetKeys));
+                        firstOffsetKeys, sortByTime));
             }
         }
         SelfAudit self = new SelfAudit(store, targets, statusBoard::values, perMinute, clock, sleeper,

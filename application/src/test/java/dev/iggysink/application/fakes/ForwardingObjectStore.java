@@ -69,6 +69,11 @@ public class ForwardingObjectStore implements ObjectStore {
     }
 
     @Override
+    public List<StoredObject> list(String prefix, String startAfter) throws StoreException {
+        return to.list(prefix, startAfter);
+    }
+
+    @Override
     public byte[] get(String key) throws StoreException {
         return to.get(key);
     }

@@ -47,6 +47,7 @@ public final class InMemoryObjectStore implements ObjectStore {
     private int puts;
     private int probes;
     private int lists;
+    private long listedKeys;
     private Runnable afterNextList;
     private int overwrites;
 
@@ -352,14 +353,33 @@ public final class InMemoryObjectStore implements ObjectStore {
         return result;
     }
 
-    private synchronized List<StoredObject> listNow(String prefix) throws StoreException {
+    @Override
+    public List<StoredObject> list(String prefix, String startAfter) throws StoreException {
+        List<StoredObject> result = listNow(prefix, startAfter);
+        Runnable after;
+        synchronized (this) {
+            after = afterNextList;
+            afterNextList = null;
+        }
+        if (after != null) after.run();
+        return result;
+    }
+
+    private List<StoredObject> listNow(String prefix) throws StoreException {
+        return listNow(prefix, "");
+    }
+
+    private synchronized List<StoredObject> listNow(String prefix, String startAfter) throws StoreException {
         lists++;
         check("LIST", prefix + "*");
         List<StoredObject> result = new ArrayList<>();
-        for (Map.Entry<String, byte[]> e : objects.tailMap(prefix, true).entrySet()) {
+        boolean after = startAfter.compareTo(prefix) >= 0;
+        for (Map.Entry<String, byte[]> e : (after ? objects.tailMap(startAfter, false)
+                : objects.tailMap(prefix, true)).entrySet()) {
             if (!e.getKey().startsWith(prefix)) break;
             result.add(new StoredObject(e.getKey(), e.getValue().length));
         }
+        listedKeys += result.size();
         return result;
     }
 
@@ -416,6 +436,11 @@ public final class InMemoryObjectStore implements ObjectStore {
     /** Calls of {@code list}, failed ones included. */
     public synchronized int listCalls() {
         return lists;
+    }
+
+    /** Keys every listing so far returned, counted once per listing. */
+    public synchronized long listedKeys() {
+        return listedKeys;
     }
 
     public synchronized int probes() {

@@ -214,6 +214,34 @@ public final class PathTemplate {
     }
 
     /**
+     * Whether the keys of one partition sort as its records' time goes: every variable but the time ones is the same
+     * for all of a partition's files ({@code {stream}}, {@code {topic}}, {@code {partition}}), and the time ones are
+     * zero-padded and go from coarse to fine with none skipped ({@code {date}/{hour}}, {@code {year}/{month}}), so a
+     * later folder sorts after an earlier one and, in one folder, a later file after an earlier one. Not with a
+     * {@code {field:...}}, {@code {timestamp}} (not padded), a unit before a coarser one ({@code {hour}/{date}}) or
+     * one without its coarser units ({@code {hour}} alone starts again every day). One exception stays: where the
+     * zone's clock goes back an hour, {@code {minute}} renders that hour's minutes again.
+     */
+    public boolean keysSortByTime() {
+        int covered = 0; // 1 year, 2 month, 3 day, 4 hour, 5 minute: the units named so far, in order
+        for (Part p : parts) {
+            int next = switch (p.kind) {
+                case LITERAL, STREAM, TOPIC, PARTITION -> covered;
+                case YEAR -> covered == 0 ? 1 : -1;
+                case MONTH -> covered == 1 ? 2 : -1;
+                case DAY -> covered == 2 ? 3 : -1;
+                case DATE -> covered == 0 ? 3 : -1;
+                case HOUR -> covered == 3 ? 4 : -1;
+                case MINUTE -> covered == 4 ? 5 : -1;
+                case TIMESTAMP, FIELD -> -1;
+            };
+            if (next < 0) return false;
+            covered = next;
+        }
+        return true;
+    }
+
+    /**
      * The window {from, to} (microseconds, {@code to} exclusive) of the folder a file whose first record has
      * {@code timestampMicros} lands in: its finest time variable's unit, in {@code zone}. Only for a template
      * without a {@link #windowProblem()}.

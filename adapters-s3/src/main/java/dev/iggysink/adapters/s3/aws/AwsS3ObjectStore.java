@@ -96,9 +96,15 @@ public final class AwsS3ObjectStore extends S3WritePath<CompletedPart> {
 
     @Override
     public List<StoredObject> list(String prefix) throws StoreException {
+        return list(prefix, "");
+    }
+
+    @Override
+    public List<StoredObject> list(String prefix, String startAfter) throws StoreException {
         try {
             List<StoredObject> objects = new ArrayList<>();
-            for (S3Object o : s3.listObjectsV2Paginator(b -> b.bucket(bucket).prefix(prefix)).contents()) {
+            for (S3Object o : s3.listObjectsV2Paginator(b -> b.bucket(bucket).prefix(prefix)
+                    .startAfter(startAfter.isEmpty() ? null : startAfter)).contents()) {
                 objects.add(new StoredObject(o.key(), o.size()));
             }
             return objects;

@@ -98,10 +98,17 @@ public final class MinioObjectStore extends S3WritePath<Part> {
 
     @Override
     public List<StoredObject> list(String prefix) throws StoreException {
+        return list(prefix, "");
+    }
+
+    @Override
+    public List<StoredObject> list(String prefix, String startAfter) throws StoreException {
         String what = prefix.isEmpty() ? null : prefix + "*";
         List<StoredObject> objects = new ArrayList<>();
-        Iterable<Result<Item>> results = minio.listObjects(ListObjectsArgs.builder().bucket(bucket).region(region)
-                .prefix(prefix).recursive(true).build());
+        ListObjectsArgs.Builder args = ListObjectsArgs.builder().bucket(bucket).region(region).prefix(prefix)
+                .recursive(true);
+        if (!startAfter.isEmpty()) args.startAfter(startAfter);
+        Iterable<Result<Item>> results = minio.listObjects(args.build());
         try {
             for (Result<Item> result : results) {
                 Item item = result.get();

@@ -114,6 +114,18 @@ public interface ObjectStore extends AutoCloseable {
     /** Keys under {@code prefix} (all keys when empty), in lexicographic order. */
     List<StoredObject> list(String prefix) throws StoreException;
 
+    /**
+     * Keys under {@code prefix} that sort after {@code startAfter}, in lexicographic order: S3's {@code start-after},
+     * so the store reads only those. This default filters {@link #list(String)}, which reads them all.
+     */
+    default List<StoredObject> list(String prefix, String startAfter) throws StoreException {
+        List<StoredObject> after = new java.util.ArrayList<>();
+        for (StoredObject o : list(prefix)) {
+            if (o.key().compareTo(startAfter) > 0) after.add(o);
+        }
+        return after;
+    }
+
     /** The whole object. */
     byte[] get(String key) throws StoreException;
 
