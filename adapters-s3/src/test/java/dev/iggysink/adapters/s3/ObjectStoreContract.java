@@ -221,22 +221,27 @@ public abstract class ObjectStoreContract {
         assertThat(store().list(prefix + "nothing-here/")).isEmpty();
     }
 
-    /** What the self-audit's rounds list: only the keys after the oldest window's (S3's start-after). */
+    /** What the self-audit's rounds list: only the keys of its windows (S3's start-after, no page past the last). */
     @Test
-    void list_from_a_key_on_gives_only_the_keys_after_it() throws Exception {
+    void list_of_a_range_gives_only_the_keys_after_its_start_up_to_its_end() throws Exception {
         store().put(prefix + "b/2", chunked(bytes(2, 5)), "text/plain");
         store().put(prefix + "a/1", chunked(bytes(1, 5)), "text/plain");
         store().put(prefix + "a/3", chunked(bytes(3, 5)), "text/plain");
         store().put(prefix + "ab", chunked(bytes(4, 5)), "text/plain");
 
-        assertThat(store().list(prefix, prefix + "a/1")).containsExactly(new StoredObject(prefix + "a/3", 3),
+        assertThat(store().list(prefix, prefix + "a/1", "")).containsExactly(new StoredObject(prefix + "a/3", 3),
                 new StoredObject(prefix + "ab", 4), new StoredObject(prefix + "b/2", 2));
-        assertThat(store().list(prefix, prefix + "a/2")).extracting(StoredObject::key)
+        assertThat(store().list(prefix, prefix + "a/2", "")).extracting(StoredObject::key)
                 .containsExactly(prefix + "a/3", prefix + "ab", prefix + "b/2");
-        assertThat(store().list(prefix, prefix + "a")).extracting(StoredObject::key)
+        assertThat(store().list(prefix, prefix + "a", "")).extracting(StoredObject::key)
                 .containsExactly(prefix + "a/1", prefix + "a/3", prefix + "ab", prefix + "b/2");
-        assertThat(store().list(prefix + "a/", prefix + "a/3")).isEmpty();
-        assertThat(store().list(prefix, prefix + "c")).isEmpty();
+        assertThat(store().list(prefix + "a/", prefix + "a/3", "")).isEmpty();
+        assertThat(store().list(prefix, prefix + "c", "")).isEmpty();
+        // A range: after one key, up to another (included), and up to a key that is not there.
+        assertThat(store().list(prefix, prefix + "a/1", prefix + "ab")).extracting(StoredObject::key)
+                .containsExactly(prefix + "a/3", prefix + "ab");
+        assertThat(store().list(prefix, "", prefix + "a/4")).extracting(StoredObject::key)
+                .containsExactly(prefix + "a/1", prefix + "a/3");
     }
 
     /** What the recovery reads of an object without metadata: its first and its last bytes. */

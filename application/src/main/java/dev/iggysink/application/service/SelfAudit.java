@@ -117,20 +117,20 @@ final class SelfAudit implements Runnable {
      * just before it) are kept. An object listed with another size is read again.
      */
     private final Map<PartitionRef, Map<String, Known>> checked = new HashMap<>();
-    /**
-     * Per topic whose keys sort by time: the first key of the oldest window the last round saw. The next round lists
-     * only the keys from there on, not the topic's whole history; absent, it lists them all.
-     */
-    private final Map<Target, String> listFrom = new HashMap<>();
+    /** Per partition, the first key (in the store's order) of the objects committed since its last round. */
+    private final Map<PartitionRef, String> committedSince = new java.util.concurrent.ConcurrentHashMap<>();
     private volatile AuditStatus status;
     /** Claims the uploader will still delete (their batch waits or is on its way): not left behind. */
     private volatile java.util.function.Predicate<String> removalPending = key -> false;
 
     /** What the last round found of one partition. */
-    /** {@code firstKey}: the first of its objects' keys in the store's order; null when it has none. */
+    /**
+     * {@code firstKey}, {@code lastKey}: the first and the last of its objects' keys in the store's order, null when
+     * it has none; {@code newestLast}: the last offset its objects reach (-1: none).
+     */
     private record Window(Target target, PartitionRef partition, long from, long committed, int objects, Instant at,
                           List<String> gaps, List<String> overlaps, List<String> mismatches, List<String> notes,
-                          int claimsLeft, long stickyFrom, String firstKey) {
+                          int claimsLeft, long stickyFrom, String firstKey, String lastKey, long newestLast) {
         boolean failing() {
             return !gaps.isEmpty() || !overlaps.isEmpty() || !mismatches.isEmpty();
         }
@@ -162,7 +162,12 @@ final class SelfAudit implements Runnable {
 
     /** Objects a commit passed: each is read back once the budget allows. Called by the consumer loops. */
     void committed(List<Committed> objects) {
-        for (Committed c : objects) queue.add(c);
+        for (Committed c : objects) {
+            queue.add(c);
+            if (ObjectKey.parse(c.key()).or(() -> ObjectKey.parseFirst(c.key())).isPresent()) {
+                committedSince.merge(c.partition(), c.key(), (a, b) -> a.compareTo(b) <= 0 ? a : b);
+            }
+        }
     }
 
     AuditStatus status() {
@@ -259,18 +264,26 @@ final class SelfAudit implements Runnable {
                     && s.object().partition().topic().equals(t.topic())) suspects.remove(s.object().key());
         }
         // The group's offsets are read before the listing: every object they need is in the store by then.
-        // Where keys sort by time and every owned partition had a window, only the keys from the oldest window on.
-        String from = t.keysSortByTime() && windows.keySet().containsAll(owned.keySet())
-                ? listFrom.getOrDefault(t, "") : "";
-        List<StoredObject> listed = list(t.listPrefix(), from);
+        Map<PartitionRef, String> since = new HashMap<>();
+        for (PartitionRef p : owned.keySet()) {
+            String first = committedSince.remove(p);
+            if (first != null) since.put(p, first);
+        }
+        List<String[]> ranges = t.keysSortByTime() ? ranges(owned, since) : null;
+        List<StoredObject> listed;
+        if (ranges == null) {
+            listed = list(t.listPrefix(), "", "");
+        } else {
+            listed = new ArrayList<>();
+            for (String[] r : ranges) listed.addAll(list(t.listPrefix(), r[0], r[1]));
+        }
         Map<Integer, List<Long>> claims = t.claimPrefix().isEmpty() ? Map.of() : claims(t.claimPrefix());
         Map<PartitionRef, Window> found = windows(t, owned, listed, claims);
-        // A key before the oldest window (a record time from a clock that went back) is not in that listing: a gap is
-        // said only when the whole listing has it too.
-        if (!from.isEmpty() && found.values().stream().anyMatch(w -> !w.gaps().isEmpty())) {
-            found = windows(t, owned, list(t.listPrefix(), ""), claims);
+        // A key outside those ranges (a record time from a clock that went back) is not in that listing: a gap is said
+        // only when the whole listing has it too.
+        if (ranges != null && found.values().stream().anyMatch(w -> !w.gaps().isEmpty())) {
+            found = windows(t, owned, list(t.listPrefix(), "", ""), claims);
         }
-        String oldest = null;
         for (Window w : found.values()) {
             Window before = windows.get(w.partition());
             if (w.failing() && (before == null || !before.failing())) {
@@ -280,12 +293,61 @@ final class SelfAudit implements Runnable {
                         + w.from());
             }
             windows.put(w.partition(), w);
-            if (w.firstKey() != null && (oldest == null || w.firstKey().compareTo(oldest) < 0)) oldest = w.firstKey();
         }
-        // A partition with no object yet sets no bound: its first objects (maybe of older records than the others')
-        // show as a gap, which the whole listing then settles.
-        if (oldest == null) listFrom.remove(t);
-        else listFrom.put(t, oldest.substring(0, oldest.length() - 1));
+    }
+
+    /**
+     * What a round lists of a topic whose keys sort by time ({@link Target#keysSortByTime}): key ranges
+     * {@code {start-after, until}} ({@code until} empty: to the end), or null for the whole topic. Each owned
+     * partition's window as the last round saw it (up to any key with its newest object's first offset), and, from
+     * the first object this member committed since (else the newest known) of each partition whose group offset has
+     * passed its newest object, everything after: its new objects sort there. A partition without objects sets no bound; one whose group offset moves without a window object
+     * to start from, or one given to this member since, takes the whole topic (its objects may be anywhere).
+     */
+    private List<String[]> ranges(Map<PartitionRef, Long> owned, Map<PartitionRef, String> since) {
+        List<String[]> ranges = new ArrayList<>();
+        String tail = null;
+        for (Map.Entry<PartitionRef, Long> e : owned.entrySet()) {
+            Window w = windows.get(e.getKey());
+            if (w == null) return null;
+            boolean moved = e.getValue() > w.newestLast();
+            if (w.firstKey() == null) {
+                if (moved) return null;
+                continue;
+            }
+            ranges.add(new String[] {justBefore(w.firstKey()), sameStart(w.lastKey())});
+            // Its new objects sort from the first this member committed since; without one, from its newest known.
+            String from = since.getOrDefault(e.getKey(), w.lastKey());
+            if (moved && (tail == null || from.compareTo(tail) < 0)) tail = from;
+        }
+        if (tail != null) ranges.add(new String[] {justBefore(tail), ""});
+        ranges.sort(Comparator.comparing((String[] r) -> r[0]));
+        List<String[]> merged = new ArrayList<>();
+        for (String[] r : ranges) {
+            String[] last = merged.isEmpty() ? null : merged.get(merged.size() - 1);
+            if (last != null && (last[1].isEmpty() || r[0].compareTo(last[1]) < 0)) {
+                if (!last[1].isEmpty() && (r[1].isEmpty() || r[1].compareTo(last[1]) > 0)) last[1] = r[1];
+            } else {
+                merged.add(r.clone());
+            }
+        }
+        return merged;
+    }
+
+    /** A start-after that lists {@code key} itself: it without its last character sorts just before it. */
+    private static String justBefore(String key) {
+        return key.substring(0, key.length() - 1);
+    }
+
+    /**
+     * The last key that starts a file where {@code key}'s starts: another cut of the same start (its end differs) sorts
+     * beside it, and is an overlap to be seen.
+     */
+    private static String sameStart(String key) {
+        int name = key.lastIndexOf('/') + 1;
+        int dash = key.indexOf('-', name);
+        if (dash < 0 || key.length() < dash + 21) return key;
+        return key.substring(0, dash + 21) + Character.MAX_VALUE;
     }
 
     /** The window of each owned partition of {@code t}, from the keys {@code listed}. Logs nothing. */
@@ -322,6 +384,7 @@ final class SelfAudit implements Runnable {
             for (int i = 0; i < all.size(); i++) if (all.get(i).range().firstOffset() < from) justBefore = i;
             List<Listed> window = new ArrayList<>();
             String firstKey = null;
+            String lastKey = null;
             for (int i = 0; i < all.size(); i++) {
                 Listed a = all.get(i);
                 boolean inside = a.firstOnly() ? a.range().firstOffset() >= from || i == justBefore
@@ -329,6 +392,7 @@ final class SelfAudit implements Runnable {
                 if (!inside) continue;
                 window.add(a);
                 if (firstKey == null || a.key().compareTo(firstKey) < 0) firstKey = a.key();
+                if (lastKey == null || a.key().compareTo(lastKey) > 0) lastKey = a.key();
             }
             List<String> mismatches = new ArrayList<>();
             Map<String, Known> known = checked.computeIfAbsent(p, x -> new HashMap<>());
@@ -381,8 +445,10 @@ final class SelfAudit implements Runnable {
             }
             long sticky = from;
             for (Range g : gaps) sticky = Math.min(sticky, g.first());
+            long newestLast = -1;
+            for (KeyRange r : ranges) newestLast = Math.max(newestLast, r.lastOffset());
             out.put(p, new Window(t, p, from, committed, ranges.size(), now, gapLines, overlapLines, mismatches,
-                    notes, claimsLeft, sticky, firstKey));
+                    notes, claimsLeft, sticky, firstKey, lastKey, newestLast));
         }
         return out;
     }
@@ -470,12 +536,14 @@ final class SelfAudit implements Runnable {
     }
 
     private List<StoredObject> list(String prefix) throws InterruptedException, StoreException {
-        return list(prefix, "");
+        return list(prefix, "", "");
     }
 
-    private List<StoredObject> list(String prefix, String startAfter) throws InterruptedException, StoreException {
+    private List<StoredObject> list(String prefix, String startAfter, String until)
+            throws InterruptedException, StoreException {
         pace.spend(1);
-        List<StoredObject> listed = startAfter.isEmpty() ? store.list(prefix) : store.list(prefix, startAfter);
+        List<StoredObject> listed = startAfter.isEmpty() && until.isEmpty() ? store.list(prefix)
+                : store.list(prefix, startAfter, until);
         // One request per page of keys; the pages past the first are paid after the fact.
         int pages = (listed.size() + KEYS_PER_LIST - 1) / KEYS_PER_LIST;
         if (pages > 1) pace.spend(pages - 1);

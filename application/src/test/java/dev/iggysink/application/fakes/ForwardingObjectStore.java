@@ -69,8 +69,8 @@ public class ForwardingObjectStore implements ObjectStore {
     }
 
     @Override
-    public List<StoredObject> list(String prefix, String startAfter) throws StoreException {
-        return to.list(prefix, startAfter);
+    public List<StoredObject> list(String prefix, String startAfter, String until) throws StoreException {
+        return to.list(prefix, startAfter, until);
     }
 
     @Override

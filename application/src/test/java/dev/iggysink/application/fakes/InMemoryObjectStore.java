@@ -354,8 +354,8 @@ public final class InMemoryObjectStore implements ObjectStore {
     }
 
     @Override
-    public List<StoredObject> list(String prefix, String startAfter) throws StoreException {
-        List<StoredObject> result = listNow(prefix, startAfter);
+    public List<StoredObject> list(String prefix, String startAfter, String until) throws StoreException {
+        List<StoredObject> result = listNow(prefix, startAfter, until);
         Runnable after;
         synchronized (this) {
             after = afterNextList;
@@ -366,10 +366,11 @@ public final class InMemoryObjectStore implements ObjectStore {
     }
 
     private List<StoredObject> listNow(String prefix) throws StoreException {
-        return listNow(prefix, "");
+        return listNow(prefix, "", "");
     }
 
-    private synchronized List<StoredObject> listNow(String prefix, String startAfter) throws StoreException {
+    private synchronized List<StoredObject> listNow(String prefix, String startAfter, String until)
+            throws StoreException {
         lists++;
         check("LIST", prefix + "*");
         List<StoredObject> result = new ArrayList<>();
@@ -377,6 +378,7 @@ public final class InMemoryObjectStore implements ObjectStore {
         for (Map.Entry<String, byte[]> e : (after ? objects.tailMap(startAfter, false)
                 : objects.tailMap(prefix, true)).entrySet()) {
             if (!e.getKey().startsWith(prefix)) break;
+            if (!until.isEmpty() && e.getKey().compareTo(until) > 0) break;
             result.add(new StoredObject(e.getKey(), e.getValue().length));
         }
         listedKeys += result.size();

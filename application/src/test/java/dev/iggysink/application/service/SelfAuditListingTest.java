@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.iggysink.application.fakes.InMemoryObjectStore;
 import dev.iggysink.application.fakes.ManualClock;
 import dev.iggysink.application.status.PartitionStatus;
+import dev.iggysink.domain.message.PartitionRef;
 import dev.iggysink.domain.naming.ObjectKey;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
@@ -99,6 +100,49 @@ class SelfAuditListingTest {
             assertThat(c.objects()).isEqualTo(SelfAudit.WINDOW_OBJECTS);
             assertThat(c.to()).isEqualTo(HOURS * PER_FOLDER * 10L + 9);
         });
+    }
+
+    @Test
+    void an_idle_partition_does_not_hold_the_listing_back_and_is_seen_when_it_writes_again() throws Exception {
+        history(1, 0, 10);
+        history(0, 0, HOURS);
+        own(0);
+        own(1);
+        SelfAudit audit = audit(true);
+        audit.round();
+
+        append(0, HOURS - 1);
+        long second = keysListedBy(audit);
+        String resumed = append(1, HOURS - 1);
+        long last = next.get(1) - 1;
+        audit.committed(List.of(new SelfAudit.Committed(new PartitionRef("s", "t", 1), resumed, last,
+                ObjectStamps.of(last - 9, last, 10, (last - 9) + "/0/0", last + "/0/0"))));
+        long third = keysListedBy(audit);
+
+        assertThat(second).as("keys listed while partition 1 is idle, of %s", 11L * HOURS * PER_FOLDER / 10 + 1)
+                .isLessThanOrEqualTo(2L * (SelfAudit.WINDOW_OBJECTS + PER_FOLDER + 2));
+        assertThat(third).as("keys listed once it writes again").isLessThanOrEqualTo(
+                2L * (SelfAudit.WINDOW_OBJECTS + PER_FOLDER + 2));
+        assertThat(audit.status().problems()).isEmpty();
+        assertThat(audit.status().covered()).hasSize(2).allSatisfy(c -> assertThat(c.to()).isEqualTo(
+                c.partition() == 0 ? HOURS * PER_FOLDER * 10L + 9 : 10 * PER_FOLDER * 10L + 9));
+        assertThat(resumed).contains(folder(HOURS - 1));
+    }
+
+    @Test
+    void another_cut_of_the_newest_file_is_an_overlap_on_a_round_that_lists_less() throws Exception {
+        history(0, 0, HOURS);
+        own(0);
+        SelfAudit audit = audit(true);
+        audit.round();
+
+        // Another writer's file from the same first offset, longer: its key sorts just after the newest object's.
+        long first = next.get(0) - 10;
+        String longer = object(0, HOURS - 1, first, first + 14);
+        audit.round();
+
+        assertThat(audit.status().counts().overlaps()).isEqualTo(1);
+        assertThat(audit.status().problems()).singleElement().asString().contains(longer);
     }
 
     @Test

@@ -96,15 +96,17 @@ public final class AwsS3ObjectStore extends S3WritePath<CompletedPart> {
 
     @Override
     public List<StoredObject> list(String prefix) throws StoreException {
-        return list(prefix, "");
+        return list(prefix, "", "");
     }
 
     @Override
-    public List<StoredObject> list(String prefix, String startAfter) throws StoreException {
+    public List<StoredObject> list(String prefix, String startAfter, String until) throws StoreException {
         try {
             List<StoredObject> objects = new ArrayList<>();
+            // The paginator asks for the next page only when iterated that far.
             for (S3Object o : s3.listObjectsV2Paginator(b -> b.bucket(bucket).prefix(prefix)
                     .startAfter(startAfter.isEmpty() ? null : startAfter)).contents()) {
+                if (!until.isEmpty() && o.key().compareTo(until) > 0) break;
                 objects.add(new StoredObject(o.key(), o.size()));
             }
             return objects;

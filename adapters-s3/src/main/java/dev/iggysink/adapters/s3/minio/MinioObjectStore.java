@@ -98,11 +98,11 @@ public final class MinioObjectStore extends S3WritePath<Part> {
 
     @Override
     public List<StoredObject> list(String prefix) throws StoreException {
-        return list(prefix, "");
+        return list(prefix, "", "");
     }
 
     @Override
-    public List<StoredObject> list(String prefix, String startAfter) throws StoreException {
+    public List<StoredObject> list(String prefix, String startAfter, String until) throws StoreException {
         String what = prefix.isEmpty() ? null : prefix + "*";
         List<StoredObject> objects = new ArrayList<>();
         ListObjectsArgs.Builder args = ListObjectsArgs.builder().bucket(bucket).region(region).prefix(prefix)
@@ -112,6 +112,8 @@ public final class MinioObjectStore extends S3WritePath<Part> {
         try {
             for (Result<Item> result : results) {
                 Item item = result.get();
+                // The listing asks for the next page only when iterated that far.
+                if (!until.isEmpty() && item.objectName().compareTo(until) > 0) break;
                 objects.add(new StoredObject(item.objectName(), item.size()));
             }
         } catch (MinioException | GeneralSecurityException | IOException e) { // Jackson's exceptions are IOExceptions

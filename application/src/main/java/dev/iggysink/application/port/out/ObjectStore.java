@@ -115,15 +115,18 @@ public interface ObjectStore extends AutoCloseable {
     List<StoredObject> list(String prefix) throws StoreException;
 
     /**
-     * Keys under {@code prefix} that sort after {@code startAfter}, in lexicographic order: S3's {@code start-after},
-     * so the store reads only those. This default filters {@link #list(String)}, which reads them all.
+     * Keys under {@code prefix} that sort after {@code startAfter} and not after {@code until} (either empty: no bound),
+     * in lexicographic order. On S3, {@code start-after}, and no page past {@code until} is asked for: the store reads
+     * only that range. This default filters {@link #list(String)}, which reads them all.
      */
-    default List<StoredObject> list(String prefix, String startAfter) throws StoreException {
-        List<StoredObject> after = new java.util.ArrayList<>();
+    default List<StoredObject> list(String prefix, String startAfter, String until) throws StoreException {
+        List<StoredObject> range = new java.util.ArrayList<>();
         for (StoredObject o : list(prefix)) {
-            if (o.key().compareTo(startAfter) > 0) after.add(o);
+            if (o.key().compareTo(startAfter) <= 0) continue;
+            if (!until.isEmpty() && o.key().compareTo(until) > 0) break;
+            range.add(o);
         }
-        return after;
+        return range;
     }
 
     /** The whole object. */
