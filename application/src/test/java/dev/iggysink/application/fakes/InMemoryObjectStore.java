@@ -343,14 +343,7 @@ public final class InMemoryObjectStore implements ObjectStore {
 
     @Override
     public List<StoredObject> list(String prefix) throws StoreException {
-        List<StoredObject> result = listNow(prefix);
-        Runnable after;
-        synchronized (this) {
-            after = afterNextList;
-            afterNextList = null;
-        }
-        if (after != null) after.run();
-        return result;
+        return list(prefix, "", "");
     }
 
     @Override
@@ -363,10 +356,6 @@ public final class InMemoryObjectStore implements ObjectStore {
         }
         if (after != null) after.run();
         return result;
-    }
-
-    private List<StoredObject> listNow(String prefix) throws StoreException {
-        return listNow(prefix, "", "");
     }
 
     private synchronized List<StoredObject> listNow(String prefix, String startAfter, String until)
