@@ -164,6 +164,8 @@ public final class IcebergTables implements TableStore {
         /** The transforms take Iceberg's internal values (timestamptz as micros); rows hold Java values. */
         final InternalRecordWrapper internal;
         final PartitionKey probe;
+        /** Which string columns' bounds the sink keeps instead of Parquet (see {@link StringBounds}). */
+        final StringBounds bounds;
         final Map<PartitionKey, Part> parts = new LinkedHashMap<>();
         /** The part of the row before: rows in a row mostly share a partition, and equals is cheaper than a lookup. */
         Part last;
@@ -178,6 +180,7 @@ public final class IcebergTables implements TableStore {
             this.spec = table.spec();
             this.internal = new InternalRecordWrapper(converter.schema().asStruct());
             this.probe = new PartitionKey(spec, converter.schema());
+            this.bounds = StringBounds.of(table, converter.schema());
         }
 
         @Override
@@ -190,11 +193,11 @@ public final class IcebergTables implements TableStore {
                 Part part = last != null && last.key.equals(probe) ? last : parts.get(probe);
                 if (part == null) {
                     PartitionKey key = probe.copy();
-                    part = new Part(table, converter.schema(), spec, key);
+                    part = new Part(table, converter.schema(), spec, key, bounds.fresh());
                     parts.put(key, part);
                 }
                 last = part;
-                part.writer.write(row);
+                part.write(row);
             } catch (RuntimeException e) {
                 // the table's, not the record's: the file is never staged, so none of its rows is committed
                 broken = failure("writing a data file of " + name, e);
@@ -246,13 +249,21 @@ public final class IcebergTables implements TableStore {
         final PartitionKey key;
         final InMemoryOutputFile output = new InMemoryOutputFile();
         final DataWriter<Record> writer;
+        final StringBounds bounds;
         /** Once closed: the file's bytes, and its description (metrics, partition) with an in-memory location. */
         byte[] bytes;
         DataFile local;
 
-        Part(Table table, Schema schema, PartitionSpec spec, PartitionKey key) {
+        Part(Table table, Schema schema, PartitionSpec spec, PartitionKey key, StringBounds bounds) {
             this.key = key;
-            this.writer = openWriter(table, schema, spec, spec.isUnpartitioned() ? null : key, output);
+            this.bounds = bounds;
+            this.writer = openWriter(table, schema, spec, spec.isUnpartitioned() ? null : key, output,
+                    bounds.writerProperties());
+        }
+
+        void write(Record row) {
+            bounds.add(row);
+            writer.write(row);
         }
 
         long heapBytes() {
@@ -263,7 +274,7 @@ public final class IcebergTables implements TableStore {
         DataFile put(Table table, PartitionSpec spec) throws IOException {
             if (bytes == null) {
                 writer.close();
-                local = writer.toDataFile();
+                local = bounds.applyTo(writer.toDataFile(), spec);
                 bytes = output.toByteArray();
             }
             String location = newLocation(table, spec, spec.isUnpartitioned() ? null : key);
@@ -313,6 +324,12 @@ public final class IcebergTables implements TableStore {
     /** Iceberg's own Parquet writer of table partition {@code key} (null: unpartitioned) into {@code output}. */
     private static DataWriter<Record> openWriter(Table table, Schema schema, PartitionSpec spec, StructLike key,
                                                  OutputFile output) {
+        return openWriter(table, schema, spec, key, output, Map.of());
+    }
+
+    /** As above, with {@code properties} over the table's own (Parquet's per-column statistics). */
+    private static DataWriter<Record> openWriter(Table table, Schema schema, PartitionSpec spec, StructLike key,
+                                                 OutputFile output, Map<String, String> properties) {
         Thread thread = Thread.currentThread();
         ClassLoader before = thread.getContextClassLoader();
         Parquet.DataWriteBuilder builder;
@@ -328,6 +345,7 @@ public final class IcebergTables implements TableStore {
                     .schema(schema)
                     .withSpec(spec)
                     .withPartition(key)
+                    .setAll(properties)
                     .createWriterFunc(GenericParquetWriter::create)
                     .overwrite()
                     .build();
