@@ -36,4 +36,19 @@ final class JsonStrings {
         while (i < in.length && in[i] != '"' && in[i] != '\\') i++;
         return i;
     }
+
+    private static final long SPACES = ONES * 0x20;
+
+    /** Whether {@code in[from, to)} is printable ASCII (0x20-0x7f): no control character, no multi-byte character. */
+    static boolean printableAscii(byte[] in, int from, int to) {
+        int i = from;
+        while (i <= to - 8) {
+            long w = (long) LONGS.get(in, i);
+            // a byte with its high bit set, or one below 0x20 (its borrow sets the high bit where the byte had none)
+            if (((w | ((w - SPACES) & ~w)) & HIGHS) != 0) return false;
+            i += 8;
+        }
+        for (; i < to; i++) if (in[i] < 0x20) return false; // bytes are signed: >= 0x80 is negative
+        return true;
+    }
 }

@@ -69,13 +69,25 @@ final class RowConverter {
     private final StructReader row;
     /** Per top-level position: the record's metadata it takes, or null for a payload column. */
     private final Metadata[] metadata;
+    /** The quick way for flat ASCII payloads; null: every payload goes through Jackson. */
+    private final FlatRows flat;
 
     RowConverter(Schema schema) {
+        this(schema, true);
+    }
+
+    /** @param quick whether flat payloads are read without a parser ({@link FlatRows}); tests compare the two */
+    RowConverter(Schema schema, boolean quick) {
         this.schema = schema;
         this.row = new StructReader(schema.asStruct(), true);
         List<Types.NestedField> columns = schema.columns();
         this.metadata = new Metadata[columns.size()];
-        for (int i = 0; i < columns.size(); i++) metadata[i] = metadata(columns.get(i));
+        boolean[] fromMetadata = new boolean[columns.size()];
+        for (int i = 0; i < columns.size(); i++) {
+            metadata[i] = metadata(columns.get(i));
+            fromMetadata[i] = metadata[i] != null;
+        }
+        this.flat = quick ? new FlatRows(schema.asStruct(), fromMetadata) : null;
     }
 
     Schema schema() {
@@ -89,6 +101,8 @@ final class RowConverter {
 
     /** The row of {@code source} with {@code payload} as its JSON text. */
     Record convert(SinkRecord source, byte[] payload) throws BadRecordException {
+        GenericRecord quick = flat == null ? null : flat.read(payload);
+        if (quick != null && complete(quick, source)) return quick;
         try (JsonParser p = JSON.createParser(new Bytes(payload), payload)) {
             if (p.nextToken() != JsonToken.START_OBJECT) {
                 if (p.currentToken() != null) wellFormedRest(p);
@@ -106,6 +120,19 @@ final class RowConverter {
         } catch (JacksonException e) {
             throw new BadRecordException("the payload is not JSON: " + e.getOriginalMessage(), e);
         }
+    }
+
+    /**
+     * Fills the metadata columns of a row read by {@link FlatRows}; false when a required column stays null, which
+     * Jackson's reading then names.
+     */
+    private boolean complete(GenericRecord out, SinkRecord source) throws BadRecordException {
+        List<Types.NestedField> columns = schema.columns();
+        for (int i = 0; i < metadata.length; i++) {
+            if (metadata[i] != null) out.set(i, metadata[i].of(source));
+            else if (out.get(i) == null && columns.get(i).isRequired()) return false;
+        }
+        return true;
     }
 
     /**
