@@ -241,10 +241,8 @@ final class FlatRows {
      * ASCII without an escape; else -1 (an escape, a control character, a byte of a multi-byte character, no end).
      */
     private static int plainString(byte[] in, int from) {
-        int close = JsonStrings.quoteOrBackslash(in, from);
-        if (close - from > MAX_STRING) return -1;
-        if (close >= in.length || in[close] != '"') return -1;
-        return JsonStrings.printableAscii(in, from, close) ? close : -1;
+        int close = JsonStrings.plainAsciiEnd(in, from);
+        return close - from > MAX_STRING ? -1 : close;
     }
 
     /** The column named by {@code in[from, to)}, trying {@code guess} first; -1 when the row has none. */

@@ -71,6 +71,37 @@ class FlatRowsTest {
         assertThat(good).isGreaterThan(3_000).isLessThan(27_000);
     }
 
+    /** Bytes that are not UTF-8 inside a string: Jackson refuses the payload, so the quick way must leave it. */
+    @Test
+    void a_string_that_is_not_utf8_is_left_to_jackson_which_refuses_it() {
+        RowConverter quick = new RowConverter(SCHEMA, true);
+        RowConverter jackson = new RowConverter(SCHEMA, false);
+        byte[][] inside = {{(byte) 0xC3, 0x28}, {(byte) 0x80}, {(byte) 0xFF}, {(byte) 0xE2, (byte) 0x82},
+            {(byte) 0xC3, (byte) 0xA9}};
+        int refused = 0;
+        for (String field : new String[] {"r", "s", "other"}) {
+            for (byte[] bad : inside) {
+                for (int pad = 0; pad < 12; pad++) {
+                    byte[] head = ("{\"r\":\"x\",\"" + field + "\":\"" + "a".repeat(pad))
+                            .getBytes(StandardCharsets.US_ASCII);
+                    byte[] tail = "b\"}".getBytes(StandardCharsets.US_ASCII);
+                    byte[] bytes = new byte[head.length + bad.length + tail.length];
+                    System.arraycopy(head, 0, bytes, 0, head.length);
+                    System.arraycopy(bad, 0, bytes, head.length, bad.length);
+                    System.arraycopy(tail, 0, bytes, head.length + bad.length, tail.length);
+                    SinkRecord record = new SinkRecord(new PartitionRef("app", "events", 0), 1, 1L, 1L,
+                            new MessageId(0, 2), List.of(), bytes);
+                    String a = outcome(quick, record);
+                    assertThat(a).as("field %s, bytes %s, pad %d", field, java.util.Arrays.toString(bad), pad)
+                            .isEqualTo(outcome(jackson, record));
+                    if (a.startsWith("bad:")) refused++;
+                }
+            }
+        }
+        // all but the valid two-byte character (é) are refused, whichever field holds them
+        assertThat(refused).isEqualTo(3 * 4 * 12);
+    }
+
     @Test
     void a_log_payload_is_read_the_quick_way_into_the_row_jackson_gives() throws BadRecordException {
         Schema schema = new Schema(
