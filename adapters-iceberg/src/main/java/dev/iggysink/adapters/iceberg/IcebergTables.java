@@ -39,10 +39,10 @@ import org.apache.iceberg.catalog.Catalog;
 import org.apache.iceberg.catalog.SupportsNamespaces;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.data.parquet.GenericParquetWriter;
+import org.apache.iceberg.data.parquet.InternalWriter;
 import org.apache.iceberg.data.GenericDeleteFilter;
 import org.apache.iceberg.data.IcebergGenerics;
 import org.apache.iceberg.data.IdentityPartitionConverters;
-import org.apache.iceberg.data.InternalRecordWrapper;
 import org.apache.iceberg.data.Record;
 import org.apache.iceberg.exceptions.AlreadyExistsException;
 import org.apache.iceberg.exceptions.CommitFailedException;
@@ -161,8 +161,6 @@ public final class IcebergTables implements TableStore {
          * file's schema lacks. Iceberg keeps every spec a table had, so a file of an earlier one is still committed.
          */
         final PartitionSpec spec;
-        /** The transforms take Iceberg's internal values (timestamptz as micros); rows hold Java values. */
-        final InternalRecordWrapper internal;
         final PartitionKey probe;
         /** Which string columns' bounds the sink keeps instead of Parquet (see {@link StringBounds}). */
         final StringBounds bounds;
@@ -178,7 +176,6 @@ public final class IcebergTables implements TableStore {
             this.table = table;
             this.converter = new RowConverter(table.schema());
             this.spec = table.spec();
-            this.internal = new InternalRecordWrapper(converter.schema().asStruct());
             this.probe = new PartitionKey(spec, converter.schema());
             this.bounds = StringBounds.of(table, converter.schema());
         }
@@ -189,7 +186,7 @@ public final class IcebergTables implements TableStore {
             count++;
             if (broken != null) return;
             try {
-                probe.partition(internal.wrap(row));
+                probe.partition(row); // the converter's values are Iceberg's internal ones, as transforms take them
                 Part part = last != null && last.key.equals(probe) ? last : parts.get(probe);
                 if (part == null) {
                     PartitionKey key = probe.copy();
@@ -258,7 +255,7 @@ public final class IcebergTables implements TableStore {
             this.key = key;
             this.bounds = bounds;
             this.writer = openWriter(table, schema, spec, spec.isUnpartitioned() ? null : key, output,
-                    bounds.writerProperties());
+                    bounds.writerProperties(), true);
         }
 
         void write(Record row) {
@@ -324,12 +321,16 @@ public final class IcebergTables implements TableStore {
     /** Iceberg's own Parquet writer of table partition {@code key} (null: unpartitioned) into {@code output}. */
     private static DataWriter<Record> openWriter(Table table, Schema schema, PartitionSpec spec, StructLike key,
                                                  OutputFile output) {
-        return openWriter(table, schema, spec, key, output, Map.of());
+        return openWriter(table, schema, spec, key, output, Map.of(), false);
     }
 
-    /** As above, with {@code properties} over the table's own (Parquet's per-column statistics). */
+    /**
+     * As above, with {@code properties} over the table's own (Parquet's per-column statistics); {@code internal}:
+     * rows of Iceberg's internal values ({@link RowConverter}'s), else of Java's (dates, times as java.time).
+     */
     private static DataWriter<Record> openWriter(Table table, Schema schema, PartitionSpec spec, StructLike key,
-                                                 OutputFile output, Map<String, String> properties) {
+                                                 OutputFile output, Map<String, String> properties,
+                                                 boolean internal) {
         Thread thread = Thread.currentThread();
         ClassLoader before = thread.getContextClassLoader();
         Parquet.DataWriteBuilder builder;
@@ -346,7 +347,7 @@ public final class IcebergTables implements TableStore {
                     .withSpec(spec)
                     .withPartition(key)
                     .setAll(properties)
-                    .createWriterFunc(GenericParquetWriter::create)
+                    .createWriterFunc(internal ? InternalWriter::createWriter : GenericParquetWriter::create)
                     .overwrite()
                     .build();
         } catch (IOException e) {

@@ -12,6 +12,7 @@ import java.time.LocalTime;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeParseException;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Base64;
@@ -38,6 +39,8 @@ import tools.jackson.core.util.JsonRecyclerPools;
  * converted to the column's type, nested structs, lists and maps alike. Columns named after Iggy's metadata
  * ({@code iggy_offset}, {@code iggy_timestamp}, ...) take the record's metadata instead, when the table has them.
  * Fields the table has no column for are left out. A value that does not convert is a bad record naming the field.
+ * Values are Iceberg's internal ones, as its {@code InternalWriter} writes them and its partition transforms take them:
+ * dates as days, times and timestamps as microseconds, fixed as a buffer; no {@code OffsetDateTime} is made per row.
  *
  * <p>The payload is read once, token by token, straight into the row: no tree of it is built. How each column is
  * read is resolved once per schema (a {@link Reader} per column, nested ones per field), not per value.
@@ -155,8 +158,8 @@ final class RowConverter {
     private static Metadata metadata(Types.NestedField column) {
         Metadata raw = switch (column.name()) {
             case "iggy_offset" -> SinkRecord::offset;
-            case "iggy_timestamp" -> r -> micros(r.timestampMicros());
-            case "iggy_origin_timestamp" -> r -> micros(r.originTimestampMicros());
+            case "iggy_timestamp" -> r -> new Micros(r.timestampMicros());
+            case "iggy_origin_timestamp" -> r -> new Micros(r.originTimestampMicros());
             case "iggy_partition_id" -> r -> r.partition().partitionId();
             case "iggy_stream" -> r -> r.partition().stream();
             case "iggy_topic" -> r -> r.partition().topic();
@@ -167,14 +170,18 @@ final class RowConverter {
         return r -> fitMetadata(column, raw.of(r));
     }
 
-    /** Metadata in the column's own type: a timestamp column of either kind, or a long of microseconds. */
+    /** A metadata timestamp: microseconds since the epoch, UTC. */
+    private record Micros(long value) {
+    }
+
+    /**
+     * Metadata in the column's own type: a timestamp column of either kind (Iceberg's value of both is microseconds
+     * since the epoch: a timestamp without zone holds the UTC time), or a long of microseconds.
+     */
     private static Object fitMetadata(Types.NestedField column, Object value) throws BadRecordException {
         Type.TypeID id = column.type().typeId();
-        if (value instanceof OffsetDateTime t) {
-            if (id == Type.TypeID.TIMESTAMP) {
-                return ((Types.TimestampType) column.type()).shouldAdjustToUTC() ? t : t.toLocalDateTime();
-            }
-            if (id == Type.TypeID.LONG) return t.toInstant().getEpochSecond() * 1_000_000 + t.getNano() / 1_000;
+        if (value instanceof Micros t) {
+            if (id == Type.TypeID.TIMESTAMP || id == Type.TypeID.LONG) return t.value();
         } else if (value instanceof Long l) {
             if (id == Type.TypeID.LONG) return l;
             if (id == Type.TypeID.STRING) return l.toString();
@@ -186,11 +193,6 @@ final class RowConverter {
         }
         throw new BadRecordException("column '" + column.name() + "' holds Iggy metadata but is of type "
                 + column.type() + ", which the metadata does not fit");
-    }
-
-    private static OffsetDateTime micros(long micros) {
-        return Instant.ofEpochSecond(Math.floorDiv(micros, 1_000_000), Math.floorMod(micros, 1_000_000) * 1_000L)
-                .atOffset(ZoneOffset.UTC);
     }
 
     /** How a value of {@code type} is read; JSON null is null whatever the type, and is handled by the caller. */
@@ -248,14 +250,14 @@ final class RowConverter {
                 }
                 return UUID.fromString(text);
             };
-            case DATE -> parsed(type, LocalDate::parse);
-            case TIME -> parsed(type, LocalTime::parse);
+            case DATE -> parsed(type, text -> Math.toIntExact(LocalDate.parse(text).toEpochDay()));
+            case TIME -> parsed(type, text -> LocalTime.parse(text).toNanoOfDay() / 1_000);
             case TIMESTAMP -> parsed(type, text -> timestamp((Types.TimestampType) type, text));
             case BINARY -> (p, path) -> ByteBuffer.wrap(base64(p, path, type));
             case FIXED -> (p, path) -> {
                 byte[] bytes = base64(p, path, type);
                 if (bytes.length != ((Types.FixedType) type).length()) throw mismatch(path, p, type);
-                return bytes;
+                return ByteBuffer.wrap(bytes);
             };
             case STRUCT -> new StructReader(type.asStructType(), false);
             case LIST -> list(type.asListType());
@@ -309,7 +311,8 @@ final class RowConverter {
             String text = text(p, path, type);
             try {
                 return parse.apply(text);
-            } catch (DateTimeParseException e) {
+            } catch (java.time.DateTimeException | ArithmeticException e) {
+                // past the microseconds (or days) Iceberg's value can count, as well as text that is no date
                 throw unfit(path, type, e);
             }
         };
@@ -378,19 +381,27 @@ final class RowConverter {
                 + type);
     }
 
+    private static final OffsetDateTime EPOCH = Instant.EPOCH.atOffset(ZoneOffset.UTC);
+    private static final LocalDateTime LOCAL_EPOCH = EPOCH.toLocalDateTime();
+
+    /** Microseconds since the epoch, as Iceberg's writers count them (whole microseconds, toward the epoch). */
     private static Object timestamp(Types.TimestampType type, String text) {
         if (type.shouldAdjustToUTC()) {
+            OffsetDateTime t;
             try {
-                return OffsetDateTime.parse(text).withOffsetSameInstant(ZoneOffset.UTC);
+                t = OffsetDateTime.parse(text).withOffsetSameInstant(ZoneOffset.UTC);
             } catch (DateTimeParseException withoutOffset) {
-                return LocalDateTime.parse(text).atOffset(ZoneOffset.UTC);
+                t = LocalDateTime.parse(text).atOffset(ZoneOffset.UTC);
             }
+            return ChronoUnit.MICROS.between(EPOCH, t);
         }
+        LocalDateTime t;
         try {
-            return LocalDateTime.parse(text);
+            t = LocalDateTime.parse(text);
         } catch (DateTimeParseException withOffset) {
-            return OffsetDateTime.parse(text).withOffsetSameInstant(ZoneOffset.UTC).toLocalDateTime();
+            t = OffsetDateTime.parse(text).withOffsetSameInstant(ZoneOffset.UTC).toLocalDateTime();
         }
+        return ChronoUnit.MICROS.between(LOCAL_EPOCH, t);
     }
 
     private static String text(JsonParser p, String path, Type type) throws BadRecordException {

@@ -195,15 +195,15 @@ class RowConversionTest {
     private static final long AT = OffsetDateTime.of(2026, 12, 1, 10, 0, 0, 0, ZoneOffset.UTC).toEpochSecond()
             * 1_000_000;
 
+    /** Timestamps as Iceberg's internal value of both kinds: microseconds since the epoch (without zone: in UTC). */
     static Stream<Arguments> metadata() {
-        OffsetDateTime at = OffsetDateTime.of(2026, 12, 1, 10, 0, 0, 0, ZoneOffset.UTC);
         return Stream.of(
                 arguments("iggy_offset", Types.LongType.get(), 42L),
                 arguments("iggy_offset", Types.StringType.get(), "42"),
-                arguments("iggy_timestamp", Types.TimestampType.withZone(), at),
-                arguments("iggy_timestamp", Types.TimestampType.withoutZone(), at.toLocalDateTime()),
+                arguments("iggy_timestamp", Types.TimestampType.withZone(), AT),
+                arguments("iggy_timestamp", Types.TimestampType.withoutZone(), AT),
                 arguments("iggy_timestamp", Types.LongType.get(), AT),
-                arguments("iggy_origin_timestamp", Types.TimestampType.withZone(), at.minusSeconds(1)),
+                arguments("iggy_origin_timestamp", Types.TimestampType.withZone(), AT - 1_000_000),
                 arguments("iggy_partition_id", Types.IntegerType.get(), 3),
                 arguments("iggy_partition_id", Types.LongType.get(), 3L),
                 arguments("iggy_stream", Types.StringType.get(), "app"),
