@@ -135,6 +135,10 @@ class RowConversionTest {
                 arguments(Types.FloatType.get(), "\"1.5\"", "v"),
                 arguments(Types.FloatType.get(), "1e300", "v"),
                 arguments(Types.DoubleType.get(), "1e400", "v"),
+                // dates and timestamps past what Iceberg's days and microseconds count
+                arguments(Types.DateType.get(), "\"+999999999-12-31\"", "v"),
+                arguments(Types.TimestampType.withoutZone(), "\"+999999999-12-31T00:00:00\"", "v"),
+                arguments(Types.TimestampType.withZone(), "\"-999999999-01-01T00:00:00Z\"", "v"),
                 arguments(Types.DecimalType.of(10, 2), "12.345", "v"),
                 arguments(Types.DecimalType.of(10, 2), "\"12.345\"", "v"),
                 arguments(Types.DecimalType.of(10, 2), "123456789.1", "v"),
