@@ -142,7 +142,8 @@ final class FlatRows {
             case DOUBLE -> {
                 int stop = number(in, i);
                 if (stop < 0) return null;
-                double d = Double.parseDouble(new String(in, i, stop - i, StandardCharsets.US_ASCII));
+                double d = shortDecimal(in, i, stop);
+                if (Double.isNaN(d)) d = Double.parseDouble(new String(in, i, stop - i, StandardCharsets.US_ASCII));
                 if (!Double.isFinite(d)) return null;
                 end = stop;
                 return d == 0.0 ? 0.0 : d;
@@ -151,6 +152,41 @@ final class FlatRows {
                 return null;
             }
         }
+    }
+
+    /** Powers of ten a double holds exactly. */
+    private static final double[] EXACT_TENS = new double[23];
+
+    static {
+        EXACT_TENS[0] = 1;
+        for (int k = 1; k < EXACT_TENS.length; k++) EXACT_TENS[k] = EXACT_TENS[k - 1] * 10;
+    }
+
+    /**
+     * The JSON number {@code in[from, stop)} as the nearest double, when it has no exponent and at most 15 digits;
+     * else NaN. Its digits then make an integer below 2^53 and its scale a power of ten up to 10^22, both exact
+     * doubles, and one division of exact doubles is rounded to the nearest: the value {@code Double.parseDouble}
+     * gives, without the string it needs (a profile put that at 6 % of the row work at 100 B; FlatRowsTest compares).
+     */
+    static double shortDecimal(byte[] in, int from, int stop) {
+        boolean negative = in[from] == '-';
+        long digits = 0;
+        int count = 0;
+        int scale = -1;
+        for (int k = negative ? from + 1 : from; k < stop; k++) {
+            byte b = in[k];
+            if (b == '.') {
+                scale = 0;
+            } else if (b >= '0' && b <= '9') {
+                if (++count > 15) return Double.NaN;
+                digits = digits * 10 + (b - '0');
+                if (scale >= 0) scale++;
+            } else {
+                return Double.NaN; // an exponent
+            }
+        }
+        double d = scale > 0 ? digits / EXACT_TENS[scale] : digits;
+        return negative ? -d : d;
     }
 
     /** Skips a string, number or literal (a field the row does not take from the payload); null for anything else. */

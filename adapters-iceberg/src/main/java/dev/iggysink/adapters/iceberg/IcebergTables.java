@@ -162,6 +162,8 @@ public final class IcebergTables implements TableStore {
          */
         final PartitionSpec spec;
         final PartitionKey probe;
+        /** How a row's partition is found: null where a field takes a nested column (Iceberg's way then). */
+        final PartitionValues partitionValues;
         /** Which string columns' bounds the sink keeps instead of Parquet (see {@link StringBounds}). */
         final StringBounds bounds;
         final Map<PartitionKey, Part> parts = new LinkedHashMap<>();
@@ -177,6 +179,7 @@ public final class IcebergTables implements TableStore {
             this.converter = new RowConverter(table.schema());
             this.spec = table.spec();
             this.probe = new PartitionKey(spec, converter.schema());
+            this.partitionValues = PartitionValues.of(spec, converter.schema());
             this.bounds = StringBounds.of(table, converter.schema());
         }
 
@@ -186,7 +189,9 @@ public final class IcebergTables implements TableStore {
             count++;
             if (broken != null) return;
             try {
-                probe.partition(row); // the converter's values are Iceberg's internal ones, as transforms take them
+                // the converter's values are Iceberg's internal ones, as transforms take them
+                if (partitionValues != null) partitionValues.fill(row, probe);
+                else probe.partition(row);
                 Part part = last != null && last.key.equals(probe) ? last : parts.get(probe);
                 if (part == null) {
                     PartitionKey key = probe.copy();

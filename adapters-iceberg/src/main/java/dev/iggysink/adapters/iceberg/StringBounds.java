@@ -1,6 +1,9 @@
 package dev.iggysink.adapters.iceberg;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -41,6 +44,8 @@ import org.apache.iceberg.util.UnicodeUtil;
  * say whether Parquet keeps its statistics ({@code write.parquet.stats-enabled.column.<name>}).
  */
 final class StringBounds {
+    private static final VarHandle BIG_ENDIAN_LONGS =
+            MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.BIG_ENDIAN);
     private final List<Column> columns;
 
     private StringBounds(List<Column> columns) {
@@ -109,6 +114,27 @@ final class StringBounds {
         return DataFiles.builder(spec).copy(file).withMetrics(m).build();
     }
 
+    /**
+     * {@code a[0, length)} against all of {@code b}, bytes unsigned, eight at a time: what
+     * {@code Arrays.compareUnsigned} answers, for the few bytes of a bound at less cost than its general way
+     * (a tenth of the bounds' work at 100 B; {@code StringBoundsTest} compares the bounds with Iceberg's).
+     */
+    static int compare(byte[] a, int length, byte[] b) {
+        int n = Math.min(length, b.length);
+        int k = 0;
+        for (; k + Long.BYTES <= n; k += Long.BYTES) {
+            long x = (long) BIG_ENDIAN_LONGS.get(a, k);
+            long y = (long) BIG_ENDIAN_LONGS.get(b, k);
+            if (x != y) return Long.compareUnsigned(x, y);
+        }
+        for (; k < n; k++) {
+            int x = a[k] & 0xFF;
+            int y = b[k] & 0xFF;
+            if (x != y) return x - y;
+        }
+        return length - b.length;
+    }
+
     private static <K, V> Map<K, V> copy(Map<K, V> m) {
         return m == null ? new HashMap<>() : new HashMap<>(m);
     }
@@ -155,10 +181,10 @@ final class StringBounds {
             int cut = afterCharacters(bytes, end, length);
             boolean longer = cut < end;
             // UTF-8's byte order is the order of code points, the order Parquet's statistics keep strings in.
-            if (min == null || Arrays.compareUnsigned(bytes, 0, cut, min, 0, min.length) < 0) {
+            if (min == null || compare(bytes, cut, min) < 0) {
                 min = Arrays.copyOf(bytes, cut);
             }
-            int c = max == null ? 1 : Arrays.compareUnsigned(bytes, 0, cut, max, 0, max.length);
+            int c = max == null ? 1 : compare(bytes, cut, max);
             if (c > 0) {
                 max = Arrays.copyOf(bytes, cut);
                 maxLonger = longer;

@@ -47,6 +47,44 @@ class FlatRowsTest {
     private static final String[] NOT_SPACES = {"\u000b", "\u00a0", "\u0000"};
 
     @Test
+    void a_short_decimal_is_the_double_java_parses() {
+        Random random = new Random(49);
+        int quick = 0;
+        for (int k = 0; k < 200_000; k++) {
+            // 1 to 17 digits, a point anywhere or none, either sign: the quick way up to 15 digits, NaN beyond
+            int count = 1 + random.nextInt(17);
+            StringBuilder b = new StringBuilder(random.nextBoolean() ? "-" : "");
+            int point = random.nextInt(count + 1);
+            for (int d = 0; d < count; d++) {
+                if (d == point && d > 0) b.append('.');
+                b.append((char) ('0' + (d == 0 && point != 1 ? 1 + random.nextInt(9) : random.nextInt(10))));
+            }
+            if (random.nextInt(3) == 0) b.setLength(b.length() - 1);
+            String text = b.length() == 0 || b.toString().equals("-") ? "7" : b.toString();
+            if (text.endsWith(".")) text = text + "5";
+            byte[] in = text.getBytes(StandardCharsets.US_ASCII);
+            double got = FlatRows.shortDecimal(in, 0, in.length);
+            long digits = text.chars().filter(Character::isDigit).count();
+            if (digits > 15) {
+                assertThat(got).as(text).isNaN();
+            } else {
+                quick++;
+                assertThat(Double.doubleToRawLongBits(got)).as(text)
+                        .isEqualTo(Double.doubleToRawLongBits(Double.parseDouble(text)));
+            }
+        }
+        assertThat(quick).isGreaterThan(100_000);
+        for (String text : List.of("0.1", "0.3", "-0.0", "0", "999999999999999", "0.00000000000001", "1.79769313486231",
+                "123456789.012345", "900719925474.993")) {
+            byte[] in = text.getBytes(StandardCharsets.US_ASCII);
+            assertThat(Double.doubleToRawLongBits(FlatRows.shortDecimal(in, 0, in.length))).as(text)
+                    .isEqualTo(Double.doubleToRawLongBits(Double.parseDouble(text)));
+        }
+        byte[] exponent = "1.5e3".getBytes(StandardCharsets.US_ASCII);
+        assertThat(FlatRows.shortDecimal(exponent, 0, exponent.length)).isNaN();
+    }
+
+    @Test
     void every_payload_reads_as_jacksons_reading_reads_it() {
         RowConverter quick = new RowConverter(SCHEMA, true);
         RowConverter jackson = new RowConverter(SCHEMA, false);

@@ -92,6 +92,23 @@ class StringBoundsTest {
     }
 
     @Test
+    void bytes_compare_as_arrays_compare_them_unsigned() {
+        java.util.Random random = new java.util.Random(49);
+        for (int k = 0; k < 100_000; k++) {
+            // short arrays of few byte values, so that long common starts and every length relation occur
+            byte[] a = new byte[random.nextInt(40)];
+            byte[] b = new byte[random.nextInt(40)];
+            byte[] values = {0, 1, 'a', 'b', 0x7F, (byte) 0x80, (byte) 0xC3, (byte) 0xFF};
+            for (int i = 0; i < a.length; i++) a[i] = values[random.nextInt(random.nextInt(3) == 0 ? 8 : 2)];
+            for (int i = 0; i < b.length; i++) b[i] = i < a.length && random.nextInt(8) > 0 ? a[i] : values[random.nextInt(8)];
+            int length = random.nextInt(a.length + 1);
+            assertThat(Integer.signum(StringBounds.compare(a, length, b))).as("%s %d %s", java.util.Arrays.toString(a),
+                    length, java.util.Arrays.toString(b))
+                    .isEqualTo(Integer.signum(java.util.Arrays.compareUnsigned(a, 0, length, b, 0, b.length)));
+        }
+    }
+
+    @Test
     void the_committed_file_has_the_null_counts_and_bounds_icebergs_own_writer_gives_with_parquet_statistics() throws Exception {
         CatalogSettings settings = LocalWarehouseTest.sqlite(dir.resolve("b.db"), dir.resolve("wh").toString());
         Catalog catalog = IcebergCatalogs.open(settings);
