@@ -58,7 +58,6 @@ import org.apache.iceberg.io.InputFile;
 import org.apache.iceberg.io.DataWriter;
 import org.apache.iceberg.io.OutputFile;
 import org.apache.iceberg.io.PositionOutputStream;
-import org.apache.iceberg.inmemory.InMemoryOutputFile;
 import org.apache.iceberg.parquet.Parquet;
 import org.apache.iceberg.types.Types;
 import org.apache.iceberg.util.PartitionUtil;
@@ -249,11 +248,11 @@ public final class IcebergTables implements TableStore {
         /** Parquet's page and column buffers of an open writer, beyond the bytes it reports. */
         private static final long WRITER_BUFFERS = 256 * 1024;
         final PartitionKey key;
-        final InMemoryOutputFile output = new InMemoryOutputFile();
+        final FileBuffer output = new FileBuffer("memory:" + UUID.randomUUID());
         final DataWriter<Record> writer;
         final StringBounds bounds;
-        /** Once closed: the file's bytes, and its description (metrics, partition) with an in-memory location. */
-        byte[] bytes;
+        /** Once closed: whether {@link #output} holds the file, and its description with an in-memory location. */
+        boolean closed;
         DataFile local;
 
         Part(Table table, Schema schema, PartitionSpec spec, PartitionKey key, StringBounds bounds) {
@@ -269,25 +268,26 @@ public final class IcebergTables implements TableStore {
         }
 
         long heapBytes() {
-            return bytes != null ? bytes.length : writer.length() + WRITER_BUFFERS;
+            return closed ? output.capacity() : writer.length() + WRITER_BUFFERS;
         }
 
         /** Puts the file's bytes, under a new name each time, in the table's data location; not committed. */
         DataFile put(Table table, PartitionSpec spec) throws IOException {
-            if (bytes == null) {
+            if (!closed) {
                 writer.close();
                 local = bounds.applyTo(writer.toDataFile(), spec);
-                bytes = output.toByteArray();
+                closed = true;
             }
             String location = newLocation(table, spec, spec.isUnpartitioned() ? null : key);
             try (PositionOutputStream out = table.io().newOutputFile(location).createOrOverwrite()) {
-                out.write(bytes);
+                output.writeTo(out);
             }
-            return DataFiles.builder(spec).copy(local).withPath(location).withFileSizeInBytes(bytes.length).build();
+            return DataFiles.builder(spec).copy(local).withPath(location).withFileSizeInBytes(output.length())
+                    .build();
         }
 
         void abandon() {
-            if (bytes != null) return;
+            if (closed) return;
             try {
                 writer.close();
             } catch (IOException | RuntimeException e) {
