@@ -22,6 +22,21 @@ class TableBenchFiguresTest {
     }
 
     @Test
+    void eachSizeReadsEnoughForSeveralCommitsUnlessTold() {
+        assertThat(TableBench.messagesFor(100, 0)).isEqualTo(5_000_000);
+        assertThat(TableBench.messagesFor(1024, 0)).isEqualTo(1_000_000);
+        assertThat(TableBench.messagesFor(100, 20_000)).isEqualTo(20_000);
+    }
+
+    @Test
+    void afterTheFirstCommitCountsOnlyWhenATenthOfTheRecordsCameAfterIt() {
+        assertThat(TableBench.warm(100_000, 1_000_000, 2.0)).isTrue();
+        // the run of 1M x 100 B whose only commit came at its end printed 16 million records/s "after" it
+        assertThat(TableBench.warm(80, 1_000_000, 0.000005)).isFalse();
+        assertThat(TableBench.warm(0, 1_000_000, 0)).isFalse();
+    }
+
+    @Test
     void sizesAreNamedAsTheFinalLinesNameThem() {
         assertThat(TableBench.label(100)).isEqualTo("100B");
         assertThat(TableBench.label(1024)).isEqualTo("1KiB");
