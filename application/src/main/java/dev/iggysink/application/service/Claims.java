@@ -56,13 +56,31 @@ final class Claims {
     }
 
     /**
+     * The metadata of a run claim: the last offset of the run. A run claim at {@code first} names its first file's
+     * range ({@code first..last}) and decides, besides, every cut up to this offset: files of {@code last - first + 1}
+     * offsets each, one after the other (docs/adr/0020-run-claims.md).
+     */
+    static final String RUN_END = "iggy-run-end";
+
+    /** The most files a run claim decides, and the most offsets it spans (what the lookup lists below an offset). */
+    static final int MAX_RUN_FILES = 16;
+    static final long MAX_RUN_SPAN = 1L << 20;
+
+    /**
      * The claim's metadata naming the CRC32C of the claimed file's key: one range can go to two keys (its folder, or
      * the topic's late/ folder when late records are routed there), and only the same key is the same object.
      */
     static final String KEY_CRC = "iggy-key-crc32c";
 
-    /** A claim read back: the last offset it names and the CRC32C of its file's key (empty in older claims). */
-    record Claimed(long last, Optional<String> keyCrc) {
+    /**
+     * A claim read back: the last offset of its (first) file, the CRC32C of that file's key (empty in older claims),
+     * and for a run claim the run's last offset ({@link #RUN_END}; -1 for a claim of one file).
+     */
+    record Claimed(long last, Optional<String> keyCrc, long runEnd) {
+        Claimed(long last, Optional<String> keyCrc) {
+            this(last, keyCrc, -1);
+        }
+
         /** Whether the claimed file has {@code key} (a claim that does not say is taken as having it). */
         boolean names(String key) {
             return keyCrc.isEmpty() || keyCrc.get().equals(Claims.keyCrc(key));
@@ -245,20 +263,34 @@ final class Claims {
      */
     Result claim(PartitionRef partition, long first, long last, String fileKey, String firstStamp)
             throws StoreException {
+        return claim(partition, first, last, fileKey, firstStamp, -1);
+    }
+
+    /**
+     * As {@link #claim(PartitionRef, long, long, String, String)}; with {@code runEnd} past {@code last}, a run claim:
+     * it decides the cuts of every file up to {@code runEnd} as well ({@link #RUN_END}). Another claim at
+     * {@code first} is the same cut only when it names the same run.
+     */
+    Result claim(PartitionRef partition, long first, long last, String fileKey, String firstStamp, long runEnd)
+            throws StoreException {
         String key = key(partition, first);
-        byte[] body = ("{\"first\":" + first + ",\"last\":" + last + ",\"key\":\"" + jsonText(fileKey) + "\"}\n")
-                .getBytes(StandardCharsets.UTF_8);
-        Map<String, String> meta = firstStamp == null
-                ? Map.of(ObjectStamps.OFFSETS, first + "-" + last, KEY_CRC, keyCrc(fileKey))
-                : Map.of(ObjectStamps.OFFSETS, first + "-" + last, ObjectStamps.FIRST, firstStamp,
-                        KEY_CRC, keyCrc(fileKey));
+        boolean run = runEnd > last;
+        byte[] body = ("{\"first\":" + first + ",\"last\":" + last + (run ? ",\"run_end\":" + runEnd : "")
+                + ",\"key\":\"" + jsonText(fileKey) + "\"}\n").getBytes(StandardCharsets.UTF_8);
+        Map<String, String> meta = new java.util.HashMap<>();
+        meta.put(ObjectStamps.OFFSETS, first + "-" + last);
+        meta.put(KEY_CRC, keyCrc(fileKey));
+        if (firstStamp != null) meta.put(ObjectStamps.FIRST, firstStamp);
+        if (run) meta.put(RUN_END, Long.toString(runEnd));
         // A claim removed between the refused create and the read (its member committed past it) is created again.
         for (int attempt = 0; attempt < 3; attempt++) {
             if (store.create(key, body, meta)) return new Result(Outcome.CREATED, last);
             Optional<Claimed> theirs = claimed(partition, first, null);
             if (theirs.isEmpty()) continue;
             // The same range under another key (a folder and late/) would be two objects: only one may go up.
-            boolean same = theirs.get().last() == last && theirs.get().names(fileKey);
+            // A run decides more cuts than its first file's: only the very same run is the same cut.
+            boolean same = theirs.get().last() == last && theirs.get().names(fileKey)
+                    && theirs.get().runEnd() == (run ? runEnd : -1);
             return new Result(same ? Outcome.SAME_CUT : Outcome.OTHER_CUT, theirs.get().last());
         }
         throw new StoreException("the claim " + key + " was refused but could not be read, three times", true, 0,
@@ -286,12 +318,68 @@ final class Claims {
             remove(key(partition, first));
             return Optional.empty();
         }
-        Optional<long[]> range = ObjectStamps.offsets(meta.get());
+        return Optional.of(parse(partition, first, meta.get()));
+    }
+
+    private Claimed parse(PartitionRef partition, long first, Map<String, String> meta) throws StoreException {
+        Optional<long[]> range = ObjectStamps.offsets(meta);
         if (range.isEmpty() || range.get()[0] != first) {
             throw new StoreException("the claim " + key(partition, first) + " does not name its range (metadata "
-                    + ObjectStamps.OFFSETS + " = " + meta.get().get(ObjectStamps.OFFSETS) + ")", false, 0, null, null);
+                    + ObjectStamps.OFFSETS + " = " + meta.get(ObjectStamps.OFFSETS) + ")", false, 0, null, null);
         }
-        return Optional.of(new Claimed(range.get()[1], Optional.ofNullable(meta.get().get(KEY_CRC))));
+        long runEnd = -1;
+        String run = meta.get(RUN_END);
+        if (run != null) {
+            try {
+                runEnd = Long.parseLong(run.trim());
+            } catch (NumberFormatException e) {
+                runEnd = -2;
+            }
+            if (runEnd <= range.get()[1]) {
+                throw new StoreException("the claim " + key(partition, first) + " names no valid run (metadata "
+                        + RUN_END + " = " + run + ")", false, 0, null, null);
+            }
+        }
+        return new Claimed(range.get()[1], Optional.ofNullable(meta.get(KEY_CRC)), runEnd);
+    }
+
+    /** A run claim found below an offset: where it starts, its first file's last offset, its end, its first record. */
+    record Run(long first, long last, long runEnd, Optional<String> firstStamp) {
+        /** How many offsets each file of the run spans. */
+        long stride() {
+            return last - first + 1;
+        }
+    }
+
+    /**
+     * The run claim whose run covers {@code offset} though it starts below it, if any. Runs span at most
+     * {@link #MAX_RUN_SPAN} offsets, so one LIST of the claims just below {@code offset} finds it, and only the
+     * greatest claim there is read: claims in a run's range are made by nobody (every member that meets the run
+     * cuts by it), and a claim after a run starts at or after its end. Whether the run was made for the partition's
+     * record at its start (not in an earlier life of the topic) is left to the caller ({@link Run#firstStamp}).
+     */
+    Optional<Run> runCovering(PartitionRef partition, long offset) throws StoreException {
+        String below = key(partition, offset);
+        String partitionPrefix = below.substring(0, below.lastIndexOf('-') + 1);
+        long from = offset - MAX_RUN_SPAN - 1;
+        String startAfter = from < 0 ? "" : key(partition, from);
+        String greatest = null;
+        for (dev.iggysink.application.port.out.StoredObject o : store.list(partitionPrefix, startAfter, below)) {
+            if (o.key().compareTo(below) < 0 && o.key().endsWith(".claim")) greatest = o.key();
+        }
+        if (greatest == null) return Optional.empty();
+        long first;
+        try {
+            first = Long.parseLong(greatest.substring(greatest.lastIndexOf('-') + 1, greatest.length() - 6));
+        } catch (NumberFormatException e) {
+            return Optional.empty();
+        }
+        Optional<Map<String, String>> meta = store.metadata(greatest);
+        if (meta.isEmpty()) return Optional.empty();
+        Claimed claimed = parse(partition, first, meta.get());
+        if (claimed.runEnd() < offset) return Optional.empty();
+        return Optional.of(new Run(first, claimed.last(), claimed.runEnd(),
+                Optional.ofNullable(meta.get().get(ObjectStamps.FIRST))));
     }
 
     /** Removes a claim that is no longer needed; a failure leaves it to the lifecycle rule. */

@@ -15,7 +15,9 @@ import dev.iggysink.domain.message.SinkRecord;
 import dev.iggysink.domain.naming.KeyRange;
 import dev.iggysink.domain.naming.ObjectKey;
 import java.lang.System.Logger.Level;
+import java.util.ArrayList;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
@@ -69,9 +71,19 @@ final class DurableFileRecovery {
      * Where the lookup ended: the offset committed last; a claimed cut the partition's next file must follow
      * ({@code claimedFirst}..{@code claimedLast}, or -1s); or why the partition must halt ({@code stale}).
      */
-    record Result(long committed, long claimedFirst, long claimedLast, Optional<String> stale, boolean claimedLate) {
+    record Result(long committed, long claimedFirst, long claimedLast, Optional<String> stale, boolean claimedLate,
+                  Optional<Claims.Run> run) {
+        Result(long committed, long claimedFirst, long claimedLast, Optional<String> stale, boolean claimedLate) {
+            this(committed, claimedFirst, claimedLast, stale, claimedLate, Optional.empty());
+        }
+
         Result(long committed, long claimedFirst, long claimedLast, Optional<String> stale) {
             this(committed, claimedFirst, claimedLast, stale, false);
+        }
+
+        /** The lookup ended inside a run claim's range: the partition's files follow its cuts up to its end. */
+        static Result in(long committed, Claims.Run run) {
+            return new Result(committed, -1, -1, Optional.empty(), false, Optional.of(run));
         }
 
         static Result at(long committed) {
@@ -118,19 +130,39 @@ final class DurableFileRecovery {
      */
     Result lookup(PartitionRef partition, long committed, boolean claimsOn) throws SourceException, StoreException {
         long c = committed;
+        // Claims of the files committed here: removed at the end, but for a run claim whose run goes on past them.
+        List<String> passed = new ArrayList<>();
         while (true) {
             Batch batch = source.poll(partition, c + 1, 1);
-            if (!batch.owned() || batch.records().isEmpty()) return Result.at(c);
+            if (!batch.owned()) return Result.at(c); // claims passed are left to the lifecycle rule
+            if (batch.records().isEmpty()) {
+                // Runs cover only records that were there when claimed: none goes on past the partition's end.
+                removePassed(passed, null);
+                return Result.at(c);
+            }
             SinkRecord record = batch.records().get(0);
             Found found = durableFileFrom(partition, record);
             if (found == null) {
                 if (claimsOn && !layout.firstOffsetKeys()) {
                     Optional<Claims.Claimed> claimed = claims.claimed(partition, record.offset(),
                             ObjectStamps.stamp(record));
+                    if (claimed.isPresent() && claimed.get().runEnd() > claimed.get().last()) {
+                        removePassed(passed, null);
+                        return Result.in(c, new Claims.Run(record.offset(), claimed.get().last(),
+                                claimed.get().runEnd(), Optional.of(ObjectStamps.stamp(record))));
+                    }
                     if (claimed.isPresent()) {
+                        removePassed(passed, null);
                         return new Result(c, record.offset(), claimed.get().last(), Optional.empty(),
                                 claimedLate(partition, record, claimed.get()));
                     }
+                    Optional<Claims.Run> run = claims.runCovering(partition, record.offset());
+                    if (run.isPresent() && madeFor(partition, run.get())) {
+                        String kept = claims.key(partition, run.get().first());
+                        removePassed(passed, kept);
+                        return Result.in(c, run.get());
+                    }
+                    removePassed(passed, null);
                 }
                 return Result.at(c);
             }
@@ -152,9 +184,43 @@ final class DurableFileRecovery {
             LOG.log(Level.INFO, "partition " + partition + ": offsets " + record.offset() + "-" + last
                     + " were already durable (their commit had not landed); committed " + last
                     + " instead of writing them again");
-            if (claimsOn && !found.deadLetter && !layout.firstOffsetKeys()) claims.remove(claims.key(partition, record.offset()));
+            if (claimsOn && !found.deadLetter && !layout.firstOffsetKeys()) {
+                passed.add(claims.key(partition, record.offset()));
+            }
             c = last;
         }
+    }
+
+    /** Removes the claims of the files the lookup committed, in one request, all but {@code kept} (or all). */
+    private void removePassed(List<String> passed, String kept) {
+        if (kept != null) passed.remove(kept);
+        if (passed.isEmpty()) return;
+        if (passed.size() == 1) {
+            claims.remove(passed.get(0));
+        } else {
+            for (int i = 0; i < passed.size(); i += ObjectStore.MAX_DELETE_BATCH) {
+                claims.remove(passed.subList(i, Math.min(passed.size(), i + ObjectStore.MAX_DELETE_BATCH)));
+            }
+        }
+    }
+
+    /**
+     * Whether a run claim found below the partition's next offset was made for the partition's record at its start:
+     * one left by a kill in an earlier life of the topic names another record, decides nothing, and is removed. When
+     * that record is gone (expired), the run is followed: its cuts cost nothing but their order.
+     */
+    private boolean madeFor(PartitionRef partition, Claims.Run run) throws SourceException {
+        if (run.firstStamp().isEmpty()) return true;
+        Batch batch = source.poll(partition, run.first(), 1);
+        if (!batch.owned() || batch.records().isEmpty()) return true;
+        SinkRecord record = batch.records().get(0);
+        if (record.offset() != run.first() || ObjectStamps.stamp(record).equals(run.firstStamp().get())) return true;
+        String key = claims.key(partition, run.first());
+        LOG.log(Level.INFO, "the run claim " + key + " was made for another record (" + run.firstStamp().get()
+                + ", the partition's record is " + ObjectStamps.stamp(record) + "): an earlier life of the topic left"
+                + " it; removed");
+        claims.remove(key);
+        return false;
     }
 
     /** A durable object starting at a record: its key, last offset, and metadata (empty when it has none). */

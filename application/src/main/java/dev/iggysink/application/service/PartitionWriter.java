@@ -104,6 +104,17 @@ final class PartitionWriter {
     /** A claimed cut adopted at assignment: the file starting at {@code forcedFirst} ends exactly at forcedLast. */
     private long forcedFirst = -1;
     private long forcedLast = -1;
+    /**
+     * A run claim this generation follows, its own or another member's (docs/adr/0020-run-claims.md): from
+     * {@code runStart} to {@code runEnd} every file ends where a stretch of {@code runStride} offsets from runStart
+     * ends (or where its records end, when the stretch's last records were dead-lettered), whatever the rotation
+     * policy, a flush or memory pressure would say; -1s when none.
+     */
+    private long runStart = -1;
+    private long runStride = -1;
+    private long runEnd = -1;
+    /** The partition's highest offset, as the last poll or the topic's metadata said (-1 unknown). */
+    private long head = -1;
     /** The claims of this sink's space while this generation claims its files; null otherwise. */
     private Claims claims;
     /** Record bytes encoded by the current {@link #accept}, reported once at its end. */
@@ -200,6 +211,7 @@ final class PartitionWriter {
 
     void currentOffset(long offset) {
         notes.currentOffset(offset);
+        head = offset;
     }
 
     /**
@@ -253,7 +265,15 @@ final class PartitionWriter {
         Slot slot = maxOpenFiles <= 1 ? (open.isEmpty() ? null : open.values().iterator().next())
                 : open.get(directory);
         if (forcedFirst >= 0 && !forcedCutFits(slot, record)) return;
-        if (slot != null && !slot.file.isEmpty() && !forced(slot)) {
+        if (runEnd >= 0) {
+            // A stretch of the run whose last records were dead-lettered ends at its last record in a file.
+            if (cell(slot) && record.offset() > cellEnd(slot.file.firstOffset())) {
+                seal(slot, RotationReason.CLAIM);
+                slot = null;
+            }
+            if (record.offset() > runEnd) endRun();
+        }
+        if (slot != null && !slot.file.isEmpty() && !forced(slot) && !cell(slot)) {
             Optional<RotationReason> before = policy.beforeAppend(slot.file, record.timestampMicros());
             if (before.isPresent()) {
                 seal(slot, before.get());
@@ -263,8 +283,10 @@ final class PartitionWriter {
         if (slot == null) {
             if (directory == null) directory = layout.directory(partition, decoded);
             // A claimed cut keeps the folder its member chose; otherwise the rule decides, from what was read before.
+            // A run's files are never late: their member routed none there (runs are made only without the rule).
             boolean late = forcedFirst >= 0 && record.offset() == forcedFirst ? forcedLate
-                    : lateRule != null && lateRule.late(this, record.timestampMicros(), latestMicros);
+                    : !inRun(record.offset()) && lateRule != null
+                    && lateRule.late(this, record.timestampMicros(), latestMicros);
             if (late) directory = layout.lateDirectory(partition, directory);
             Optional<String> keyProblem = layout.keyProblem(directory, partition, record.offset());
             if (keyProblem.isPresent()) {
@@ -311,7 +333,89 @@ final class PartitionWriter {
             }
             return;
         }
+        if (cell(target)) {
+            long end = cellEnd(target.file.firstOffset());
+            if (record.offset() >= end) {
+                seal(target, RotationReason.CLAIM);
+                if (end >= runEnd) endRun();
+            }
+            return;
+        }
         policy.afterAppend(target.file).ifPresent(reason -> seal(target, reason));
+    }
+
+    private boolean inRun(long offset) {
+        return runEnd >= 0 && offset >= runStart && offset <= runEnd;
+    }
+
+    /** The last offset of the run's stretch holding {@code offset}. */
+    private long cellEnd(long offset) {
+        return Math.min(runEnd, runStart + ((offset - runStart) / runStride + 1) * runStride - 1);
+    }
+
+    /** Whether {@code slot} holds a file of the run (but not a claimed cut adopted with it: {@link #forced}). */
+    private boolean cell(Slot slot) {
+        return slot != null && !slot.file.isEmpty() && !forced(slot) && inRun(slot.file.firstOffset());
+    }
+
+    private Slot openCell() {
+        if (runEnd < 0) return null;
+        for (Slot s : open.values()) if (cell(s)) return s;
+        return null;
+    }
+
+    private void endRun() {
+        runStart = -1;
+        runStride = -1;
+        runEnd = -1;
+    }
+
+    /**
+     * Whether the file about to be sealed begins a run claim: a count cut (the rotation's only limit) of a file
+     * without gaps, claimed while the partition already holds at least one more such file's records (so that
+     * everyone who follows the run can read its files to their ends at once: a run never makes a file wait for
+     * records not yet sent). Returns the run's last offset, or -1.
+     */
+    private long runFor(Slot slot, SealedFile file, RotationReason reason) {
+        // Only under a count alone: a run's files ignore the other limits (size, record time), which would cut them
+        // elsewhere than every stride.
+        if (reason != RotationReason.COUNT || policy.maxBytes().isPresent() || policy.maxRecordSpan().isPresent()
+                || !claiming || claims == null || !claims.knownOn()
+                || layout.firstOffsetKeys() || lateRule != null || maxOpenFiles > 1 || runEnd >= 0
+                || forcedFirst >= 0 || slot.deadLetters != null || slot.late) {
+            return -1;
+        }
+        long stride = file.lastOffset() - file.firstOffset() + 1;
+        if (stride != file.recordCount() || head <= file.lastOffset()) return -1;
+        long files = Math.min(Claims.MAX_RUN_FILES, Math.min(Claims.MAX_RUN_SPAN / stride,
+                (head - file.firstOffset() + 1) / stride));
+        if (files < 2) return -1;
+        runStart = file.firstOffset();
+        runStride = stride;
+        runEnd = file.firstOffset() + files * stride - 1;
+        return runEnd;
+    }
+
+    /**
+     * Right after {@link #assigned}: the lookup ended inside a run claim's range (or at its start), so this
+     * generation's files follow its cuts to its end; its claim is removed once this member commits past that end.
+     */
+    void follow(Claims.Run run, long committed) {
+        if (run.runEnd() <= committed) return;
+        runStart = run.first();
+        runStride = run.stride();
+        runEnd = run.runEnd();
+        if (committed + 1 == run.first()) {
+            // The run's first file is the one its claim names: cut exactly there, as for a claim of one file.
+            forcedFirst = run.first();
+            forcedLast = run.last();
+            forcedLate = false;
+        } else if (claims != null) {
+            openClaims.add(Map.entry(runEnd, claims.key(partition, runStart)));
+        }
+        LOG.log(Level.INFO, "partition " + partition + ": offsets " + runStart + "-" + runEnd + " were claimed as a"
+                + " run of files of " + runStride + " offsets each; this member cuts its files there from offset "
+                + (committed + 1));
     }
 
     /** Whether {@code slot} holds the file whose cut a claim decided. */
@@ -406,7 +510,7 @@ final class PartitionWriter {
         LOG.log(Level.WARNING, "dead-lettered record at " + where + " to " + key + ": " + e.getMessage());
         FileBytes bytes = FileBytes.of(content);
         UploadJob job = new UploadJob(file, () -> bytes, "application/json", content.length, UploadJob.Check.NONE,
-                ObjectStamps.of(record), CompletableFuture.completedFuture(true), new CompletableFuture<>(), null);
+                ObjectStamps.of(record), CompletableFuture.completedFuture(true), new CompletableFuture<>(), null, -1);
         // A file around this record must not be in the store while the record is in no object.
         for (Slot s : open.values()) {
             if (s.file.isEmpty()) continue;
@@ -430,11 +534,17 @@ final class PartitionWriter {
         boolean first = firstFileSinceAssignment && maxOpenFiles <= 1;
         firstFileSinceAssignment = false;
         boolean creating = layout.firstOffsetKeys();
+        long fileRunEnd = runFor(slot, file, reason);
+        // A run claim decides the files after its first: they need no claim of their own.
+        boolean inClaimedRun = runEnd >= 0 && file.firstOffset() > runStart && file.firstOffset() <= runEnd;
+        if (runEnd >= 0 && file.firstOffset() == runStart) fileRunEnd = runEnd;
         UploadJob.Check check = creating ? UploadJob.Check.CREATE
-                : claiming ? (first ? UploadJob.Check.CLAIM_FIRST : UploadJob.Check.CLAIM)
+                : claiming ? (inClaimedRun ? UploadJob.Check.NONE
+                        : first ? UploadJob.Check.CLAIM_FIRST : UploadJob.Check.CLAIM)
                 : first ? UploadJob.Check.OTHER_COPY : UploadJob.Check.NONE;
-        if (claiming && !creating) {
-            openClaims.add(Map.entry(file.lastOffset(), claims.key(partition, file.firstOffset())));
+        if (claiming && !creating && !inClaimedRun) {
+            openClaims.add(Map.entry(fileRunEnd >= 0 ? fileRunEnd : file.lastOffset(),
+                    claims.key(partition, file.firstOffset())));
         }
         CompletableFuture<Boolean> ready = chainTail;
         if (slot.deadLetters != null) {
@@ -446,7 +556,7 @@ final class PartitionWriter {
                 ObjectStamps.stamp(file.firstOffset(), slot.firstId, slot.firstTimestamp),
                 ObjectStamps.stamp(file.lastOffset(), slot.lastId, slot.lastTimestamp));
         submit(new UploadJob(file, () -> encoder.getAndSet(null).finish(), codec.contentType(), slot.reserved,
-                check, metadata, ready, settled, claiming ? claims : null));
+                check, metadata, ready, settled, claiming ? claims : null, fileRunEnd));
     }
 
     private void submit(UploadJob job) {
@@ -486,7 +596,7 @@ final class PartitionWriter {
     /** Seals files whose wall-clock schedule came due. */
     void tick(Instant now) {
         for (Slot slot : new ArrayList<>(open.values())) {
-            if (forced(slot)) continue;
+            if (forced(slot) || cell(slot)) continue;
             policy.onTick(slot.file, now).ifPresent(reason -> seal(slot, reason));
         }
     }
@@ -497,7 +607,14 @@ final class PartitionWriter {
      */
     void sealAll(RotationReason reason) {
         for (Slot slot : new ArrayList<>(open.values())) {
-            if (forced(slot)) {
+            // A partition halted by a bad record (errors_tolerance = "none") keeps the records before it open, and a
+            // stop seals them: every member of that configuration halts at the same record, so none can cut the run's
+            // file past it.
+            if (cell(slot) && halted != null && reason == RotationReason.SHUTDOWN) {
+                seal(slot, reason);
+                continue;
+            }
+            if (forced(slot) || cell(slot)) {
                 if (reason == RotationReason.SHUTDOWN) {
                     budget.release(slot.reserved);
                     open.remove(slot.file.directory());
@@ -523,7 +640,7 @@ final class PartitionWriter {
     /** Memory of open files that a seal can free: all but the file whose end a claim decided. */
     long sealableBytes() {
         long sum = 0;
-        for (Slot s : open.values()) if (!forced(s)) sum += s.reserved;
+        for (Slot s : open.values()) if (!forced(s) && !cell(s)) sum += s.reserved;
         return sum;
     }
 
@@ -532,17 +649,22 @@ final class PartitionWriter {
      * can be neither sealed nor dropped, so only reading on frees its memory.
      */
     boolean completingClaim() {
-        return forcedFirst >= 0 && owned && halted == null;
+        return (forcedFirst >= 0 || openCell() != null) && owned && halted == null;
     }
 
     /** The last offset of the claimed cut still to be completed ({@link #completingClaim}); -1 when there is none. */
     long claimedEnd() {
-        return forcedLast;
+        if (forcedFirst >= 0) return forcedLast;
+        Slot cell = openCell();
+        return cell == null ? -1 : cellEnd(cell.file.firstOffset());
     }
 
     /** The claimed cut still to be completed, as "first-last", for health reasons; empty when there is none. */
     Optional<String> claimedCut() {
-        return forcedFirst < 0 ? Optional.empty() : Optional.of(forcedFirst + "-" + forcedLast);
+        if (forcedFirst >= 0) return Optional.of(forcedFirst + "-" + forcedLast);
+        Slot cell = openCell();
+        return cell == null ? Optional.empty()
+                : Optional.of(cell.file.firstOffset() + "-" + cellEnd(cell.file.firstOffset()));
     }
 
     /** An attempt to upload one of this generation's files failed and will be retried. */
@@ -685,6 +807,7 @@ final class PartitionWriter {
         forcedFirst = -1;
         forcedLast = -1;
         forcedLate = false;
+        endRun();
         latestMicros = Long.MIN_VALUE;
         routedLate.clear();
         marks.clear();

@@ -394,6 +394,7 @@ final class TopicConsumer implements Runnable {
             return;
         }
         w.assigned(claimFiles ? claims : null, found.claimedFirst(), found.claimedLast(), found.claimedLate());
+        if (found.run().isPresent()) w.follow(found.run().get(), found.committed());
         LOG.log(Level.INFO, "partition " + w.partition() + " assigned; reading from offset " + (committed + 1));
     }
 

@@ -24,11 +24,12 @@ import java.util.function.Supplier;
  * nothing (a last look for a late copy of the previous owner), {@link Check#NONE} otherwise. When the store turns
  * out not to honour conditional writes, {@code CLAIM_FIRST} falls back to {@code OTHER_COPY} and {@code CLAIM} to
  * {@code NONE}. {@code claims}: the claims of the file's sink ({@link Claims#space}), for {@code CLAIM} and
- * {@code CLAIM_FIRST}; null otherwise.
+ * {@code CLAIM_FIRST}; null otherwise. {@code runEnd}: past the file's last offset when its claim is a run claim
+ * ({@link Claims#RUN_END}), -1 otherwise.
  */
 record UploadJob(SealedFile file, Supplier<FileBytes> content, String contentType, long reservedBytes, Check check,
                  Map<String, String> metadata, CompletableFuture<Boolean> ready,
-                 CompletableFuture<Boolean> settled, Claims claims) {
+                 CompletableFuture<Boolean> settled, Claims claims, long runEnd) {
 
     /**
      * {@code CREATE}: the key names only the file's first offset, and the data PUT itself is conditional: it is the
@@ -43,7 +44,7 @@ record UploadJob(SealedFile file, Supplier<FileBytes> content, String contentTyp
     UploadJob(SealedFile file, Supplier<FileBytes> content, String contentType, long reservedBytes,
               boolean firstAfterAssignment) {
         this(file, content, contentType, reservedBytes, firstAfterAssignment ? Check.OTHER_COPY : Check.NONE,
-                Map.of(), CompletableFuture.completedFuture(true), new CompletableFuture<>(), null);
+                Map.of(), CompletableFuture.completedFuture(true), new CompletableFuture<>(), null, -1);
     }
 
     /** The start every key of a file of this partition beginning at the same offset shares. */
