@@ -2,6 +2,7 @@ package dev.iggysink.application.service;
 
 import dev.iggysink.application.port.out.ObjectStore;
 import dev.iggysink.application.port.out.StoreException;
+import dev.iggysink.application.port.out.StoredObject;
 import dev.iggysink.application.settings.OutputSettings;
 import dev.iggysink.domain.message.PartitionRef;
 import dev.iggysink.domain.naming.KeySanitizer;
@@ -364,7 +365,7 @@ final class Claims {
         long from = offset - MAX_RUN_SPAN - 1;
         String startAfter = from < 0 ? "" : key(partition, from);
         String greatest = null;
-        for (dev.iggysink.application.port.out.StoredObject o : store.list(partitionPrefix, startAfter, below)) {
+        for (StoredObject o : store.list(partitionPrefix, startAfter, below)) {
             if (o.key().compareTo(below) < 0 && o.key().endsWith(".claim")) greatest = o.key();
         }
         if (greatest == null) return Optional.empty();
@@ -376,7 +377,12 @@ final class Claims {
         }
         Optional<Map<String, String>> meta = store.metadata(greatest);
         if (meta.isEmpty()) return Optional.empty();
-        Claimed claimed = parse(partition, first, meta.get());
+        Claimed claimed;
+        try {
+            claimed = parse(partition, first, meta.get());
+        } catch (StoreException e) {
+            return Optional.empty(); // not a claim this sink made: it decides nothing below the committed offset
+        }
         if (claimed.runEnd() < offset) return Optional.empty();
         return Optional.of(new Run(first, claimed.last(), claimed.runEnd(),
                 Optional.ofNullable(meta.get().get(ObjectStamps.FIRST))));

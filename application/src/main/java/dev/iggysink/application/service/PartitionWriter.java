@@ -336,7 +336,8 @@ final class PartitionWriter {
         if (cell(target)) {
             long end = cellEnd(target.file.firstOffset());
             if (record.offset() >= end) {
-                seal(target, RotationReason.CLAIM);
+                // A whole stretch is the count cut it stands for; one short of dead letters is the run's cut.
+                seal(target, target.file.recordCount() == runStride ? RotationReason.COUNT : RotationReason.CLAIM);
                 if (end >= runEnd) endRun();
             }
             return;

@@ -434,9 +434,16 @@ final class SelfAudit implements Runnable {
             }
             int claimsLeft = 0;
             long passed = before == null ? -1 : Math.min(before.committed(), committed);
+            // A run claim stays until its run's end is committed (ADR 0020): only the greatest claim at or below the
+            // committed offset can be one whose run goes on past it, so only that one is read.
+            long greatest = -1;
+            for (long first : claims.getOrDefault(p.partitionId(), List.of())) {
+                if (first <= passed) greatest = Math.max(greatest, first);
+            }
+            boolean runGoesOn = greatest >= 0 && runGoesOnPast(t, p, greatest, passed);
             for (long first : claims.getOrDefault(p.partitionId(), List.of())) {
                 // Removed by the commit past it (asynchronously): one left a round after that is left behind.
-                if (first <= passed) {
+                if (first <= passed && !(runGoesOn && first == greatest)) {
                     claimsLeft++;
                     notes.add(p + ": the claim of the file from offset " + first + " is still in the store,"
                             + " though offset " + passed + " is committed (a lifecycle rule on the claims prefix"
@@ -511,6 +518,21 @@ final class SelfAudit implements Runnable {
         }
         return p + ": " + offsets + " committed and in no object (between " + (beforeKey == null ? "the start"
                 : beforeKey) + " and " + (afterKey == null ? "the group's offset " + committed : afterKey) + ")";
+    }
+
+    /** Whether the claim at {@code first} is a run claim whose run goes on past {@code passed} (one HEAD). */
+    private boolean runGoesOnPast(Target t, PartitionRef p, long first, long passed)
+            throws InterruptedException, StoreException {
+        pace.spend(1);
+        Optional<Map<String, String>> meta = store.metadata(t.claimPrefix()
+                + String.format("%05d-%020d.claim", p.partitionId(), first));
+        if (meta.isEmpty()) return true; // removed since the listing: not left behind
+        String end = meta.get().get(Claims.RUN_END);
+        try {
+            return end != null && Long.parseLong(end.trim()) > passed;
+        } catch (NumberFormatException e) {
+            return false;
+        }
     }
 
     /** Tells which claims the sink is still deleting (in batches, ADR 0013), so that they are not noted. */

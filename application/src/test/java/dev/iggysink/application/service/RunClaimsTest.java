@@ -128,6 +128,35 @@ class RunClaimsTest {
         assertThat(store.claims()).as("the new owner committed past the run and removed its claim").isEmpty();
     }
 
+    /**
+     * The old owner's PUT of the run's first file is in flight when the partition moves: the new owner's lookup meets
+     * the run claim at the committed offset + 1 and cuts that file as the claim names it and the others where the run
+     * does, although its budget is tight.
+     */
+    @Test
+    void a_new_owner_arriving_at_a_runs_start_cuts_its_first_file_as_claimed_and_the_rest_as_the_run()
+            throws Exception {
+        store.holdPuts(k -> k.equals(key(0, 49)));
+        source.append(0, 300, i -> PAYLOAD);
+        SinkService old = start(settings(50, 64L << 20, ErrorTolerance.NONE), source);
+        await().atMost(WAIT).until(() -> store.heldCalls() == 1 && store.objects().containsKey(key(250, 299)));
+        store.holdNoMore();
+        assertThat(source.stored(0)).isEmpty();
+
+        ScriptedMessageSource next = source.newMember();
+        source.own(0, false);
+        next.own(0, true);
+        SinkService fresh = start(settings(50, 3_000, ErrorTolerance.NONE), next);
+        await().atMost(WAIT).until(() -> next.stored(0).orElse(-1) == 299);
+        store.releaseHeld();
+        old.stop();
+        assertThat(fresh.stop().clean()).isTrue();
+
+        assertThat(coverage()).as("objects %s", store.objects().keySet()).hasSize(300)
+                .allSatisfy((o, n) -> assertThat(n).as("copies of %s", o).isEqualTo(1));
+        assertThat(store.objects().keySet()).hasSize(6).contains(key(0, 49), key(50, 99), key(250, 299));
+    }
+
     @Test
     void a_file_of_a_run_whose_last_records_were_dead_lettered_ends_at_its_last_record() throws InterruptedException {
         source.append(0, 200, i -> i == 98 || i == 99 ? "BAD" + i : PAYLOAD);

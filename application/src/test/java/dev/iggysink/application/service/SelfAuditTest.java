@@ -97,6 +97,27 @@ class SelfAuditTest extends ThreeObjectsAudited {
     }
 
     @Test
+    void a_run_claim_whose_run_goes_on_past_the_committed_offset_is_not_left_behind() throws Exception {
+        threeObjectsCommitted();
+        audit();
+
+        String space = Claims.space("sink-test", TestSettings.countRotation(stream, 100).output(), "jsonl");
+        // A run claim (ADR 0020) is removed once its run's end is committed, not its first file's.
+        objects.seed(Claims.key("iggy/raw", space, source.partition(0), 250), "{}".getBytes(StandardCharsets.UTF_8),
+                Map.of("iggy-offsets", "250-259", Claims.RUN_END, "999"));
+        AuditStatus going = audit();
+        assertThat(going.counts().claimsLeftBehind()).isZero();
+        assertThat(going.notes()).isEmpty();
+
+        // One whose run ended at or below the committed offset is left behind, as any other claim.
+        objects.seed(Claims.key("iggy/raw", space, source.partition(0), 250), "{}".getBytes(StandardCharsets.UTF_8),
+                Map.of("iggy-offsets", "250-259", Claims.RUN_END, "289"));
+        AuditStatus ended = audit();
+        assertThat(ended.counts().claimsLeftBehind()).isEqualTo(1);
+        assertThat(ended.notes()).singleElement().asString().contains("offset 250", "offset 299");
+    }
+
+    @Test
     void a_committed_object_that_comes_back_without_any_metadata_is_a_note_not_a_failure() throws Exception {
         threeObjectsCommitted();
 

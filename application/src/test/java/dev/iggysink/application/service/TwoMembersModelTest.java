@@ -260,6 +260,25 @@ class TwoMembersModelTest {
     /** @param fixedBudgets the first member always roomy and the second always tight, instead of drawn at each start */
     private void runMovingPartitionsUnderBudgets(long seed, Random random, long count, boolean fixedBudgets,
                                                  KeyLayout layout) throws Exception {
+        runMovingPartitionsUnderBudgets(seed, random, count, fixedBudgets, layout, 40);
+    }
+
+    /**
+     * The interleavings of {@link #a_count_cut_in_flight_meets_a_memory_cut_at_the_same_start} with appends of up to
+     * 200 records: a member's count cut then often finds the records of the next files in the partition already, and
+     * claims them with it as a run (docs/adr/0020-run-claims.md). A new owner arriving inside a run, whose tight budget
+     * would cut elsewhere, must cut where the run does while the old owner's PUTs of the run's files are held.
+     */
+    @ParameterizedTest(name = "seed {0}")
+    @MethodSource("seeds")
+    void run_claims_decide_the_cuts_of_files_whose_records_were_there(long seed) throws Exception {
+        Random random = new Random(seed);
+        runMovingPartitionsUnderBudgets(seed, random, COUNT_PAST_TIGHT, true, KeyLayout.OFFSETS, 200);
+    }
+
+    /** @param maxAppend the most records one step appends to a partition */
+    private void runMovingPartitionsUnderBudgets(long seed, Random random, long count, boolean fixedBudgets,
+                                                 KeyLayout layout, int maxAppend) throws Exception {
         InMemoryObjectStore store = new InMemoryObjectStore();
         int partitions = 3;
         ScriptedMessageSource group = new ScriptedMessageSource("application_logs", "api_requests", partitions);
@@ -283,7 +302,7 @@ class TwoMembersModelTest {
                 Member other = members.get(0) == m ? members.get(1) : members.get(0);
                 int p = random.nextInt(partitions);
                 if (r < 0.3) {
-                    int n = 1 + random.nextInt(40);
+                    int n = 1 + random.nextInt(maxAppend);
                     group.append(p, n, i -> TIGHT_PAYLOAD);
                     appended[p] += n;
                 } else if (r < 0.4) {
