@@ -70,6 +70,24 @@ class RunClaimsTest {
         return seen;
     }
 
+    /**
+     * The partition (300 records) moves to a member with a tight budget, which writes it to its end; then the old
+     * owner's held PUT lands. Every offset must be in exactly one object.
+     */
+    private void movesToATightMemberWhileTheOldOwnersPutIsHeld(SinkService old) throws Exception {
+        ScriptedMessageSource next = source.newMember();
+        source.own(0, false);
+        next.own(0, true);
+        SinkService fresh = start(settings(50, 3_000, ErrorTolerance.NONE), next);
+        await().atMost(WAIT).until(() -> next.stored(0).orElse(-1) == 299);
+        store.releaseHeld();
+        old.stop(); // waits for its upload: the held PUT lands now
+        assertThat(fresh.stop().clean()).isTrue();
+
+        assertThat(coverage()).as("objects %s", store.objects().keySet()).hasSize(300)
+                .allSatisfy((o, n) -> assertThat(n).as("copies of %s", o).isEqualTo(1));
+    }
+
     @Test
     void one_claim_decides_the_files_whose_records_the_partition_already_holds() throws InterruptedException {
         source.append(0, 1_000, i -> PAYLOAD);
@@ -114,17 +132,7 @@ class RunClaimsTest {
         store.holdNoMore(); // the old owner's PUT stays held
         assertThat(store.claims()).hasSize(1);
 
-        ScriptedMessageSource next = source.newMember();
-        source.own(0, false);
-        next.own(0, true);
-        SinkService fresh = start(settings(50, 3_000, ErrorTolerance.NONE), next);
-        await().atMost(WAIT).until(() -> next.stored(0).orElse(-1) == 299);
-        store.releaseHeld();
-        old.stop(); // waits for its upload: the held PUT lands now
-        assertThat(fresh.stop().clean()).isTrue();
-
-        assertThat(coverage()).as("objects %s", store.objects().keySet()).hasSize(300)
-                .allSatisfy((o, n) -> assertThat(n).as("copies of %s", o).isEqualTo(1));
+        movesToATightMemberWhileTheOldOwnersPutIsHeld(old);
         assertThat(store.claims()).as("the new owner committed past the run and removed its claim").isEmpty();
     }
 
@@ -143,17 +151,7 @@ class RunClaimsTest {
         store.holdNoMore();
         assertThat(source.stored(0)).isEmpty();
 
-        ScriptedMessageSource next = source.newMember();
-        source.own(0, false);
-        next.own(0, true);
-        SinkService fresh = start(settings(50, 3_000, ErrorTolerance.NONE), next);
-        await().atMost(WAIT).until(() -> next.stored(0).orElse(-1) == 299);
-        store.releaseHeld();
-        old.stop();
-        assertThat(fresh.stop().clean()).isTrue();
-
-        assertThat(coverage()).as("objects %s", store.objects().keySet()).hasSize(300)
-                .allSatisfy((o, n) -> assertThat(n).as("copies of %s", o).isEqualTo(1));
+        movesToATightMemberWhileTheOldOwnersPutIsHeld(old);
         assertThat(store.objects().keySet()).hasSize(6).contains(key(0, 49), key(50, 99), key(250, 299));
     }
 
