@@ -9,16 +9,12 @@ import dev.iggysink.application.fakes.LinesCodec;
 import dev.iggysink.application.fakes.ScriptedMessageSource;
 import dev.iggysink.application.fakes.TestSettings;
 import dev.iggysink.application.port.out.ObjectStore;
-import dev.iggysink.application.port.out.SinkMetrics;
 import dev.iggysink.application.port.out.StoreException;
 import dev.iggysink.application.settings.SinkSettings;
 import dev.iggysink.application.settings.StreamSettings;
 import dev.iggysink.application.status.Health;
 import dev.iggysink.domain.naming.ObjectKey;
 import java.time.Duration;
-import java.time.InstantSource;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
@@ -37,22 +33,15 @@ class ClaimLookupFailureTest {
     private final StreamSettings stream = TestSettings.stream("application_logs", "api_requests");
     private final InMemoryObjectStore store = new InMemoryObjectStore();
     private final ScriptedMessageSource a = new ScriptedMessageSource("application_logs", "api_requests", 1);
-    private final List<SinkService> sinks = new ArrayList<>();
+    private final RunningSinks sinks = new RunningSinks();
 
     private SinkService start(long filesOf, ScriptedMessageSource from, ObjectStore through) {
-        SinkSettings settings = TestSettings.countRotation(stream, filesOf);
-        SinkService sink = new SinkService(settings, (s, t, g) -> from, s -> new LinesCodec(), through,
-                InstantSource.system(), d -> Thread.sleep(Math.min(d.toMillis(), 20)), SinkMetrics.NONE);
-        sinks.add(sink);
-        sink.start();
-        return sink;
+        return sinks.start(TestSettings.countRotation(stream, filesOf), from, through);
     }
 
     @AfterEach
     void stopAll() throws InterruptedException {
-        store.releaseHeld();
-        for (SinkService s : sinks) s.hurryStop();
-        for (SinkService s : sinks) s.awaitStopped();
+        sinks.stopAll(store);
     }
 
     /** A claims 0..161 with its PUT held, then is killed; B owns the partition from then on. */

@@ -7,7 +7,6 @@ import dev.iggysink.application.fakes.InMemoryObjectStore;
 import dev.iggysink.application.fakes.LinesCodec;
 import dev.iggysink.application.fakes.ScriptedMessageSource;
 import dev.iggysink.application.fakes.TestSettings;
-import dev.iggysink.application.port.out.SinkMetrics;
 import dev.iggysink.application.settings.DeliverySettings;
 import dev.iggysink.application.settings.ErrorTolerance;
 import dev.iggysink.application.settings.SinkSettings;
@@ -15,9 +14,6 @@ import dev.iggysink.application.settings.StreamSettings;
 import dev.iggysink.application.status.PartitionStatus;
 import dev.iggysink.domain.naming.ObjectKey;
 import java.time.Duration;
-import java.time.InstantSource;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import org.junit.jupiter.api.AfterEach;
@@ -36,7 +32,7 @@ class ClaimedCutUnderBudgetTest {
     private final StreamSettings stream = TestSettings.stream("application_logs", "api_requests");
     private final InMemoryObjectStore store = new InMemoryObjectStore();
     private final ScriptedMessageSource a = new ScriptedMessageSource("application_logs", "api_requests", 3);
-    private final List<SinkService> sinks = new ArrayList<>();
+    private final RunningSinks sinks = new RunningSinks();
 
     private SinkService start(long budget, ScriptedMessageSource from) {
         SinkSettings base = TestSettings.countRotation(stream, 1000);
@@ -44,18 +40,12 @@ class ClaimedCutUnderBudgetTest {
                 base.output(), base.rotation(), base.retry(),
                 new DeliverySettings(budget, ErrorTolerance.NONE, "_dlq", Duration.ofSeconds(5), 4),
                 base.transforms());
-        SinkService sink = new SinkService(settings, (s, t, g) -> from, s -> new LinesCodec(), store,
-                InstantSource.system(), d -> Thread.sleep(Math.min(d.toMillis(), 20)), SinkMetrics.NONE);
-        sinks.add(sink);
-        sink.start();
-        return sink;
+        return sinks.start(settings, from, store);
     }
 
     @AfterEach
     void stopAll() throws InterruptedException {
-        store.releaseHeld();
-        for (SinkService s : sinks) s.hurryStop();
-        for (SinkService s : sinks) s.awaitStopped();
+        sinks.stopAll(store);
     }
 
     private static PartitionStatus partition(SinkService sink, int id) {

@@ -4,21 +4,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.iggysink.application.fakes.InMemoryObjectStore;
-import dev.iggysink.application.fakes.LinesCodec;
 import dev.iggysink.application.fakes.ScriptedMessageSource;
 import dev.iggysink.application.fakes.TestSettings;
-import dev.iggysink.application.port.out.SinkMetrics;
 import dev.iggysink.application.settings.DeliverySettings;
 import dev.iggysink.application.settings.ErrorTolerance;
 import dev.iggysink.application.settings.SinkSettings;
 import dev.iggysink.application.settings.StreamSettings;
-import dev.iggysink.domain.naming.ObjectKey;
 import java.time.Duration;
-import java.time.InstantSource;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -33,21 +26,15 @@ class RunClaimsTest {
     private final StreamSettings stream = TestSettings.stream("application_logs", "api_requests");
     private final InMemoryObjectStore store = new InMemoryObjectStore();
     private final ScriptedMessageSource source = new ScriptedMessageSource("application_logs", "api_requests", 1);
-    private final List<SinkService> sinks = new ArrayList<>();
+    private final RunningSinks sinks = new RunningSinks();
 
     private SinkService start(SinkSettings settings, ScriptedMessageSource from) {
-        SinkService sink = new SinkService(settings, (s, t, g) -> from, s -> new LinesCodec(), store,
-                InstantSource.system(), d -> Thread.sleep(Math.min(d.toMillis(), 20)), SinkMetrics.NONE);
-        sinks.add(sink);
-        sink.start();
-        return sink;
+        return sinks.start(settings, from, store);
     }
 
     @AfterEach
     void stopAll() throws InterruptedException {
-        store.releaseHeld();
-        for (SinkService s : sinks) s.hurryStop();
-        for (SinkService s : sinks) s.awaitStopped();
+        sinks.stopAll(store);
     }
 
     private SinkSettings settings(long count, long budget, ErrorTolerance tolerance) {
@@ -58,16 +45,11 @@ class RunClaimsTest {
     }
 
     private static String key(long first, long last) {
-        return ObjectKey.of("iggy/raw", "application_logs/api_requests/2026-03-16/14", 0, first, last, "jsonl");
+        return RunningSinks.key(first, last);
     }
 
     private Map<Long, Integer> coverage() {
-        Map<Long, Integer> seen = new TreeMap<>();
-        store.objects().forEach((key, bytes) -> {
-            if (key.contains("/_dlq/") || ObjectKey.parse(key).isEmpty()) return;
-            for (long o : LinesCodec.offsets(bytes)) seen.merge(o, 1, Integer::sum);
-        });
-        return seen;
+        return RunningSinks.coverage(store);
     }
 
     /**

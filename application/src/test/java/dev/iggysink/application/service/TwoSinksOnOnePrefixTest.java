@@ -7,16 +7,12 @@ import dev.iggysink.application.fakes.InMemoryObjectStore;
 import dev.iggysink.application.fakes.LinesCodec;
 import dev.iggysink.application.fakes.ScriptedMessageSource;
 import dev.iggysink.application.fakes.TestSettings;
-import dev.iggysink.application.port.out.SinkMetrics;
 import dev.iggysink.application.settings.DeliverySettings;
 import dev.iggysink.application.settings.ErrorTolerance;
 import dev.iggysink.application.settings.OutputSettings;
 import dev.iggysink.application.settings.SinkSettings;
 import dev.iggysink.application.settings.StreamSettings;
 import java.time.Duration;
-import java.time.InstantSource;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
@@ -33,21 +29,15 @@ class TwoSinksOnOnePrefixTest {
     private static final Duration WAIT = Duration.ofSeconds(20);
 
     private final InMemoryObjectStore store = new InMemoryObjectStore();
-    private final List<SinkService> sinks = new ArrayList<>();
+    private final RunningSinks sinks = new RunningSinks();
 
     private SinkService start(SinkSettings settings, ScriptedMessageSource from) {
-        SinkService sink = new SinkService(settings, (s, t, g) -> from, s -> new LinesCodec(), store,
-                InstantSource.system(), d -> Thread.sleep(Math.min(d.toMillis(), 20)), SinkMetrics.NONE);
-        sinks.add(sink);
-        sink.start();
-        return sink;
+        return sinks.start(settings, from, store);
     }
 
     @AfterEach
     void stopAll() throws InterruptedException {
-        store.releaseHeld();
-        for (SinkService s : sinks) s.hurryStop();
-        for (SinkService s : sinks) s.awaitStopped();
+        sinks.stopAll(store);
     }
 
     private static SinkSettings sink(String group, String template) {
