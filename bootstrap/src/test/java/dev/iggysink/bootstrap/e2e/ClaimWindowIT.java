@@ -3,13 +3,10 @@ package dev.iggysink.bootstrap.e2e;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import dev.iggysink.domain.naming.KeyRange;
-import dev.iggysink.domain.naming.ObjectKey;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.stream.LongStream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -110,9 +107,6 @@ class ClaimWindowIT extends E2eTest {
 
     /** The offset ranges of the topic's objects, as their keys name them, in order. */
     private List<String> ranges() {
-        return fx.objects().stream().filter(o -> o.key().startsWith(fx.stream + "/" + TOPIC + "/"))
-                .map(o -> ObjectKey.parse(o.key())).flatMap(Optional::stream)
-                .sorted(java.util.Comparator.comparingLong(KeyRange::firstOffset))
-                .map(r -> r.firstOffset() + "-" + r.lastOffset()).toList();
+        return fx.ranges(fx.stream + "/" + TOPIC + "/");
     }
 }

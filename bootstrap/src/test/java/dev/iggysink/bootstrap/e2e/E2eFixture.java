@@ -345,6 +345,14 @@ final class E2eFixture implements AutoCloseable {
         return out;
     }
 
+    /** The offset ranges of the objects whose keys start with {@code keysStart}, as their keys name them, in order. */
+    List<String> ranges(String keysStart) {
+        return objects().stream().filter(o -> o.key().startsWith(keysStart))
+                .map(o -> ObjectKey.parse(o.key())).flatMap(Optional::stream)
+                .sorted(java.util.Comparator.comparingLong(KeyRange::firstOffset))
+                .map(r -> r.firstOffset() + "-" + r.lastOffset()).toList();
+    }
+
     /** Every object but the startup probe, claims included. */
     List<S3Object> objectsAndClaims() {
         List<S3Object> out = new ArrayList<>();

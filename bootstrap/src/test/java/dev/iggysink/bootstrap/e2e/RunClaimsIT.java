@@ -9,7 +9,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.stream.LongStream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -119,9 +118,6 @@ class RunClaimsIT extends E2eTest {
 
     /** The offset ranges of the topic's objects, as their keys name them, in order. */
     private List<String> ranges() {
-        return fx.objects().stream().filter(o -> o.key().startsWith(fx.stream + "/" + TOPIC + "/"))
-                .map(o -> ObjectKey.parse(o.key())).flatMap(Optional::stream)
-                .sorted(java.util.Comparator.comparingLong(KeyRange::firstOffset))
-                .map(r -> r.firstOffset() + "-" + r.lastOffset()).toList();
+        return fx.ranges(fx.stream + "/" + TOPIC + "/");
     }
 }

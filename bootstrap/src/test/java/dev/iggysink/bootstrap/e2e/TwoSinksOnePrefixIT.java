@@ -3,15 +3,12 @@ package dev.iggysink.bootstrap.e2e;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import dev.iggysink.domain.naming.KeyRange;
-import dev.iggysink.domain.naming.ObjectKey;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.TreeMap;
 import java.util.stream.LongStream;
 import org.junit.jupiter.api.Test;
@@ -135,10 +132,7 @@ class TwoSinksOnePrefixIT extends E2eTest {
     }
 
     private List<String> ranges(String keysStart) {
-        return fx.objects().stream().filter(o -> o.key().startsWith(keysStart))
-                .map(o -> ObjectKey.parse(o.key())).flatMap(Optional::stream)
-                .sorted(java.util.Comparator.comparingLong(KeyRange::firstOffset))
-                .map(r -> r.firstOffset() + "-" + r.lastOffset()).toList();
+        return fx.ranges(keysStart);
     }
 
     private Map<Long, Integer> copies(String keysStart) {
