@@ -196,11 +196,18 @@ final class AsyncIggyConnection implements IggyConnection {
 
     @Override
     public CompletableFuture<OptionalLong> storedOffset(String stream, String topic, String group, int partition) {
-        return clients().offsets()
-                .getConsumerOffset(StreamId.of(stream), TopicId.of(topic), Optional.of((long) partition),
-                        groupConsumer(group))
-                .thenApply(info -> info.map(i -> OptionalLong.of(i.storedOffset().longValueExact()))
-                        .orElse(OptionalLong.empty()));
+        // Past the client's channel pool as polls go (a claimed file reads it once, and the pool's hand-offs cost
+        // more than the request); through the client when the channel is not the one set up for it.
+        DirectRequestHandler d = direct;
+        if (d == null || !d.usable()) {
+            return clients().offsets()
+                    .getConsumerOffset(StreamId.of(stream), TopicId.of(topic), Optional.of((long) partition),
+                            groupConsumer(group))
+                    .thenApply(info -> info.map(i -> OptionalLong.of(i.storedOffset().longValueExact()))
+                            .orElse(OptionalLong.empty()));
+        }
+        return d.send(CommandCode.ConsumerOffset.GET.getValue(), offsetRequest(group, stream, topic, partition))
+                .thenApply(AsyncIggyConnection::storedOffset);
     }
 
     @Override
@@ -208,8 +215,48 @@ final class AsyncIggyConnection implements IggyConnection {
                                                long offset) {
         // Always the explicit partition: without it the server stores on the partition its round-robin would poll
         // next, which is not the one we mean when the member owns several.
-        return clients().offsets().storeConsumerOffset(StreamId.of(stream), TopicId.of(topic),
-                Optional.of((long) partition), groupConsumer(group), BigInteger.valueOf(offset));
+        DirectRequestHandler d = direct;
+        if (d == null || !d.usable()) {
+            return clients().offsets().storeConsumerOffset(StreamId.of(stream), TopicId.of(topic),
+                    Optional.of((long) partition), groupConsumer(group), BigInteger.valueOf(offset));
+        }
+        if (offset < 0) throw new IllegalArgumentException("a stored offset must be >= 0, was " + offset);
+        ByteBuf request = offsetRequest(group, stream, topic, partition);
+        request.writeLongLE(offset);
+        return d.send(CommandCode.ConsumerOffset.STORE.getValue(), request).thenAccept(ByteBuf::release);
+    }
+
+    /**
+     * The stored offset in a GET_CONSUMER_OFFSET answer (partition u32, current offset u64, stored offset u64), as the
+     * client's {@code BytesDeserializer.readConsumerOffsetInfo} reads it; an empty answer: none stored.
+     */
+    static OptionalLong storedOffset(ByteBuf answer) {
+        try {
+            if (!answer.isReadable()) return OptionalLong.empty();
+            long stored = answer.getLongLE(answer.readerIndex() + 4 + 8);
+            if (stored < 0) throw new IllegalStateException("Iggy answered a stored offset past 2^63: " + stored);
+            return OptionalLong.of(stored);
+        } finally {
+            answer.release();
+        }
+    }
+
+    /**
+     * The head of GET_CONSUMER_OFFSET and STORE_CONSUMER_OFFSET as the client's {@code ConsumerOffsetsTcpClient}
+     * writes it for a group: consumer kind 2 and the group's name, stream and topic by name, the explicit partition
+     * (STORE adds the offset, u64).
+     */
+    static ByteBuf offsetRequest(String group, String stream, String topic, int partition) {
+        byte[] groupName = name(group, "consumer group");
+        byte[] streamName = name(stream, "stream");
+        byte[] topicName = name(topic, "topic");
+        ByteBuf request = Unpooled.buffer(1 + 3 * 2 + groupName.length + streamName.length + topicName.length + 5 + 8);
+        request.writeByte(Consumer.Kind.ConsumerGroup.asCode());
+        writeName(request, groupName);
+        writeName(request, streamName);
+        writeName(request, topicName);
+        request.writeByte(1).writeIntLE(partition);
+        return request;
     }
 
     @Override

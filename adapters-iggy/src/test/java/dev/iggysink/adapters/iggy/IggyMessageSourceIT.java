@@ -474,8 +474,8 @@ class IggyMessageSourceIT {
     }
 
     /**
-     * The connection's polls go past the client's channel pool ({@link DirectRequestHandler}); the client's own calls
-     * share the channel.
+     * The connection's polls and offset requests go past the client's channel pool ({@link DirectRequestHandler}); the
+     * client's own calls share the channel.
      */
     @Test
     void polls_on_the_channel_and_the_clients_calls_from_other_threads_each_get_their_own_answers() {
@@ -506,13 +506,16 @@ class IggyMessageSourceIT {
                     }
                     return null;
                 });
-                // The client's own calls, through its pool, on the same channel meanwhile: stores and reads back
-                // partition 1's offset (a poll's answer routed here would not read as an offset).
+                // Offsets, past the pool as polls go, meanwhile: stores and reads back partition 1's offset (a poll's
+                // answer routed here would not read as an offset); and the client's own calls, through its pool, on
+                // the same channel: the topic's partition ends.
                 Future<?> offsets = threads.submit(() -> {
                     for (int round = 0; round < 300; round++) {
                         c.storeOffset(stream, topic, group, 1, round).get(5, TimeUnit.SECONDS);
                         OptionalLong stored = c.storedOffset(stream, topic, group, 1).get(5, TimeUnit.SECONDS);
                         assertThat(stored).as("round %d", round).hasValue(round);
+                        assertThat(c.partitionEnds(stream, topic).get(5, TimeUnit.SECONDS)).as("round %d", round)
+                                .hasValue(java.util.Map.of(0, 499L, 1, 299L));
                     }
                     return null;
                 });
