@@ -45,6 +45,21 @@ class IggyMessageSourceTest {
     }
 
     @Test
+    void a_poll_answer_from_before_the_offset_asked_is_cut_there_and_one_from_it_on_is_taken_as_it_is() {
+        java.util.List<SinkRecord> polled = java.util.List.of(record(5), record(6), record(7));
+
+        assertThat(IggyMessageSource.atOrAfter(polled, 5)).isSameAs(polled);
+        assertThat(IggyMessageSource.atOrAfter(polled, 3)).isSameAs(polled);
+        assertThat(IggyMessageSource.atOrAfter(polled, 6)).extracting(SinkRecord::offset).containsExactly(6L, 7L);
+        assertThat(IggyMessageSource.atOrAfter(polled, 8)).isEmpty();
+    }
+
+    private SinkRecord record(long offset) {
+        return new SinkRecord(p0, offset, 1_700_000_000_000_000L + offset, 0,
+                new dev.iggysink.domain.message.MessageId(0, offset + 1), java.util.List.of(), new byte[] {'{', '}'});
+    }
+
+    @Test
     void connect_creates_the_missing_group_and_joins_it() throws Exception {
         try (IggyMessageSource s = source()) {
             s.connect();
