@@ -1,10 +1,11 @@
 package dev.iggysink.adapters.iggy;
 
+import static dev.iggysink.adapters.iggy.RequestBytes.bytes;
+import static dev.iggysink.adapters.iggy.RequestBytes.name;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.netty.buffer.ByteBuf;
-import io.netty.buffer.ByteBufUtil;
 import io.netty.buffer.Unpooled;
 import java.math.BigInteger;
 import java.util.Optional;
@@ -23,8 +24,6 @@ import org.junit.jupiter.api.Test;
  * client's own serializers write and read for GET_CONSUMER_OFFSET and STORE_CONSUMER_OFFSET.
  */
 class OffsetRequestTest {
-    private static final String NAME_CHARS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_.";
-
     /** How the client's {@code ConsumerOffsetsTcpClient} writes a group's request for one partition. */
     private static byte[] clients(String group, String stream, String topic, int partition, Long offset) {
         ByteBuf request = Unpooled.buffer();
@@ -38,21 +37,6 @@ class OffsetRequestTest {
             part.release();
         }
         return bytes(request);
-    }
-
-    private static byte[] bytes(ByteBuf b) {
-        try {
-            return ByteBufUtil.getBytes(b);
-        } finally {
-            b.release();
-        }
-    }
-
-    private static String name(Random random) {
-        StringBuilder sb = new StringBuilder();
-        int length = 1 + random.nextInt(random.nextInt(10) == 0 ? 255 : 20);
-        for (int i = 0; i < length; i++) sb.append(NAME_CHARS.charAt(random.nextInt(NAME_CHARS.length())));
-        return sb.toString();
     }
 
     @Test

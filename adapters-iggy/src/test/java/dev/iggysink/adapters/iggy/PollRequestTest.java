@@ -1,11 +1,12 @@
 package dev.iggysink.adapters.iggy;
 
+import static dev.iggysink.adapters.iggy.RequestBytes.bytes;
+import static dev.iggysink.adapters.iggy.RequestBytes.name;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.iggysink.domain.message.PartitionRef;
 import io.netty.buffer.ByteBuf;
-import io.netty.buffer.ByteBufUtil;
 import io.netty.buffer.Unpooled;
 import java.math.BigInteger;
 import java.util.Optional;
@@ -20,8 +21,6 @@ import org.junit.jupiter.api.Test;
 
 /** {@link AsyncIggyConnection#pollRequest} against the request the client's own serializers make. */
 class PollRequestTest {
-    private static final String NAME_CHARS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_.";
-
     /** How the client's {@code MessagesTcpClient.pollMessages} writes a group member's explicit-partition poll. */
     private static byte[] clients(String group, PartitionRef p, long offset, int count) {
         ByteBuf request = Unpooled.buffer();
@@ -37,21 +36,6 @@ class PollRequestTest {
         request.writeIntLE(count);
         request.writeByte(0);
         return bytes(request);
-    }
-
-    private static byte[] bytes(ByteBuf b) {
-        try {
-            return ByteBufUtil.getBytes(b);
-        } finally {
-            b.release();
-        }
-    }
-
-    private static String name(Random random) {
-        StringBuilder sb = new StringBuilder();
-        int length = 1 + random.nextInt(random.nextInt(10) == 0 ? 255 : 20);
-        for (int i = 0; i < length; i++) sb.append(NAME_CHARS.charAt(random.nextInt(NAME_CHARS.length())));
-        return sb.toString();
     }
 
     @Test
