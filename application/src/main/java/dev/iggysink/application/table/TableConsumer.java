@@ -103,6 +103,13 @@ public final class TableConsumer {
      */
     private final Map<PartitionRef, Long> waiting = new LinkedHashMap<>();
     static final Duration LAG_REFRESH = Duration.ofSeconds(5);
+    /** The poll of the turn's next partition, when one went ahead (see {@link #pollAhead}). */
+    private Ahead ahead;
+    /**
+     * A poll goes ahead only while a batch weighs less than the budget over this: the batch ahead is on the heap
+     * beside the one being appended, outside the budget (polls are not sized to it: {@code batch_length} records).
+     */
+    static final int AHEAD_BUDGET_SHARE = 8;
     /**
      * A data file or a commit the store refuses with 403 is tried this often before its partitions halt (max_attempts'
      * default).
@@ -290,13 +297,18 @@ public final class TableConsumer {
             if (!paused) {
                 List<PartitionRef> all = source.partitions();
                 topicPartitions = all.size();
-                for (PartitionRef p : all) {
-                    try {
-                        read += pollOnce(p);
-                    } catch (RuntimeException e) {
-                        haltUnexpected(p, "reading it", e);
+                try {
+                    for (int i = 0; i < all.size(); i++) {
+                        PartitionRef p = all.get(i);
+                        try {
+                            read += pollOnce(p, i + 1 < all.size() ? all.get(i + 1) : null);
+                        } catch (RuntimeException e) {
+                            haltUnexpected(p, "reading it", e);
+                        }
+                        relieveMemory();
                     }
-                    relieveMemory();
+                } finally {
+                    ahead = null; // one not awaited is dropped: the source reads its answer before its next request
                 }
             }
             refreshEnds();
@@ -342,7 +354,36 @@ public final class TableConsumer {
         return out;
     }
 
-    private int pollOnce(PartitionRef p) throws SourceException {
+    /**
+     * The poll of the turn's next partition, sent while this one's records are decoded and appended (as the object
+     * sink's, ADR 0012), so that the loop does not wait for each answer in turn: used only by the same {@link Part}
+     * at the same position, else dropped.
+     */
+    private record Ahead(Part part, long from, MessageSource.PendingPoll pending) {
+    }
+
+    /** Sends the poll of {@code next}, when it is taken up and reading, and the batch just read was light enough. */
+    private void pollAhead(PartitionRef next, long batchBytes) {
+        if (next == null || paused || batchBytes * AHEAD_BUDGET_SHARE > settings.maxBufferedBytes()) return;
+        Part part = parts.get(next);
+        if (part == null || part.halted != null || part.epoch != source.sessionEpoch()) return;
+        try {
+            MessageSource.PendingPoll pending = source.startPoll(next, part.position, settings.batchLength());
+            if (pending != null) ahead = new Ahead(part, part.position, pending);
+        } catch (SourceException e) {
+            // the poll when its turn comes meets the same failure and is handled there
+        }
+    }
+
+    /** The batch polled ahead for {@code part} at {@code from}, or null when none (or it was meant otherwise). */
+    private Batch takeAhead(Part part, long from) throws SourceException {
+        Ahead a = ahead;
+        ahead = null;
+        if (a == null || a.part() != part || a.from() != from || part.epoch != source.sessionEpoch()) return null;
+        return a.pending().await();
+    }
+
+    private int pollOnce(PartitionRef p, PartitionRef next) throws SourceException {
         Part part = parts.get(p);
         if (part != null && part.epoch != source.sessionEpoch()) {
             reset(part, "the Iggy session was rebuilt", true);
@@ -358,7 +399,8 @@ public final class TableConsumer {
         long from = part != null ? part.position : source.committedOffset(p).orElse(-1) + 1;
         Batch batch;
         try {
-            batch = source.poll(p, from, settings.batchLength());
+            batch = part != null ? takeAhead(part, from) : null;
+            if (batch == null) batch = source.poll(p, from, settings.batchLength());
         } catch (PartitionRevokedException e) {
             waiting.remove(p);
             if (part != null) reset(part, "moved to another member", true);
@@ -374,6 +416,9 @@ public final class TableConsumer {
             part = assign(p, from - 1, batch.sessionEpoch());
             if (part == null || part.halted != null) return 0;
         }
+        long batchBytes = 0;
+        for (SinkRecord r : batch.records()) batchBytes += r.payload().length;
+        pollAhead(next, batchBytes);
         int read = 0;
         long bytes = 0;
         try {

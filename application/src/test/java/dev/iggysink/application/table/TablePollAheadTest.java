@@ -1,0 +1,134 @@
+package dev.iggysink.application.table;
+
+import static dev.iggysink.application.table.TableTestSupport.range;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.iggysink.application.fakes.InMemoryTables;
+import dev.iggysink.application.fakes.LinesCodec;
+import dev.iggysink.application.fakes.ManualClock;
+import dev.iggysink.application.fakes.ScriptedMessageSource;
+import dev.iggysink.application.port.out.BadRecordException;
+import dev.iggysink.application.port.out.DecodedRecord;
+import dev.iggysink.application.port.out.FileEncoder;
+import dev.iggysink.application.port.out.MessageSource;
+import dev.iggysink.application.port.out.RecordCodec;
+import dev.iggysink.application.port.out.SinkMetrics;
+import dev.iggysink.application.port.out.SourceException;
+import dev.iggysink.application.settings.ErrorTolerance;
+import dev.iggysink.domain.message.PartitionRef;
+import dev.iggysink.domain.message.SinkRecord;
+import dev.iggysink.domain.rotation.RotationPolicy;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Proxy;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The table sink's polls ahead (as the object sink's, ADR 0012): while one partition's records are decoded and
+ * appended, the next partition's poll is out, so the loop does not wait for each answer in turn; every record still
+ * lands once, and a poll ahead is left out where its batch could crowd the memory budget.
+ */
+class TablePollAheadTest {
+    private static final String T = "lake.events";
+    private static final Duration INTERVAL = Duration.ofSeconds(10);
+
+    private final ManualClock clock = new ManualClock(Instant.parse("2026-03-16T14:02:31Z"));
+    private final ScriptedMessageSource topic = new ScriptedMessageSource("app", "events", 3).pollWithoutWaiting();
+    private final InMemoryTables tables = new InMemoryTables();
+    /** What the loop did, in order: "start p" (a poll sent ahead), "poll p" (a poll waited for), "decode p@o". */
+    private final List<String> events = new CopyOnWriteArrayList<>();
+
+    private TableConsumer consumer(long maxBufferedBytes) {
+        TableSettings settings = new TableSettings(TableRouting.fixed(T), RotationPolicy.byCount(100), INTERVAL, 100,
+                100, ErrorTolerance.ALL, maxBufferedBytes);
+        return new TableConsumer(logged(topic), new LoggedCodec(new LinesCodec()), tables, settings, clock,
+                new SinkMetrics() { }, new TableTally());
+    }
+
+    @Test
+    void the_next_partitions_poll_is_out_while_this_ones_records_are_appended() throws SourceException {
+        for (int p = 0; p < 3; p++) topic.append(p, 3, i -> "n=" + i);
+        TableConsumer c = consumer(TableSettings.DEFAULT_MAX_BUFFERED_BYTES);
+        c.step(); // takes the partitions up (each poll waited for: no table lookup runs behind a poll)
+        for (int p = 0; p < 3; p++) topic.append(p, 3, i -> "m=" + i);
+        events.clear();
+        c.step();
+
+        assertThat(events).containsSubsequence("poll 0", "start 1", "decode 0@3", "decode 0@5", "decode 1@3");
+        assertThat(events).containsSubsequence("start 2", "decode 1@3", "decode 1@5", "decode 2@3");
+        assertThat(events).doesNotContain("poll 1", "poll 2", "start 0");
+
+        clock.advance(INTERVAL);
+        c.step();
+        for (int p = 0; p < 3; p++) {
+            List<Long> offsets = new ArrayList<>();
+            for (InMemoryTables.DataFile f : tables.committed(T)) {
+                if (f.partition().partitionId() == p) offsets.addAll(f.offsets());
+            }
+            assertThat(offsets).as("partition %d", p).isEqualTo(range(0, 5));
+        }
+    }
+
+    @Test
+    void no_poll_goes_ahead_while_a_batch_weighs_an_eighth_of_the_budget() throws SourceException {
+        for (int p = 0; p < 3; p++) topic.append(p, 3, i -> "x".repeat(100));
+        TableConsumer c = consumer(2_000); // a batch of 3 x 100 bytes is more than 2,000 / 8
+        c.step();
+        for (int p = 0; p < 3; p++) topic.append(p, 3, i -> "y".repeat(100));
+        events.clear();
+        c.step();
+
+        assertThat(events).filteredOn(e -> e.startsWith("start")).isEmpty();
+        assertThat(events).containsSubsequence("poll 0", "decode 0@3", "poll 1", "decode 1@3", "poll 2");
+    }
+
+    /** {@code source}, with each poll it sends ahead or waits for written to {@link #events}. */
+    private MessageSource logged(MessageSource source) {
+        return (MessageSource) Proxy.newProxyInstance(getClass().getClassLoader(), new Class<?>[]{MessageSource.class},
+                (proxy, method, args) -> {
+                    if (method.getName().equals("startPoll")) {
+                        events.add("start " + ((PartitionRef) args[0]).partitionId());
+                    } else if (method.getName().equals("poll")) {
+                        events.add("poll " + ((PartitionRef) args[0]).partitionId());
+                    }
+                    try {
+                        return method.invoke(source, args);
+                    } catch (InvocationTargetException e) {
+                        throw e.getCause();
+                    }
+                });
+    }
+
+    private final class LoggedCodec implements RecordCodec {
+        private final RecordCodec codec;
+
+        LoggedCodec(RecordCodec codec) {
+            this.codec = codec;
+        }
+
+        @Override
+        public DecodedRecord decode(SinkRecord record) throws BadRecordException {
+            events.add("decode " + record.partition().partitionId() + "@" + record.offset());
+            return codec.decode(record);
+        }
+
+        @Override
+        public FileEncoder newFile() {
+            return codec.newFile();
+        }
+
+        @Override
+        public String extension() {
+            return codec.extension();
+        }
+
+        @Override
+        public String contentType() {
+            return codec.contentType();
+        }
+    }
+}
