@@ -7,9 +7,6 @@ import dev.iggysink.application.fakes.InMemoryTables;
 import dev.iggysink.application.fakes.LinesCodec;
 import dev.iggysink.application.fakes.ManualClock;
 import dev.iggysink.application.fakes.ScriptedMessageSource;
-import dev.iggysink.application.port.out.BadRecordException;
-import dev.iggysink.application.port.out.DecodedRecord;
-import dev.iggysink.application.port.out.FileEncoder;
 import dev.iggysink.application.port.out.MessageSource;
 import dev.iggysink.application.port.out.RecordCodec;
 import dev.iggysink.application.port.out.SinkMetrics;
@@ -45,8 +42,8 @@ class TablePollAheadTest {
     private TableConsumer consumer(long maxBufferedBytes) {
         TableSettings settings = new TableSettings(TableRouting.fixed(T), RotationPolicy.byCount(100), INTERVAL, 100,
                 100, ErrorTolerance.ALL, maxBufferedBytes);
-        return new TableConsumer(logged(topic), new LoggedCodec(new LinesCodec()), tables, settings, clock,
-                new SinkMetrics() { }, new TableTally());
+        return new TableConsumer(logged(MessageSource.class, topic), logged(RecordCodec.class, new LinesCodec()),
+                tables, settings, clock, new SinkMetrics() { }, new TableTally());
     }
 
     @Test
@@ -86,49 +83,23 @@ class TablePollAheadTest {
         assertThat(events).containsSubsequence("poll 0", "decode 0@3", "poll 1", "decode 1@3", "poll 2");
     }
 
-    /** {@code source}, with each poll it sends ahead or waits for written to {@link #events}. */
-    private MessageSource logged(MessageSource source) {
-        return (MessageSource) Proxy.newProxyInstance(getClass().getClassLoader(), new Class<?>[]{MessageSource.class},
+    /** {@code target}, with each poll sent ahead or waited for and each record decoded written to {@link #events}. */
+    private <T> T logged(Class<T> type, T target) {
+        return type.cast(Proxy.newProxyInstance(getClass().getClassLoader(), new Class<?>[]{type},
                 (proxy, method, args) -> {
-                    if (method.getName().equals("startPoll")) {
-                        events.add("start " + ((PartitionRef) args[0]).partitionId());
-                    } else if (method.getName().equals("poll")) {
-                        events.add("poll " + ((PartitionRef) args[0]).partitionId());
+                    switch (method.getName()) {
+                        case "startPoll" -> events.add("start " + ((PartitionRef) args[0]).partitionId());
+                        case "poll" -> events.add("poll " + ((PartitionRef) args[0]).partitionId());
+                        case "decode" -> events.add("decode " + ((SinkRecord) args[0]).partition().partitionId() + "@"
+                                + ((SinkRecord) args[0]).offset());
+                        default -> {
+                        }
                     }
                     try {
-                        return method.invoke(source, args);
+                        return method.invoke(target, args);
                     } catch (InvocationTargetException e) {
                         throw e.getCause();
                     }
-                });
-    }
-
-    private final class LoggedCodec implements RecordCodec {
-        private final RecordCodec codec;
-
-        LoggedCodec(RecordCodec codec) {
-            this.codec = codec;
-        }
-
-        @Override
-        public DecodedRecord decode(SinkRecord record) throws BadRecordException {
-            events.add("decode " + record.partition().partitionId() + "@" + record.offset());
-            return codec.decode(record);
-        }
-
-        @Override
-        public FileEncoder newFile() {
-            return codec.newFile();
-        }
-
-        @Override
-        public String extension() {
-            return codec.extension();
-        }
-
-        @Override
-        public String contentType() {
-            return codec.contentType();
-        }
+                }));
     }
 }
