@@ -107,9 +107,19 @@ public final class TableConsumer {
     private Ahead ahead;
     /**
      * A poll goes ahead only while a batch weighs less than the budget over this: the batch ahead is on the heap
-     * beside the one being appended, outside the budget (polls are not sized to it: {@code batch_length} records).
+     * beside the one being appended, outside the budget.
      */
     static final int AHEAD_BUDGET_SHARE = 8;
+    /**
+     * A poll asks for at most {@code batch_length} records and no more than the budget over this holds, by the size of
+     * the records read last (as the object sink's polls): a batch is on the heap whole before it is appended, so 1,000
+     * records of 1 MiB would run the launcher's 256 MiB heap out.
+     */
+    static final int BUDGET_SHARE_PER_POLL = 4;
+    /** What a record is taken to weigh until a poll tells: large, so that a first poll of large records fits too. */
+    static final long FIRST_GUESS_RECORD_BYTES = 64 << 10;
+    /** Payload bytes per record in the last poll that read any. */
+    private long averageRecordBytes = FIRST_GUESS_RECORD_BYTES;
     /**
      * A data file or a commit the store refuses with 403 is tried this often before its partitions halt (max_attempts'
      * default).
@@ -368,11 +378,17 @@ public final class TableConsumer {
         Part part = parts.get(next);
         if (part == null || part.halted != null || part.epoch != source.sessionEpoch()) return;
         try {
-            MessageSource.PendingPoll pending = source.startPoll(next, part.position, settings.batchLength());
+            MessageSource.PendingPoll pending = source.startPoll(next, part.position, pollSize());
             if (pending != null) ahead = new Ahead(part, part.position, pending);
         } catch (SourceException e) {
             // the poll when its turn comes meets the same failure and is handled there
         }
+    }
+
+    /** {@code batch_length}, or fewer records where a quarter of the budget holds fewer of those read last. */
+    private int pollSize() {
+        long fits = Math.max(1, settings.maxBufferedBytes() / BUDGET_SHARE_PER_POLL / averageRecordBytes);
+        return (int) Math.min(settings.batchLength(), fits);
     }
 
     /** The batch polled ahead for {@code part} at {@code from}, or null when none (or it was meant otherwise). */
@@ -400,7 +416,7 @@ public final class TableConsumer {
         Batch batch;
         try {
             batch = part != null ? takeAhead(part, from) : null;
-            if (batch == null) batch = source.poll(p, from, settings.batchLength());
+            if (batch == null) batch = source.poll(p, from, pollSize());
         } catch (PartitionRevokedException e) {
             waiting.remove(p);
             if (part != null) reset(part, "moved to another member", true);
@@ -418,6 +434,7 @@ public final class TableConsumer {
         }
         long batchBytes = 0;
         for (SinkRecord r : batch.records()) batchBytes += r.payload().length;
+        if (!batch.records().isEmpty()) averageRecordBytes = Math.max(1, batchBytes / batch.records().size());
         pollAhead(next, batchBytes);
         int read = 0;
         long bytes = 0;

@@ -25,11 +25,12 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.Test;
 
 /**
- * The table sink's polls ahead (as the object sink's, ADR 0012): while one partition's records are decoded and
+ * The table sink's polls. Ahead (as the object sink's, ADR 0012): while one partition's records are decoded and
  * appended, the next partition's poll is out, so the loop does not wait for each answer in turn; every record still
- * lands once, and a poll ahead is left out where its batch could crowd the memory budget.
+ * lands once, and a poll ahead is left out where its batch could crowd the memory budget. Sized (as the object
+ * sink's): a poll asks for no more records than a quarter of the budget holds, by the size of the records read last.
  */
-class TablePollAheadTest {
+class TablePollsTest {
     private static final String T = "lake.events";
     private static final Duration INTERVAL = Duration.ofSeconds(10);
 
@@ -38,10 +39,16 @@ class TablePollAheadTest {
     private final InMemoryTables tables = new InMemoryTables();
     /** What the loop did, in order: "start p" (a poll sent ahead), "poll p" (a poll waited for), "decode p@o". */
     private final List<String> events = new CopyOnWriteArrayList<>();
+    /** How many records each poll asked for, sent ahead or waited for, in order. */
+    private final List<Integer> asked = new CopyOnWriteArrayList<>();
 
     private TableConsumer consumer(long maxBufferedBytes) {
+        return consumer(maxBufferedBytes, 100);
+    }
+
+    private TableConsumer consumer(long maxBufferedBytes, int batchLength) {
         TableSettings settings = new TableSettings(TableRouting.fixed(T), RotationPolicy.byCount(100), INTERVAL, 100,
-                100, ErrorTolerance.ALL, maxBufferedBytes);
+                batchLength, ErrorTolerance.ALL, maxBufferedBytes);
         return new TableConsumer(logged(MessageSource.class, topic), logged(RecordCodec.class, new LinesCodec()),
                 tables, settings, clock, new SinkMetrics() { }, new TableTally());
     }
@@ -83,13 +90,58 @@ class TablePollAheadTest {
         assertThat(events).containsSubsequence("poll 0", "decode 0@3", "poll 1", "decode 1@3", "poll 2");
     }
 
+    @Test
+    void a_poll_asks_for_no_more_records_than_a_quarter_of_the_budget_holds() throws SourceException {
+        // 40 records of 1,000 bytes a partition, a budget of 20,000 bytes: a quarter holds five such records
+        for (int p = 0; p < 3; p++) topic.append(p, 40, i -> String.format("%04d", i) + "x".repeat(996));
+        TableConsumer c = consumer(20_000, 1_000);
+        for (int i = 0; i < 30 && committedCount() < 120; i++) {
+            c.step();
+            clock.advance(INTERVAL);
+        }
+
+        assertThat(asked).isNotEmpty();
+        assertThat(asked).allSatisfy(n -> assertThat(n).isBetween(1, 5));
+        assertThat(committedCount()).isEqualTo(120);
+        for (int p = 0; p < 3; p++) {
+            List<Long> offsets = new ArrayList<>();
+            for (InMemoryTables.DataFile f : tables.committed(T)) {
+                if (f.partition().partitionId() == p) offsets.addAll(f.offsets());
+            }
+            offsets.sort(Long::compare);
+            assertThat(offsets).as("partition %d", p).isEqualTo(range(0, 39));
+        }
+    }
+
+    @Test
+    void records_smaller_than_the_budget_allows_are_polled_batch_length_at_a_time() throws SourceException {
+        for (int p = 0; p < 3; p++) topic.append(p, 40, i -> "n=" + i);
+        TableConsumer c = consumer(TableSettings.DEFAULT_MAX_BUFFERED_BYTES, 7);
+        c.step();
+        c.step();
+
+        assertThat(asked).isNotEmpty().containsOnly(7);
+    }
+
+    private int committedCount() {
+        int n = 0;
+        for (InMemoryTables.DataFile f : tables.committed(T)) n += f.offsets().size();
+        return n;
+    }
+
     /** {@code target}, with each poll sent ahead or waited for and each record decoded written to {@link #events}. */
     private <T> T logged(Class<T> type, T target) {
         return type.cast(Proxy.newProxyInstance(getClass().getClassLoader(), new Class<?>[]{type},
                 (proxy, method, args) -> {
                     switch (method.getName()) {
-                        case "startPoll" -> events.add("start " + ((PartitionRef) args[0]).partitionId());
-                        case "poll" -> events.add("poll " + ((PartitionRef) args[0]).partitionId());
+                        case "startPoll" -> {
+                            events.add("start " + ((PartitionRef) args[0]).partitionId());
+                            asked.add((Integer) args[2]);
+                        }
+                        case "poll" -> {
+                            events.add("poll " + ((PartitionRef) args[0]).partitionId());
+                            asked.add((Integer) args[2]);
+                        }
                         case "decode" -> events.add("decode " + ((SinkRecord) args[0]).partition().partitionId() + "@"
                                 + ((SinkRecord) args[0]).offset());
                         default -> {
