@@ -165,6 +165,11 @@ public final class IcebergTables implements TableStore {
         final PartitionValues partitionValues;
         /** Which string columns' bounds the sink keeps instead of Parquet (see {@link StringBounds}). */
         final StringBounds bounds;
+        /** Over the table's own properties, for each writer of this file (but the page check's, per writer). */
+        final Map<String, String> writerProperties;
+        /** The page size Parquet cuts at, and whether the table sets the rows of the first page check itself. */
+        final long pageBytes;
+        final boolean tableSetsPageCheck;
         final Map<PartitionKey, Part> parts = new LinkedHashMap<>();
         /** The part of the row before: rows in a row mostly share a partition, and equals is cheaper than a lookup. */
         Part last;
@@ -180,6 +185,11 @@ public final class IcebergTables implements TableStore {
             this.probe = new PartitionKey(spec, converter.schema());
             this.partitionValues = PartitionValues.of(spec, converter.schema());
             this.bounds = StringBounds.of(table, converter.schema());
+            this.writerProperties = bounds.writerProperties();
+            this.pageBytes = org.apache.iceberg.util.PropertyUtil.propertyAsLong(table.properties(),
+                    org.apache.iceberg.TableProperties.PARQUET_PAGE_SIZE_BYTES,
+                    org.apache.iceberg.TableProperties.PARQUET_PAGE_SIZE_BYTES_DEFAULT);
+            this.tableSetsPageCheck = table.properties().containsKey(PAGE_CHECK_MIN_ROWS);
         }
 
         @Override
@@ -194,7 +204,9 @@ public final class IcebergTables implements TableStore {
                 Part part = last != null && last.key.equals(probe) ? last : parts.get(probe);
                 if (part == null) {
                     PartitionKey key = probe.copy();
-                    part = new Part(table, converter.schema(), spec, key, bounds.fresh());
+                    part = new Part(table, converter.schema(), spec, key, bounds.fresh(),
+                            tableSetsPageCheck ? writerProperties
+                                    : withPageCheck(writerProperties, pageBytes, record.json().length));
                     parts.put(key, part);
                 }
                 last = part;
@@ -255,11 +267,12 @@ public final class IcebergTables implements TableStore {
         boolean closed;
         DataFile local;
 
-        Part(Table table, Schema schema, PartitionSpec spec, PartitionKey key, StringBounds bounds) {
+        Part(Table table, Schema schema, PartitionSpec spec, PartitionKey key, StringBounds bounds,
+             Map<String, String> properties) {
             this.key = key;
             this.bounds = bounds;
-            this.writer = openWriter(table, schema, spec, spec.isUnpartitioned() ? null : key, output,
-                    bounds.writerProperties(), true);
+            this.writer = openWriter(table, schema, spec, spec.isUnpartitioned() ? null : key, output, properties,
+                    true);
         }
 
         void write(Record row) {
@@ -295,6 +308,27 @@ public final class IcebergTables implements TableStore {
             }
         }
     }
+
+    /**
+     * {@code properties} with the rows after which Parquet first looks at a page's size: its default, 100, unless
+     * fewer rows like the writer's first ({@code rowBytes}) fill a page, then that many (at least 1). After 100 rows
+     * of 4 MiB Parquet held one uncompressed page of 400 MiB, and its compression a buffer of twice that, beyond any
+     * budget. After the first look its estimate from the sizes seen decides; rows of up to a page over 100 keep
+     * Parquet's own default, so their pages and files stay as they were.
+     */
+    static Map<String, String> withPageCheck(Map<String, String> properties, long pageBytes, long rowBytes) {
+        long rows = Math.max(1, Math.min(PARQUET_PAGE_CHECK_ROWS, pageBytes / Math.max(1, rowBytes)));
+        if (rows == PARQUET_PAGE_CHECK_ROWS) return properties;
+        Map<String, String> out = new java.util.HashMap<>(properties);
+        out.put(PAGE_CHECK_MIN_ROWS, Long.toString(rows));
+        return out;
+    }
+
+    /** Iceberg's name for the rows of Parquet's first page size check (the fewest between two), and its default. */
+    static final String PAGE_CHECK_MIN_ROWS =
+            org.apache.iceberg.TableProperties.PARQUET_ROW_GROUP_CHECK_MIN_RECORD_COUNT;
+    static final long PARQUET_PAGE_CHECK_ROWS =
+            org.apache.iceberg.TableProperties.PARQUET_ROW_GROUP_CHECK_MIN_RECORD_COUNT_DEFAULT;
 
     /** Where a new data file of table partition {@code key} (null for an unpartitioned table) goes. */
     private static String newLocation(Table table, PartitionSpec spec, PartitionKey key) {

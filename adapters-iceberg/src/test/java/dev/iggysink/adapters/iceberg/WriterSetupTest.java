@@ -48,6 +48,20 @@ class WriterSetupTest {
     }
 
     @Test
+    void parquet_looks_at_a_pages_size_after_as_many_rows_like_the_first_as_fill_a_page_and_never_after_more_than_100() {
+        Map<String, String> stats = Map.of("write.parquet.stats-enabled.column.msg", "false");
+
+        assertThat(IcebergTables.withPageCheck(stats, 128 << 10, 1024)).as("rows of 1 KiB: Parquet's 100")
+                .isSameAs(stats);
+        assertThat(IcebergTables.withPageCheck(stats, 128 << 10, 2048))
+                .containsEntry("write.parquet.row-group-check-min-record-count", "64")
+                .containsEntry("write.parquet.stats-enabled.column.msg", "false");
+        assertThat(IcebergTables.withPageCheck(stats, 128 << 10, 4 << 20))
+                .containsEntry("write.parquet.row-group-check-min-record-count", "1");
+        assertThat(IcebergTables.withPageCheck(stats, 1 << 20, 0)).isSameAs(stats);
+    }
+
+    @Test
     void a_data_writer_parses_no_hadoop_default_resources_and_still_writes_by_the_tables_properties()
             throws Exception {
         CatalogSettings settings = LocalWarehouseTest.sqlite(dir.resolve("catalog.db"),

@@ -4,6 +4,7 @@ import dev.iggysink.application.port.out.Batch;
 import dev.iggysink.application.port.out.MessageSource;
 import dev.iggysink.application.port.out.SourceException;
 import dev.iggysink.domain.delivery.MemoryBudget;
+import dev.iggysink.domain.delivery.PollCeiling;
 import dev.iggysink.domain.message.PartitionRef;
 import dev.iggysink.domain.message.SinkRecord;
 import java.util.List;
@@ -22,7 +23,7 @@ import java.util.function.Predicate;
  */
 final class Fetcher implements AutoCloseable {
     /** A poll ahead: on the fetch thread ({@code batch}), or sent by the source and awaited here ({@code pending}). */
-    private record Ahead(PartitionWriter writer, long from, long generation, Future<Batch> batch,
+    private record Ahead(PartitionWriter writer, long from, long generation, int size, Future<Batch> batch,
                          MessageSource.PendingPoll pending) {
     }
 
@@ -31,12 +32,19 @@ final class Fetcher implements AutoCloseable {
     private final int batchLength;
     private final ExecutorService thread;
     private Ahead ahead;
+    /**
+     * What a record is taken to weigh until a poll tells: as much as Iggy takes in one message (64 MB), so that the
+     * first poll asks for one record. A guess of 64 KiB asked 288 records of the default budget's first poll: of 4 MiB
+     * records, 1.2 GB, which the client's direct memory refused on every retry, and the partition stood still.
+     */
+    static final long FIRST_GUESS_RECORD_BYTES = 64L * 1000 * 1000;
     /** Payload bytes per record in the last non-empty poll; sizes the next poll against the memory budget. */
-    /** What a record is taken to weigh until a poll tells: large, so that a first poll of large ones fits too. */
-    static final long FIRST_GUESS_RECORD_BYTES = 64 << 10;
     private long averageRecordBytes = FIRST_GUESS_RECORD_BYTES;
     /** A poll holds at most the budget over this. */
     static final int BUDGET_SHARE_PER_POLL = 4;
+    private final PollCeiling ceiling = new PollCeiling();
+    /** What the poll whose answer is taken asked for. */
+    private int lastAsked;
     /** Payload bytes of the batch being encoded: on the heap, not yet in the budget. */
     private long unencodedBytes;
 
@@ -57,6 +65,18 @@ final class Fetcher implements AutoCloseable {
      */
     Batch fetch(PartitionWriter w, Predicate<PartitionWriter> stillWanted) throws SourceException,
             InterruptedException {
+        try {
+            Batch b = fetchOrTake(w, stillWanted);
+            ceiling.answered(lastAsked, b.records().size());
+            return b;
+        } catch (SourceException e) {
+            ceiling.failed(e.outOfMemory());
+            throw e;
+        }
+    }
+
+    private Batch fetchOrTake(PartitionWriter w, Predicate<PartitionWriter> stillWanted)
+            throws SourceException, InterruptedException {
         Ahead a = ahead;
         ahead = null;
         if (a != null && a.writer() != w && stillWanted.test(a.writer())) {
@@ -66,6 +86,7 @@ final class Fetcher implements AutoCloseable {
         if (a != null) {
             boolean valid = a.writer() == w && a.from() == w.position() && a.generation() == w.generation()
                     && w.owned();
+            if (valid) lastAsked = a.size();
             if (a.pending() != null) {
                 // One not used is dropped: the source reads its answer before it sends anything else.
                 if (valid) return a.pending().await();
@@ -77,7 +98,8 @@ final class Fetcher implements AutoCloseable {
                 if (valid && e.getCause() instanceof RuntimeException re) throw re;
             }
         }
-        return source.poll(w.partition(), w.position(), pollSize(w));
+        lastAsked = pollSize(w);
+        return source.poll(w.partition(), w.position(), lastAsked);
     }
 
     /**
@@ -89,7 +111,7 @@ final class Fetcher implements AutoCloseable {
         int size = pollSize(0);
         if (!w.completingClaim()) return size;
         long toEnd = w.claimedEnd() - w.position() + 1;
-        return toEnd <= size ? size : (int) Math.min(batchLength, toEnd);
+        return toEnd <= size ? size : ceiling.apply((int) Math.min(batchLength, toEnd));
     }
 
     /** Starts the poll of {@code next} from {@code from}, unless one is already ahead or the budget is full. */
@@ -105,9 +127,9 @@ final class Fetcher implements AutoCloseable {
                 throw e;
             };
         }
-        ahead = pending != null ? new Ahead(next, from, next.generation(), null, pending)
-                : new Ahead(next, from, next.generation(), thread.submit(() -> source.poll(partition, from, size)),
-                null);
+        ahead = pending != null ? new Ahead(next, from, next.generation(), size, null, pending)
+                : new Ahead(next, from, next.generation(), size,
+                thread.submit(() -> source.poll(partition, from, size)), null);
     }
 
     boolean hasAhead() {
@@ -139,7 +161,7 @@ final class Fetcher implements AutoCloseable {
         long room = Math.min(budget.max() / BUDGET_SHARE_PER_POLL,
                 Math.max(0, budget.max() - budget.used() - notCounted));
         long fits = Math.max(1, room / Math.max(1, averageRecordBytes));
-        return (int) Math.min(batchLength, fits);
+        return ceiling.apply((int) Math.min(batchLength, fits));
     }
 
     @Override

@@ -14,6 +14,7 @@ import dev.iggysink.application.port.out.TableStore;
 import dev.iggysink.application.settings.ErrorTolerance;
 import dev.iggysink.domain.buffer.OpenFile;
 import dev.iggysink.domain.completeness.Watermark;
+import dev.iggysink.domain.delivery.PollCeiling;
 import dev.iggysink.domain.message.PartitionRef;
 import dev.iggysink.domain.message.SinkRecord;
 import dev.iggysink.domain.rotation.RotationReason;
@@ -116,10 +117,15 @@ public final class TableConsumer {
      * records of 1 MiB would run the launcher's 256 MiB heap out.
      */
     static final int BUDGET_SHARE_PER_POLL = 4;
-    /** What a record is taken to weigh until a poll tells: large, so that a first poll of large records fits too. */
-    static final long FIRST_GUESS_RECORD_BYTES = 64 << 10;
     /** Payload bytes per record in the last poll that read any. */
-    private long averageRecordBytes = FIRST_GUESS_RECORD_BYTES;
+    private long averageRecordBytes;
+    /**
+     * Whether a poll read any record yet. Until one did, a poll asks for one record (as the object sink's first): a
+     * guess of 64 KiB a record asked 256 records of the default budget's first poll, of 4 MiB records more direct
+     * memory than the launcher's heap allows, which the client refused on every retry while the partition stood still.
+     */
+    private boolean sized;
+    private final PollCeiling ceiling = new PollCeiling();
     /**
      * A data file or a commit the store refuses with 403 is tried this often before its partitions halt (max_attempts'
      * default).
@@ -369,7 +375,7 @@ public final class TableConsumer {
      * sink's, ADR 0012), so that the loop does not wait for each answer in turn: used only by the same {@link Part}
      * at the same position, else dropped.
      */
-    private record Ahead(Part part, long from, MessageSource.PendingPoll pending) {
+    private record Ahead(Part part, long from, int size, MessageSource.PendingPoll pending) {
     }
 
     /** Sends the poll of {@code next}, when it is taken up and reading, and the batch just read was light enough. */
@@ -378,8 +384,9 @@ public final class TableConsumer {
         Part part = parts.get(next);
         if (part == null || part.halted != null || part.epoch != source.sessionEpoch()) return;
         try {
-            MessageSource.PendingPoll pending = source.startPoll(next, part.position, pollSize());
-            if (pending != null) ahead = new Ahead(part, part.position, pending);
+            int size = pollSize();
+            MessageSource.PendingPoll pending = source.startPoll(next, part.position, size);
+            if (pending != null) ahead = new Ahead(part, part.position, size, pending);
         } catch (SourceException e) {
             // the poll when its turn comes meets the same failure and is handled there
         }
@@ -387,8 +394,8 @@ public final class TableConsumer {
 
     /** {@code batch_length}, or fewer records where a quarter of the budget holds fewer of those read last. */
     private int pollSize() {
-        long fits = Math.max(1, settings.maxBufferedBytes() / BUDGET_SHARE_PER_POLL / averageRecordBytes);
-        return (int) Math.min(settings.batchLength(), fits);
+        long fits = Math.max(1, settings.maxBufferedBytes() / BUDGET_SHARE_PER_POLL / Math.max(1, averageRecordBytes));
+        return ceiling.apply((int) Math.min(settings.batchLength(), fits));
     }
 
     /** The batch polled ahead for {@code part} at {@code from}, or null when none (or it was meant otherwise). */
@@ -396,10 +403,27 @@ public final class TableConsumer {
         Ahead a = ahead;
         ahead = null;
         if (a == null || a.part() != part || a.from() != from || part.epoch != source.sessionEpoch()) return null;
-        return a.pending().await();
+        try {
+            Batch batch = a.pending().await();
+            ceiling.answered(a.size(), batch.records().size());
+            return batch;
+        } catch (SourceException e) {
+            ceiling.failed(e.outOfMemory());
+            throw e;
+        }
     }
 
+    /**
+     * Polls {@code p} once, after a poll of one record while no poll has told how large the records are: that one
+     * tells, so that the poll after it is sized by the budget (see {@link #sized}).
+     */
     private int pollOnce(PartitionRef p, PartitionRef next) throws SourceException {
+        if (sized) return pollOnce(p, next, pollSize());
+        int read = pollOnce(p, null, 1);
+        return sized ? read + pollOnce(p, next, pollSize()) : read;
+    }
+
+    private int pollOnce(PartitionRef p, PartitionRef next, int size) throws SourceException {
         Part part = parts.get(p);
         if (part != null && part.epoch != source.sessionEpoch()) {
             reset(part, "the Iggy session was rebuilt", true);
@@ -416,7 +440,7 @@ public final class TableConsumer {
         Batch batch;
         try {
             batch = part != null ? takeAhead(part, from) : null;
-            if (batch == null) batch = source.poll(p, from, pollSize());
+            if (batch == null) batch = poll(p, from, size);
         } catch (PartitionRevokedException e) {
             waiting.remove(p);
             if (part != null) reset(part, "moved to another member", true);
@@ -434,7 +458,10 @@ public final class TableConsumer {
         }
         long batchBytes = 0;
         for (SinkRecord r : batch.records()) batchBytes += r.payload().length;
-        if (!batch.records().isEmpty()) averageRecordBytes = Math.max(1, batchBytes / batch.records().size());
+        if (!batch.records().isEmpty()) {
+            averageRecordBytes = Math.max(1, batchBytes / batch.records().size());
+            sized = true;
+        }
         pollAhead(next, batchBytes);
         int read = 0;
         long bytes = 0;
@@ -453,6 +480,17 @@ public final class TableConsumer {
         }
         if (read > 0) metrics.consumed(p, read, bytes);
         return read;
+    }
+
+    private Batch poll(PartitionRef p, long from, int size) throws SourceException {
+        try {
+            Batch batch = source.poll(p, from, size);
+            ceiling.answered(size, batch.records().size());
+            return batch;
+        } catch (SourceException e) {
+            ceiling.failed(e.outOfMemory());
+            throw e;
+        }
     }
 
     private boolean takeUpDue() {

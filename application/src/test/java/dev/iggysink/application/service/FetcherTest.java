@@ -1,6 +1,7 @@
 package dev.iggysink.application.service;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.iggysink.application.fakes.LinesCodec;
 import dev.iggysink.application.fakes.ScriptedMessageSource;
@@ -18,6 +19,7 @@ import java.time.InstantSource;
 import java.util.List;
 import java.util.OptionalLong;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -25,9 +27,10 @@ import org.junit.jupiter.api.Test;
 class FetcherTest {
     private final ScriptedMessageSource topic = new ScriptedMessageSource("s", "t", 2);
     private final AtomicInteger polls = new AtomicInteger();
+    /** Whether the next poll fails as Netty does when it cannot take the answer in. */
+    private final AtomicBoolean outOfMemory = new AtomicBoolean();
     /** The record count each poll asked for. */
     private final List<Integer> asked = new CopyOnWriteArrayList<>();
-    /** Room for 64 records of the size assumed before the first poll, in a quarter of it. */
     private final MemoryBudget budget = new MemoryBudget(16 << 20);
     private Fetcher fetcher;
 
@@ -56,6 +59,10 @@ class FetcherTest {
         public Batch poll(PartitionRef partition, long fromOffset, int maxRecords) throws SourceException {
             polls.incrementAndGet();
             asked.add(maxRecords);
+            if (outOfMemory.getAndSet(false)) {
+                throw new SourceException("connection to Iggy failed while trying to poll", true,
+                        new OutOfMemoryError("failed to allocate 335547614 byte(s) of direct memory"));
+            }
             return topic.poll(partition, fromOffset, maxRecords);
         }
 
@@ -94,6 +101,7 @@ class FetcherTest {
         fetcher = new Fetcher("s/t", counting, budget, 100);
         PartitionWriter w = writer(0);
 
+        fetcher.learned(List.of(sampleRecord()), 2);
         fetcher.fetchAhead(w, 0);
         Batch b = fetcher.fetch(w, x -> true);
 
@@ -152,10 +160,11 @@ class FetcherTest {
     }
 
     @Test
-    void before_the_first_poll_tells_the_record_size_records_are_taken_to_be_large() {
-        // 1,000 records of 64 KiB are 64 MiB in one poll: with a budget of 16 MiB the first poll must not take them.
+    void before_a_poll_tells_the_record_size_a_poll_asks_for_one_record() {
+        // Records may be as large as Iggy takes (64 MB): 288 records of 4 MiB asked by a guess of 64 KiB were more
+        // direct memory than the client had, refused on every retry.
         fetcher = new Fetcher("s/t", counting, budget, 1000);
-        assertThat((long) fetcher.pollSize(0) * (64 << 10)).isLessThanOrEqualTo(budget.max());
+        assertThat(fetcher.pollSize(0)).isEqualTo(1);
 
         topic.append(0, 1, i -> "x".repeat(1000));
         fetcher.learned(List.of(sampleRecord()), 1024);
@@ -177,6 +186,23 @@ class FetcherTest {
         fetcher.fetch(next, x -> true); // takes the poll ahead: no second poll
 
         assertThat(asked).containsExactly(8); // (3 - 1) MiB of room, 256 KiB each
+    }
+
+    @Test
+    void after_a_poll_the_source_ran_out_of_memory_for_polls_ask_for_one_record_and_full_answers_double_it()
+            throws Exception {
+        // polls sized by small records meet records that grew at once: asked again alike, it would fail for good
+        topic.append(0, 2000, i -> "r" + i);
+        fetcher = new Fetcher("s/t", counting, budget, 1000);
+        fetcher.learned(List.of(sampleRecord()), 2);
+        PartitionWriter w = writer(0);
+        outOfMemory.set(true);
+
+        assertThatThrownBy(() -> fetcher.fetch(w, x -> true))
+                .isInstanceOf(SourceException.class);
+        for (int i = 0; i < 4; i++) w.accept(fetcher.fetch(w, x -> true).records());
+
+        assertThat(asked).containsExactly(1000, 1, 2, 4, 8);
     }
 
     private dev.iggysink.domain.message.SinkRecord sampleRecord() {

@@ -120,7 +120,72 @@ class TablePollsTest {
         c.step();
         c.step();
 
-        assertThat(asked).isNotEmpty().containsOnly(7);
+        // the first asks for one record: until a poll read any, how large they are is not known
+        assertThat(asked).hasSizeGreaterThan(1).startsWith(1);
+        assertThat(asked.subList(1, asked.size())).containsOnly(7);
+    }
+
+    @Test
+    void the_first_poll_asks_for_one_record_and_the_one_after_it_as_many_as_a_quarter_of_the_budget_holds()
+            throws SourceException {
+        // records of 1,000 bytes and a budget of 20,000: a quarter holds 5
+        topic.append(0, 40, i -> "n=" + "x".repeat(998));
+        TableConsumer c = consumer(20_000, 100);
+
+        assertThat(c.step()).as("records read").isEqualTo(6);
+        assertThat(asked).as("partition 0's two polls, then the other partitions' (empty)").startsWith(1, 5);
+        assertThat(asked.subList(1, asked.size())).containsOnly(5);
+    }
+
+    @Test
+    void records_that_grow_at_once_are_read_on_after_the_source_ran_out_of_memory_for_a_poll_sized_by_small_ones()
+            throws SourceException {
+        // 10 records of 3 bytes, then 40 of 1,000: polls sized by the small ones ask for batch_length (100), whose
+        // answer the source cannot take in (over 20,000 bytes, a quarter of the budget); asked again alike it would
+        // fail for good
+        topic.append(0, 10, i -> "n=" + i);
+        topic.append(0, 40, i -> "n=" + "x".repeat(998));
+        MessageSource source = outOfMemoryAbove(20_000);
+        TableConsumer c = new TableConsumer(source, new LinesCodec(), tables, new TableSettings(TableRouting.fixed(T),
+                RotationPolicy.byCount(100), INTERVAL, 100, 100, ErrorTolerance.ALL, 80_000), clock,
+                new SinkMetrics() { }, new TableTally());
+        int failures = 0;
+        for (int i = 0; i < 20; i++) {
+            try {
+                c.step();
+            } catch (SourceException e) {
+                failures++;
+            }
+        }
+        c.drain();
+
+        assertThat(committedCount()).isEqualTo(50);
+        assertThat(failures).as("polls the source ran out of memory for").isBetween(1, 3);
+    }
+
+    /** The topic, polled only (no poll ahead), failing as Netty does where an answer's payloads exceed {@code max}. */
+    private MessageSource outOfMemoryAbove(long max) {
+        return (MessageSource) Proxy.newProxyInstance(getClass().getClassLoader(), new Class<?>[]{MessageSource.class},
+                (proxy, method, args) -> {
+                    if (method.getName().equals("startPoll")) return null;
+                    Object result;
+                    try {
+                        result = method.invoke(topic, args);
+                    } catch (InvocationTargetException e) {
+                        throw e.getCause();
+                    }
+                    if (method.getName().equals("poll")) {
+                        long bytes = 0;
+                        for (SinkRecord r : ((dev.iggysink.application.port.out.Batch) result).records()) {
+                            bytes += r.payload().length;
+                        }
+                        if (bytes > max) {
+                            throw new SourceException("connection to Iggy failed while trying to poll", true,
+                                    new OutOfMemoryError("failed to allocate " + bytes + " byte(s) of direct memory"));
+                        }
+                    }
+                    return result;
+                });
     }
 
     private int committedCount() {

@@ -22,4 +22,16 @@ public class SourceException extends Exception {
     public boolean retryable() {
         return retryable;
     }
+
+    /**
+     * Whether the source ran out of memory taking an answer in (Netty's direct memory, or the heap): the same call
+     * asking for less may succeed.
+     */
+    public boolean outOfMemory() {
+        Throwable t = getCause();
+        for (int depth = 0; t != null && depth < 16; depth++, t = t.getCause()) {
+            if (t instanceof OutOfMemoryError) return true;
+        }
+        return false;
+    }
 }
