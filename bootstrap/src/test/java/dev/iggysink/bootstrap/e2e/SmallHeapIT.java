@@ -88,20 +88,22 @@ class SmallHeapIT extends E2eTest {
     void a_first_poll_of_records_of_4_mib_does_not_run_the_launchers_heap_out() throws Exception {
         // 80 records of 4 MiB in one partition: a first poll sized by a guess of 64 KiB a record asks 288 of them,
         // 320 MiB on a 256 MiB heap; the first poll must not take more than the sink has room for.
-        hugeRecordsLand(0, "small-heap-4mib");
+        hugeRecordsLand(0, 80, List.of(), "small-heap-4mib");
     }
 
     @Test
     @Timeout(300)
     void records_that_grow_at_once_from_100_bytes_to_4_mib_are_read_on() throws Exception {
         // The polls after 10 small records are sized by them: batch_length records, of 4 MiB more than the client's
-        // direct memory takes in, refused alike on every retry unless the next poll asks for less.
-        hugeRecordsLand(10, "small-heap-grow");
+        // direct memory takes in, refused alike on every retry unless the next poll asks for less. The direct memory
+        // is capped at 64 MiB so that the broker in this JVM answers that poll with 100 MB, not 335 as at the
+        // launcher's 256 MiB.
+        hugeRecordsLand(10, 24, List.of("-XX:MaxDirectMemorySize=64m"), "small-heap-grow");
     }
 
-    /** {@code small} records of about 100 B, then 80 of 4 MiB, in one partition, under the launcher's heap. */
-    private void hugeRecordsLand(int small, String logName) throws Exception {
-        int perPartition = small + 80;
+    /** {@code small} records of about 100 B, then {@code large} of 4 MiB, in one partition, on the launcher's heap. */
+    private void hugeRecordsLand(int small, int large, List<String> jvmExtra, String logName) throws Exception {
+        int perPartition = small + large;
         fx.topic("huge", 1);
         fx.producer.sendJson(fx.stream, "huge", 0, small, i -> "{\"pad\":\"" + "x".repeat(80) + "\",\"i\":" + i + "}");
         String payload = "{\"pad\":\"" + "x".repeat((4 << 20) - 40) + "\",\"i\":%d}";
@@ -112,8 +114,10 @@ class SmallHeapIT extends E2eTest {
         Path config = fx.config(List.of("huge"), "json", "rotate_schedule_interval = \"2s\"");
         // the launcher's heap and collector (distribution/src/dist/bin/iggy-s3-sink)
         List<String> cmd = new ArrayList<>(List.of(SinkProcess.javaBinary(), "-Xmx256m", "-Xms48m", "-Xmn24m",
-                "-XX:+UseSerialGC", "-XX:PretenureSizeThreshold=60k", "-XX:+ExitOnOutOfMemoryError", "-jar",
-                SinkProcess.jar().toString(), "run", "--config", config.toString(), "--status-interval", "2s"));
+                "-XX:+UseSerialGC", "-XX:PretenureSizeThreshold=60k", "-XX:+ExitOnOutOfMemoryError"));
+        cmd.addAll(jvmExtra);
+        cmd.addAll(List.of("-jar", SinkProcess.jar().toString(), "run", "--config", config.toString(),
+                "--status-interval", "2s"));
         try (SinkProcess sink = SinkProcess.start(cmd, fx.log(logName), Map.of())) {
             fx.awaitCommitted(config, 1, perPartition - 1, sink, Duration.ofSeconds(240), Duration.ofSeconds(2));
             stopsCleanlyWithoutRunningOut(sink);

@@ -36,28 +36,30 @@ class TableSmallHeapIT extends E2eTest {
     @Timeout(420)
     void with_the_launchers_256_mib_heap_and_the_default_budget_200k_records_of_1_kib_land_exactly_once()
             throws Exception {
-        backlogLandsExactlyOnce(PARTITIONS, 0, 25_000, 1000, 1000, "table-small-heap");
+        backlogLandsExactlyOnce(PARTITIONS, 0, 25_000, 1000, 1000, List.of(), "table-small-heap");
     }
 
     @Test
     @Timeout(420)
     void with_the_launchers_256_mib_heap_records_of_4_mib_land_exactly_once_and_whole() throws Exception {
-        backlogLandsExactlyOnce(PARTITIONS, 0, 12, 4 << 20, 2, "table-small-heap-4mib");
+        backlogLandsExactlyOnce(PARTITIONS, 0, 12, 4 << 20, 2, List.of(), "table-small-heap-4mib");
     }
 
     @Test
     @Timeout(420)
     void a_first_poll_of_records_of_4_mib_does_not_run_the_launchers_heap_out() throws Exception {
         // a first poll sized by a guess of 64 KiB a record asks 256 of them: all 80 here, 320 MiB on a 256 MiB heap
-        backlogLandsExactlyOnce(1, 0, 80, 4 << 20, 2, "table-small-heap-first-poll");
+        backlogLandsExactlyOnce(1, 0, 80, 4 << 20, 2, List.of(), "table-small-heap-first-poll");
     }
 
     @Test
     @Timeout(420)
     void records_that_grow_at_once_from_100_bytes_to_4_mib_are_read_on() throws Exception {
         // polls sized by 10 small records ask for batch_length records: of 4 MiB, more than the client's direct
-        // memory takes in, refused alike on every retry unless the next poll asks for less
-        backlogLandsExactlyOnce(1, 10, 80, 4 << 20, 2, "table-small-heap-grow");
+        // memory takes in, refused alike on every retry unless the next poll asks for less (the direct memory capped
+        // at 64 MiB, so that the broker in this JVM answers that poll with 100 MB, not 335 as at 256 MiB)
+        backlogLandsExactlyOnce(1, 10, 24, 4 << 20, 2, List.of("-XX:MaxDirectMemorySize=64m"),
+                "table-small-heap-grow");
     }
 
     /**
@@ -65,7 +67,7 @@ class TableSmallHeapIT extends E2eTest {
      * letters, sendBatch a send; runs the sink and checks.
      */
     private void backlogLandsExactlyOnce(int partitions, int small, int perPartition, int pageLength, int sendBatch,
-            String logName) throws Exception {
+            List<String> jvmExtra, String logName) throws Exception {
         try (TableCatalog catalog = TableCatalog.sqlite(fx)) {
             catalog.createTable(TABLE, TableCatalog.clicksSchema());
             fx.topic(TOPIC, partitions);
@@ -91,8 +93,10 @@ class TableSmallHeapIT extends E2eTest {
             // the launcher's heap and collector (distribution/src/dist/bin/iggy-s3-sink); an OutOfMemoryError ends
             // the process at once, so that it cannot go unnoticed
             List<String> cmd = new ArrayList<>(List.of(SinkProcess.javaBinary(), "-Xmx256m", "-Xms48m", "-Xmn24m",
-                    "-XX:+UseSerialGC", "-XX:PretenureSizeThreshold=60k", "-XX:+ExitOnOutOfMemoryError", "-jar",
-                    SinkProcess.jar().toString(), "run", "--config", config.toString(), "--status-interval", "5s"));
+                    "-XX:+UseSerialGC", "-XX:PretenureSizeThreshold=60k", "-XX:+ExitOnOutOfMemoryError"));
+            cmd.addAll(jvmExtra);
+            cmd.addAll(List.of("-jar", SinkProcess.jar().toString(), "run", "--config", config.toString(),
+                    "--status-interval", "5s"));
             long total = (long) partitions * (small + perPartition);
             try (SinkProcess sink = SinkProcess.start(cmd, fx.log(logName), Map.of())) {
                 await().atMost(Duration.ofSeconds(300)).pollInterval(Duration.ofSeconds(1))
