@@ -194,7 +194,9 @@ public final class IcebergTables implements TableStore {
 
         @Override
         public void append(DecodedRecord record) throws BadRecordException {
-            Record row = converter.convert(record.source(), record.json());
+            // asked once: a transformed record prints its JSON anew at each ask
+            byte[] json = record.json();
+            Record row = converter.convert(record.source(), json);
             count++;
             if (broken != null) return;
             try {
@@ -206,7 +208,7 @@ public final class IcebergTables implements TableStore {
                     PartitionKey key = probe.copy();
                     part = new Part(table, converter.schema(), spec, key, bounds.fresh(),
                             tableSetsPageCheck ? writerProperties
-                                    : withPageCheck(writerProperties, pageBytes, record.json().length));
+                                    : withPageCheck(writerProperties, pageBytes, json.length));
                     parts.put(key, part);
                 }
                 last = part;

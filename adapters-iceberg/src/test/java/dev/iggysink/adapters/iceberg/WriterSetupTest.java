@@ -2,12 +2,19 @@ package dev.iggysink.adapters.iceberg;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.iggysink.application.port.out.DecodedRecord;
+import dev.iggysink.application.port.out.TableStore;
+import dev.iggysink.domain.message.MessageId;
+import dev.iggysink.domain.message.PartitionRef;
+import dev.iggysink.domain.message.SinkRecord;
 import java.net.URL;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import org.apache.iceberg.DataFile;
 import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Schema;
@@ -25,6 +32,9 @@ import org.junit.jupiter.api.io.TempDir;
 
 /** What building a data file's Parquet writer costs beyond the table's own properties. */
 class WriterSetupTest {
+    private static final long AT = 1_764_583_200_000_000L;
+    private static final PartitionRef P0 = new PartitionRef("app", "events", 0);
+
     @TempDir
     Path dir;
 
@@ -98,5 +108,60 @@ class WriterSetupTest {
         } finally {
             ((AutoCloseable) catalog).close();
         }
+    }
+
+    /** A record whose JSON is made anew at each ask, as a transformed one's is, and counts the asks. */
+    private static final class Counted implements DecodedRecord {
+        final SinkRecord source;
+        int asked;
+
+        Counted(long offset, String json) {
+            this.source = new SinkRecord(P0, offset, AT, AT, new MessageId(0, offset + 1), List.of(),
+                    json.getBytes(StandardCharsets.UTF_8));
+        }
+
+        @Override
+        public SinkRecord source() {
+            return source;
+        }
+
+        @Override
+        public Optional<String> fieldText(String dottedPath) {
+            return Optional.empty();
+        }
+
+        @Override
+        public byte[] json() {
+            asked++;
+            return source.payload().clone();
+        }
+    }
+
+    @Test
+    void a_rows_json_is_made_once_also_for_the_row_that_opens_a_data_files_writer() throws Exception {
+        CatalogSettings settings = LocalWarehouseTest.sqlite(dir.resolve("once.db"), dir.resolve("wh").toString());
+        Catalog catalog = IcebergCatalogs.open(settings);
+        try {
+            ((SupportsNamespaces) catalog).createNamespace(Namespace.of("app"));
+            Schema schema = new Schema(Types.NestedField.optional(1, "msg", Types.StringType.get()),
+                    Types.NestedField.optional(2, "day", Types.StringType.get()));
+            // two table partitions: the first row of each opens a writer
+            catalog.createTable(TableIdentifier.of("app", "t"), schema,
+                    PartitionSpec.builderFor(schema).identity("day").build(), Map.of());
+        } finally {
+            ((AutoCloseable) catalog).close();
+        }
+        List<Counted> records = new ArrayList<>();
+        try (IcebergTables store = new IcebergTables(IcebergCatalogs.open(settings), "sink", Optional.empty())) {
+            store.open("app.t");
+            TableStore.RowFile file = store.newFile("app.t");
+            for (int o = 0; o < 4; o++) {
+                Counted r = new Counted(o, "{\"msg\":\"m" + o + "\",\"day\":\"d" + (o / 2) + "\"}");
+                records.add(r);
+                file.append(r);
+            }
+            file.discard();
+        }
+        assertThat(records).extracting(r -> r.asked).as("asks for each row's JSON").containsExactly(1, 1, 1, 1);
     }
 }
