@@ -121,6 +121,7 @@ final class SinkRunner implements AutoCloseable {
             long objects = 0;
             long pending = 0;
             long lag = 0;
+            int owned = 0;
             StringBuilder committed = new StringBuilder();
             java.util.Map<String, Long> rotations = new java.util.TreeMap<>();
             for (Running r : running) {
@@ -133,6 +134,7 @@ final class SinkRunner implements AutoCloseable {
                     pending += p.pendingFiles();
                     lag += p.lag();
                     if (p.owned()) {
+                        owned++;
                         committed.append(' ').append(p.stream()).append('/').append(p.topic()).append('/')
                                 .append(p.partition()).append('=').append(p.committed());
                     }
@@ -140,9 +142,9 @@ final class SinkRunner implements AutoCloseable {
             }
             long now = System.nanoTime();
             double secs = Math.max(1e-9, (now - lastAt[0]) / 1e9);
-            LOG.info(String.format("status: %.0f records/s, %.2f MB/s, %d files uploaded, %d pending, lag %d,"
+            LOG.info(String.format("status: %.0f records/s, %.2f MB/s, %d files uploaded, %d pending, lag %s,"
                             + " rotations %s, committed:%s", (records - last[0]) / secs,
-                    (bytes - last[1]) / secs / 1e6, objects, pending, lag, rotations, committed));
+                    (bytes - last[1]) / secs / 1e6, objects, pending, LagText.of(lag, owned), rotations, committed));
             last[0] = records;
             last[1] = bytes;
             lastAt[0] = now;

@@ -33,18 +33,20 @@ final class TableStatusLine {
 
     static String line(String key, double recordsPerSecond, StatusSnapshot status, TableStatus.Totals tables) {
         long lag = 0;
+        int owned = 0;
         StringBuilder committed = new StringBuilder();
         for (PartitionStatus p : status.partitions()) {
             lag += p.lag();
             if (p.owned()) {
+                owned++;
                 committed.append(' ').append(p.stream()).append('/').append(p.topic()).append('/')
                         .append(p.partition()).append('=').append(p.committed());
             }
         }
         return String.format(Locale.ROOT, "status: table sink %s: %.0f records/s, %d commits, %d rows, %d data"
-                        + " files (%.2f MB), lag %d, %d failed commits, %d conflicts, %d bad records, committed:%s",
+                        + " files (%.2f MB), lag %s, %d failed commits, %d conflicts, %d bad records, committed:%s",
                 key, recordsPerSecond, tables.commits(), tables.rowsCommitted(), tables.dataFiles(),
-                tables.dataBytes() / 1e6, lag, tables.failedCommits(), tables.conflicts(), tables.badRecords(),
-                committed);
+                tables.dataBytes() / 1e6, LagText.of(lag, owned), tables.failedCommits(), tables.conflicts(),
+                tables.badRecords(), committed);
     }
 }

@@ -69,6 +69,18 @@ class TableStatusLineTest {
     }
 
     @Test
+    void a_member_that_owns_no_partition_tells_no_lag_instead_of_0() {
+        List<PartitionStatus> none = List.of(partition(0, false, -1, -1), partition(1, false, -1, -1));
+
+        assertThat(TableStatusLine.line("lake", 0, status(0, none), totals(0, 0, 0, 0, 0)))
+                .contains(", lag n/a (no partition owned), ");
+        assertThat(TableStatusLine.line("lake", 0, status(0, List.of(partition(0, true, -1, -1))),
+                totals(0, 0, 0, 0, 0))).as("an owned partition that is empty is caught up").contains(", lag 0, ");
+        assertThat(LagText.of(0, 0)).as("the object sink's line").isEqualTo("n/a (no partition owned)");
+        assertThat(LagText.of(12, 3)).isEqualTo("12");
+    }
+
+    @Test
     @Timeout(120)
     void run_logs_it_every_status_interval_once_the_start_checks_passed(@TempDir Path dir) throws Exception {
         String db = dir.resolve("c.db").toString();
@@ -108,6 +120,8 @@ class TableStatusLineTest {
         }
         assertThat(logs.list).map(ILoggingEvent::getFormattedMessage)
                 .filteredOn(m -> m.startsWith("status: "))
-                .allMatch(m -> m.startsWith("status: table sink lake: 0 records/s, 0 commits, 0 rows, 0 data files"));
+                .allMatch(m -> m.startsWith("status: table sink lake: 0 records/s, 0 commits, 0 rows, 0 data files"))
+                .as("no poll answered: no partition is this member's, so its lag is not known")
+                .allMatch(m -> m.contains(", lag n/a (no partition owned), "));
     }
 }
