@@ -39,11 +39,14 @@ import org.apache.iceberg.io.CloseableIterable;
  * default JVM options (the heap it chose is printed; {@code --xmx} replaces it). Prints, per run, records/s and
  * whole-process CPU per record from launch to the last commit and from the first commit on, peak RSS, and for a table
  * its commits (p50 and max commit time, sampled from the sink's {@code /status}) and data files. Then, per catalog,
- * freshness: the table sink with {@code commit_interval = "1s"} while records are sent at the rate it reached above,
- * and p50/p99 of the time from each record's send (its Iggy timestamp, stamped by the broker when it took it) to the
- * commit of the snapshot that holds it (the snapshot's {@code timestamp-ms}, which Iceberg stamps as it makes the
- * snapshot, just before the catalog swap: the swap's share is within the commit time printed beside). Ends with one
- * line per size, the JDBC table sink's median figures against the object sink's.
+ * freshness: the table sink with {@code commit_interval = "1s"} while records are sent at the rate it reached above
+ * and at a share of it (one sender thread and connection per partition; the sink first commits {@link #WARM_UP}'s
+ * worth of records sent before it starts, and the line says how far behind their schedule the senders fell, so a
+ * rate the machine cannot send while the sink runs shows as such), and p50/p99 of the time from each record's send
+ * (its Iggy timestamp, stamped by the broker when it took it) to the commit of the snapshot that holds it (the
+ * snapshot's {@code timestamp-ms}, which Iceberg stamps as it makes the snapshot, just before the catalog swap: the
+ * swap's share is within the commit time printed beside). Ends with one line per size, the JDBC table sink's median
+ * figures against the object sink's.
  * {@code --self-audit-pairs N} instead runs only the table sink (on the first catalog), N pairs with its self-audit at
  * the default budget and off, interleaved (each pair's order flipped), and prints per size
  * {@code table self-audit cost <size>: records/s ratio R, cpu ratio C} with the audit thread's share of the sink's CPU.
@@ -63,6 +66,8 @@ public final class TableBench {
     private static final Duration QUIET = Duration.ofSeconds(7);
     /** A table sink's /status with no record in an open file and no sealed file: open records, sealed files. */
     private static final List<Long> NOTHING = List.of(0L, 0L);
+    /** A freshness run first commits this many seconds' worth of records at its rate, sent before the sink starts. */
+    private static final Duration WARM_UP = Duration.ofSeconds(3);
 
     private TableBench() {
     }
@@ -94,7 +99,8 @@ public final class TableBench {
         int partitions = 8;
         int rounds = 2;
         int freshSeconds = 15;
-        double freshShare = 1.0;
+        // at the rate of the rounds, then at a share of it the machine can send while the sink runs (see freshness)
+        List<Double> freshShares = List.of(1.0, 0.4);
         double freshRate = 0;
         List<String> catalogNames = List.of("jdbc", "rest");
         String sinkJar = null;
@@ -114,7 +120,8 @@ public final class TableBench {
                 case "--rounds" -> rounds = Integer.parseInt(args[++i]);
                 case "--catalogs" -> catalogNames = List.of(args[++i].split(","));
                 case "--freshness-seconds" -> freshSeconds = Integer.parseInt(args[++i]);
-                case "--freshness-share" -> freshShare = Double.parseDouble(args[++i]);
+                case "--freshness-share" -> freshShares = java.util.Arrays.stream(args[++i].split(","))
+                        .map(Double::parseDouble).toList();
                 case "--freshness-rate" -> freshRate = Sizes.parse(args[++i]);
                 case "--sink-jar" -> sinkJar = args[++i];
                 case "--launcher" -> launcher = Path.of(args[++i]);
@@ -210,10 +217,12 @@ public final class TableBench {
                                     + " RSS %d MiB; commit time p50 %d ms, max %d ms (%d commits seen)%n", c,
                             label(size), table.warmRate(), table.warmCpuUs(), table.peakRssMib(),
                             percentile(commits, 50), max, commits.size());
-                    String fresh = freshness(b, c, sz, size, partitions,
-                            freshRate > 0 ? freshRate : table.warmRate() * freshShare, freshSeconds);
-                    if (fresh == null) return 1;
-                    System.out.println(fresh);
+                    for (double share : freshRate > 0 ? List.of(1.0) : freshShares) {
+                        String fresh = freshness(b, c, sz + (share == 1.0 ? "" : "_" + Math.round(share * 100)),
+                                size, partitions, freshRate > 0 ? freshRate : table.warmRate() * share, freshSeconds);
+                        if (fresh == null) return 1;
+                        System.out.println(fresh);
+                    }
                     if (c.equals(catalogNames.get(0))) {
                         // From launch as well: with few large files the object sink's first commit comes late,
                         // and its window after it is short.
@@ -565,45 +574,35 @@ public final class TableBench {
                 Optional.empty(), false, Optional.empty(), Optional.empty());
         long[] perPartition = new long[partitions];
         long sent = 0;
+        long maxBehind;
         long fromMicros;
         String loadBefore = load();
+        double asked = rate;
+        long warm;
         try (IggyProducer producer = IggyProducer.connect(b.iggy().host(), b.iggy().port())) {
             producer.createStreamIfMissing(STREAM);
             producer.createTopicIfMissing(STREAM, topic, partitions);
-            for (int p = 0; p < partitions; p++) {
-                producer.send(STREAM, topic, p, List.of(Payloads.json(p, size)));
-                perPartition[p] = 1;
-            }
+            // WARM_UP's worth of records at the rate, there before the sink starts: it reads them at its own pace,
+            // its JIT compiles the per-record code, and the window measures a sink in its steady state (a sink
+            // started cold beside senders at a high rate spent up to 10 s catching up, which decided the p99)
+            warm = Math.max(partitions, (long) (rate * WARM_UP.toSeconds()));
+            fill(producer, topic, warm, size, perPartition);
             try (SinkChild sink = SinkChild.startLauncher(b.launcher(), b.runDir().resolve("home"), b.jar(), config,
                     b.runDir().resolve(name + ".log"), b.runDir().resolve(name + "-gc.log"), b.javaOpts(), adminPort);
                  IggyGroupOffsets offsets = new IggyGroupOffsets(settings, STREAM, topic, group,
                          Duration.ofSeconds(10))) {
-                // Up, with its table open and a first commit made: from here on only freshness is measured.
+                // Up, with its table open and the warm-up committed: from here on only freshness is measured.
                 if (!await(sink, offsets, topic, perPartition, Duration.ofMinutes(2))) {
                     System.out.printf("%s: the first records were not committed; see %s%n", name,
                             b.runDir().resolve(name + ".log"));
                     return null;
                 }
-                fromMicros = System.currentTimeMillis() * 1000;
-                long begin = System.nanoTime();
-                long id = partitions;
-                // Every 10 ms what is due by then, spread over the partitions.
-                for (long tick = 1; System.nanoTime() - begin < seconds * 1_000_000_000L; tick++) {
-                    long n = (long) (rate * tick / 100) - sent;
-                    for (int p = 0; p < partitions && n > 0; p++) {
-                        int k = (int) (n / (partitions - p));
-                        if (k == 0) continue;
-                        List<byte[]> batch = new ArrayList<>(k);
-                        for (int i = 0; i < k; i++) batch.add(Payloads.json(id++, size));
-                        producer.send(STREAM, topic, p, batch);
-                        perPartition[p] += k;
-                        sent += k;
-                        n -= k;
-                    }
-                    long sleep = begin + tick * 10_000_000L - System.nanoTime();
-                    if (sleep > 0) Thread.sleep(sleep / 1_000_000, (int) (sleep % 1_000_000));
-                }
-                double sentSeconds = (System.nanoTime() - begin) / 1e9;
+                Sent out = sendPaced(b, topic, partitions, size, rate, seconds);
+                fromMicros = out.fromMicros();
+                for (int p = 0; p < partitions; p++) perPartition[p] += out.perPartition()[p];
+                sent = out.total();
+                maxBehind = out.maxBehindMillis();
+                double sentSeconds = out.seconds();
                 boolean done = await(sink, offsets, topic, perPartition, Duration.ofMinutes(5));
                 sink.terminate();
                 int exit = sink.waitFor(Duration.ofSeconds(60));
@@ -630,10 +629,87 @@ public final class TableBench {
             }
         }
         lags.sort(null);
-        return String.format("%s %s freshness (commit_interval 1s, %,d records sent at %,.0f records/s for %d s):"
-                        + " send-to-commit p50 %d ms, p99 %d ms, max %d ms over %,d records read back; load %s -> %s",
-                catalog, label(size), sent, rate, seconds, percentile(lags, 50), percentile(lags, 99),
-                lags.isEmpty() ? -1 : lags.get(lags.size() - 1), lags.size(), loadBefore, load());
+        return String.format("%s %s freshness (commit_interval 1s, after a warm-up of %,d records, %,d records sent at"
+                        + " %,.0f records/s for %d s, asked %,.0f, the senders at most %d ms behind): send-to-commit"
+                        + " p50 %d ms, p99 %d ms, max %d ms over %,d records read back; load %s -> %s",
+                catalog, label(size), warm, sent, rate, seconds, asked, maxBehind, percentile(lags, 50),
+                percentile(lags, 99), lags.isEmpty() ? -1 : lags.get(lags.size() - 1), lags.size(), loadBefore,
+                load());
+    }
+
+    /** What the senders of a freshness window sent, per partition, and how far behind their schedule they fell. */
+    private record Sent(long[] perPartition, long total, long maxBehindMillis, long fromMicros, double seconds) {
+    }
+
+    /**
+     * Sends {@code rate} records a second for {@code seconds}: one thread and connection per
+     * partition, each sending every 10 ms what its share of the rate has made due, from payloads built before the
+     * window (a ring of distinct ones per partition; only the Iggy timestamp is read back), so that the senders
+     * spend their CPU on sending, not on building JSON, and a slow send of one partition holds no other back. A
+     * sender that falls behind sends what is due at once; how far behind any fell is returned with the counts, the
+     * window's start (wall clock, micros) and its length (from the start to the last send's answer).
+     */
+    private static Sent sendPaced(Bench b, String topic, int partitions, int size, double rate, int seconds)
+            throws Exception {
+        long[] perPartition = new long[partitions];
+        long[] behind = new long[partitions];
+        long[] ended = new long[partitions];
+        int ring = (int) Math.max(1, Math.min(4096, 64L * 1024 * 1024 / partitions / Math.max(1, size)));
+        List<Thread> threads = new ArrayList<>();
+        List<Throwable> failures = java.util.Collections.synchronizedList(new ArrayList<>());
+        // the payloads and connections are made before the window opens, which the threads all wait for
+        java.util.concurrent.CountDownLatch open = new java.util.concurrent.CountDownLatch(1);
+        long[] begin = new long[1];
+        for (int p = 0; p < partitions; p++) {
+            final int partition = p;
+            List<byte[]> payloads = new ArrayList<>(ring);
+            for (int i = 0; i < ring; i++) payloads.add(Payloads.json((long) partition * ring + i, size));
+            IggyProducer connected = IggyProducer.connect(b.iggy().host(), b.iggy().port());
+            Thread t = new Thread(() -> {
+                double share = rate / partitions;
+                long sent = 0;
+                int at = 0;
+                try (IggyProducer producer = connected) {
+                    open.await();
+                    long from = begin[0];
+                    for (long tick = 1; System.nanoTime() - from < seconds * 1_000_000_000L; tick++) {
+                        long due = (long) (share * tick / 100) - sent;
+                        if (due > 0) {
+                            List<byte[]> batch = new ArrayList<>((int) due);
+                            for (long i = 0; i < due; i++) {
+                                batch.add(payloads.get(at));
+                                at = at + 1 == ring ? 0 : at + 1;
+                            }
+                            producer.send(STREAM, topic, partition, batch);
+                            sent += due;
+                        }
+                        long sleep = from + tick * 10_000_000L - System.nanoTime();
+                        if (sleep > 0) Thread.sleep(sleep / 1_000_000, (int) (sleep % 1_000_000));
+                        else behind[partition] = Math.max(behind[partition], -sleep / 1_000_000);
+                    }
+                    // before the connection closes, which takes the client's quiet period
+                    ended[partition] = System.nanoTime();
+                } catch (Throwable e) {
+                    failures.add(e);
+                }
+                perPartition[partition] = sent;
+            }, "freshness-sender-" + p);
+            threads.add(t);
+        }
+        for (Thread t : threads) t.start();
+        long fromMicros = System.currentTimeMillis() * 1000;
+        begin[0] = System.nanoTime();
+        open.countDown();
+        for (Thread t : threads) t.join();
+        double took = (java.util.Arrays.stream(ended).max().orElseThrow() - begin[0]) / 1e9;
+        if (!failures.isEmpty()) throw new IllegalStateException("a freshness sender failed", failures.get(0));
+        long total = 0;
+        long maxBehind = 0;
+        for (int p = 0; p < partitions; p++) {
+            total += perPartition[p];
+            maxBehind = Math.max(maxBehind, behind[p]);
+        }
+        return new Sent(perPartition, total, maxBehind, fromMicros, took);
     }
 
     /** Waits until the group's offsets cover {@code perPartition}; false when the sink died or time ran out. */
@@ -716,21 +792,27 @@ public final class TableBench {
             producer.deleteStream(STREAM);
             producer.createStreamIfMissing(STREAM);
             producer.createTopicIfMissing(STREAM, TOPIC, partitions);
-            int batch = Math.max(1, Math.min(1000, (1 << 20) / size));
-            for (int p = 0; p < partitions; p++) {
-                perPartition[p] = messages / partitions + (p < messages % partitions ? 1 : 0);
-                List<byte[]> payloads = new ArrayList<>(batch);
-                for (long i = 0; i < perPartition[p]; i++) {
-                    payloads.add(Payloads.json(i * partitions + p, size));
-                    if (payloads.size() == batch) {
-                        producer.send(STREAM, TOPIC, p, payloads);
-                        payloads = new ArrayList<>(batch);
-                    }
-                }
-                if (!payloads.isEmpty()) producer.send(STREAM, TOPIC, p, payloads);
-            }
+            fill(producer, TOPIC, messages, size, perPartition);
         }
         return perPartition;
+    }
+
+    /** Sends {@code messages} JSON records spread over the partitions; {@code perPartition} gets each one's count. */
+    private static void fill(IggyProducer producer, String topic, long messages, int size, long[] perPartition) {
+        int partitions = perPartition.length;
+        int batch = Math.max(1, Math.min(1000, (1 << 20) / size));
+        for (int p = 0; p < partitions; p++) {
+            perPartition[p] = messages / partitions + (p < messages % partitions ? 1 : 0);
+            List<byte[]> payloads = new ArrayList<>(batch);
+            for (long i = 0; i < perPartition[p]; i++) {
+                payloads.add(Payloads.json(i * partitions + p, size));
+                if (payloads.size() == batch) {
+                    producer.send(STREAM, topic, p, payloads);
+                    payloads = new ArrayList<>(batch);
+                }
+            }
+            if (!payloads.isEmpty()) producer.send(STREAM, topic, p, payloads);
+        }
     }
 
     private static String head(Bench b, String kind, String topic, String group, int adminPort) {
