@@ -99,7 +99,8 @@ done
 case "${mode}" in
   smoke) exec "${bench_java[@]}" e2e --smoke "${sink_flag[@]}" ;;
   # The table bench runs each sink through the distribution's launcher, with its default options.
-  # Its in-JVM broker holds every record sent, 5M x 100 B for the rounds and up to 15 s at full rate for freshness.
+  # Its in-JVM broker holds every record sent: 5M x 100 B for the rounds, then per freshness run 3 s of warm-up and
+  # 15 s at the rate (the rounds' and 0.4 of it).
   tables) exec java -Xmx12g -jar "${bench_jar}" tables "${sink_flag[@]}" "${jmh_args[@]}" ;;
   jmh) exec java -jar "${bench_jar}" jmh -prof gc -rf json -rff bench-results/jmh.json "${jmh_args[@]}" ;;
 esac

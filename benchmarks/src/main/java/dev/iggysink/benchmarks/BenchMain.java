@@ -33,7 +33,7 @@ public final class BenchMain {
                                java -jar benchmarks.jar claims-cost [--since S] claims on against forced off
                                java -jar benchmarks.jar self-audit-cost [--since S] self-audit on against off
                                java -jar benchmarks.jar tables [--messages N] [--size S] [--partitions P] [--rounds R]
-                                      [--catalogs jdbc,rest] [--freshness-seconds S] [--freshness-share F]
+                                      [--catalogs jdbc,rest] [--freshness-seconds S] [--freshness-share F,... (1,0.4)]
                                       [--freshness-rate N (with --rounds 0: freshness only, at N records/s)]
                                       [--xmx HEAP] [--jfr] [--table-property K=V]... [--launcher F] [--sink-jar J]
                                       [--smoke]
