@@ -36,7 +36,8 @@ public final class BenchMain {
                                       [--catalogs jdbc,rest] [--freshness-seconds S] [--freshness-share F,... (1,0.4)]
                                       [--freshness-rate N (with --rounds 0: freshness only, at N records/s)]
                                       [--xmx HEAP] [--jfr] [--table-property K=V]... [--launcher F] [--sink-jar J]
-                                      [--smoke]
+                                      [--smoke] [--local-files (the JDBC warehouse and the object sink's files in
+                                      local folders, not MinIO: what the sinks' S3 clients cost)]
                                                                          the Iceberg table sink beside the object sink
                                                                          (100 B and 1 KiB unless --size; the launcher's
                                                                          JVM options unless --xmx)

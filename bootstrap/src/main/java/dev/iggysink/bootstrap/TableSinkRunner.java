@@ -41,6 +41,11 @@ import org.slf4j.LoggerFactory;
  * requested; then each loop commits what it read ({@link TableConsumer#drain}) and leaves its group.
  */
 final class TableSinkRunner {
+    static {
+        // every command that opens a catalog names it through catalog() below
+        WarehouseStores.register();
+    }
+
     private static final Logger LOG = LoggerFactory.getLogger(TableSinkRunner.class);
     private static final Duration BACKOFF_MAX = Duration.ofSeconds(10);
 

@@ -44,6 +44,14 @@ final class FileBuffer implements OutputFile {
         return capacity;
     }
 
+    /** The file's bytes, the chunks themselves (not copied): valid until the next {@link #createOrOverwrite}. */
+    dev.iggysink.application.file.FileBytes bytes() {
+        byte[][] all = chunks.toArray(new byte[0][]);
+        int[] filled = new int[all.length];
+        for (int i = 0; i < all.length; i++) filled[i] = all[i] == last ? used : all[i].length;
+        return dev.iggysink.application.file.FileBytes.ofChunks(all, filled);
+    }
+
     /** Writes the file's bytes to {@code out}. */
     void writeTo(OutputStream out) throws IOException {
         for (byte[] chunk : chunks) out.write(chunk, 0, chunk == last ? used : chunk.length);

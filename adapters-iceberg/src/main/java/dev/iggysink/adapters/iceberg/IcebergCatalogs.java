@@ -8,9 +8,10 @@ import org.apache.iceberg.aws.AwsProperties;
 import org.apache.iceberg.catalog.Catalog;
 
 /**
- * Opens the catalog {@link CatalogSettings} describe, its tables' files read and written through S3FileIO (its S3
- * clients on Apache HttpClient 5, {@link Apache5S3ClientFactory}), or {@link LocalFileIO} when the warehouse is on
- * the local filesystem.
+ * Opens the catalog {@link CatalogSettings} describe, its tables' files read and written through the sink's own
+ * object store ({@link StoreFileIO}; where that does not serve, Iceberg's S3FileIO with its S3 clients on Apache
+ * HttpClient 5, {@link Apache5S3ClientFactory}), or {@link LocalFileIO} when the warehouse is on the local
+ * filesystem.
  */
 public final class IcebergCatalogs {
     private IcebergCatalogs() {
@@ -44,7 +45,7 @@ public final class IcebergCatalogs {
         boolean local = localWarehouse(s);
         p.put(CatalogProperties.WAREHOUSE_LOCATION, local ? LocalFileIO.normalize(s.warehouse()) : s.warehouse());
         p.put(CatalogProperties.FILE_IO_IMPL, local ? LocalFileIO.class.getName()
-                : "org.apache.iceberg.aws.s3.S3FileIO");
+                : StoreFileIO.class.getName());
         if (!local) p.putAll(Apache5S3ClientFactory.catalogProperties());
         s.token().ifPresent(t -> p.put("token", t.reveal()));
         s.credential().ifPresent(c -> p.put("credential", c.reveal()));

@@ -294,8 +294,12 @@ public final class IcebergTables implements TableStore {
                 closed = true;
             }
             String location = newLocation(table, spec, spec.isUnpartitioned() ? null : key);
-            try (PositionOutputStream out = table.io().newOutputFile(location).createOrOverwrite()) {
-                output.writeTo(out);
+            if (table.io() instanceof StoreFileIO store) {
+                store.put(location, output.bytes());
+            } else {
+                try (PositionOutputStream out = table.io().newOutputFile(location).createOrOverwrite()) {
+                    output.writeTo(out);
+                }
             }
             return DataFiles.builder(spec).copy(local).withPath(location).withFileSizeInBytes(output.length())
                     .build();

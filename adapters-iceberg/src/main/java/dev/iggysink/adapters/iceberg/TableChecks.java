@@ -1,5 +1,6 @@
 package dev.iggysink.adapters.iceberg;
 
+import dev.iggysink.application.port.out.StoreException;
 import dev.iggysink.application.port.out.BadRecordException;
 import dev.iggysink.application.settings.Secret;
 import dev.iggysink.domain.message.MessageId;
@@ -294,6 +295,7 @@ public final class TableChecks {
             // SQL state class 28: invalid authorization (PostgreSQL's wrong password or unknown user)
             if (t instanceof NotAuthorizedException || t instanceof ForbiddenException
                     || t instanceof AwsServiceException a && refusedByAws(a)
+                    || t instanceof StoreException x && (x.httpStatus() == 401 || x.httpStatus() == 403)
                     || t instanceof SQLException q && q.getSQLState() != null && q.getSQLState().startsWith("28")) {
                 return true;
             }
@@ -321,6 +323,7 @@ public final class TableChecks {
                     || t instanceof HttpTimeoutException
                     || t instanceof ServiceUnavailableException || t instanceof ServiceFailureException
                     || t instanceof SdkServiceException x && x.statusCode() >= 500
+                    || t instanceof StoreException x && x.retryable()
                     || t instanceof SQLException q && q.getSQLState() != null && q.getSQLState().startsWith("08")) {
                 return true;
             }

@@ -168,6 +168,12 @@ public final class WarehouseFiles implements AutoCloseable {
                 status = s.statusCode();
                 break;
             }
+            // through the sink's own store (StoreFileIO): its status, and its word on whether to try again
+            if (t instanceof StoreException s) {
+                String message = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
+                return new StoreException(what + " failed: " + message, s.retryable(), s.httpStatus(),
+                        s.retryAfter().orElse(null), e);
+            }
         }
         boolean retryable = status < 400 || status >= 500 || status == 408 || status == 429;
         String message = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();

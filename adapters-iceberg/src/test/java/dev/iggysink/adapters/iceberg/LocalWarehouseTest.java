@@ -379,7 +379,7 @@ class LocalWarehouseTest {
     @ValueSource(strings = {"s3://bucket/lake", "s3a://bucket/lake"})
     void a_warehouse_on_s3_uses_s3_file_io(String warehouse) {
         Map<String, String> p = IcebergCatalogs.properties(sqlite(dir.resolve("c.db"), warehouse));
-        assertThat(p).containsEntry("io-impl", "org.apache.iceberg.aws.s3.S3FileIO").containsEntry("warehouse",
+        assertThat(p).containsEntry("io-impl", StoreFileIO.class.getName()).containsEntry("warehouse",
                 warehouse);
     }
 

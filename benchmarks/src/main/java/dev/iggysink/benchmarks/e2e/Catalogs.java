@@ -59,16 +59,21 @@ final class Catalogs implements Closeable {
             if (name.equals("jdbc")) {
                 String uri = "jdbc:sqlite:file:" + runDir.toAbsolutePath().resolve("catalog.db");
                 Map<String, String> p = fileIo(minio);
+                String jdbcWarehouse = warehouse;
+                if (TableBench.localFiles) {
+                    jdbcWarehouse = runDir.toAbsolutePath().resolve("warehouse").toUri().toString();
+                    p.put(CatalogProperties.FILE_IO_IMPL, "dev.iggysink.adapters.iceberg.LocalFileIO");
+                }
                 p.put(CatalogUtil.ICEBERG_CATALOG_TYPE, "jdbc");
                 p.put(CatalogProperties.URI, uri);
                 p.put("jdbc.schema-version", "V1");
-                p.put(CatalogProperties.WAREHOUSE_LOCATION, warehouse);
+                p.put(CatalogProperties.WAREHOUSE_LOCATION, jdbcWarehouse);
                 // the sink names its catalog "iggy": a JDBC catalog keeps its tables under that name
                 handles.put(name, new Handle(CatalogUtil.buildIcebergCatalog("iggy", p, null), """
                         catalog_type = "jdbc"
                         uri = "%s"
                         warehouse = "%s"
-                        """.formatted(uri, warehouse), tableProperties));
+                        """.formatted(uri, jdbcWarehouse), tableProperties));
             } else {
                 int port = freePort();
                 Map<String, String> backend = fileIo(minio);

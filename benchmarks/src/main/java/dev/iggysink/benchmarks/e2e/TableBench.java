@@ -54,6 +54,12 @@ import org.apache.iceberg.io.CloseableIterable;
  * rotation into an Iceberg table (warehouse on the same MinIO), one commit per 5 s or per 16 files waiting.
  */
 public final class TableBench {
+    /**
+     * {@code --local-files}: the JDBC catalog's warehouse and the object sink's files in folders of the run, not on
+     * MinIO, so that a run shows what each sink's S3 client costs it (ADR 0021).
+     */
+    static boolean localFiles;
+
     private static final String STREAM = "tbench";
     private static final String TOPIC = "events";
     private static final String BUCKET = "tbench";
@@ -127,6 +133,7 @@ public final class TableBench {
                 case "--launcher" -> launcher = Path.of(args[++i]);
                 case "--xmx" -> xmx = args[++i];
                 case "--jfr" -> jfr = true;
+                case "--local-files" -> localFiles = true;
                 case "--table-property" -> {
                     String[] kv = args[++i].split("=", 2);
                     tableProperties.put(kv[0], kv.length > 1 ? kv[1] : "");
@@ -844,8 +851,20 @@ public final class TableBench {
                 : "libiggy_connector_iceberg_sink", b.iggy().address(), STREAM, topic, group, adminPort);
     }
 
-    private static String objectToml(Bench b, String topic, String group, String prefix, int adminPort) {
+    private static String objectToml(Bench b, String topic, String group, String prefix, int adminPort)
+            throws IOException {
         MinioServer minio = b.minio();
+        if (localFiles) {
+            Path objects = Files.createDirectories(b.runDir().toAbsolutePath().resolve("objects"));
+            return head(b, "object", topic, group, adminPort) + """
+                [plugin_config]
+                storage_client = "filesystem"
+                directory = "%s"
+                prefix = "%s"
+                file_rotation = "size"
+                max_file_size = "8MiB"
+                """.formatted(objects, prefix);
+        }
         return head(b, "object", topic, group, adminPort) + """
                 [plugin_config]
                 bucket = "%s"

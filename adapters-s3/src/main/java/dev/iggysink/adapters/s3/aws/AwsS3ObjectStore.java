@@ -69,7 +69,9 @@ public final class AwsS3ObjectStore extends S3WritePath<CompletedPart> {
 
     private final ObjectOptions options;
     private final AwsCredentialsProvider credentials;
-    private final S3Client s3;
+    /** The SDK's client, made at its first use: a table sink's reads and writes may never need it. */
+    private volatile S3Client s3;
+    private final StorageSettings settings;
     /** Plain http: a PUT's body carries a CRC32C and goes unsigned ({@link ChecksummedBodySigner}). */
     private final boolean checksumBodies;
     /** Over plain http: the client that sends a file body with sendfile; null over https. */
@@ -89,9 +91,25 @@ public final class AwsS3ObjectStore extends S3WritePath<CompletedPart> {
         }
         this.filePutClient = checksumBodies && !proxied ? new FilePutHttpClient(apacheClient(settings).build(),
                 AdapterSupport.connectTimeout(settings.requestTimeout()), settings.requestTimeout()) : null;
-        this.s3 = clientOf(settings, credentials, filePutClient);
+        this.settings = settings;
         this.plainPut = filePutClient != null && PlainHttpPut.usableFor(settings)
                 ? new PlainHttpPut(settings, credentials, filePutClient) : null;
+    }
+
+    /** Whether the SDK's client was made: over plain http, reading, writing and deleting objects never make it. */
+    boolean sdkClientMade() {
+        return s3 != null;
+    }
+
+    private S3Client s3() {
+        S3Client client = s3;
+        if (client == null) {
+            synchronized (this) {
+                client = s3;
+                if (client == null) s3 = client = clientOf(settings, credentials, filePutClient);
+            }
+        }
+        return client;
     }
 
     @Override
@@ -104,7 +122,7 @@ public final class AwsS3ObjectStore extends S3WritePath<CompletedPart> {
         try {
             List<StoredObject> objects = new ArrayList<>();
             // The paginator asks for the next page only when iterated that far.
-            for (S3Object o : s3.listObjectsV2Paginator(b -> b.bucket(bucket).prefix(prefix)
+            for (S3Object o : s3().listObjectsV2Paginator(b -> b.bucket(bucket).prefix(prefix)
                     .startAfter(startAfter.isEmpty() ? null : startAfter)).contents()) {
                 if (!until.isEmpty() && o.key().compareTo(until) > 0) break;
                 objects.add(new StoredObject(o.key(), o.size()));
@@ -117,13 +135,14 @@ public final class AwsS3ObjectStore extends S3WritePath<CompletedPart> {
 
     @Override
     public byte[] get(String key) throws StoreException {
+        if (plainPut != null) return plainPut.get(key, 0, -1);
         return getVersioned(key).content();
     }
 
     @Override
     public Versioned getVersioned(String key) throws StoreException {
         try {
-            ResponseBytes<GetObjectResponse> read = s3.getObjectAsBytes(b -> b.bucket(bucket).key(key));
+            ResponseBytes<GetObjectResponse> read = s3().getObjectAsBytes(b -> b.bucket(bucket).key(key));
             return new Versioned(read.asByteArrayUnsafe(), read.response().eTag());
         } catch (SdkException e) {
             throw translate("GET", key, e);
@@ -133,9 +152,10 @@ public final class AwsS3ObjectStore extends S3WritePath<CompletedPart> {
     @Override
     public byte[] get(String key, long from, int length) throws StoreException {
         if (length <= 0) return new byte[0];
+        if (plainPut != null) return plainPut.get(key, from, length);
         String range = "bytes=" + from + "-" + (from + length - 1);
         try {
-            return s3.getObjectAsBytes(b -> b.bucket(bucket).key(key).range(range)).asByteArrayUnsafe();
+            return s3().getObjectAsBytes(b -> b.bucket(bucket).key(key).range(range)).asByteArrayUnsafe();
         } catch (SdkException e) {
             // 416: the range starts at or past the object's end, where there is nothing to read.
             if (e instanceof AwsServiceException service && service.statusCode() == 416) return new byte[0];
@@ -148,7 +168,7 @@ public final class AwsS3ObjectStore extends S3WritePath<CompletedPart> {
         if (plainPut != null) return plainPut.metadata(key);
         HeadObjectResponse head;
         try {
-            head = s3.headObject(b -> b.bucket(bucket).key(key));
+            head = s3().headObject(b -> b.bucket(bucket).key(key));
         } catch (NoSuchKeyException e) {
             return Optional.empty();
         } catch (SdkException e) {
@@ -163,7 +183,8 @@ public final class AwsS3ObjectStore extends S3WritePath<CompletedPart> {
     public void close() {
         parts.shutdown();
         if (plainPut != null) plainPut.close();
-        s3.close();
+        S3Client client = s3;
+        if (client != null) client.close();
         if (filePutClient != null) filePutClient.close(); // given as an instance: the SDK leaves it open
         if (credentials instanceof AutoCloseable closeable) {
             try {
@@ -196,7 +217,7 @@ public final class AwsS3ObjectStore extends S3WritePath<CompletedPart> {
         PutObjectRequest.Builder request = putRequest(key, contentType, content.length(), metadata);
         if (checksum != null) request.checksumCRC32C(checksum);
         try {
-            FilePutHttpClient.sending(content, () -> s3.putObject(request.build(), body(content, contentType)));
+            FilePutHttpClient.sending(content, () -> s3().putObject(request.build(), body(content, contentType)));
         } catch (SdkException e) {
             throw translate(operation, key, e);
         }
@@ -235,7 +256,7 @@ public final class AwsS3ObjectStore extends S3WritePath<CompletedPart> {
         else request.ifNoneMatch(value);
         if (checksum != null) request.checksumCRC32C(checksum);
         try {
-            FilePutHttpClient.sending(content, () -> s3.putObject(request.build(), body(content, contentType)));
+            FilePutHttpClient.sending(content, () -> s3().putObject(request.build(), body(content, contentType)));
         } catch (SdkException e) {
             throw translate(operation, key, e);
         }
@@ -257,8 +278,12 @@ public final class AwsS3ObjectStore extends S3WritePath<CompletedPart> {
 
     @Override
     protected void deleteObject(String key) throws StoreException {
+        if (plainPut != null) {
+            plainPut.delete(key);
+            return;
+        }
         try {
-            s3.deleteObject(b -> b.bucket(bucket).key(key));
+            s3().deleteObject(b -> b.bucket(bucket).key(key));
         } catch (SdkException e) {
             throw translate("DELETE", key, e);
         }
@@ -270,7 +295,7 @@ public final class AwsS3ObjectStore extends S3WritePath<CompletedPart> {
         for (String key : keys) ids.add(ObjectIdentifier.builder().key(key).build());
         try {
             List<String[]> failed = new ArrayList<>();
-            for (S3Error e : s3.deleteObjects(b -> b.bucket(bucket).delete(d -> d.quiet(true).objects(ids))).errors()) {
+            for (S3Error e : s3().deleteObjects(b -> b.bucket(bucket).delete(d -> d.quiet(true).objects(ids))).errors()) {
                 failed.add(new String[] {e.key(), e.code(), e.message()});
             }
             return failed;
@@ -291,7 +316,7 @@ public final class AwsS3ObjectStore extends S3WritePath<CompletedPart> {
         options.cannedAcl().ifPresent(create::acl);
         options.tagging().ifPresent(create::tagging);
         try {
-            return s3.createMultipartUpload(create.build()).uploadId();
+            return s3().createMultipartUpload(create.build()).uploadId();
         } catch (SdkException e) {
             throw translate("CREATE MULTIPART UPLOAD", key, e);
         }
@@ -301,7 +326,7 @@ public final class AwsS3ObjectStore extends S3WritePath<CompletedPart> {
     protected CompletedPart uploadPart(String key, String uploadId, PartPlan.Part part, FileBytes content,
                                        String contentType) throws StoreException {
         try {
-            String etag = FilePutHttpClient.sending(content, () -> s3.uploadPart(b -> b.bucket(bucket).key(key)
+            String etag = FilePutHttpClient.sending(content, () -> s3().uploadPart(b -> b.bucket(bucket).key(key)
                             .uploadId(uploadId).partNumber(part.number()).contentLength((long) part.length()),
                     body(content, contentType))).eTag();
             return CompletedPart.builder().partNumber(part.number()).eTag(etag).build();
@@ -314,7 +339,7 @@ public final class AwsS3ObjectStore extends S3WritePath<CompletedPart> {
     protected void completeMultipartUpload(String key, String uploadId, List<CompletedPart> uploaded,
                                            boolean ifNoneMatch) throws StoreException {
         try {
-            s3.completeMultipartUpload(b -> {
+            s3().completeMultipartUpload(b -> {
                 b.bucket(bucket).key(key).uploadId(uploadId).multipartUpload(m -> m.parts(uploaded));
                 if (ifNoneMatch) b.ifNoneMatch("*");
             });
@@ -327,7 +352,7 @@ public final class AwsS3ObjectStore extends S3WritePath<CompletedPart> {
     @Override
     protected void abortMultipartUpload(String key, String uploadId) throws StoreException {
         try {
-            s3.abortMultipartUpload(b -> b.bucket(bucket).key(key).uploadId(uploadId));
+            s3().abortMultipartUpload(b -> b.bucket(bucket).key(key).uploadId(uploadId));
         } catch (SdkException e) {
             throw translate("ABORT MULTIPART UPLOAD", key, e);
         }

@@ -148,6 +148,16 @@ public final class FilePutHttpClient implements SdkHttpClient {
         return new FilePut("HEAD", head, null);
     }
 
+    /** The DELETE of {@code head} (signed), for a caller that builds and signs the request itself. */
+    ExecutableHttpRequest delete(Head head) {
+        return new FilePut("DELETE", head, null);
+    }
+
+    /** The GET of {@code head} (signed), for a caller that builds and signs the request itself. */
+    ExecutableHttpRequest get(Head head) {
+        return new FilePut("GET", head, null);
+    }
+
     /**
      * A PUT's request line and headers: {@code target} is the encoded path (and query); {@code headers} in the order
      * sent, without Host or Connection.
@@ -302,7 +312,8 @@ public final class FilePutHttpClient implements SdkHttpClient {
                 Answer answer = early != null ? early : Answer.finalOne(c.in);
                 // A final answer before the body was sent leaves the peer's read side in doubt: not kept.
                 boolean keepable = early == null && answer.keepAlive;
-                HttpExecuteResponse response = answer.response(FilePutHttpClient.this, c, keepable, body == null);
+                HttpExecuteResponse response = answer.response(FilePutHttpClient.this, c, keepable,
+                        method.equals("HEAD"));
                 done = true;
                 return response;
             } finally {

@@ -186,9 +186,47 @@ final class PlainHttpPut implements AutoCloseable {
         }, 404);
     }
 
-    /** What a successful answer gives, from its head (its body is read to the end and closed first). */
+    /**
+     * Up to {@code length} bytes of {@code key} from byte {@code from} on (a ranged GET), fewer at the object's end,
+     * none from its end on; the whole object when {@code length} is negative. A missing key fails with S3's 404, as
+     * the SDK's GET does. Reading the tables' metadata and manifests so keeps the SDK's client out of a table sink.
+     */
+    byte[] get(String key, long from, int length) throws StoreException {
+        FilePutHttpClient.Head request;
+        try {
+            Map<String, String> headers = new LinkedHashMap<>();
+            if (length >= 0) headers.put("Range", "bytes=" + from + "-" + (from + length - 1));
+            headers.put("User-Agent", "iggy-s3-sink");
+            request = signed(SdkHttpMethod.GET, key, headers);
+        } catch (RuntimeException e) {
+            throw StoreFailures.withoutAnswer("GET", bucket, key, e);
+        }
+        // 416: the range starts at or past the object's end, where there is nothing to read
+        return send("GET", key, client.get(request), (response, body) -> body.readAllBytes(), 416)
+                .orElse(new byte[0]);
+    }
+
+    /** Deletes {@code key}; a key that is not there is no failure (S3 answers 204 either way, some stores 404). */
+    void delete(String key) throws StoreException {
+        FilePutHttpClient.Head request;
+        try {
+            Map<String, String> headers = new LinkedHashMap<>();
+            headers.put("User-Agent", "iggy-s3-sink");
+            request = signed(SdkHttpMethod.DELETE, key, headers);
+        } catch (RuntimeException e) {
+            throw StoreFailures.withoutAnswer("DELETE", bucket, key, e);
+        }
+        send("DELETE", key, client.delete(request), response -> null, 404);
+    }
+
+    /** What a successful answer gives, from its head (then its body is read to the end and closed). */
     private interface Success<T> {
         T of(SdkHttpResponse response);
+    }
+
+    /** What a successful answer gives, from its head and its body (then read to the end and closed). */
+    private interface Answered<T> {
+        T of(SdkHttpResponse response, InputStream body) throws IOException;
     }
 
     /**
@@ -196,6 +234,11 @@ final class PlainHttpPut implements AutoCloseable {
      * gives empty, any other throws as the SDK's call would.
      */
     private <T> Optional<T> send(String operation, String key, ExecutableHttpRequest call, Success<T> success,
+                                 int... absent) throws StoreException {
+        return send(operation, key, call, (Answered<T>) (response, body) -> success.of(response), absent);
+    }
+
+    private <T> Optional<T> send(String operation, String key, ExecutableHttpRequest call, Answered<T> success,
                                  int... absent) throws StoreException {
         AtomicBoolean timedOut = new AtomicBoolean();
         ScheduledFuture<?> deadline = timer.schedule(() -> {
@@ -209,8 +252,10 @@ final class PlainHttpPut implements AutoCloseable {
             boolean missing = false;
             for (int a : absent) missing |= status == a;
             if (status / 100 == 2 || missing) {
-                if (body.isPresent()) body.get().close(); // reads the rest, hands the connection back
-                return missing ? Optional.empty() : Optional.ofNullable(success.of(response.httpResponse()));
+                try (InputStream in = body.orElse(InputStream.nullInputStream())) {
+                    // closing reads the rest and hands the connection back
+                    return missing ? Optional.empty() : Optional.ofNullable(success.of(response.httpResponse(), in));
+                }
             }
             byte[] document = body.isPresent() ? errorDocument(body.get()) : new byte[0];
             throw failure(operation, key, status, document, response);

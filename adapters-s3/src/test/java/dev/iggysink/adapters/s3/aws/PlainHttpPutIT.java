@@ -34,10 +34,7 @@ class PlainHttpPutIT {
         MinioServer minio = MinioServer.shared();
         String bucket = "plain-put-skew";
         minio.createBucket(bucket);
-        StorageSettings settings = new StorageSettings(bucket, minio.region(), Optional.of(minio.endpoint().toString()),
-                true, Optional.of(minio.accessKey()), Optional.of(Secret.of(minio.secretKey())), StorageClient.AWS,
-                64L << 20, 8L << 20, 2, Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(),
-                Map.of(), Duration.ofSeconds(20));
+        StorageSettings settings = settings(minio, bucket);
         Clock behind = Clock.offset(Clock.systemUTC(), Duration.ofHours(-1));
         FilePutHttpClient http = new FilePutHttpClient(Apache5HttpClient.builder().build(), Duration.ofSeconds(5),
                 Duration.ofSeconds(20));
@@ -68,10 +65,7 @@ class PlainHttpPutIT {
         MinioServer minio = MinioServer.shared();
         String bucket = "plain-put-keys";
         minio.createBucket(bucket);
-        StorageSettings settings = new StorageSettings(bucket, minio.region(), Optional.of(minio.endpoint().toString()),
-                true, Optional.of(minio.accessKey()), Optional.of(Secret.of(minio.secretKey())), StorageClient.AWS,
-                64L << 20, 8L << 20, 2, Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(),
-                Map.of(), Duration.ofSeconds(20));
+        StorageSettings settings = settings(minio, bucket);
         String[] keys = {"a b/c+d=e&f.json", "k%20y/~tilde/*star*", "plus+sign/%41/~tilde/sp ace/\u00e9\u65e5\uD83D\uDE00",
                 PlainHttpPutDifferentialTest.longKey()};
         FilePutHttpClient http = new FilePutHttpClient(Apache5HttpClient.builder().build(), Duration.ofSeconds(5),
@@ -90,10 +84,7 @@ class PlainHttpPutIT {
         MinioServer minio = MinioServer.shared();
         String bucket = "plain-put-create";
         minio.createBucket(bucket);
-        StorageSettings settings = new StorageSettings(bucket, minio.region(), Optional.of(minio.endpoint().toString()),
-                true, Optional.of(minio.accessKey()), Optional.of(Secret.of(minio.secretKey())), StorageClient.AWS,
-                64L << 20, 8L << 20, 2, Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(),
-                Map.of(), Duration.ofSeconds(20));
+        StorageSettings settings = settings(minio, bucket);
         byte[] other = "another body".getBytes(java.nio.charset.StandardCharsets.UTF_8);
         FilePutHttpClient http = new FilePutHttpClient(Apache5HttpClient.builder().build(), Duration.ofSeconds(5),
                 Duration.ofSeconds(20));
@@ -125,10 +116,7 @@ class PlainHttpPutIT {
         MinioServer minio = MinioServer.shared();
         String bucket = "plain-head";
         minio.createBucket(bucket);
-        StorageSettings settings = new StorageSettings(bucket, minio.region(), Optional.of(minio.endpoint().toString()),
-                true, Optional.of(minio.accessKey()), Optional.of(Secret.of(minio.secretKey())), StorageClient.AWS,
-                64L << 20, 8L << 20, 2, Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(),
-                Map.of(), Duration.ofSeconds(20));
+        StorageSettings settings = settings(minio, bucket);
         // A HEAD whose answer were read for the body its Content-Length announces would wait out this read timeout,
         // then close its connection.
         FilePutHttpClient http = new FilePutHttpClient(Apache5HttpClient.builder().build(), Duration.ofSeconds(5),
@@ -164,5 +152,60 @@ class PlainHttpPutIT {
         long v = crc.getValue();
         return Base64.getEncoder().encodeToString(new byte[] {
                 (byte) (v >>> 24), (byte) (v >>> 16), (byte) (v >>> 8), (byte) v});
+    }
+
+    /**
+     * A table sink reads its metadata and manifests and deletes its probe through this path (the SDK's client is then
+     * never made): whole and ranged GETs of keys with reserved characters, nothing from the object's end on, a missing
+     * key's 404, DELETEs of a key and of one that is not there, each connection handed back after its answer.
+     */
+    @Test
+    void gets_and_deletes_read_and_remove_what_was_put_on_one_connection() throws Exception {
+        MinioServer minio = MinioServer.shared();
+        String bucket = "plain-get";
+        minio.createBucket(bucket);
+        StorageSettings settings = settings(minio, bucket);
+        byte[] content = new byte[300_000];
+        new java.util.Random(11).nextBytes(content);
+        String key = "t/a b+\u00e9/%41/snap-1.avro";
+        FilePutHttpClient http = new FilePutHttpClient(Apache5HttpClient.builder().build(), Duration.ofSeconds(5),
+                Duration.ofSeconds(2));
+        try (http; PlainHttpPut put = new PlainHttpPut(settings, StaticCredentialsProvider.create(
+                AwsBasicCredentials.create(minio.accessKey(), minio.secretKey())), http)) {
+            // an empty PUT's answer comes before any body was sent, which leaves its connection closed: first
+            put.put("PUT", "t/empty", FileBytes.of(new byte[0]), "application/octet-stream", crc32c(new byte[0]),
+                    Map.of());
+            put.put("PUT", key, FileBytes.of(content), "application/octet-stream", crc32c(content), Map.of());
+            long opened = http.connections();
+            for (int i = 0; i < 2; i++) {
+                assertThat(put.get(key, 0, -1)).isEqualTo(content);
+                assertThat(put.get(key, 1000, 10)).isEqualTo(java.util.Arrays.copyOfRange(content, 1000, 1010));
+                assertThat(put.get(key, content.length - 5, 100))
+                        .isEqualTo(java.util.Arrays.copyOfRange(content, content.length - 5, content.length));
+                assertThat(put.get(key, content.length, 100)).isEmpty();
+                assertThat(put.get("t/empty", 0, -1)).isEmpty();
+            }
+            StoreException missing = catchThrowableOfType(StoreException.class, () -> put.get("t/absent", 0, 10));
+            assertThat(missing).isNotNull();
+            assertThat(missing.httpStatus()).isEqualTo(404);
+            assertThat(missing.retryable()).isFalse();
+            assertThat(missing.getMessage()).contains("GET", "t/absent");
+
+            put.delete(key);
+            put.delete("t/absent");
+            assertThat(put.metadata(key)).isEmpty();
+            assertThat(http.connections()).as("no connection more: each handed back after its answer")
+                    .isEqualTo(opened);
+        }
+        assertThat(minio.client().listObjectsV2(b -> b.bucket(bucket)).contents()).extracting(o -> o.key())
+                .containsExactly("t/empty");
+    }
+
+    /** {@code bucket} on {@code minio}, path-style over plain http, with its key pair. */
+    static StorageSettings settings(MinioServer minio, String bucket) {
+        return new StorageSettings(bucket, minio.region(), Optional.of(minio.endpoint().toString()), true,
+                Optional.of(minio.accessKey()), Optional.of(Secret.of(minio.secretKey())), StorageClient.AWS,
+                64L << 20, 8L << 20, 2, Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(),
+                Map.of(), Duration.ofSeconds(20));
     }
 }
