@@ -69,7 +69,7 @@ public final class AwsS3ObjectStore extends S3WritePath<CompletedPart> {
 
     private final ObjectOptions options;
     private final AwsCredentialsProvider credentials;
-    /** The SDK's client, made at its first use: a table sink's reads and writes may never need it. */
+    /** The SDK's client, made at its first use: over plain http a sink may never need it (ADR 0021). */
     private volatile S3Client s3;
     private final StorageSettings settings;
     /** Plain http: a PUT's body carries a CRC32C and goes unsigned ({@link ChecksummedBodySigner}). */
@@ -96,7 +96,7 @@ public final class AwsS3ObjectStore extends S3WritePath<CompletedPart> {
                 ? new PlainHttpPut(settings, credentials, filePutClient) : null;
     }
 
-    /** Whether the SDK's client was made: over plain http, reading, writing and deleting objects never make it. */
+    /** Whether the SDK's client was made: over plain http only multipart uploads and compare-and-swaps make it. */
     boolean sdkClientMade() {
         return s3 != null;
     }
@@ -119,6 +119,7 @@ public final class AwsS3ObjectStore extends S3WritePath<CompletedPart> {
 
     @Override
     public List<StoredObject> list(String prefix, String startAfter, String until) throws StoreException {
+        if (plainPut != null) return plainPut.list(prefix, startAfter, until);
         try {
             List<StoredObject> objects = new ArrayList<>();
             // The paginator asks for the next page only when iterated that far.
@@ -205,7 +206,8 @@ public final class AwsS3ObjectStore extends S3WritePath<CompletedPart> {
                              Map<String, String> metadata) throws StoreException {
         String checksum = null;
         try {
-            if (checksumBodies && content.length() > 0) checksum = crc32c(content);
+            // an empty body too: the start-up probe's PUT would otherwise make the SDK's client
+            if (checksumBodies && (content.length() > 0 || plainPut != null)) checksum = crc32c(content);
         } catch (IOException e) {
             // As when the SDK fails to read the body while sending it.
             throw StoreFailures.withoutAnswer(operation, bucket, key, e);
@@ -243,7 +245,8 @@ public final class AwsS3ObjectStore extends S3WritePath<CompletedPart> {
             throws StoreException {
         String checksum = null;
         try {
-            if (checksumBodies && content.length() > 0) checksum = crc32c(content);
+            // an empty body too: the start-up probe's PUT would otherwise make the SDK's client
+            if (checksumBodies && (content.length() > 0 || plainPut != null)) checksum = crc32c(content);
         } catch (IOException e) {
             throw StoreFailures.withoutAnswer(operation, bucket, key, e);
         }
@@ -291,6 +294,7 @@ public final class AwsS3ObjectStore extends S3WritePath<CompletedPart> {
 
     @Override
     protected List<String[]> deleteObjects(List<String> keys) throws StoreException {
+        if (plainPut != null) return plainPut.deleteObjects(keys);
         List<ObjectIdentifier> ids = new ArrayList<>(keys.size());
         for (String key : keys) ids.add(ObjectIdentifier.builder().key(key).build());
         try {

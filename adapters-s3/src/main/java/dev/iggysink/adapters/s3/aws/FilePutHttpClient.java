@@ -153,6 +153,11 @@ public final class FilePutHttpClient implements SdkHttpClient {
         return new FilePut("DELETE", head, null);
     }
 
+    /** The POST of {@code head} (signed, with its Content-Length) with {@code body}, for a caller that signs it. */
+    ExecutableHttpRequest post(Head head, FileBytes body) {
+        return new FilePut("POST", head, body);
+    }
+
     /** The GET of {@code head} (signed), for a caller that builds and signs the request itself. */
     ExecutableHttpRequest get(Head head) {
         return new FilePut("GET", head, null);
@@ -307,7 +312,7 @@ public final class FilePutHttpClient implements SdkHttpClient {
                 if (expectContinue) early = awaitContinue(c);
                 if (early == null && body != null) {
                     body.transferTo(c.channel);
-                    filePuts.incrementAndGet();
+                    if (method.equals("PUT")) filePuts.incrementAndGet();
                 }
                 Answer answer = early != null ? early : Answer.finalOne(c.in);
                 // A final answer before the body was sent leaves the peer's read side in doubt: not kept.

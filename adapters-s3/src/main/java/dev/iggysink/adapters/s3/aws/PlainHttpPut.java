@@ -13,6 +13,8 @@ import java.time.ZoneOffset;
 import java.time.ZonedDateTime;
 import java.time.format.DateTimeFormatter;
 import java.time.format.DateTimeParseException;
+import dev.iggysink.application.port.out.StoredObject;
+import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -219,6 +221,192 @@ final class PlainHttpPut implements AutoCloseable {
         send("DELETE", key, client.delete(request), response -> null, 404);
     }
 
+    /**
+     * Keys under {@code prefix} that sort after {@code startAfter} and not after {@code until} (either empty: no
+     * bound), a ListObjectsV2 page of up to 1,000 at a time, the next page asked for only while the last key was not
+     * past {@code until}. Keys come url-encoded ({@code encoding-type=url}) so that any key survives the XML.
+     */
+    List<StoredObject> list(String prefix, String startAfter, String until) throws StoreException {
+        List<StoredObject> objects = new ArrayList<>();
+        String token = null;
+        String what = prefix.isEmpty() ? null : prefix + "*";
+        while (true) {
+            Map<String, String> query = new TreeMap<>();
+            query.put("list-type", "2");
+            query.put("encoding-type", "url");
+            if (!prefix.isEmpty()) query.put("prefix", prefix);
+            if (token != null) query.put("continuation-token", token);
+            else if (!startAfter.isEmpty()) query.put("start-after", startAfter);
+            FilePutHttpClient.Head request;
+            try {
+                Map<String, String> headers = new LinkedHashMap<>();
+                headers.put("User-Agent", "iggy-s3-sink");
+                request = signedOnBucket(SdkHttpMethod.GET, query, headers);
+            } catch (RuntimeException e) {
+                throw StoreFailures.withoutAnswer("LIST", bucket, what, e);
+            }
+            ListPage page = send("LIST", what, client.get(request), (response, body) -> ListPage.read(body))
+                    .orElseThrow();
+            for (StoredObject o : page.objects()) {
+                if (!until.isEmpty() && o.key().compareTo(until) > 0) return objects;
+                objects.add(o);
+            }
+            if (!page.truncated() || page.next() == null) return objects;
+            token = page.next();
+        }
+    }
+
+    /**
+     * Deletes {@code keys} in one DeleteObjects request (quiet: the answer names only the keys not deleted);
+     * each key not deleted as {@code {key, code, message}}.
+     */
+    List<String[]> deleteObjects(List<String> keys) throws StoreException {
+        StringBuilder xml = new StringBuilder(64 + keys.size() * 64)
+                .append("<Delete xmlns=\"http://s3.amazonaws.com/doc/2006-03-01/\"><Quiet>true</Quiet>");
+        for (String key : keys) xml.append("<Object><Key>").append(xmlText(key)).append("</Key></Object>");
+        xml.append("</Delete>");
+        byte[] body = xml.toString().getBytes(StandardCharsets.UTF_8);
+        FilePutHttpClient.Head request;
+        try {
+            Map<String, String> headers = new LinkedHashMap<>();
+            headers.put("Content-Type", "application/xml");
+            headers.put("Content-Length", Integer.toString(body.length));
+            // DeleteObjects must carry its body's digest: an unsigned payload with its MD5 and CRC32C
+            headers.put("Content-MD5", java.util.Base64.getEncoder().encodeToString(md5(body)));
+            headers.put(ChecksummedBodySigner.CHECKSUM_HEADER, crc32cOf(body));
+            headers.put("User-Agent", "iggy-s3-sink");
+            request = signedOnBucket(SdkHttpMethod.POST, Map.of("delete", ""), headers);
+        } catch (RuntimeException e) {
+            throw StoreFailures.withoutAnswer("DELETE OBJECTS", bucket, null, e);
+        }
+        return send("DELETE OBJECTS", null, client.post(request, FileBytes.of(body)),
+                (response, in) -> DeleteErrors.read(in)).orElseThrow();
+    }
+
+    private static byte[] md5(byte[] body) {
+        try {
+            return java.security.MessageDigest.getInstance("MD5").digest(body);
+        } catch (java.security.NoSuchAlgorithmException e) {
+            throw new IllegalStateException("no MD5 in this JVM", e);
+        }
+    }
+
+    private static String crc32cOf(byte[] body) {
+        java.util.zip.CRC32C crc = new java.util.zip.CRC32C();
+        crc.update(body);
+        long v = crc.getValue();
+        return java.util.Base64.getEncoder().encodeToString(new byte[] {(byte) (v >>> 24), (byte) (v >>> 16),
+                (byte) (v >>> 8), (byte) v});
+    }
+
+    /** {@code text} escaped for an XML element's content. */
+    static String xmlText(String text) {
+        StringBuilder out = new StringBuilder(text.length() + 16);
+        for (int i = 0; i < text.length(); i++) {
+            char c = text.charAt(i);
+            switch (c) {
+                case '&' -> out.append("&amp;");
+                case '<' -> out.append("&lt;");
+                case '>' -> out.append("&gt;");
+                case '"' -> out.append("&quot;");
+                case '\'' -> out.append("&apos;");
+                case '\r' -> out.append("&#13;");
+                default -> out.append(c);
+            }
+        }
+        return out.toString();
+    }
+
+    /** One ListObjectsV2 answer: its keys (decoded) with their sizes, whether more follow, and the token for them. */
+    record ListPage(List<StoredObject> objects, boolean truncated, String next) {
+        static ListPage read(InputStream body) throws IOException {
+            List<StoredObject> objects = new ArrayList<>();
+            boolean truncated = false;
+            String next = null;
+            String key = null;
+            long size = 0;
+            boolean inContents = false;
+            try {
+                javax.xml.stream.XMLStreamReader r = xmlReader(body);
+                while (r.hasNext()) {
+                    int event = r.next();
+                    if (event == javax.xml.stream.XMLStreamConstants.START_ELEMENT) {
+                        switch (r.getLocalName()) {
+                            case "Contents" -> {
+                                inContents = true;
+                                key = null;
+                                size = 0;
+                            }
+                            case "Key" -> {
+                                if (inContents) key = java.net.URLDecoder.decode(r.getElementText(), StandardCharsets.UTF_8);
+                            }
+                            case "Size" -> {
+                                if (inContents) size = Long.parseLong(r.getElementText().trim());
+                            }
+                            case "IsTruncated" -> truncated = Boolean.parseBoolean(r.getElementText().trim());
+                            case "NextContinuationToken" -> next = r.getElementText();
+                            default -> { }
+                        }
+                    } else if (event == javax.xml.stream.XMLStreamConstants.END_ELEMENT
+                            && r.getLocalName().equals("Contents")) {
+                        if (key != null) objects.add(new StoredObject(key, size));
+                        inContents = false;
+                    }
+                }
+            } catch (javax.xml.stream.XMLStreamException | RuntimeException e) {
+                throw new IOException("an answer to LIST that is no ListBucketResult: " + e.getMessage(), e);
+            }
+            return new ListPage(objects, truncated, next);
+        }
+    }
+
+    /** The keys a quiet DeleteObjects answer names as not deleted, each {@code {key, code, message}}. */
+    static final class DeleteErrors {
+        private DeleteErrors() {
+        }
+
+        static List<String[]> read(InputStream body) throws IOException {
+            List<String[]> failed = new ArrayList<>();
+            try {
+                javax.xml.stream.XMLStreamReader r = xmlReader(body);
+                String[] error = null;
+                while (r.hasNext()) {
+                    int event = r.next();
+                    if (event == javax.xml.stream.XMLStreamConstants.START_ELEMENT) {
+                        switch (r.getLocalName()) {
+                            case "Error" -> error = new String[] {"", "", ""};
+                            case "Key" -> {
+                                if (error != null) error[0] = r.getElementText();
+                            }
+                            case "Code" -> {
+                                if (error != null) error[1] = r.getElementText();
+                            }
+                            case "Message" -> {
+                                if (error != null) error[2] = r.getElementText();
+                            }
+                            default -> { }
+                        }
+                    } else if (event == javax.xml.stream.XMLStreamConstants.END_ELEMENT
+                            && r.getLocalName().equals("Error") && error != null) {
+                        failed.add(error);
+                        error = null;
+                    }
+                }
+            } catch (javax.xml.stream.XMLStreamException | RuntimeException e) {
+                throw new IOException("an answer to DELETE OBJECTS that is no DeleteResult: " + e.getMessage(), e);
+            }
+            return failed;
+        }
+    }
+
+    private static javax.xml.stream.XMLStreamReader xmlReader(InputStream body)
+            throws javax.xml.stream.XMLStreamException {
+        javax.xml.stream.XMLInputFactory f = javax.xml.stream.XMLInputFactory.newDefaultFactory();
+        f.setProperty(javax.xml.stream.XMLInputFactory.SUPPORT_DTD, false);
+        f.setProperty(javax.xml.stream.XMLInputFactory.IS_SUPPORTING_EXTERNAL_ENTITIES, false);
+        return f.createXMLStreamReader(body, "UTF-8");
+    }
+
     /** What a successful answer gives, from its head (then its body is read to the end and closed). */
     private interface Success<T> {
         T of(SdkHttpResponse response);
@@ -277,7 +465,8 @@ final class PlainHttpPut implements AutoCloseable {
         headers.put("Content-Type", contentType);
         headers.put("Content-Length", Long.toString(length));
         headers.put(ChecksummedBodySigner.CHECKSUM_HEADER, crc32c);
-        headers.put("Expect", "100-continue");
+        // no body to hold back: a store answers at once, and the connection stays usable
+        if (length > 0) headers.put("Expect", "100-continue");
         headers.put("User-Agent", "iggy-s3-sink");
         headers.putAll(conditions);
         headers.putAll(optionHeaders);
@@ -297,14 +486,37 @@ final class PlainHttpPut implements AutoCloseable {
         return new FilePutHttpClient.Head(host, port, hostHeader, sent, List.copyOf(headers.entrySet()));
     }
 
+    /** A request on the bucket itself with {@code query} (names and values as given, encoded here), signed. */
+    private FilePutHttpClient.Head signedOnBucket(SdkHttpMethod method, Map<String, String> query,
+                                                  Map<String, String> headers) {
+        StringBuilder target = new StringBuilder(bucketPath);
+        char sep = '?';
+        for (Map.Entry<String, String> q : query.entrySet()) {
+            target.append(sep).append(SdkHttpUtils.urlEncode(q.getKey()));
+            if (!q.getValue().isEmpty()) target.append('=').append(SdkHttpUtils.urlEncode(q.getValue()));
+            sep = '&';
+        }
+        AwsCredentials identity = credentials.resolveCredentials();
+        Instant now = clock.instant().plusMillis(skewMillis);
+        headers.putAll(signature(method, bucketPath, query, headers, identity, now));
+        return new FilePutHttpClient.Head(host, port, FilePutHttpClient.Head.hostHeader(host, port), target.toString(),
+                List.copyOf(headers.entrySet()));
+    }
+
     /**
      * The headers the SDK's signer adds (x-amz-date, x-amz-content-sha256, the session token, Authorization), not
      * Host, which the client sends: signed as https, port 80 as 443, as {@link ChecksummedBodySigner} signs.
      */
     private Map<String, String> signature(SdkHttpMethod method, String path, Map<String, String> headers,
                                           AwsCredentials identity, Instant now) {
+        return signature(method, path, Map.of(), headers, identity, now);
+    }
+
+    private Map<String, String> signature(SdkHttpMethod method, String path, Map<String, String> query,
+                                          Map<String, String> headers, AwsCredentials identity, Instant now) {
         SdkHttpRequest.Builder b = SdkHttpRequest.builder().method(method).protocol("https").host(host)
                 .port(port == 80 ? 443 : port).encodedPath(path);
+        query.forEach(b::putRawQueryParameter);
         headers.forEach(b::putHeader);
         SdkHttpRequest request = b.build();
         SdkHttpRequest signed = signer.sign(r -> r
