@@ -63,6 +63,10 @@ import software.amazon.awssdk.utils.http.SdkHttpUtils;
  * {@link StoreException} (status, S3 error code and message, {@code Retry-After}); an answer saying the request's
  * time is too far from the store's ({@code RequestTimeTooSkewed}) sets the offset later signatures use, from the
  * answer's {@code Date}. Used only where the SDK would send exactly this request: {@link #usableFor}.
+ *
+ * <p>The same way go a HEAD, a GET (whole or ranged), a DELETE, a LIST (ListObjectsV2) and a DeleteObjects, so that
+ * over plain http a sink never makes the SDK's S3 client, whose making and first LIST took 0.6 s of CPU in a cold
+ * JVM (docs/adr/0021-table-files-through-the-sinks-store.md).
  */
 final class PlainHttpPut implements AutoCloseable {
     /** The most of an error answer's body read for its code and message; S3's error documents are far smaller. */
