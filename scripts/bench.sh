@@ -32,6 +32,10 @@
 #                                     the chosen scenarios with the sink jar and with JAR (another build), interleaved,
 #                                     each pair's order flipped, N pairs (default 2), no raw-PUT baseline; the results
 #                                     of JAR carry the name NAME@b
+#   bash scripts/bench.sh --only NAME --jar-b JAR --archive [--pairs N]
+#                                     the same, each jar with a class-data archive of its own, as the launcher records
+#                                     and uses one by default (Java 17-24): one unmeasured run of the first chosen
+#                                     scenario per jar records it (bench-results/archives/, kept per jar checksum)
 #   bash scripts/bench.sh --tables    the Iceberg table sink beside the object sink (benchmarks.jar tables: 100 B and
 #                                     1 KiB, JDBC and REST catalogs, freshness; add its options after --, e.g.
 #                                     -- --messages 100k --rounds 1); 5M x 100 B and 1M x 1 KiB by default, about 12
@@ -80,6 +84,7 @@ only=""
 profile=""
 pairs=2
 jar_b=""
+archive=""
 jmh_args=()
 while [[ $# -gt 0 ]]; do
   case "$1" in
@@ -90,6 +95,7 @@ while [[ $# -gt 0 ]]; do
     --only) only="$2"; shift ;;
     --pairs) pairs="$2"; shift ;;
     --jar-b) jar_b="$2"; shift ;;
+    --archive) archive=1 ;;
     --) shift; jmh_args=("$@"); break ;;
     *) echo "bench.sh: unknown option $1" >&2; exit 2 ;;
   esac
@@ -156,6 +162,33 @@ if [[ "${only}" == "claims" ]]; then
 fi
 if [[ -n "${jar_b}" ]]; then
   [[ -f "${jar_b}" ]] || { echo "bench.sh: ${jar_b} is missing" >&2; exit 2; }
+  declare -A side_opts=([a]="${SINK_JAVA_OPTS}" [b]="${SINK_JAVA_OPTS}")
+  if [[ -n "${archive}" ]]; then
+    # The launcher's default before Java 25: a dynamic archive written at the exit of a run, then used by the next.
+    mkdir -p bench-results/archives
+    for side in a b; do
+      jar="${sink_jar}"
+      [[ "${side}" == b ]] && jar="${jar_b}"
+      jsa="bench-results/archives/$(cksum < "${jar}" | tr ' ' '-')-$(java -version 2>&1 | cksum | cut -d' ' -f1).jsa"
+      if [[ ! -f "${jsa}" ]]; then
+        for entry in "${scenarios[@]}"; do
+          name="${entry%%|*}"
+          flags="${entry#*|}"
+          # shellcheck disable=SC2053 # --only is a glob on purpose
+          [[ -n "${only}" && "${name}" != ${only} ]] && continue
+          echo "bench.sh: recording the class-data archive of ${jar} (${name}, not measured)"
+          # shellcheck disable=SC2086 # flags are word lists on purpose
+          SINK_JAVA_OPTS="${SINK_JAVA_OPTS} -XX:ArchiveClassesAtExit=${jsa} -Xlog:cds*=error" \
+            "${bench_java[@]}" e2e --sink-jar "${jar}" --name "${name}@archive" ${flags} --no-baseline >/dev/null \
+            || { echo "bench.sh: recording the archive of ${jar} failed" >&2; exit 1; }
+          break
+        done
+        [[ -f "${jsa}" ]] || { echo "bench.sh: no archive was written for ${jar}" >&2; exit 1; }
+      fi
+      side_opts[${side}]="${SINK_JAVA_OPTS} -XX:SharedArchiveFile=${jsa} -Xlog:cds*=error"
+    done
+    start=$(date +%s)
+  fi
   for ((pair = 1; pair <= pairs; pair++)); do
     for entry in "${scenarios[@]}"; do
       name="${entry%%|*}"
@@ -168,7 +201,8 @@ if [[ -n "${jar_b}" ]]; then
         jar="${sink_jar}" run_name="${name}"
         [[ "${side}" == b ]] && jar="${jar_b}" run_name="${name}@b"
         # shellcheck disable=SC2086 # flags are word lists on purpose
-        "${bench_java[@]}" e2e --sink-jar "${jar}" --name "${run_name}" ${flags} --no-baseline \
+        SINK_JAVA_OPTS="${side_opts[${side}]}" \
+          "${bench_java[@]}" e2e --sink-jar "${jar}" --name "${run_name}" ${flags} --no-baseline \
           || { echo "bench.sh: ${run_name} failed" >&2; failed=1; }
       done
     done

@@ -81,7 +81,8 @@ final class TableSinkKeys {
     static final ConfigKey MAX_FILES_PER_COMMIT = key("max_files_per_commit", Type.INTEGER, OURS, 64, "",
             "1 or more", "commit earlier when this many files wait");
     static final ConfigKey MAX_FILE_SIZE = key("max_file_size", Type.SIZE, OURS, 128L << 20, "", "1 byte or more",
-            "seal a data file at this size");
+            "seal a data file once its records' payloads reach this size (the Parquet file is smaller:"
+                    + " encoded and compressed)");
     static final ConfigKey MAX_MESSAGES_PER_FILE = key("max_messages_per_file", Type.INTEGER, OURS, null, "",
             "1 or more", "seal a data file at this many records");
     static final ConfigKey MAX_BUFFERED_BYTES = key("max_buffered_bytes", Type.SIZE, OURS,
