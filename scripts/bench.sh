@@ -102,6 +102,7 @@ while [[ $# -gt 0 ]]; do
   shift
 done
 
+[[ -n "${archive}" && -z "${jar_b}" ]] && { echo "bench.sh: --archive goes with --jar-b" >&2; exit 2; }
 case "${mode}" in
   smoke) exec "${bench_java[@]}" e2e --smoke "${sink_flag[@]}" ;;
   # The table bench runs each sink through the distribution's launcher, with its default options.
@@ -169,7 +170,7 @@ if [[ -n "${jar_b}" ]]; then
     for side in a b; do
       jar="${sink_jar}"
       [[ "${side}" == b ]] && jar="${jar_b}"
-      jsa="bench-results/archives/$(cksum < "${jar}" | tr ' ' '-')-$(java -version 2>&1 | cksum | cut -d' ' -f1).jsa"
+      jsa="bench-results/archives/$(cksum < "${jar}" | tr ' ' '-')-$("${SINK_JAVA:-java}" -version 2>&1 | cksum | cut -d' ' -f1).jsa"
       if [[ ! -f "${jsa}" ]]; then
         for entry in "${scenarios[@]}"; do
           name="${entry%%|*}"
