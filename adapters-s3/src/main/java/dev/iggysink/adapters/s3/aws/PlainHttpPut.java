@@ -171,14 +171,7 @@ final class PlainHttpPut implements AutoCloseable {
      * sixth of the sink's CPU at 8 MiB files.
      */
     Optional<Map<String, String>> metadata(String key) throws StoreException {
-        FilePutHttpClient.Head request;
-        try {
-            Map<String, String> headers = new LinkedHashMap<>();
-            headers.put("User-Agent", "iggy-s3-sink");
-            request = signed(SdkHttpMethod.HEAD, key, headers);
-        } catch (RuntimeException e) {
-            throw StoreFailures.withoutAnswer("HEAD", bucket, key, e);
-        }
+        FilePutHttpClient.Head request = signedOrFail("HEAD", SdkHttpMethod.HEAD, key, Map.of());
         return send("HEAD", key, client.head(request), response -> {
             Map<String, String> metadata = new TreeMap<>();
             response.forEachHeader((name, values) -> {
@@ -198,15 +191,8 @@ final class PlainHttpPut implements AutoCloseable {
      * the SDK's GET does. Reading the tables' metadata and manifests so keeps the SDK's client out of a table sink.
      */
     byte[] get(String key, long from, int length) throws StoreException {
-        FilePutHttpClient.Head request;
-        try {
-            Map<String, String> headers = new LinkedHashMap<>();
-            if (length >= 0) headers.put("Range", "bytes=" + from + "-" + (from + length - 1));
-            headers.put("User-Agent", "iggy-s3-sink");
-            request = signed(SdkHttpMethod.GET, key, headers);
-        } catch (RuntimeException e) {
-            throw StoreFailures.withoutAnswer("GET", bucket, key, e);
-        }
+        FilePutHttpClient.Head request = signedOrFail("GET", SdkHttpMethod.GET, key,
+                length >= 0 ? Map.of("Range", "bytes=" + from + "-" + (from + length - 1)) : Map.of());
         // 416: the range starts at or past the object's end, where there is nothing to read
         return send("GET", key, client.get(request), (response, body) -> body.readAllBytes(), 416)
                 .orElse(new byte[0]);
@@ -214,14 +200,7 @@ final class PlainHttpPut implements AutoCloseable {
 
     /** Deletes {@code key}; a key that is not there is no failure (S3 answers 204 either way, some stores 404). */
     void delete(String key) throws StoreException {
-        FilePutHttpClient.Head request;
-        try {
-            Map<String, String> headers = new LinkedHashMap<>();
-            headers.put("User-Agent", "iggy-s3-sink");
-            request = signed(SdkHttpMethod.DELETE, key, headers);
-        } catch (RuntimeException e) {
-            throw StoreFailures.withoutAnswer("DELETE", bucket, key, e);
-        }
+        FilePutHttpClient.Head request = signedOrFail("DELETE", SdkHttpMethod.DELETE, key, Map.of());
         send("DELETE", key, client.delete(request), response -> null, 404);
     }
 
@@ -476,6 +455,21 @@ final class PlainHttpPut implements AutoCloseable {
         headers.putAll(optionHeaders);
         headers.putAll(AdapterSupport.metadataHeaders(metadata));
         return signed(SdkHttpMethod.PUT, key, headers);
+    }
+
+    /**
+     * A request on {@code key} without a body, with {@code headers} and the User-Agent, signed; a failure to sign
+     * (credentials that cannot be resolved) fails {@code operation} as a request the store never answered.
+     */
+    private FilePutHttpClient.Head signedOrFail(String operation, SdkHttpMethod method, String key,
+                                                Map<String, String> headers) throws StoreException {
+        try {
+            Map<String, String> all = new LinkedHashMap<>(headers);
+            all.put("User-Agent", "iggy-s3-sink");
+            return signed(method, key, all);
+        } catch (RuntimeException e) {
+            throw StoreFailures.withoutAnswer(operation, bucket, key, e);
+        }
     }
 
     private FilePutHttpClient.Head signed(SdkHttpMethod method, String key, Map<String, String> headers) {
