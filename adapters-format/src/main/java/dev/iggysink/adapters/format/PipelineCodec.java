@@ -17,6 +17,7 @@ import dev.iggysink.application.settings.Compression;
 import dev.iggysink.application.settings.OutputFormat;
 import dev.iggysink.domain.message.SinkRecord;
 import java.util.List;
+import java.util.Optional;
 import java.util.function.Supplier;
 
 /** decode → transforms → encoder factory, for one stream. Immutable and thread-safe. */
@@ -27,6 +28,7 @@ final class PipelineCodec implements RecordCodec {
     private final String extension;
     private final String contentType;
     private final boolean passThrough;
+    private final Optional<String> sizeRule;
 
     /**
      * @param passThrough whether a JSON payload already in the printer's form may skip the tree (see
@@ -34,8 +36,9 @@ final class PipelineCodec implements RecordCodec {
      *                    the file is json_lines or json_array, the one consumer of such a payload
      */
     PipelineCodec(PayloadDecoder decoder, List<PayloadTransforms.Step> transforms, Supplier<FileEncoder> files,
-                  OutputFormat format, Compression compression, boolean passThrough) {
+                  OutputFormat format, Compression compression, boolean passThrough, Optional<String> sizeRule) {
         this.decoder = decoder;
+        this.sizeRule = sizeRule;
         this.passThrough = passThrough && transforms.isEmpty()
                 && (format == OutputFormat.JSON_LINES || format == OutputFormat.JSON_ARRAY);
         this.transforms = List.copyOf(transforms);
@@ -80,6 +83,11 @@ final class PipelineCodec implements RecordCodec {
     @Override
     public String contentType() {
         return contentType;
+    }
+
+    @Override
+    public Optional<String> sizeRule() {
+        return sizeRule;
     }
 
     @Override

@@ -29,6 +29,7 @@ import java.time.InstantSource;
 import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.function.Supplier;
 import org.apache.avro.Schema;
 import org.apache.avro.file.CodecFactory;
@@ -139,9 +140,34 @@ public final class RecordCodecs {
             case AVRO -> avroFiles(stream, output);
             case PARQUET -> parquetFiles(stream, output);
         };
+        boolean printed = passThrough && (stream.schema() == PayloadSchema.JSON || stream.schema() == PayloadSchema.RAW);
         return new PipelineCodec(PayloadDecoders.forSchema(stream.schema(), stream.avroSchemaJson()),
-                PayloadTransforms.build(transforms, clock), files, output.format(), output.compression(),
-                passThrough && (stream.schema() == PayloadSchema.JSON || stream.schema() == PayloadSchema.RAW));
+                PayloadTransforms.build(transforms, clock), files, output.format(), output.compression(), printed,
+                sizeRule(stream, output, transforms, printed));
+    }
+
+    /**
+     * The text behind {@link RecordCodec#sizeRule}: everything that shapes a formatted record of json_lines,
+     * json_array or raw (the count is the formatted record, so compression does not matter). None for Avro and
+     * Parquet, whose libraries decide what a record counts, nor with a computed transform value: "now" differs
+     * between members, and so may the length of what it prints.
+     */
+    private static Optional<String> sizeRule(StreamSettings stream, OutputSettings output,
+                                             List<TransformSettings> transforms, boolean passThrough) {
+        if (!buffersOnDisk(output.format())) return Optional.empty();
+        for (TransformSettings t : transforms) {
+            boolean computed = t instanceof TransformSettings.AddFields add
+                    && add.fields().stream().anyMatch(f -> f.computed().isPresent())
+                    || t instanceof TransformSettings.UpdateFields update
+                    && update.fields().stream().anyMatch(f -> f.value().computed().isPresent());
+            if (computed) return Optional.empty();
+        }
+        String shape = "schema=" + stream.schema() + ";avro_schema=" + stream.avroSchemaJson().orElse("")
+                + ";format=" + output.format() + ";metadata=" + output.includeMetadata() + ";headers="
+                + output.includeHeaders() + ";pass_through=" + passThrough + ";transforms=" + transforms;
+        java.util.zip.CRC32C crc = new java.util.zip.CRC32C();
+        crc.update(shape.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        return Optional.of(String.format("%s:%08x", output.format().name().toLowerCase(Locale.ROOT), crc.getValue()));
     }
 
     /**

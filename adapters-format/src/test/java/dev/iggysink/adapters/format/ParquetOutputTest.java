@@ -52,6 +52,13 @@ class ParquetOutputTest {
         assertThat(codec.contentType()).isEqualTo("application/vnd.apache.parquet");
     }
 
+    /** Parquet's library decides what a record counts: no run claims of size cuts (ADR 0022). */
+    @Test
+    void parquet_names_no_size_rule() {
+        assertThat(WideSchema.codec(WideSchema.output(OutputFormat.PARQUET, true, "zstd", "null")).sizeRule()).isEmpty();
+        assertThat(WideSchema.codec(WideSchema.output(OutputFormat.AVRO, true, "null", "null")).sizeRule()).isEmpty();
+    }
+
     @Test
     void metadata_are_real_top_level_columns_with_parquet_types() throws Exception {
         RecordCodec codec = WideSchema.codec(WideSchema.output(OutputFormat.PARQUET, true, "zstd", "null"));

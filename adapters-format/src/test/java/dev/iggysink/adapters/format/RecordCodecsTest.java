@@ -19,6 +19,7 @@ import dev.iggysink.application.port.out.RecordCodec;
 import dev.iggysink.application.settings.Compression;
 import dev.iggysink.application.settings.OutputFormat;
 import dev.iggysink.application.settings.PayloadSchema;
+import dev.iggysink.application.settings.TransformSettings;
 import dev.iggysink.domain.message.HeaderKind;
 import dev.iggysink.domain.message.MessageId;
 import dev.iggysink.domain.message.PartitionRef;
@@ -52,6 +53,29 @@ class RecordCodecsTest {
         long size = file.append(SEED.decode(record(SEED_PAYLOAD)));
         assertThat(size).isEqualTo(SEED_LINE.getBytes(StandardCharsets.UTF_8).length);
         assertThat(file.count()).isEqualTo(1);
+    }
+
+    /** Run claims of size cuts (docs/adr/0022-run-claims-of-size-cuts.md) rely on members counting records alike. */
+    @Test
+    void the_size_rule_is_the_same_for_the_same_settings_and_differs_where_a_record_would_count_otherwise() {
+        TransformSettings.FieldValue fixed = new TransformSettings.FieldValue("env", Optional.of("prod"),
+                Optional.empty());
+        TransformSettings.FieldValue now = new TransformSettings.FieldValue("at", Optional.empty(),
+                Optional.of(TransformSettings.Computed.DATE_TIME));
+        Optional<String> seed = SEED.sizeRule();
+        assertThat(seed).hasValueSatisfying(rule -> assertThat(rule).matches("json_lines:[0-9a-f]{8}"));
+        assertThat(codec(PayloadSchema.JSON, jsonLines(true, false)).sizeRule()).isEqualTo(seed);
+        assertThat(codec(PayloadSchema.JSON, output(OutputFormat.JSON_LINES, Compression.GZIP, true, false))
+                .sizeRule()).as("compression does not change what a record counts").isEqualTo(seed);
+        assertThat(List.of(codec(PayloadSchema.JSON, jsonLines(false, false)).sizeRule(),
+                codec(PayloadSchema.JSON, jsonLines(true, true)).sizeRule(),
+                codec(PayloadSchema.RAW, jsonLines(true, false)).sizeRule(),
+                codec(PayloadSchema.JSON, jsonLines(true, false), new TransformSettings.AddFields(List.of(fixed)))
+                        .sizeRule())).allSatisfy(rule -> assertThat(rule).isPresent().isNotEqualTo(seed));
+        assertThat(codec(PayloadSchema.JSON, jsonLines(true, false), new TransformSettings.AddFields(List.of(now)))
+                .sizeRule()).as("a computed value may print otherwise on another member").isEmpty();
+        assertThat(codec(PayloadSchema.JSON, output(OutputFormat.RAW, Compression.NONE, false, false)).sizeRule())
+                .hasValueSatisfying(rule -> assertThat(rule).startsWith("raw:"));
     }
 
     @Test

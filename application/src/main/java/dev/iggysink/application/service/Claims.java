@@ -63,6 +63,15 @@ final class Claims {
      */
     static final String RUN_END = "iggy-run-end";
 
+    /**
+     * The metadata of a run claim of size cuts (docs/adr/0022-run-claims-of-size-cuts.md): the offset up to which
+     * the run's files are cut by the rotation's limits from the run's start ({@link #RUN_RULE} names them), not by
+     * a stride. A name of its own, so that a member that knows only stride runs ({@link #RUN_END}) reads it as a
+     * claim of one file rather than cutting strides.
+     */
+    static final String RUN_UNTIL = "iggy-run-until";
+    static final String RUN_RULE = "iggy-run-rule";
+
     /** The most files a run claim decides, and the most offsets it spans (what the lookup lists below an offset). */
     static final int MAX_RUN_FILES = 16;
     static final long MAX_RUN_SPAN = 1L << 20;
@@ -75,11 +84,12 @@ final class Claims {
 
     /**
      * A claim read back: the last offset of its (first) file, the CRC32C of that file's key (empty in older claims),
-     * and for a run claim the run's last offset ({@link #RUN_END}; -1 for a claim of one file).
+     * and for a run claim the run's last offset ({@link #RUN_END} or {@link #RUN_UNTIL}; -1 for a claim of one
+     * file) and, for a run of size cuts, its rule ({@link #RUN_RULE}; null for a stride run).
      */
-    record Claimed(long last, Optional<String> keyCrc, long runEnd) {
+    record Claimed(long last, Optional<String> keyCrc, long runEnd, String rule) {
         Claimed(long last, Optional<String> keyCrc) {
-            this(last, keyCrc, -1);
+            this(last, keyCrc, -1, null);
         }
 
         /** Whether the claimed file has {@code key} (a claim that does not say is taken as having it). */
@@ -264,25 +274,31 @@ final class Claims {
      */
     Result claim(PartitionRef partition, long first, long last, String fileKey, String firstStamp)
             throws StoreException {
-        return claim(partition, first, last, fileKey, firstStamp, -1);
+        return claim(partition, first, last, fileKey, firstStamp, -1, null);
     }
 
     /**
      * As {@link #claim(PartitionRef, long, long, String, String)}; with {@code runEnd} past {@code last}, a run claim:
      * it decides the cuts of every file up to {@code runEnd} as well ({@link #RUN_END}). Another claim at
-     * {@code first} is the same cut only when it names the same run.
+     * {@code first} is the same cut only when it names the same run. With a {@code rule}, a run of size cuts
+     * ({@link #RUN_UNTIL}, {@link #RUN_RULE}).
      */
-    Result claim(PartitionRef partition, long first, long last, String fileKey, String firstStamp, long runEnd)
-            throws StoreException {
+    Result claim(PartitionRef partition, long first, long last, String fileKey, String firstStamp, long runEnd,
+                 String rule) throws StoreException {
         String key = key(partition, first);
         boolean run = runEnd > last;
         byte[] body = ("{\"first\":" + first + ",\"last\":" + last + (run ? ",\"run_end\":" + runEnd : "")
+                + (run && rule != null ? ",\"run_rule\":\"" + jsonText(rule) + "\"" : "")
                 + ",\"key\":\"" + jsonText(fileKey) + "\"}\n").getBytes(StandardCharsets.UTF_8);
         Map<String, String> meta = new java.util.HashMap<>();
         meta.put(ObjectStamps.OFFSETS, first + "-" + last);
         meta.put(KEY_CRC, keyCrc(fileKey));
         if (firstStamp != null) meta.put(ObjectStamps.FIRST, firstStamp);
-        if (run) meta.put(RUN_END, Long.toString(runEnd));
+        if (run && rule == null) meta.put(RUN_END, Long.toString(runEnd));
+        if (run && rule != null) {
+            meta.put(RUN_UNTIL, Long.toString(runEnd));
+            meta.put(RUN_RULE, rule);
+        }
         // A claim removed between the refused create and the read (its member committed past it) is created again.
         for (int attempt = 0; attempt < 3; attempt++) {
             if (store.create(key, body, meta)) return new Result(Outcome.CREATED, last);
@@ -291,7 +307,8 @@ final class Claims {
             // The same range under another key (a folder and late/) would be two objects: only one may go up.
             // A run decides more cuts than its first file's: only the very same run is the same cut.
             boolean same = theirs.get().last() == last && theirs.get().names(fileKey)
-                    && theirs.get().runEnd() == (run ? runEnd : -1);
+                    && theirs.get().runEnd() == (run ? runEnd : -1)
+                    && java.util.Objects.equals(theirs.get().rule(), run ? rule : null);
             return new Result(same ? Outcome.SAME_CUT : Outcome.OTHER_CUT, theirs.get().last());
         }
         throw new StoreException("the claim " + key + " was refused but could not be read, three times", true, 0,
@@ -329,24 +346,30 @@ final class Claims {
                     + ObjectStamps.OFFSETS + " = " + meta.get(ObjectStamps.OFFSETS) + ")", false, 0, null, null);
         }
         long runEnd = -1;
-        String run = meta.get(RUN_END);
-        if (run != null) {
+        String rule = meta.get(RUN_RULE);
+        String name = rule == null ? RUN_END : RUN_UNTIL;
+        String run = meta.get(name);
+        if (run != null || rule != null) {
             try {
-                runEnd = Long.parseLong(run.trim());
+                runEnd = run == null ? -2 : Long.parseLong(run.trim());
             } catch (NumberFormatException e) {
                 runEnd = -2;
             }
-            if (runEnd <= range.get()[1]) {
+            if (runEnd <= range.get()[1] || rule != null && (rule.isBlank() || meta.containsKey(RUN_END))) {
                 throw new StoreException("the claim " + key(partition, first) + " names no valid run (metadata "
-                        + RUN_END + " = " + run + ")", false, 0, null, null);
+                        + name + " = " + run + (rule == null ? "" : ", " + RUN_RULE + " = " + rule) + ")", false, 0,
+                        null, null);
             }
         }
-        return new Claimed(range.get()[1], Optional.ofNullable(meta.get(KEY_CRC)), runEnd);
+        return new Claimed(range.get()[1], Optional.ofNullable(meta.get(KEY_CRC)), runEnd, rule);
     }
 
-    /** A run claim found below an offset: where it starts, its first file's last offset, its end, its first record. */
-    record Run(long first, long last, long runEnd, Optional<String> firstStamp) {
-        /** How many offsets each file of the run spans. */
+    /**
+     * A run claim found below an offset: where it starts, its first file's last offset, its end, its first record,
+     * and for a run of size cuts its rule (null for a stride run).
+     */
+    record Run(long first, long last, long runEnd, Optional<String> firstStamp, String rule) {
+        /** How many offsets each file of a stride run spans. */
         long stride() {
             return last - first + 1;
         }
@@ -385,7 +408,7 @@ final class Claims {
         }
         if (claimed.runEnd() < offset) return Optional.empty();
         return Optional.of(new Run(first, claimed.last(), claimed.runEnd(),
-                Optional.ofNullable(meta.get().get(ObjectStamps.FIRST))));
+                Optional.ofNullable(meta.get().get(ObjectStamps.FIRST)), claimed.rule()));
     }
 
     /** Removes a claim that is no longer needed; a failure leaves it to the lifecycle rule. */

@@ -149,7 +149,8 @@ final class DurableFileRecovery {
                     if (claimed.isPresent() && claimed.get().runEnd() > claimed.get().last()) {
                         removePassed(passed, null);
                         return Result.in(c, new Claims.Run(record.offset(), claimed.get().last(),
-                                claimed.get().runEnd(), Optional.of(ObjectStamps.stamp(record))));
+                                claimed.get().runEnd(), Optional.of(ObjectStamps.stamp(record)),
+                                claimed.get().rule()));
                     }
                     if (claimed.isPresent()) {
                         removePassed(passed, null);

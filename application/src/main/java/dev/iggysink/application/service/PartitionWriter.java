@@ -113,6 +113,13 @@ final class PartitionWriter {
     private long runStart = -1;
     private long runStride = -1;
     private long runEnd = -1;
+    /**
+     * For a run of size cuts (docs/adr/0022-run-claims-of-size-cuts.md), its rule as its claim names it, and the
+     * limits it cuts by: from runStart every file ends where those limits are reached, and a file whose cut would
+     * lie past runEnd is not the run's (it is claimed at its start). Null for a stride run.
+     */
+    private String runRule;
+    private RotationPolicy runLimits;
     /** The partition's highest offset, as the last poll or the topic's metadata said (-1 unknown). */
     private long head = -1;
     /** The claims of this sink's space while this generation claims its files; null otherwise. */
@@ -267,7 +274,7 @@ final class PartitionWriter {
         if (forcedFirst >= 0 && !forcedCutFits(slot, record)) return;
         if (runEnd >= 0) {
             // A stretch of the run whose last records were dead-lettered ends at its last record in a file.
-            if (cell(slot) && record.offset() > cellEnd(slot.file.firstOffset())) {
+            if (runRule == null && cell(slot) && record.offset() > cellEnd(slot.file.firstOffset())) {
                 seal(slot, RotationReason.CLAIM);
                 slot = null;
             }
@@ -334,6 +341,12 @@ final class PartitionWriter {
             return;
         }
         if (cell(target)) {
+            if (runRule != null) {
+                runLimits.afterAppend(target.file).ifPresent(reason -> seal(target, reason));
+                // A file still open at the run's end is cut past it: not the run's, it is claimed at its start.
+                if (record.offset() >= runEnd) endRun();
+                return;
+            }
             long end = cellEnd(target.file.firstOffset());
             if (record.offset() >= end) {
                 // A whole stretch is the count cut it stands for; one short of dead letters is the run's cut.
@@ -349,8 +362,9 @@ final class PartitionWriter {
         return runEnd >= 0 && offset >= runStart && offset <= runEnd;
     }
 
-    /** The last offset of the run's stretch holding {@code offset}. */
+    /** The last offset of the run's stretch holding {@code offset} (of a run of size cuts: the run's end). */
     private long cellEnd(long offset) {
+        if (runRule != null) return runEnd;
         return Math.min(runEnd, runStart + ((offset - runStart) / runStride + 1) * runStride - 1);
     }
 
@@ -369,6 +383,39 @@ final class PartitionWriter {
         runStart = -1;
         runStride = -1;
         runEnd = -1;
+        runRule = null;
+        runLimits = null;
+    }
+
+    /**
+     * The rule a run claim of this member's size cuts names: its codec's {@link RecordCodec#sizeRule} and the
+     * rotation's limits; empty when the codec has none or a record-time span could cut elsewhere.
+     */
+    private Optional<String> sizeRunRule() {
+        if (policy.maxBytes().isEmpty() || policy.maxRecordSpan().isPresent()) return Optional.empty();
+        return codec.sizeRule().map(codecRule -> codecRule + ";size=" + policy.maxBytes().getAsLong() + ";count="
+                + (policy.maxRecords().isPresent() ? Long.toString(policy.maxRecords().getAsLong()) : "-"));
+    }
+
+    /**
+     * The limits a run claim's {@code rule} cuts by, when this member counts records as its maker did (the same
+     * codec rule; the limits may differ, they are the run's); empty otherwise.
+     */
+    private Optional<RotationPolicy> limitsOf(String rule) {
+        Optional<String> mine = codec.sizeRule();
+        String[] parts = rule.split(";");
+        if (mine.isEmpty() || parts.length != 3 || !parts[0].equals(mine.get()) || !parts[1].startsWith("size=")
+                || !parts[2].startsWith("count=")) {
+            return Optional.empty();
+        }
+        try {
+            long size = Long.parseLong(parts[1].substring(5));
+            String count = parts[2].substring(6);
+            RotationPolicy limits = RotationPolicy.bySize(size);
+            return Optional.of(count.equals("-") ? limits : limits.withMaxRecords(Long.parseLong(count)));
+        } catch (IllegalArgumentException e) {
+            return Optional.empty();
+        }
     }
 
     /**
@@ -378,14 +425,14 @@ final class PartitionWriter {
      * records not yet sent). Returns the run's last offset, or -1.
      */
     private long runFor(Slot slot, SealedFile file, RotationReason reason) {
-        // Only under a count alone: a run's files ignore the other limits (size, record time), which would cut them
-        // elsewhere than every stride.
-        if (reason != RotationReason.COUNT || policy.maxBytes().isPresent() || policy.maxRecordSpan().isPresent()
-                || !claiming || claims == null || !claims.knownOn()
-                || layout.firstOffsetKeys() || lateRule != null || maxOpenFiles > 1 || runEnd >= 0
-                || forcedFirst >= 0 || slot.deadLetters != null || slot.late) {
+        if (!claiming || claims == null || !claims.knownOn() || layout.firstOffsetKeys() || lateRule != null
+                || maxOpenFiles > 1 || runEnd >= 0 || forcedFirst >= 0 || slot.deadLetters != null || slot.late) {
             return -1;
         }
+        if (policy.maxBytes().isPresent()) return sizeRunFor(file, reason);
+        // Only under a count alone: a run's files ignore the other limits (size, record time), which would cut them
+        // elsewhere than every stride.
+        if (reason != RotationReason.COUNT || policy.maxRecordSpan().isPresent()) return -1;
         long stride = file.lastOffset() - file.firstOffset() + 1;
         if (stride != file.recordCount() || head <= file.lastOffset()) return -1;
         long files = Math.min(Claims.MAX_RUN_FILES, Math.min(Claims.MAX_RUN_SPAN / stride,
@@ -398,13 +445,48 @@ final class PartitionWriter {
     }
 
     /**
+     * As {@link #runFor}, under a size limit (docs/adr/0022-run-claims-of-size-cuts.md): a file cut by the rotation's
+     * limits, claimed while the partition holds at least as many records again, begins a run up to the partition's
+     * last offset (at most {@link Claims#MAX_RUN_FILES} files of this one's offsets, at most
+     * {@link Claims#MAX_RUN_SPAN} offsets). The files after it are cut by the same limits from its end.
+     */
+    private long sizeRunFor(SealedFile file, RotationReason reason) {
+        if (reason != RotationReason.SIZE && reason != RotationReason.COUNT) return -1;
+        Optional<String> rule = sizeRunRule();
+        long span = file.lastOffset() - file.firstOffset() + 1;
+        if (rule.isEmpty() || head - file.lastOffset() < span) return -1;
+        runLimits = limitsOf(rule.get()).orElse(null);
+        if (runLimits == null) return -1;
+        runStart = file.firstOffset();
+        runRule = rule.get();
+        runEnd = Math.min(head, file.firstOffset() + Math.min(Claims.MAX_RUN_SPAN, Claims.MAX_RUN_FILES * span) - 1);
+        return runEnd;
+    }
+
+    /**
      * Right after {@link #assigned}: the lookup ended inside a run claim's range (or at its start), so this
      * generation's files follow its cuts to its end; its claim is removed once this member commits past that end.
      */
     void follow(Claims.Run run, long committed) {
         if (run.runEnd() <= committed) return;
+        if (run.rule() != null) {
+            Optional<RotationPolicy> limits = limitsOf(run.rule());
+            if (limits.isEmpty()) {
+                // Its files are cut where their records' bytes reach a limit, counted as this member cannot count
+                // them: any file of its own there could overlap one of the run's still in flight.
+                halt("stream " + partition.stream() + ", topic " + partition.topic() + ", partition "
+                        + partition.partitionId() + ": offsets " + run.first() + "-" + run.runEnd() + " were claimed"
+                        + " as a run of files cut by size (" + run.rule() + "), but this member formats records as "
+                        + codec.sizeRule().orElse("a codec without a size rule") + " (do all members run the same"
+                        + " format, schema and transforms?). The partition is halted; nothing past offset "
+                        + committed + " is committed", true);
+                return;
+            }
+            runLimits = limits.get();
+            runRule = run.rule();
+        }
         runStart = run.first();
-        runStride = run.stride();
+        runStride = runRule == null ? run.stride() : -1;
         runEnd = run.runEnd();
         if (committed + 1 == run.first()) {
             // The run's first file is the one its claim names: cut exactly there, as for a claim of one file.
@@ -415,8 +497,8 @@ final class PartitionWriter {
             openClaims.add(Map.entry(runEnd, claims.key(partition, runStart)));
         }
         LOG.log(Level.INFO, "partition " + partition + ": offsets " + runStart + "-" + runEnd + " were claimed as a"
-                + " run of files of " + runStride + " offsets each; this member cuts its files there from offset "
-                + (committed + 1));
+                + " run of files of " + (runRule == null ? runStride + " offsets each" : "the size rule " + runRule)
+                + "; this member cuts its files there from offset " + (committed + 1));
     }
 
     /** Whether {@code slot} holds the file whose cut a claim decided. */
@@ -510,6 +592,8 @@ final class PartitionWriter {
         metrics.deadLettered(partition);
         LOG.log(Level.WARNING, "dead-lettered record at " + where + " to " + key + ": " + e.getMessage());
         FileBytes bytes = FileBytes.of(content);
+        // A file of a run of size cuts still open at the run's end is not the run's: its cut lies past it.
+        if (runRule != null && record.offset() >= runEnd) endRun();
         UploadJob job = new UploadJob(file, () -> bytes, "application/json", content.length, UploadJob.Check.NONE,
                 ObjectStamps.of(record), CompletableFuture.completedFuture(true), new CompletableFuture<>(), null, -1);
         // A file around this record must not be in the store while the record is in no object.
@@ -557,7 +641,8 @@ final class PartitionWriter {
                 ObjectStamps.stamp(file.firstOffset(), slot.firstId, slot.firstTimestamp),
                 ObjectStamps.stamp(file.lastOffset(), slot.lastId, slot.lastTimestamp));
         submit(new UploadJob(file, () -> encoder.getAndSet(null).finish(), codec.contentType(), slot.reserved,
-                check, metadata, ready, settled, claiming ? claims : null, fileRunEnd));
+                check, metadata, ready, settled, claiming ? claims : null, fileRunEnd,
+                fileRunEnd >= 0 ? runRule : null));
     }
 
     private void submit(UploadJob job) {

@@ -527,7 +527,7 @@ final class SelfAudit implements Runnable {
         Optional<Map<String, String>> meta = store.metadata(t.claimPrefix()
                 + String.format("%05d-%020d.claim", p.partitionId(), first));
         if (meta.isEmpty()) return true; // removed since the listing: not left behind
-        String end = meta.get().get(Claims.RUN_END);
+        String end = meta.get().getOrDefault(Claims.RUN_END, meta.get().get(Claims.RUN_UNTIL));
         try {
             return end != null && Long.parseLong(end.trim()) > passed;
         } catch (NumberFormatException e) {

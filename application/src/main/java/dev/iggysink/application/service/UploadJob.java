@@ -25,11 +25,17 @@ import java.util.function.Supplier;
  * out not to honour conditional writes, {@code CLAIM_FIRST} falls back to {@code OTHER_COPY} and {@code CLAIM} to
  * {@code NONE}. {@code claims}: the claims of the file's sink ({@link Claims#space}), for {@code CLAIM} and
  * {@code CLAIM_FIRST}; null otherwise. {@code runEnd}: past the file's last offset when its claim is a run claim
- * ({@link Claims#RUN_END}), -1 otherwise.
+ * ({@link Claims#RUN_END}), -1 otherwise; {@code runRule}: the rule of a run claim of size cuts, null otherwise.
  */
 record UploadJob(SealedFile file, Supplier<FileBytes> content, String contentType, long reservedBytes, Check check,
                  Map<String, String> metadata, CompletableFuture<Boolean> ready,
-                 CompletableFuture<Boolean> settled, Claims claims, long runEnd) {
+                 CompletableFuture<Boolean> settled, Claims claims, long runEnd, String runRule) {
+
+    UploadJob(SealedFile file, Supplier<FileBytes> content, String contentType, long reservedBytes, Check check,
+              Map<String, String> metadata, CompletableFuture<Boolean> ready, CompletableFuture<Boolean> settled,
+              Claims claims, long runEnd) {
+        this(file, content, contentType, reservedBytes, check, metadata, ready, settled, claims, runEnd, null);
+    }
 
     /**
      * {@code CREATE}: the key names only the file's first offset, and the data PUT itself is conditional: it is the

@@ -403,7 +403,8 @@ final class Uploader implements AutoCloseable {
                 case CLAIM, CLAIM_FIRST -> {
                     if (claim == null) {
                         claim = job.claims().claim(job.file().partition(), first, job.file().lastOffset(),
-                                job.file().key(), job.metadata().get(ObjectStamps.FIRST), job.runEnd());
+                                job.file().key(), job.metadata().get(ObjectStamps.FIRST), job.runEnd(),
+                                job.runRule());
                     }
                     if (claim.outcome() == Claims.Outcome.OTHER_CUT) {
                         finish(Outcome.SUPERSEDED, "another member claimed offsets " + first + "-"

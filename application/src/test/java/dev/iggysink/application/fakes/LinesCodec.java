@@ -64,6 +64,12 @@ public final class LinesCodec implements RecordCodec {
         return new Decoded(record);
     }
 
+    /** Plain and timed lines count a record differently (the timestamp), so their size rules differ. */
+    @Override
+    public Optional<String> sizeRule() {
+        return Optional.of(timed ? "timed-lines" : "lines");
+    }
+
     @Override
     public FileEncoder newFile() {
         return new FileEncoder() {

@@ -65,16 +65,26 @@ class TwoMembersModelTest {
         }
     }
 
-    /** The shared store as one member reaches it: while held, its puts and creates wait (and land when released). */
+    /**
+     * The shared store as one member reaches it: while held, its puts and creates wait (and land when released), or
+     * its data PUTs alone (a claim answered, then its file's PUT slow).
+     */
     private static final class HeldStore extends ForwardingObjectStore {
         private volatile java.util.concurrent.CountDownLatch gate = new java.util.concurrent.CountDownLatch(0);
+        private volatile boolean createsPass;
 
         HeldStore(InMemoryObjectStore shared) {
             super(shared);
         }
 
         void hold() {
-            if (gate.getCount() == 0) gate = new java.util.concurrent.CountDownLatch(1);
+            hold(false);
+        }
+
+        void hold(boolean putsOnly) {
+            if (gate.getCount() != 0) return;
+            createsPass = putsOnly;
+            gate = new java.util.concurrent.CountDownLatch(1);
         }
 
         void release() {
@@ -98,14 +108,14 @@ class TwoMembersModelTest {
 
         @Override
         public boolean create(String key, byte[] content, Map<String, String> metadata) throws StoreException {
-            pass();
+            if (!createsPass) pass();
             return super.create(key, content, metadata);
         }
 
         @Override
         public boolean create(String key, FileBytes content, String contentType, Map<String, String> metadata)
                 throws StoreException {
-            pass();
+            if (!createsPass) pass();
             return super.create(key, content, contentType, metadata);
         }
 
@@ -276,9 +286,46 @@ class TwoMembersModelTest {
         runMovingPartitionsUnderBudgets(seed, random, COUNT_PAST_TIGHT, true, KeyLayout.OFFSETS, 200);
     }
 
+    /**
+     * The interleavings of {@link #run_claims_decide_the_cuts_of_files_whose_records_were_there} under a size
+     * rotation, with payloads of 40 to 159 bytes (so files of one size hold different numbers of records) and members
+     * of different size limits: a size cut claimed while the next records are there makes a run of size cuts
+     * (docs/adr/0022-run-claims-of-size-cuts.md), which the other member, whatever its own limit and budget, must cut
+     * by the run's limit while the maker's PUTs of the run's files are held.
+     */
+    @ParameterizedTest(name = "seed {0}")
+    @MethodSource("seeds")
+    void run_claims_of_size_cuts_decide_the_cuts_of_files_whose_records_were_there(long seed) throws Exception {
+        Random random = new Random(seed);
+        runMovingPartitionsUnderBudgets(seed, random, false, KeyLayout.OFFSETS, 200,
+                (member, budget) -> sizeSettings(member == 0 ? 4_500 : 3_200, budget),
+                i -> "x".repeat(40 + (i * 37) % 120), true);
+    }
+
+    private SinkSettings sizeSettings(long size, long maxBufferedBytes) {
+        SinkSettings base = TestSettings.sink(stream, dev.iggysink.application.settings.RotationSettings.size(size),
+                ErrorTolerance.NONE, maxBufferedBytes, Duration.ofMillis(400));
+        return new SinkSettings(base.key(), base.name(), true, 0, false, base.streams(), base.output(),
+                base.rotation(), base.retry(), base.delivery(), base.transforms());
+    }
+
     /** @param maxAppend the most records one step appends to a partition */
     private void runMovingPartitionsUnderBudgets(long seed, Random random, long count, boolean fixedBudgets,
                                                  KeyLayout layout, int maxAppend) throws Exception {
+        runMovingPartitionsUnderBudgets(seed, random, fixedBudgets, layout, maxAppend,
+                (member, budget) -> settings(count, budget, layout), i -> TIGHT_PAYLOAD, false);
+    }
+
+    /**
+     * @param settings the settings of member 0 or 1 (2: the member that drains at the end) under a budget
+     * @param payload  the payload of the record at an offset
+     * @param putsApart whether a hold may hold a member's data PUTs alone, its claims answered
+     */
+    private void runMovingPartitionsUnderBudgets(long seed, Random random, boolean fixedBudgets, KeyLayout layout,
+                                                 int maxAppend,
+                                                 java.util.function.BiFunction<Integer, Long, SinkSettings> settings,
+                                                 java.util.function.IntFunction<String> payload, boolean putsApart)
+            throws Exception {
         InMemoryObjectStore store = new InMemoryObjectStore();
         int partitions = 3;
         ScriptedMessageSource group = new ScriptedMessageSource("application_logs", "api_requests", partitions);
@@ -292,8 +339,8 @@ class TwoMembersModelTest {
         }
         int[] appended = new int[partitions];
         for (Member m : members) {
-            m.sink = start(settings(count, fixedBudgets ? fixedBudget(members, m) : budget(random), layout), m.source,
-                    m.store);
+            m.sink = start(settings.apply(members.indexOf(m), fixedBudgets ? fixedBudget(members, m) : budget(random)),
+                    m.source, m.store);
         }
         try {
             for (int step = 0; step < STEPS; step++) {
@@ -303,7 +350,7 @@ class TwoMembersModelTest {
                 int p = random.nextInt(partitions);
                 if (r < 0.3) {
                     int n = 1 + random.nextInt(maxAppend);
-                    group.append(p, n, i -> TIGHT_PAYLOAD);
+                    group.append(p, n, payload);
                     appended[p] += n;
                 } else if (r < 0.4) {
                     if (m.sink != null) m.sink.flush();
@@ -312,7 +359,7 @@ class TwoMembersModelTest {
                     (mine ? m : other).source.own(p, false);
                     (mine ? other : m).source.own(p, true);
                 } else if (r < 0.63) {
-                    m.store.hold();
+                    m.store.hold(putsApart && random.nextBoolean());
                 } else if (r < 0.71) {
                     m.store.release();
                 } else if (r < 0.8) {
@@ -320,7 +367,7 @@ class TwoMembersModelTest {
                 } else if (r < 0.9) {
                     if (m.sink == null && m.stopping.isDone()) {
                         long budget = fixedBudgets ? fixedBudget(members, m) : budget(random);
-                        m.sink = start(settings(count, budget, layout), m.source, m.store);
+                        m.sink = start(settings.apply(members.indexOf(m), budget), m.source, m.store);
                     }
                 } else {
                     m.source.failCommits(new SourceException("commit timed out", true));
@@ -339,7 +386,7 @@ class TwoMembersModelTest {
             members.get(1).source.own(p, false);
             group.own(p, true);
         }
-        SinkService last = start(settings(count, TIGHT_BUDGET, layout), group, store);
+        SinkService last = start(settings.apply(2, TIGHT_BUDGET), group, store);
         try {
             await().atMost(WAIT).until(() -> {
                 List<PartitionStatus> all = last.status().partitions();

@@ -99,6 +99,76 @@ class RunClaimsIT extends E2eTest {
                 .noneMatch(k -> k.matches(claims + "00000-0{20}\\.claim"));
     }
 
+    /**
+     * A run of size cuts (docs/adr/0022-run-claims-of-size-cuts.md) on MinIO: A, whose files are cut at 2,000 bytes,
+     * claims the partition's 100 records (payloads of different lengths) as one run; its PUTs of files from offset
+     * 25 on are held and it is killed. B, whose own limit is 1,000 bytes, takes the partition where A's commits
+     * stopped, finds the run below (LIST, HEAD of the claim with its rule) and cuts by the run's 2,000 bytes. A's late
+     * PUTs then land on B's keys. Cut by B's own limit, they would put offsets in two objects.
+     */
+    @Test
+    @Timeout(240)
+    void a_new_owner_of_another_size_limit_inside_a_run_of_size_cuts_cuts_by_the_runs_limit() throws Exception {
+        fx.topic(TOPIC, 1);
+        fx.producer.sendJson(fx.stream, TOPIC, 0, 100, i -> "{\"i\":" + i + ",\"p\":\"" + "x".repeat((i * 37) % 60)
+                + "\"}");
+        Path configA = fx.config(List.of(TOPIC), "json", """
+                file_rotation = "size"
+                max_file_size = "2000B"
+                """);
+        String claims = "_claims/s[0-9a-f]{16}/" + fx.stream + "/" + TOPIC + "/";
+        String dataObjects = "/" + fx.bucket + "/" + fx.stream + "/" + TOPIC + "/";
+
+        List<String> landedLate;
+        List<String> objectsOfB;
+        long committedByA;
+        try (StoreRelay relay = StoreRelay.start(fx.minio.endpoint())) {
+            relay.hold((method, target) -> method.equals("PUT") && target.startsWith(dataObjects)
+                    && firstOffset(target) >= 25);
+            Path a = fx.withAdmin(fx.withEndpoint(configA, relay.endpoint(), "relayed"), E2eFixture.freePort(), "a");
+            try (SinkProcess sinkA = SinkProcess.run(a, fx.log("a"), Map.of())) {
+                await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(200))
+                        .until(() -> !relay.held().isEmpty() && fx.committedOffsets(configA).getOrDefault(0, -1L)
+                                == firstHeld(relay) - 1 || !sinkA.alive());
+                assertThat(sinkA.alive()).as("A runs:\n%s", sinkA.logText()).isTrue();
+                committedByA = fx.committedOffsets(configA).get(0);
+                assertThat(claimKeys()).as("one claim for A's files").singleElement().asString()
+                        .matches(claims + "00000-0{20}\\.claim");
+                assertThat(fx.read(claimKeys().get(0))).contains("\"run_end\":99,\"run_rule\":\"json_lines:")
+                        .contains(";size=2000;count=-\"");
+                sinkA.kill9();
+            }
+
+            Path configB = fx.config(List.of(TOPIC), "json", """
+                    file_rotation = "size"
+                    max_file_size = "1000B"
+                    """);
+            try (SinkProcess b = SinkProcess.run(fx.withAdmin(configB, E2eFixture.freePort(), "b"), fx.log("b"),
+                    Map.of())) {
+                await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(200))
+                        .until(() -> fx.committedOffsets(configB).getOrDefault(0, -1L) >= 90 || !b.alive());
+                assertThat(b.logText()).contains("offsets 0-99 were claimed as a run of files of the size rule"
+                        + " json_lines:").contains("this member cuts its files there from offset " + (committedByA + 1));
+                b.terminate();
+                assertThat(b.waitFor(Duration.ofSeconds(60))).as("graceful stop of B:\n%s", b.logText()).isZero();
+                assertThat(fx.committedOffsets(configB)).containsEntry(0, 99L);
+            }
+            objectsOfB = ranges();
+            landedLate = relay.release();
+        }
+        assertThat(landedLate).as("the store's answers to A's late PUTs").isNotEmpty()
+                .allSatisfy(answer -> assertThat(answer).startsWith("HTTP/1.1 200"));
+        assertThat(ranges()).as("objects after A's PUTs landed: B's keys").containsExactlyElementsOf(objectsOfB);
+        Map<Long, Integer> seen = fx.copies(TOPIC).get(0);
+        assertThat(seen.keySet()).containsExactlyElementsOf(LongStream.range(0, 100).boxed().toList());
+        assertThat(seen).allSatisfy((offset, n) -> assertThat(n).as("copies of offset %d", offset).isOne());
+    }
+
+    /** The least first offset of the held data PUTs. */
+    private long firstHeld(StoreRelay relay) {
+        return relay.held().stream().mapToLong(line -> firstOffset(line.split(" ")[1])).min().orElse(-1);
+    }
+
     private void send(int from, int count) {
         fx.producer.sendJson(fx.stream, TOPIC, 0, count, i -> "{\"i\":" + (from + i) + "}");
     }

@@ -1,5 +1,7 @@
 package dev.iggysink.application.port.out;
 
+import java.util.Optional;
+
 /**
  * How one stream's records become file bytes: decode the payload per the stream's {@code schema}, apply the
  * transforms, then encode in the output format. One instance per stream; thread-safe ({@link #decode} may run on
@@ -15,6 +17,17 @@ public interface RecordCodec {
     String extension();
 
     String contentType();
+
+    /**
+     * What decides the bytes each record counts for size rotation ({@link FileEncoder#append}), as a text equal on
+     * every member of one configuration and different wherever two configurations could count a record otherwise:
+     * members whose texts are equal cut the same files by size from the same start. Empty when a record's count may
+     * differ between members of one configuration (a value computed at write time, such as the current time), and
+     * then no member relies on another's size cuts (docs/adr/0022-run-claims-of-size-cuts.md).
+     */
+    default Optional<String> sizeRule() {
+        return Optional.empty();
+    }
 
     /**
      * What {@code object}, a file in this codec's format (written by this sink, an older version of it or the Rust
