@@ -62,7 +62,8 @@ fi
 # The sink runs with the JVM options of the distribution's launcher (bin/iggy-s3-sink), as a user gets it;
 # SINK_JAVA_OPTS replaces them (e.g. SINK_JAVA_OPTS="-Xmx1g" for java -jar with a heap of 1 GiB).
 # Like the launcher, two malloc arenas and a native-heap trim every 2 s where the JVM has the option.
-launcher_opts="-XX:+ExitOnOutOfMemoryError -XX:+UseSerialGC -XX:PretenureSizeThreshold=60k -Xmx256m -Xms48m -Xmn24m"
+launcher_opts="-XX:+ExitOnOutOfMemoryError -XX:+UseSerialGC -XX:PretenureSizeThreshold=60k -XX:MinHeapFreeRatio=20"
+launcher_opts="${launcher_opts} -Xmx256m -Xms48m -Xmn24m"
 launcher_opts="${launcher_opts} -Dio.netty.allocator.type=unpooled"
 launcher_opts="${launcher_opts} -XX:Tier4InvocationThreshold=50000 -XX:Tier4MinInvocationThreshold=6000"
 launcher_opts="${launcher_opts} -XX:Tier4CompileThreshold=150000 -XX:Tier4BackEdgeThreshold=400000"

@@ -123,6 +123,7 @@ class TarballIT {
         assertThat(run.output()).contains("-XX:+UseSerialGC", "-XX:OnOutOfMemoryError=kill -USR1 %p;")
                 .doesNotContain("ExitOnOutOfMemoryError")
                 .contains("-XX:PretenureSizeThreshold=61440") // 60 KiB: file-buffer chunks start in the old generation
+                .contains("-XX:MinHeapFreeRatio=20") // the table sink's old generation grows less past what it holds
                 .contains("-XX:MaxHeapSize=268435456") // 256 MiB: every machine running the tests has more memory
                 // it starts small and grows only as far as needed (open files are in buffer_directory)
                 .contains("-XX:InitialHeapSize=50331648", "-XX:NewSize=25165824", "-XX:MaxNewSize=25165824");

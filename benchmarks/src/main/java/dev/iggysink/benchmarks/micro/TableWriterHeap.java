@@ -41,7 +41,7 @@ import org.apache.iceberg.parquet.Parquet;
 public final class TableWriterHeap {
     /** The launcher's heap and collector options (distribution's {@code bin/iggy-s3-sink}, default heap). */
     static final List<String> LAUNCHER_HEAP = List.of("-XX:+UseSerialGC", "-XX:PretenureSizeThreshold=60k",
-            "-Xmx256m", "-Xms48m", "-Xmn24m");
+            "-XX:MinHeapFreeRatio=20", "-Xmx256m", "-Xms48m", "-Xmn24m");
     static final Map<String, String> SINK_PROPERTIES = dev.iggysink.adapters.iceberg.TableTemplate.WRITE_PROPERTIES;
     static final Schema SCHEMA = dev.iggysink.benchmarks.BenchTable.SCHEMA;
     private static final String[] LEVELS = {"info", "warn", "error", "debug"};

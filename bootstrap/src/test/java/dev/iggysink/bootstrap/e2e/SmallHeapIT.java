@@ -114,7 +114,8 @@ class SmallHeapIT extends E2eTest {
         Path config = fx.config(List.of("huge"), "json", "rotate_schedule_interval = \"2s\"");
         // the launcher's heap and collector (distribution/src/dist/bin/iggy-s3-sink)
         List<String> cmd = new ArrayList<>(List.of(SinkProcess.javaBinary(), "-Xmx256m", "-Xms48m", "-Xmn24m",
-                "-XX:+UseSerialGC", "-XX:PretenureSizeThreshold=60k", "-XX:+ExitOnOutOfMemoryError"));
+                "-XX:+UseSerialGC", "-XX:PretenureSizeThreshold=60k", "-XX:MinHeapFreeRatio=20",
+                "-XX:+ExitOnOutOfMemoryError"));
         cmd.addAll(jvmExtra);
         cmd.addAll(List.of("-jar", SinkProcess.jar().toString(), "run", "--config", config.toString(),
                 "--status-interval", "2s"));

@@ -93,7 +93,8 @@ class TableSmallHeapIT extends E2eTest {
             // the launcher's heap and collector (distribution/src/dist/bin/iggy-s3-sink); an OutOfMemoryError ends
             // the process at once, so that it cannot go unnoticed
             List<String> cmd = new ArrayList<>(List.of(SinkProcess.javaBinary(), "-Xmx256m", "-Xms48m", "-Xmn24m",
-                    "-XX:+UseSerialGC", "-XX:PretenureSizeThreshold=60k", "-XX:+ExitOnOutOfMemoryError"));
+                    "-XX:+UseSerialGC", "-XX:PretenureSizeThreshold=60k", "-XX:MinHeapFreeRatio=20",
+                    "-XX:+ExitOnOutOfMemoryError"));
             cmd.addAll(jvmExtra);
             cmd.addAll(List.of("-jar", SinkProcess.jar().toString(), "run", "--config", config.toString(),
                     "--status-interval", "5s"));
