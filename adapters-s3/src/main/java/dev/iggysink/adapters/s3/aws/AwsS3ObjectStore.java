@@ -52,7 +52,9 @@ import software.amazon.awssdk.services.s3.model.S3Object;
  *
  * <p>Exactly one HTTP attempt per request: the SDK's retry strategy is {@code doNotRetry} (and the SDK's Apache
  * client has its own retry handler disabled), so {@code max_attempts} in the sink's retry policy is the only
- * multiplier. Every request is bounded by {@link StorageSettings#requestTimeout()} (attempt timeout and socket
+ * multiplier. (One exception, below the sink's policy: {@link FilePutHttpClient} sends a request once more on a new
+ * connection when the kept connection it took ended before a byte of answer, the store having closed it as the
+ * request came; no answer, so no attempt.) Every request is bounded by {@link StorageSettings#requestTimeout()} (attempt timeout and socket
  * timeout). Checksums are computed only when an operation requires them, which S3-compatible stores accept.
  *
  * <p>Over a plain-http endpoint addressed path-style, a whole-object PUT with a body is built, signed and sent by

@@ -213,16 +213,24 @@ public final class FilePutHttpClient implements SdkHttpClient {
         }
     }
 
+    /** A kept connection that looks usable, else a new one. */
     private Connection connection(Head http) throws IOException {
-        String key = http.host() + ":" + http.port();
-        ConcurrentLinkedDeque<Connection> q = idle.get(key);
+        ConcurrentLinkedDeque<Connection> q = idle.get(http.host() + ":" + http.port());
         if (q != null) {
             Connection c;
             while ((c = q.pollFirst()) != null) {
-                if (c.usable()) return c;
+                if (c.usable()) {
+                    c.reused = true;
+                    return c;
+                }
                 c.close();
             }
         }
+        return newConnection(http);
+    }
+
+    private Connection newConnection(Head http) throws IOException {
+        String key = http.host() + ":" + http.port();
         SocketChannel channel = SocketChannel.open();
         try {
             channel.socket().setTcpNoDelay(true);
@@ -253,11 +261,29 @@ public final class FilePutHttpClient implements SdkHttpClient {
         final SocketChannel channel;
         final InputStream in;
         long idleSince;
+        /** Taken from the idle connections for this request. */
+        boolean reused;
+        /** A byte of an answer to this request has arrived (a kept connection starts each request at false). */
+        boolean answered;
 
         Connection(String key, SocketChannel channel) throws IOException {
             this.key = key;
             this.channel = channel;
-            this.in = new BufferedInputStream(channel.socket().getInputStream(), 8192);
+            this.in = new BufferedInputStream(new FilterInputStream(channel.socket().getInputStream()) {
+                @Override
+                public int read() throws IOException {
+                    int b = super.read();
+                    if (b >= 0) answered = true;
+                    return b;
+                }
+
+                @Override
+                public int read(byte[] bytes, int off, int len) throws IOException {
+                    int n = super.read(bytes, off, len);
+                    if (n > 0) answered = true;
+                    return n;
+                }
+            }, 8192);
         }
 
         /** Not idle too long, and the peer has neither closed it nor sent anything unasked. */
@@ -299,9 +325,31 @@ public final class FilePutHttpClient implements SdkHttpClient {
             this.body = body;
         }
 
+        /**
+         * One exchange; when a kept connection ends before a byte of answer (the store closed it as the request
+         * came, a race no check before sending can close), the request is sent once more on a new connection: the
+         * store has not answered it, and the sink's writes are safe to repeat (a repeated conditional create finds
+         * its own claim). A new connection's failure, or one after the answer began, is the call's.
+         */
         @Override
         public HttpExecuteResponse call() throws IOException {
             Connection c = connection(http);
+            try {
+                return exchange(c);
+            } catch (IOException e) {
+                // A timeout is a slow store, not a closed connection: sending again would only double the wait.
+                if (!c.reused || c.answered || aborted || closed || e instanceof SocketTimeoutException) throw e;
+                try {
+                    return exchange(newConnection(http));
+                } catch (IOException again) {
+                    again.addSuppressed(e);
+                    throw again;
+                }
+            }
+        }
+
+        private HttpExecuteResponse exchange(Connection c) throws IOException {
+            c.answered = false;
             connection = c;
             if (aborted) c.close();
             boolean done = false;

@@ -256,6 +256,104 @@ class FilePutHttpClientTest {
         assertThat(bodies).hasSize(2);
     }
 
+    /** Reads the request's body, then closes the connection without a byte of answer. */
+    private Script closesUnanswered(CountDownLatch closed) {
+        return (r, in, out) -> {
+            readBody(in, BODY.length);
+            out.close();
+            closed.countDown();
+            throw new IOException("server closed the connection as the request came");
+        };
+    }
+
+    @Test
+    void a_request_on_a_kept_connection_closed_before_any_answer_is_sent_once_more_on_a_new_connection()
+            throws Exception {
+        // The race a usability check cannot close: the store drops a kept connection as the next request arrives.
+        start(Duration.ofSeconds(3));
+        CountDownLatch closed = new CountDownLatch(1);
+        scripts.add((r, in, out) -> {
+            readBody(in, BODY.length);
+            OK_AFTER_BODY.serve(r, in, out);
+        });
+        scripts.add(closesUnanswered(closed));
+        scripts.add((r, in, out) -> {
+            readBody(in, BODY.length);
+            OK_AFTER_BODY.serve(r, in, out);
+        });
+        body(send(put(server.getLocalPort(), false)));
+        HttpExecuteResponse again = send(put(server.getLocalPort(), false));
+        assertThat(again.httpResponse().statusCode()).isEqualTo(200);
+        body(again);
+        assertThat(closed.getCount()).isZero();
+        assertThat(accepted.get()).as("the resend went on a new connection").isEqualTo(2);
+        assertThat(requests).extracting(Request::connection).containsExactly(1, 1, 2);
+        assertThat(bodies).hasSize(3).allSatisfy(b -> assertThat(b).isEqualTo(BODY));
+    }
+
+    @Test
+    void a_new_connection_closed_before_any_answer_fails_the_call_without_a_resend() throws Exception {
+        start(Duration.ofSeconds(3));
+        scripts.add(closesUnanswered(new CountDownLatch(1)));
+        scripts.add((r, in, out) -> {
+            readBody(in, BODY.length);
+            OK_AFTER_BODY.serve(r, in, out);
+        });
+        assertThatThrownBy(() -> send(put(server.getLocalPort(), false))).hasRootCauseInstanceOf(IOException.class);
+        assertThat(accepted.get()).as("one attempt: max_attempts counts requests").isEqualTo(1);
+        assertThat(requests).hasSize(1);
+    }
+
+    @Test
+    void a_kept_connection_that_times_out_before_any_answer_fails_the_call_without_a_resend() throws Exception {
+        start(Duration.ofSeconds(3));
+        client.close();
+        client = new FilePutHttpClient(fallback, Duration.ofSeconds(2), Duration.ofMillis(300), Duration.ofMillis(100));
+        CountDownLatch done = new CountDownLatch(1);
+        scripts.add((r, in, out) -> {
+            readBody(in, BODY.length);
+            OK_AFTER_BODY.serve(r, in, out);
+        });
+        scripts.add((r, in, out) -> {
+            readBody(in, BODY.length);
+            try {
+                done.await(5, TimeUnit.SECONDS); // never answers in time
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            throw new IOException("gave up");
+        });
+        body(send(put(server.getLocalPort(), false)));
+        assertThatThrownBy(() -> send(put(server.getLocalPort(), false)))
+                .hasRootCauseInstanceOf(java.net.SocketTimeoutException.class);
+        done.countDown();
+        assertThat(accepted.get()).as("a slow store is not sent the request again").isEqualTo(1);
+        assertThat(requests).hasSize(2);
+    }
+
+    @Test
+    void a_kept_connection_closed_inside_an_answer_fails_the_call_without_a_resend() throws Exception {
+        start(Duration.ofSeconds(3));
+        scripts.add((r, in, out) -> {
+            readBody(in, BODY.length);
+            OK_AFTER_BODY.serve(r, in, out);
+        });
+        scripts.add((r, in, out) -> {
+            readBody(in, BODY.length);
+            out.write("HTTP/1.1 200 OK\r\nETag: ".getBytes(StandardCharsets.US_ASCII));
+            out.close();
+            throw new IOException("server closed the connection inside its answer");
+        });
+        scripts.add((r, in, out) -> {
+            readBody(in, BODY.length);
+            OK_AFTER_BODY.serve(r, in, out);
+        });
+        body(send(put(server.getLocalPort(), false)));
+        assertThatThrownBy(() -> send(put(server.getLocalPort(), false))).hasRootCauseInstanceOf(IOException.class);
+        assertThat(accepted.get()).as("the store answered: the request is not sent again").isEqualTo(1);
+        assertThat(requests).hasSize(2);
+    }
+
     @Test
     void abort_ends_a_call_waiting_for_an_answer() throws Exception {
         start(Duration.ofSeconds(3));
