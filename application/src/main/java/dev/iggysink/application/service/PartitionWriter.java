@@ -104,22 +104,8 @@ final class PartitionWriter {
     /** A claimed cut adopted at assignment: the file starting at {@code forcedFirst} ends exactly at forcedLast. */
     private long forcedFirst = -1;
     private long forcedLast = -1;
-    /**
-     * A run claim this generation follows, its own or another member's (docs/adr/0020-run-claims.md): from
-     * {@code runStart} to {@code runEnd} every file ends where a stretch of {@code runStride} offsets from runStart
-     * ends (or where its records end, when the stretch's last records were dead-lettered), whatever the rotation
-     * policy, a flush or memory pressure would say; -1s when none.
-     */
-    private long runStart = -1;
-    private long runStride = -1;
-    private long runEnd = -1;
-    /**
-     * For a run of size cuts (docs/adr/0022-run-claims-of-size-cuts.md), its rule as its claim names it, and the
-     * limits it cuts by: from runStart every file ends where those limits are reached, and a file whose cut would
-     * lie past runEnd is not the run's (it is claimed at its start). Null for a stride run.
-     */
-    private String runRule;
-    private RotationPolicy runLimits;
+    /** The run claim this generation's files follow, its own or another member's; null when none. */
+    private RunCut run;
     /** The partition's highest offset, as the last poll or the topic's metadata said (-1 unknown). */
     private long head = -1;
     /** The claims of this sink's space while this generation claims its files; null otherwise. */
@@ -272,13 +258,13 @@ final class PartitionWriter {
         Slot slot = maxOpenFiles <= 1 ? (open.isEmpty() ? null : open.values().iterator().next())
                 : open.get(directory);
         if (forcedFirst >= 0 && !forcedCutFits(slot, record)) return;
-        if (runEnd >= 0) {
+        if (run != null) {
             // A stretch of the run whose last records were dead-lettered ends at its last record in a file.
-            if (runRule == null && cell(slot) && record.offset() > cellEnd(slot.file.firstOffset())) {
+            if (!run.bySize() && cell(slot) && record.offset() > run.cellEnd(slot.file.firstOffset())) {
                 seal(slot, RotationReason.CLAIM);
                 slot = null;
             }
-            if (record.offset() > runEnd) endRun();
+            if (record.offset() > run.end()) run = null;
         }
         if (slot != null && !slot.file.isEmpty() && !forced(slot) && !cell(slot)) {
             Optional<RotationReason> before = policy.beforeAppend(slot.file, record.timestampMicros());
@@ -341,17 +327,18 @@ final class PartitionWriter {
             return;
         }
         if (cell(target)) {
-            if (runRule != null) {
-                runLimits.afterAppend(target.file).ifPresent(reason -> seal(target, reason));
+            RunCut r = run;
+            if (r.bySize()) {
+                r.limits().afterAppend(target.file).ifPresent(reason -> seal(target, reason));
                 // A file still open at the run's end is cut past it: not the run's, it is claimed at its start.
-                if (record.offset() >= runEnd) endRun();
+                if (record.offset() >= r.end()) run = null;
                 return;
             }
-            long end = cellEnd(target.file.firstOffset());
+            long end = r.cellEnd(target.file.firstOffset());
             if (record.offset() >= end) {
                 // A whole stretch is the count cut it stands for; one short of dead letters is the run's cut.
-                seal(target, target.file.recordCount() == runStride ? RotationReason.COUNT : RotationReason.CLAIM);
-                if (end >= runEnd) endRun();
+                seal(target, target.file.recordCount() == r.stride() ? RotationReason.COUNT : RotationReason.CLAIM);
+                if (end >= r.end()) run = null;
             }
             return;
         }
@@ -359,13 +346,7 @@ final class PartitionWriter {
     }
 
     private boolean inRun(long offset) {
-        return runEnd >= 0 && offset >= runStart && offset <= runEnd;
-    }
-
-    /** The last offset of the run's stretch holding {@code offset} (of a run of size cuts: the run's end). */
-    private long cellEnd(long offset) {
-        if (runRule != null) return runEnd;
-        return Math.min(runEnd, runStart + ((offset - runStart) / runStride + 1) * runStride - 1);
+        return run != null && run.holds(offset);
     }
 
     /** Whether {@code slot} holds a file of the run (but not a claimed cut adopted with it: {@link #forced}). */
@@ -374,48 +355,9 @@ final class PartitionWriter {
     }
 
     private Slot openCell() {
-        if (runEnd < 0) return null;
+        if (run == null) return null;
         for (Slot s : open.values()) if (cell(s)) return s;
         return null;
-    }
-
-    private void endRun() {
-        runStart = -1;
-        runStride = -1;
-        runEnd = -1;
-        runRule = null;
-        runLimits = null;
-    }
-
-    /**
-     * The rule a run claim of this member's size cuts names: its codec's {@link RecordCodec#sizeRule} and the
-     * rotation's limits; empty when the codec has none or a record-time span could cut elsewhere.
-     */
-    private Optional<String> sizeRunRule() {
-        if (policy.maxBytes().isEmpty() || policy.maxRecordSpan().isPresent()) return Optional.empty();
-        return codec.sizeRule().map(codecRule -> codecRule + ";size=" + policy.maxBytes().getAsLong() + ";count="
-                + (policy.maxRecords().isPresent() ? Long.toString(policy.maxRecords().getAsLong()) : "-"));
-    }
-
-    /**
-     * The limits a run claim's {@code rule} cuts by, when this member counts records as its maker did (the same
-     * codec rule; the limits may differ, they are the run's); empty otherwise.
-     */
-    private Optional<RotationPolicy> limitsOf(String rule) {
-        Optional<String> mine = codec.sizeRule();
-        String[] parts = rule.split(";");
-        if (mine.isEmpty() || parts.length != 3 || !parts[0].equals(mine.get()) || !parts[1].startsWith("size=")
-                || !parts[2].startsWith("count=")) {
-            return Optional.empty();
-        }
-        try {
-            long size = Long.parseLong(parts[1].substring(5));
-            String count = parts[2].substring(6);
-            RotationPolicy limits = RotationPolicy.bySize(size);
-            return Optional.of(count.equals("-") ? limits : limits.withMaxRecords(Long.parseLong(count)));
-        } catch (IllegalArgumentException e) {
-            return Optional.empty();
-        }
     }
 
     /**
@@ -426,7 +368,7 @@ final class PartitionWriter {
      */
     private long runFor(Slot slot, SealedFile file, RotationReason reason) {
         if (!claiming || claims == null || !claims.knownOn() || layout.firstOffsetKeys() || lateRule != null
-                || maxOpenFiles > 1 || runEnd >= 0 || forcedFirst >= 0 || slot.deadLetters != null || slot.late) {
+                || maxOpenFiles > 1 || run != null || forcedFirst >= 0 || slot.deadLetters != null || slot.late) {
             return -1;
         }
         if (policy.maxBytes().isPresent()) return sizeRunFor(file, reason);
@@ -438,10 +380,8 @@ final class PartitionWriter {
         long files = Math.min(Claims.MAX_RUN_FILES, Math.min(Claims.MAX_RUN_SPAN / stride,
                 (head - file.firstOffset() + 1) / stride));
         if (files < 2) return -1;
-        runStart = file.firstOffset();
-        runStride = stride;
-        runEnd = file.firstOffset() + files * stride - 1;
-        return runEnd;
+        run = RunCut.ofStrides(file.firstOffset(), stride, file.firstOffset() + files * stride - 1);
+        return run.end();
     }
 
     /**
@@ -452,53 +392,52 @@ final class PartitionWriter {
      */
     private long sizeRunFor(SealedFile file, RotationReason reason) {
         if (reason != RotationReason.SIZE && reason != RotationReason.COUNT) return -1;
-        Optional<String> rule = sizeRunRule();
+        Optional<String> rule = RunCut.sizeRule(codec, policy);
         long span = file.lastOffset() - file.firstOffset() + 1;
         if (rule.isEmpty() || head - file.lastOffset() < span) return -1;
-        runLimits = limitsOf(rule.get()).orElse(null);
-        if (runLimits == null) return -1;
-        runStart = file.firstOffset();
-        runRule = rule.get();
-        runEnd = Math.min(head, file.firstOffset() + Math.min(Claims.MAX_RUN_SPAN, Claims.MAX_RUN_FILES * span) - 1);
-        return runEnd;
+        Optional<RotationPolicy> limits = RunCut.limitsOf(codec, rule.get());
+        if (limits.isEmpty()) return -1;
+        run = RunCut.ofSizeCuts(file.firstOffset(),
+                Math.min(head, file.firstOffset() + Math.min(Claims.MAX_RUN_SPAN, Claims.MAX_RUN_FILES * span) - 1),
+                rule.get(), limits.get());
+        return run.end();
     }
 
     /**
      * Right after {@link #assigned}: the lookup ended inside a run claim's range (or at its start), so this
      * generation's files follow its cuts to its end; its claim is removed once this member commits past that end.
      */
-    void follow(Claims.Run run, long committed) {
-        if (run.runEnd() <= committed) return;
-        if (run.rule() != null) {
-            Optional<RotationPolicy> limits = limitsOf(run.rule());
-            if (limits.isEmpty()) {
+    void follow(Claims.Run claimed, long committed) {
+        if (claimed.runEnd() <= committed) return;
+        RotationPolicy limits = null;
+        if (claimed.rule() != null) {
+            limits = RunCut.limitsOf(codec, claimed.rule()).orElse(null);
+            if (limits == null) {
                 // Its files are cut where their records' bytes reach a limit, counted as this member cannot count
                 // them: any file of its own there could overlap one of the run's still in flight.
                 halt("stream " + partition.stream() + ", topic " + partition.topic() + ", partition "
-                        + partition.partitionId() + ": offsets " + run.first() + "-" + run.runEnd() + " were claimed"
-                        + " as a run of files cut by size (" + run.rule() + "), but this member formats records as "
+                        + partition.partitionId() + ": offsets " + claimed.first() + "-" + claimed.runEnd()
+                        + " were claimed as a run of files cut by size (" + claimed.rule() + "), but this member"
+                        + " formats records as "
                         + codec.sizeRule().orElse("a codec without a size rule") + " (do all members run the same"
                         + " format, schema and transforms?). The partition is halted; nothing past offset "
                         + committed + " is committed", true);
                 return;
             }
-            runLimits = limits.get();
-            runRule = run.rule();
         }
-        runStart = run.first();
-        runStride = runRule == null ? run.stride() : -1;
-        runEnd = run.runEnd();
-        if (committed + 1 == run.first()) {
+        run = limits != null ? RunCut.ofSizeCuts(claimed.first(), claimed.runEnd(), claimed.rule(), limits)
+                : RunCut.ofStrides(claimed.first(), claimed.stride(), claimed.runEnd());
+        if (committed + 1 == claimed.first()) {
             // The run's first file is the one its claim names: cut exactly there, as for a claim of one file.
-            forcedFirst = run.first();
-            forcedLast = run.last();
+            forcedFirst = claimed.first();
+            forcedLast = claimed.last();
             forcedLate = false;
         } else if (claims != null) {
-            openClaims.add(Map.entry(runEnd, claims.key(partition, runStart)));
+            openClaims.add(Map.entry(claimed.runEnd(), claims.key(partition, claimed.first())));
         }
-        LOG.log(Level.INFO, "partition " + partition + ": offsets " + runStart + "-" + runEnd + " were claimed as a"
-                + " run of files of " + (runRule == null ? runStride + " offsets each" : "the size rule " + runRule)
-                + "; this member cuts its files there from offset " + (committed + 1));
+        LOG.log(Level.INFO, "partition " + partition + ": offsets " + claimed.first() + "-" + claimed.runEnd()
+                + " were claimed as a run of files of " + run.describe() + "; this member cuts its files there from"
+                + " offset " + (committed + 1));
     }
 
     /** Whether {@code slot} holds the file whose cut a claim decided. */
@@ -593,7 +532,7 @@ final class PartitionWriter {
         LOG.log(Level.WARNING, "dead-lettered record at " + where + " to " + key + ": " + e.getMessage());
         FileBytes bytes = FileBytes.of(content);
         // A file of a run of size cuts still open at the run's end is not the run's: its cut lies past it.
-        if (runRule != null && record.offset() >= runEnd) endRun();
+        if (run != null && run.bySize() && record.offset() >= run.end()) run = null;
         UploadJob job = new UploadJob(file, () -> bytes, "application/json", content.length, UploadJob.Check.NONE,
                 ObjectStamps.of(record), CompletableFuture.completedFuture(true), new CompletableFuture<>(), null, -1);
         // A file around this record must not be in the store while the record is in no object.
@@ -621,8 +560,9 @@ final class PartitionWriter {
         boolean creating = layout.firstOffsetKeys();
         long fileRunEnd = runFor(slot, file, reason);
         // A run claim decides the files after its first: they need no claim of their own.
-        boolean inClaimedRun = runEnd >= 0 && file.firstOffset() > runStart && file.firstOffset() <= runEnd;
-        if (runEnd >= 0 && file.firstOffset() == runStart) fileRunEnd = runEnd;
+        RunCut r = run;
+        boolean inClaimedRun = r != null && file.firstOffset() > r.start() && file.firstOffset() <= r.end();
+        if (r != null && file.firstOffset() == r.start()) fileRunEnd = r.end();
         UploadJob.Check check = creating ? UploadJob.Check.CREATE
                 : claiming ? (inClaimedRun ? UploadJob.Check.NONE
                         : first ? UploadJob.Check.CLAIM_FIRST : UploadJob.Check.CLAIM)
@@ -642,7 +582,7 @@ final class PartitionWriter {
                 ObjectStamps.stamp(file.lastOffset(), slot.lastId, slot.lastTimestamp));
         submit(new UploadJob(file, () -> encoder.getAndSet(null).finish(), codec.contentType(), slot.reserved,
                 check, metadata, ready, settled, claiming ? claims : null, fileRunEnd,
-                fileRunEnd >= 0 ? runRule : null));
+                fileRunEnd >= 0 ? r.rule() : null));
     }
 
     private void submit(UploadJob job) {
@@ -742,7 +682,7 @@ final class PartitionWriter {
     long claimedEnd() {
         if (forcedFirst >= 0) return forcedLast;
         Slot cell = openCell();
-        return cell == null ? -1 : cellEnd(cell.file.firstOffset());
+        return cell == null ? -1 : run.cellEnd(cell.file.firstOffset());
     }
 
     /** The claimed cut still to be completed, as "first-last", for health reasons; empty when there is none. */
@@ -750,7 +690,7 @@ final class PartitionWriter {
         if (forcedFirst >= 0) return Optional.of(forcedFirst + "-" + forcedLast);
         Slot cell = openCell();
         return cell == null ? Optional.empty()
-                : Optional.of(cell.file.firstOffset() + "-" + cellEnd(cell.file.firstOffset()));
+                : Optional.of(cell.file.firstOffset() + "-" + run.cellEnd(cell.file.firstOffset()));
     }
 
     /** An attempt to upload one of this generation's files failed and will be retried. */
@@ -893,7 +833,7 @@ final class PartitionWriter {
         forcedFirst = -1;
         forcedLast = -1;
         forcedLate = false;
-        endRun();
+        run = null;
         latestMicros = Long.MIN_VALUE;
         routedLate.clear();
         marks.clear();
