@@ -188,10 +188,7 @@ class FilePutHttpClientTest {
         String error = "<Error><Code>AccessDenied</Code></Error>";
         scripts.add((r, in, out) -> out.write(("HTTP/1.1 403 Forbidden\r\nContent-Type: application/xml\r\n"
                 + "Content-Length: " + error.length() + "\r\n\r\n" + error).getBytes(StandardCharsets.US_ASCII)));
-        scripts.add((r, in, out) -> {
-            readBody(in, BODY.length);
-            OK_AFTER_BODY.serve(r, in, out);
-        });
+        scripts.add(bodyThenOk());
 
         HttpExecuteResponse refused = send(put(server.getLocalPort(), true));
         assertThat(refused.httpResponse().statusCode()).isEqualTo(403);
@@ -225,10 +222,7 @@ class FilePutHttpClientTest {
             out.write(("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n"
                     + "2\r\nab\r\n3;ext=1\r\ncde\r\n0\r\nX-Trailer: t\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
         });
-        scripts.add((r, in, out) -> {
-            readBody(in, BODY.length);
-            OK_AFTER_BODY.serve(r, in, out);
-        });
+        scripts.add(bodyThenOk());
         assertThat(body(send(put(server.getLocalPort(), false)))).isEqualTo("abcde");
         assertThat(send(put(server.getLocalPort(), false)).httpResponse().statusCode()).isEqualTo(200);
         assertThat(accepted.get()).isEqualTo(1);
@@ -245,15 +239,20 @@ class FilePutHttpClientTest {
             closedByServer.countDown();
             throw new IOException("server closed the connection without saying so");
         });
-        scripts.add((r, in, out) -> {
-            readBody(in, BODY.length);
-            OK_AFTER_BODY.serve(r, in, out);
-        });
+        scripts.add(bodyThenOk());
         body(send(put(server.getLocalPort(), false)));
         assertThat(closedByServer.await(5, TimeUnit.SECONDS)).isTrue();
         assertThat(send(put(server.getLocalPort(), false)).httpResponse().statusCode()).isEqualTo(200);
         assertThat(accepted.get()).isEqualTo(2);
         assertThat(bodies).hasSize(2);
+    }
+
+    /** Reads the request's body, then answers 200 and keeps the connection. */
+    private Script bodyThenOk() {
+        return (r, in, out) -> {
+            readBody(in, BODY.length);
+            OK_AFTER_BODY.serve(r, in, out);
+        };
     }
 
     /** Reads the request's body, then closes the connection without a byte of answer. */
@@ -272,15 +271,9 @@ class FilePutHttpClientTest {
         // The race a usability check cannot close: the store drops a kept connection as the next request arrives.
         start(Duration.ofSeconds(3));
         CountDownLatch closed = new CountDownLatch(1);
-        scripts.add((r, in, out) -> {
-            readBody(in, BODY.length);
-            OK_AFTER_BODY.serve(r, in, out);
-        });
+        scripts.add(bodyThenOk());
         scripts.add(closesUnanswered(closed));
-        scripts.add((r, in, out) -> {
-            readBody(in, BODY.length);
-            OK_AFTER_BODY.serve(r, in, out);
-        });
+        scripts.add(bodyThenOk());
         body(send(put(server.getLocalPort(), false)));
         HttpExecuteResponse again = send(put(server.getLocalPort(), false));
         assertThat(again.httpResponse().statusCode()).isEqualTo(200);
@@ -295,10 +288,7 @@ class FilePutHttpClientTest {
     void a_new_connection_closed_before_any_answer_fails_the_call_without_a_resend() throws Exception {
         start(Duration.ofSeconds(3));
         scripts.add(closesUnanswered(new CountDownLatch(1)));
-        scripts.add((r, in, out) -> {
-            readBody(in, BODY.length);
-            OK_AFTER_BODY.serve(r, in, out);
-        });
+        scripts.add(bodyThenOk());
         assertThatThrownBy(() -> send(put(server.getLocalPort(), false))).hasRootCauseInstanceOf(IOException.class);
         assertThat(accepted.get()).as("one attempt: max_attempts counts requests").isEqualTo(1);
         assertThat(requests).hasSize(1);
@@ -310,10 +300,7 @@ class FilePutHttpClientTest {
         client.close();
         client = new FilePutHttpClient(fallback, Duration.ofSeconds(2), Duration.ofMillis(300), Duration.ofMillis(100));
         CountDownLatch done = new CountDownLatch(1);
-        scripts.add((r, in, out) -> {
-            readBody(in, BODY.length);
-            OK_AFTER_BODY.serve(r, in, out);
-        });
+        scripts.add(bodyThenOk());
         scripts.add((r, in, out) -> {
             readBody(in, BODY.length);
             try {
@@ -334,20 +321,14 @@ class FilePutHttpClientTest {
     @Test
     void a_kept_connection_closed_inside_an_answer_fails_the_call_without_a_resend() throws Exception {
         start(Duration.ofSeconds(3));
-        scripts.add((r, in, out) -> {
-            readBody(in, BODY.length);
-            OK_AFTER_BODY.serve(r, in, out);
-        });
+        scripts.add(bodyThenOk());
         scripts.add((r, in, out) -> {
             readBody(in, BODY.length);
             out.write("HTTP/1.1 200 OK\r\nETag: ".getBytes(StandardCharsets.US_ASCII));
             out.close();
             throw new IOException("server closed the connection inside its answer");
         });
-        scripts.add((r, in, out) -> {
-            readBody(in, BODY.length);
-            OK_AFTER_BODY.serve(r, in, out);
-        });
+        scripts.add(bodyThenOk());
         body(send(put(server.getLocalPort(), false)));
         assertThatThrownBy(() -> send(put(server.getLocalPort(), false))).hasRootCauseInstanceOf(IOException.class);
         assertThat(accepted.get()).as("the store answered: the request is not sent again").isEqualTo(1);
