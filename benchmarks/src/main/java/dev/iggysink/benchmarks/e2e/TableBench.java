@@ -656,7 +656,7 @@ public final class TableBench {
     }
 
     /**
-     * Sends {@code rate} records a second for {@code seconds}: one thread and connection per
+     * Sends {@code rate} records a second for {@code seconds} through {@link RawSender}: one thread and connection per
      * partition, each sending every 10 ms what its share of the rate has made due, from payloads built before the
      * window (a ring of distinct ones per partition; only the Iggy timestamp is read back), so that the senders
      * spend their CPU on sending, not on building JSON, and a slow send of one partition holds no other back. A
@@ -678,24 +678,23 @@ public final class TableBench {
             final int partition = p;
             List<byte[]> payloads = new ArrayList<>(ring);
             for (int i = 0; i < ring; i++) payloads.add(Payloads.json((long) partition * ring + i, size));
-            IggyProducer connected = IggyProducer.connect(b.iggy().host(), b.iggy().port());
+            RawSender connected = new RawSender(b.iggy().host(), b.iggy().port(), "iggy", "iggy", STREAM, topic,
+                    partition, payloads);
             Thread t = new Thread(() -> {
                 double share = rate / partitions;
                 long sent = 0;
                 int at = 0;
-                try (IggyProducer producer = connected) {
+                try (RawSender producer = connected) {
                     open.await();
                     long from = begin[0];
                     for (long tick = 1; System.nanoTime() - from < seconds * 1_000_000_000L; tick++) {
                         long due = (long) (share * tick / 100) - sent;
-                        if (due > 0) {
-                            List<byte[]> batch = new ArrayList<>((int) due);
-                            for (long i = 0; i < due; i++) {
-                                batch.add(payloads.get(at));
-                                at = at + 1 == ring ? 0 : at + 1;
-                            }
-                            producer.send(STREAM, topic, partition, batch);
-                            sent += due;
+                        while (due > 0) {
+                            int n = (int) Math.min(due, 10_000); // a sender far behind still sends batches of a size
+                            producer.send(at, n);
+                            at = (at + n) % ring;
+                            sent += n;
+                            due -= n;
                         }
                         long sleep = from + tick * 10_000_000L - System.nanoTime();
                         if (sleep > 0) Thread.sleep(sleep / 1_000_000, (int) (sleep % 1_000_000));
