@@ -328,8 +328,9 @@ public final class FilePutHttpClient implements SdkHttpClient {
         /**
          * One exchange; when a kept connection ends before a byte of answer (the store closed it as the request
          * came, a race no check before sending can close), the request is sent once more on a new connection: the
-         * store has not answered it, and the sink's writes are safe to repeat (a repeated conditional create finds
-         * its own claim). A new connection's failure, or one after the answer began, is the call's.
+         * store has not answered it, and the sink's writes are safe to repeat (its retry policy repeats them
+         * anyway; a repeated claim finds its own range). A new connection's failure, or one after the answer began,
+         * is the call's.
          */
         @Override
         public HttpExecuteResponse call() throws IOException {
